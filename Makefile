@@ -1,0 +1,48 @@
+# otattest: boot attestation for an OpenTitan/Caliptra-style root of trust.
+#
+#   make          build everything
+#   make demo     provision a device, boot it in QEMU, attest it
+#   make test     every test: unit (plain and ASan+UBSan), interop, fuzz
+#                 smoke, model, kernel and D-Bus end to end in QEMU
+#   make deps     install the Debian and npm packages (as root)
+#   make fuzz     run each fuzz target for longer
+#   make size     rv32imc -Os code size per firmware module
+#   make bench    benchmarks (see docs/performance.md)
+
+.DEFAULT_GOAL := all
+include mk/common.mk
+
+-include libotattest/build.mk
+-include firmware/build.mk
+-include qemu-model/build.mk
+-include kernel/build.mk
+-include daemon/build.mk
+-include systemd/build.mk
+-include tests/build.mk
+
+.PHONY: all deps deps-check unit test demo fuzz size bench clean install
+
+all: $(ALL_TARGETS)
+
+deps:
+	scripts/deps.sh
+
+# Run `make deps` only when something is missing.
+deps-check:
+	@scripts/deps.sh --check >/dev/null 2>&1 || scripts/deps.sh
+
+# Check-based unit tests; check prints each suite's summary line.
+unit: $(UNIT_TESTS)
+	@scripts/run-unit.sh $(UNIT_TESTS)
+
+test: deps-check
+	$(MAKE) all
+	$(MAKE) unit
+	$(MAKE) B=build/asan SANITIZE=1 unit
+	$(MAKE) $(TEST_SUITES)
+	@scripts/run-suites.sh $(TEST_SUITES)
+
+clean:
+	rm -rf build
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The hardware abstraction the firmware runs on. This is the only way the
+ * boot stages and the runtime touch hardware. There is exactly one
+ * implementation on the host: qemu-model/hal/, the emulated device the
+ * unit tests and the QEMU model both use. On silicon each group would be
+ * a driver for the corresponding OpenTitan-like block.
+ *
+ * Rules the implementation enforces (and tests check):
+ *  - Key material never crosses this interface. Keys are handles; the
+ *    implementation holds them in two XOR shares and offers no call that
+ *    returns key bytes. Only public keys, signatures and MACs come out.
+ *  - The key manager only moves forward: ROM -> ROM_EXT -> RUNTIME until
+ *    the next reset. The device root key (and therefore the identity, tag
+ *    and SVN-chain-top derivations) exists only before RUNTIME.
+ *  - The OTP secret partition is not readable through hal_otp_read.
+ *  - Flash behaves like NOR flash: erase sets a page to 0xff, program can
+ *    only clear bits.
+ */
+#ifndef OTATTEST_HAL_H
+#define OTATTEST_HAL_H
+
+#include <otattest/status.h>
+
+/* ---- SHA-256 engine: one operation at a time, like the hardware block -- */
+
+ota_status_t hal_sha256_start(void);
+ota_status_t hal_sha256_update(const void *data, uint32_t len);
+ota_status_t hal_sha256_finish(uint8_t digest[OTA_SHA256_BYTES]);
+
+/* ---- key manager ------------------------------------------------------ */
+
+typedef uint32_t hal_key_t;
+#define HAL_KEY_INVALID 0u
+
+enum hal_key_kind {
+	HAL_KEY_KIND_SYMMETRIC = 1,  /* a KDF parent, or a KMAC key by sideload */
+	HAL_KEY_KIND_ECDSA_P256 = 2, /* a signing key pair */
+};
+
+enum hal_keymgr_state {
+	HAL_KEYMGR_ROM = 0,
+	HAL_KEYMGR_ROM_EXT = 1,
+	HAL_KEYMGR_RUNTIME = 2,
+};
+
+/* Move the key manager forward; refused backwards. Reset returns it to ROM. */
+ota_status_t hal_keymgr_advance(uint32_t state);
+uint32_t hal_keymgr_state(void);
+
+/*
+ * The device root: KMAC256(device secret, ROM identity, 256,
+ * "otattest-device-root"). HAL_KEY_INVALID once the state is RUNTIME.
+ */
+hal_key_t hal_keymgr_root(void);
+
+/*
+ * SP 800-108r1 KDF in KMAC mode: KMAC256(K_parent, context || key_version
+ * as u32 LE, L, label). For ECDSA_P256, 384 bits are derived and reduced
+ * to a scalar in [1, n-1] (FIPS 186-5 A.2.1 style). key_version must be
+ * <= max_key_version (HAL_KEYMGR_VERSION otherwise): the stage passes the
+ * max_key_version from its manifest, as OpenTitan's ROM_EXT programs
+ * keymgr's maximum key version. label is NUL-terminated.
+ */
+ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
+			       const uint8_t *context, uint32_t context_len,
+			       uint32_t key_version, uint32_t max_key_version,
+			       uint32_t kind, hal_key_t *out);
+
+void hal_key_destroy(hal_key_t key);
+
+/*
+ * Retained key vault: a key parked here survives warm and update resets
+ * (it lives in retention RAM, in shares) and is lost at cold boot.
+ */
+#define HAL_RETAINED_KEY_SLOTS 4u
+ota_status_t hal_key_retain(hal_key_t key, uint32_t slot);
+/* HAL_BAD_HANDLE when the slot is empty. */
+ota_status_t hal_key_retained(uint32_t slot, hal_key_t *out);
+void hal_key_retained_clear(uint32_t slot);
+
+/* ---- KMAC256 with a sideloaded key ---------------------------------- */
+
+ota_status_t hal_kmac_start(hal_key_t key, const uint8_t *custom, uint32_t custom_len);
+ota_status_t hal_kmac_update(const void *data, uint32_t len);
+ota_status_t hal_kmac_finish(uint8_t *out, uint32_t out_len);
+
+/* ---- ECDSA P-256 (OTBN-like signer) ---------------------------------- */
+
+/* OTA_OK, SIG_ECDSA_INVALID or SIG_BAD_PUBKEY. Digest is SHA-256 of the message. */
+ota_status_t hal_ecdsa_verify(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
+			      const uint8_t digest[OTA_SHA256_BYTES],
+			      const uint8_t sig[OTA_P256_SIG_BYTES]);
+ota_status_t hal_ecdsa_sign(hal_key_t key, const uint8_t digest[OTA_SHA256_BYTES],
+			    uint8_t sig[OTA_P256_SIG_BYTES]);
+ota_status_t hal_ecdsa_pubkey(hal_key_t key, uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+
+/* ---- OTP ------------------------------------------------------------- */
+
+/* Offsets into struct ota_otp. The secret partition reads as an error. */
+ota_status_t hal_otp_read(uint32_t offset, void *buf, uint32_t len);
+/* OR-only programming: OTP_CLEARS_BITS if any set bit would be cleared. */
+ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len);
+
+/* ---- flash ------------------------------------------------------------ */
+
+uint32_t hal_flash_size(void);
+uint32_t hal_flash_page_size(void);
+ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len);
+ota_status_t hal_flash_erase_page(uint32_t addr);
+/* HAL_FLASH_NOT_ERASED when a bit would go from 0 to 1. */
+ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len);
+
+/* ---- retention RAM: survives warm and update resets, not cold boot ---- */
+
+#define HAL_RETENTION_BYTES 256u
+ota_status_t hal_retention_read(uint32_t offset, void *buf, uint32_t len);
+ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len);
+
+/* ---- time, randomness, ROM ------------------------------------------- */
+
+uint64_t hal_cycles(void);  /* free-running cycle counter */
+uint64_t hal_time_ns(void); /* monotonic nanoseconds */
+ota_status_t hal_trng_fill(void *buf, uint32_t len);
+/* SHA-256 measurement of the ROM: stable across every firmware update. */
+void hal_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
+
+/* ---- the host interface (mailbox transport lives in the device) ------ */
+
+/* Publish a new boot record (the device bumps the generation). */
+void hal_host_publish_record(const void *record, uint32_t len);
+/* Publish device state and the status explaining it. */
+void hal_host_set_state(uint32_t state, uint32_t detail);
+/* Publish progress of a long operation (tag rotation). */
+void hal_host_progress(uint32_t done, uint32_t total);
+
+#endif /* OTATTEST_HAL_H */

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The boot record: how the device booted, written by the firmware,
+ * exported in shared memory, validated by the kernel driver and shown in
+ * sysfs, D-Bus and evidence. Its SHA-256 (over exactly `length` bytes) is
+ * the record digest bound into evidence.
+ *
+ * Layout: struct ota_record_header, then stage_count struct
+ * ota_stage_record in the order the device tried them (a refused slot
+ * followed by the fallback that booted, for instance).
+ *
+ * ota_record_validate() is header-only so that the kernel, the firmware
+ * and userspace run the very same checks on it.
+ */
+#ifndef OTATTEST_RECORD_H
+#define OTATTEST_RECORD_H
+
+#include "common.h"
+#include "status.h"
+
+#define OTA_RECORD_MAGIC OTA_FOURCC('O', 'T', 'B', 'R')
+#define OTA_RECORD_VERSION 1u
+#define OTA_RECORD_MAX_STAGES 4u /* two attempts for each of two stages */
+
+#define OTA_RECORD_F_TAG_BOOT_ENABLED 0x1u
+#define OTA_RECORD_F_ALL 0x1u
+
+/* How a stage's check ended. */
+enum ota_path {
+	OTA_PATH_NONE = 0,               /* refused before a path was decided */
+	OTA_PATH_TAG = 1,                /* boot tag matched: no asymmetric verify */
+	OTA_PATH_SIGNATURE = 2,          /* signatures verified, no tag written */
+	OTA_PATH_SIGNATURE_RETAGGED = 3, /* signatures verified, fresh tag written */
+};
+#define OTA_PATH_MAX 3u
+
+#define OTA_STAGE_F_BOOTED 0x1u   /* this attempt is the image that runs */
+#define OTA_STAGE_F_FALLBACK 0x2u /* tried after another slot was refused */
+#define OTA_STAGE_F_ALL 0x3u
+
+/* 128 bytes. */
+struct ota_record_header {
+	uint32_t magic;           /* 0 */
+	uint16_t version;         /* 4 */
+	uint16_t header_size;     /* 6: sizeof(struct ota_record_header) */
+	uint32_t length;          /* 8: header + stage_count * stage size */
+	uint32_t generation;      /* 12: moves on every change of the record */
+	uint32_t reset_reason;    /* 16: enum ota_reset_reason */
+	uint32_t lifecycle;       /* 20: enum ota_lifecycle */
+	uint8_t device_id[OTA_DEVICE_ID_BYTES]; /* 24 */
+	uint32_t epoch;           /* 40: identity epoch */
+	uint32_t min_svn;         /* 44: min runtime SVN since cold boot */
+	uint32_t floor_rom_ext;   /* 48: effective anti-rollback floors */
+	uint32_t floor_bl0;       /* 52 */
+	uint32_t flags;           /* 56: OTA_RECORD_F_* */
+	uint32_t tag_key_version; /* 60 */
+	uint32_t stage_count;     /* 64: 0..OTA_RECORD_MAX_STAGES */
+	uint32_t boot_status;     /* 68: OTA_OK, or why no runtime booted */
+	uint32_t boot_data_counter; /* 72: sequence number of the boot data in use */
+	uint32_t chain_max_svn;   /* 76 */
+	uint8_t rom_identity[OTA_SHA256_BYTES]; /* 80: measurement of the ROM */
+	uint64_t boot_time_ns;    /* 112: ROM start to runtime start */
+	uint32_t reserved[2];     /* 120: zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_record_header) == 128, "ota_record_header layout");
+
+/* One verification attempt. 224 bytes. */
+struct ota_stage_record {
+	uint32_t stage;            /* 0: enum ota_stage */
+	uint32_t slot;             /* 4: enum ota_slot */
+	uint32_t status;           /* 8: OTA_OK or the refusal reason */
+	uint32_t path;             /* 12: enum ota_path */
+	uint32_t sig_scheme;       /* 16: enum ota_sig_scheme */
+	uint32_t delegation_depth; /* 20: 0..OTA_MAX_DELEGATION_DEPTH */
+	uint32_t security_version; /* 24 */
+	uint32_t tag_key_version;  /* 28: key version of the tag checked/written */
+	uint8_t measurement[OTA_SHA256_BYTES]; /* 32: zero if not measured */
+	/* 64: root key id, then each delegate's, depth + 1 used, rest zero */
+	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
+	struct ota_constraints effective; /* 160: leaf SVN range, image usage */
+	uint64_t verify_time_ns;   /* 200: time this check took */
+	uint32_t flags;            /* 208: OTA_STAGE_F_* */
+	uint32_t reserved;         /* 212 */
+	uint64_t verify_cycles;    /* 216: device cycle counter delta */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_stage_record) == 224, "ota_stage_record layout");
+
+#define OTA_RECORD_MAX_BYTES \
+	(sizeof(struct ota_record_header) + OTA_RECORD_MAX_STAGES * sizeof(struct ota_stage_record))
+
+/* A whole record as the firmware builds it and the driver copies it. */
+struct ota_record {
+	struct ota_record_header hdr;
+	struct ota_stage_record stage[OTA_RECORD_MAX_STAGES];
+};
+
+static inline bool ota_record_enum_ok(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/*
+ * Validate len bytes claimed to be a record. Checks everything a consumer
+ * relies on: the length adds up, counts are bounded, every enum is in
+ * range, reserved fields are zero. It does not judge the status codes
+ * beyond that (an unknown code is shown as a number, not trusted).
+ */
+static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
+{
+	const struct ota_record_header *h = (const struct ota_record_header *)buf;
+	uint32_t i, k;
+
+	if (len < sizeof(*h))
+		return OTA_RECORD_TRUNCATED;
+	if (h->magic != OTA_RECORD_MAGIC)
+		return OTA_RECORD_BAD_MAGIC;
+	if (h->version != OTA_RECORD_VERSION)
+		return OTA_RECORD_BAD_VERSION;
+	if (h->header_size != sizeof(*h))
+		return OTA_RECORD_BAD_LENGTH;
+	if (h->stage_count > OTA_RECORD_MAX_STAGES)
+		return OTA_RECORD_BAD_STAGE_COUNT;
+	if (h->length != sizeof(*h) + h->stage_count * sizeof(struct ota_stage_record) ||
+	    h->length != len)
+		return OTA_RECORD_BAD_LENGTH;
+	if (h->reserved[0] || h->reserved[1])
+		return OTA_RECORD_RESERVED_NONZERO;
+	if (!ota_record_enum_ok(h->reset_reason, OTA_RESET_COLD, OTA_RESET_UPDATE) ||
+	    h->lifecycle >= OTA_LC_COUNT || (h->flags & ~OTA_RECORD_F_ALL) ||
+	    h->min_svn > OTA_SVN_LIMIT || h->chain_max_svn > OTA_SVN_LIMIT)
+		return OTA_RECORD_BAD_FIELD;
+
+	for (i = 0; i < h->stage_count; i++) {
+		const struct ota_stage_record *s =
+			(const struct ota_stage_record *)((const uint8_t *)buf + sizeof(*h)) + i;
+
+		if (s->reserved)
+			return OTA_RECORD_RESERVED_NONZERO;
+		if (!ota_record_enum_ok(s->stage, OTA_STAGE_ROM_EXT, OTA_STAGE_BL0) ||
+		    s->slot >= OTA_SLOT_COUNT || s->path > OTA_PATH_MAX ||
+		    s->sig_scheme > OTA_SCHEME_HYBRID ||
+		    s->delegation_depth > OTA_MAX_DELEGATION_DEPTH ||
+		    (s->flags & ~OTA_STAGE_F_ALL))
+			return OTA_RECORD_BAD_FIELD;
+		/* Key id slots past the chain must be empty. */
+		for (k = s->delegation_depth + 1u; k < OTA_MAX_CHAIN_KEYS; k++)
+			if (!ota_all_zero(s->key_ids[k], OTA_KEY_ID_BYTES))
+				return OTA_RECORD_RESERVED_NONZERO;
+	}
+	return OTA_OK;
+}
+
+/* Printable names for sysfs, CLI and JSON. */
+static inline const char *ota_path_name(uint32_t path)
+{
+	switch (path) {
+	case OTA_PATH_NONE: return "none";
+	case OTA_PATH_TAG: return "tag";
+	case OTA_PATH_SIGNATURE: return "signature";
+	case OTA_PATH_SIGNATURE_RETAGGED: return "signature-retagged";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_lifecycle_name(uint32_t lc)
+{
+	switch (lc) {
+	case OTA_LC_TEST_UNLOCKED: return "test_unlocked";
+	case OTA_LC_DEV: return "dev";
+	case OTA_LC_PROD: return "prod";
+	case OTA_LC_PROD_END: return "prod_end";
+	case OTA_LC_RMA: return "rma";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_reset_reason_name(uint32_t r)
+{
+	switch (r) {
+	case OTA_RESET_COLD: return "cold";
+	case OTA_RESET_WARM: return "warm";
+	case OTA_RESET_UPDATE: return "update";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_stage_name(uint32_t stage)
+{
+	switch (stage) {
+	case OTA_STAGE_ROM_EXT: return "rom_ext";
+	case OTA_STAGE_BL0: return "bl0";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_scheme_name(uint32_t scheme)
+{
+	switch (scheme) {
+	case OTA_SCHEME_NONE: return "none";
+	case OTA_SCHEME_ECDSA_P256: return "ecdsa-p256";
+	case OTA_SCHEME_HYBRID: return "ecdsa-p256+slh-dsa-sha2-128s";
+	}
+	return "unknown";
+}
+
+#endif /* OTATTEST_RECORD_H */

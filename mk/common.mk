@@ -1,0 +1,55 @@
+# Shared build settings. Every directory's build.mk adds to the lists at
+# the bottom; the top-level Makefile turns them into targets.
+
+B ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+CC ?= cc
+CLANG ?= clang
+RV32_CC ?= riscv64-unknown-elf-gcc
+RV32_SIZE ?= riscv64-unknown-elf-size
+
+WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wvla -Werror
+CPPFLAGS_COMMON := -Ilibotattest/include -Ifirmware/include -D_GNU_SOURCE
+CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC $(WARN)
+
+ifeq ($(SANITIZE),1)
+CFLAGS_COMMON += -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS_COMMON += -fsanitize=address,undefined
+endif
+
+CPPFLAGS += $(CPPFLAGS_COMMON)
+CFLAGS += $(CFLAGS_COMMON)
+LDFLAGS += $(LDFLAGS_COMMON)
+
+PKG_OPENSSL := $(shell pkg-config --cflags --libs libcrypto 2>/dev/null || echo -lcrypto)
+PKG_CHECK := $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
+PKG_SYSTEMD := $(shell pkg-config --cflags --libs libsystemd 2>/dev/null || echo -lsystemd)
+PKG_MNL := $(shell pkg-config --cflags --libs libmnl 2>/dev/null || echo -lmnl)
+
+# Freestanding code (libotattest core, firmware) must not use libc beyond
+# mem*/str*: it is also built for rv32imc with no libc at all.
+FREESTANDING_FLAGS := -DOTA_FREESTANDING
+RV32_FLAGS := -march=rv32imc -mabi=ilp32 -Os -ffreestanding -fno-builtin \
+	-nostdlib -ffunction-sections -fdata-sections -std=gnu11 $(WARN) \
+	-Ilibotattest/include -Ifirmware/include -DOTA_FREESTANDING
+
+# Generic object rule: build/<path>.o from <path>.c, with dependency files.
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c -o $@ $<
+
+# rv32 objects for `make size`.
+$(B)/rv32/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(RV32_FLAGS) -c -o $@ $<
+
+# Lists each build.mk appends to.
+ALL_TARGETS :=
+UNIT_TESTS :=        # check-based test binaries (run plain and under ASan+UBSan)
+TEST_SUITES :=       # other suites: executables printing "N passed, N failed"
+FUZZ_TARGETS :=      # libFuzzer binaries
+RV32_OBJS :=         # freestanding objects measured by `make size`
+INSTALL_TARGETS :=

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Install what otattest needs to build and test, from Debian's mirror and
+# the npm registry. Idempotent: installs only what is missing.
+#   scripts/deps.sh          install missing packages (needs root)
+#   scripts/deps.sh --check  exit 0 when nothing is missing, 1 otherwise
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+# One package list for the whole project; why each is here:
+packages=(
+	build-essential pkg-config          # host toolchain
+	check libsubunit-dev                # C unit tests
+	libssl-dev openssl                  # OpenSSL 3 EVP; openssl verify in tests
+	libsystemd-dev systemd dbus         # sd-bus/sd-event/sd-device/sd-journal; guest init and bus
+	libmnl-dev                          # generic netlink client
+	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
+	gcc-riscv64-unknown-elf             # rv32imc -Os size build of the firmware
+	qemu-system-x86 qemu-system-data    # the guest machine (and the ivshmem spec)
+	linux-image-amd64 linux-headers-amd64 # guest kernel + matching headers for kbuild
+	sparse                              # make C=1 on the module
+	busybox-static cpio kmod xz-utils zstd # guest initramfs
+	python3-cbor2 python3-cryptography python3-dbus # independent evidence checks
+	swtpm swtpm-tools tpm2-abrmd tpm2-tools libtss2-dev # TPM comparison benchmark
+	valgrind                            # callgrind instruction counts in benchmarks
+	jq                                  # JSON checks in shell tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+npm_dir="$here/tests/interop"
+npm_missing=0
+if [ -f "$npm_dir/package-lock.json" ] && [ ! -d "$npm_dir/node_modules" ]; then
+	npm_missing=1
+fi
+
+if [ "${1:-}" = "--check" ]; then
+	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && exit 0
+	[ ${#missing[@]} -gt 0 ] && echo "deps: missing Debian packages: ${missing[*]}" >&2
+	[ $npm_missing -eq 1 ] && echo "deps: npm packages for tests/interop are not installed" >&2
+	exit 1
+fi
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: need root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ $npm_missing -eq 1 ]; then
+	echo "deps: installing pinned npm packages in tests/interop"
+	(cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# The guest kernel and the headers the module is built against must match.
+"$here/scripts/kernel-version.sh" >/dev/null
+echo "deps: all present"

@@ -20,6 +20,7 @@
 #ifndef OTATTEST_HAL_H
 #define OTATTEST_HAL_H
 
+#include <otattest/record.h>
 #include <otattest/status.h>
 
 /* ---- SHA-256 engine: one operation at a time, like the hardware block -- */
@@ -127,8 +128,13 @@ void hal_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
 
 /* ---- the host interface (mailbox transport lives in the device) ------ */
 
-/* Publish a new boot record (the device bumps the generation). */
-void hal_host_publish_record(const void *record, uint32_t len);
+/*
+ * Publish a new boot record. The host interface keeps a generation counter
+ * that only moves forward (across resets and power cycles too): it stamps
+ * the next value into the record header's generation field, exports the
+ * record and returns that value.
+ */
+uint32_t hal_host_publish_record(struct ota_record_header *record, uint32_t len);
 /* Publish device state and the status explaining it. */
 void hal_host_set_state(uint32_t state, uint32_t detail);
 /* Publish progress of a long operation (tag rotation). */

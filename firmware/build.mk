@@ -1,0 +1,39 @@
+# Firmware: freestanding boot stages and runtime against firmware/include/hal.h.
+#  boot/     the stage check shared by ROM and ROM_EXT (manifest, policy, tag
+#            fast path, delegation, signatures), tag table, boot data, slots
+#  rom/      ROM: verifies ROM_EXT with the creator keys in OTP
+#  rom_ext/  ROM_EXT: verifies BL0 with the owner config and delegation chain
+#  runtime/  BL0: SVN key chain, evidence, certificates, mailbox commands
+#  otimage/  the host signing tool (OpenSSL); lib*.c is also linked by tests
+FW_SRCS := $(wildcard firmware/boot/*.c firmware/rom/*.c firmware/rom_ext/*.c firmware/runtime/*.c)
+FW_OBJS := $(FW_SRCS:%.c=$(B)/%.o)
+FW_A := $(B)/libotafw.a
+EXTRA_CFLAGS_firmware_boot_ := $(FREESTANDING_FLAGS)
+EXTRA_CFLAGS_firmware_rom_ := $(FREESTANDING_FLAGS)
+EXTRA_CFLAGS_firmware_rom_ext_ := $(FREESTANDING_FLAGS)
+EXTRA_CFLAGS_firmware_runtime_ := $(FREESTANDING_FLAGS)
+
+$(FW_A): $(FW_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+OTIMAGE_LIB_SRCS := $(filter-out firmware/otimage/main.c,$(wildcard firmware/otimage/*.c))
+OTIMAGE_LIB_A := $(B)/libotimage.a
+OTIMAGE := $(B)/otimage
+
+$(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(OTIMAGE): $(B)/firmware/otimage/main.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+
+ALL_TARGETS += $(FW_A)
+ifneq ($(wildcard firmware/otimage/main.c),)
+ALL_TARGETS += $(OTIMAGE)
+endif
+RV32_OBJS += $(FW_SRCS:%.c=$(B)/rv32/%.o)
+
+.PHONY: size
+size: $(RV32_OBJS)
+	@scripts/size-report.sh $(B)/rv32 $(RV32_OBJS)

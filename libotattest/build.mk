@@ -1,0 +1,27 @@
+# libotattest: one definition of every wire format.
+#  src/core/  freestanding logic shared by firmware and host (no heap, no libc
+#             beyond mem*/str*); also built for rv32 by `make size`.
+#  src/host/  host-only code: OpenSSL 3 glue, evidence verification, client API.
+LIBOTA_CORE_SRCS := $(wildcard libotattest/src/core/*.c)
+LIBOTA_HOST_SRCS := $(wildcard libotattest/src/host/*.c)
+LIBOTA_CORE_OBJS := $(LIBOTA_CORE_SRCS:%.c=$(B)/%.o)
+LIBOTA_HOST_OBJS := $(LIBOTA_HOST_SRCS:%.c=$(B)/%.o)
+LIBOTA_CORE_A := $(B)/libotattest-core.a
+LIBOTA_HOST_A := $(B)/libotattest-host.a
+LIBOTA_SO := $(B)/libotattest.so
+
+EXTRA_CFLAGS_libotattest_src_core_ := $(FREESTANDING_FLAGS)
+
+$(LIBOTA_CORE_A): $(LIBOTA_CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBOTA_HOST_A): $(LIBOTA_HOST_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
+	$(CC) -shared -Wl,-soname,libotattest.so.1 $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+
+ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
+RV32_OBJS += $(LIBOTA_CORE_SRCS:%.c=$(B)/rv32/%.o)

@@ -1,0 +1,41 @@
+# Tests.
+#  unit/test_*.c   one check binary each (plain, and under ASan+UBSan)
+#  unit/lib/*.c    fixtures shared by unit tests (device builder, keys)
+#  fuzz/fuzz_*.c   one libFuzzer target each
+#  interop/, model/, e2e/, bench/: see their READMEs
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+TESTLIB_SRCS := $(wildcard tests/unit/lib/*.c)
+TESTLIB_A := $(B)/libtestutil.a
+UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
+
+# Everything a unit test may need; static archives pull only what is used.
+UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+
+$(TESTLIB_A): $(TESTLIB_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/tests/unit/%: $(B)/tests/unit/%.o $(UNIT_LINK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+
+# libFuzzer targets: clang, with the freestanding core built by clang too.
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_B := build/fuzz
+FUZZ_TARGETS += $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_B)/%)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all $(CPPFLAGS_COMMON) $(FREESTANDING_FLAGS)
+FUZZ_LIB_SRCS := $(LIBOTA_CORE_SRCS) $(FUZZ_EXTRA_SRCS)
+
+$(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_LDLIBS_$*)
+
+.PHONY: fuzz fuzz-smoke
+fuzz: $(FUZZ_TARGETS)
+	@scripts/run-fuzz.sh $${FUZZ_SECONDS:-300} $(FUZZ_TARGETS)
+fuzz-smoke: $(FUZZ_TARGETS)
+	@scripts/run-fuzz.sh $${FUZZ_SECONDS:-20} $(FUZZ_TARGETS)
+
+ifneq ($(FUZZ_SRCS),)
+TEST_SUITES += tests/fuzz/smoke.sh
+endif

@@ -39,3 +39,10 @@ fuzz-smoke: $(FUZZ_TARGETS)
 ifneq ($(FUZZ_SRCS),)
 TEST_SUITES += tests/fuzz/smoke.sh
 endif
+
+# Suites with their own build rules.
+-include tests/interop/build.mk
+-include tests/tools/build.mk
+-include tests/model/build.mk
+-include tests/e2e/build.mk
+-include tests/bench/build.mk

@@ -30,9 +30,12 @@ PKG_SYSTEMD := $(shell pkg-config --cflags --libs libsystemd 2>/dev/null || echo
 PKG_MNL := $(shell pkg-config --cflags --libs libmnl 2>/dev/null || echo -lmnl)
 
 # Freestanding code (libotattest core, firmware) must not use libc beyond
-# mem*/str*: it is also built for rv32imc with no libc at all.
+# mem*/str*: it is also built for rv32imc with no libc at all. Debian's
+# riscv64-unknown-elf-gcc ships no C library headers; picolibc's specs file
+# supplies <string.h> for the mem*/str* declarations (objects only, no libc
+# is linked).
 FREESTANDING_FLAGS := -DOTA_FREESTANDING
-RV32_FLAGS := -march=rv32imc -mabi=ilp32 -Os -ffreestanding -fno-builtin \
+RV32_FLAGS := --specs=picolibc.specs -march=rv32imc -mabi=ilp32 -Os -ffreestanding -fno-builtin \
 	-nostdlib -ffunction-sections -fdata-sections -std=gnu11 $(WARN) \
 	-Ilibotattest/include -Ifirmware/include -DOTA_FREESTANDING
 

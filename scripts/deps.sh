@@ -15,6 +15,7 @@ packages=(
 	libmnl-dev                          # generic netlink client
 	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
 	gcc-riscv64-unknown-elf             # rv32imc -Os size build of the firmware
+	picolibc-riscv64-unknown-elf        # <string.h> for the rv32 build (mem*/str* only)
 	qemu-system-x86 qemu-system-data    # the guest machine (and the ivshmem spec)
 	linux-image-amd64 linux-headers-amd64 # guest kernel + matching headers for kbuild
 	sparse                              # make C=1 on the module

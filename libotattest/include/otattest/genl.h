@@ -65,4 +65,27 @@ enum otattest_event {
 	OTATTEST_EVENT_DEVICE_REMOVED = 5,
 };
 
+/*
+ * OTATTEST_A_STATE carries enum ota_device_state (shm.h) as the device
+ * reports it, or one of these when the driver cannot trust or reach the
+ * device; OTATTEST_A_STATE_DETAIL then holds the status that says why.
+ * sysfs shows the same states by name.
+ */
+enum otattest_driver_state {
+	OTATTEST_STATE_RECORD_INVALID = 16, /* exported record failed validation */
+	OTATTEST_STATE_INFO_INVALID = 17,   /* info block failed validation or moved */
+	OTATTEST_STATE_UNRESPONSIVE = 18,   /* the last request got no answer in time */
+};
+
+/* Name of a driver state, or 0 (NULL) when st is not one. */
+static inline const char *otattest_driver_state_name(unsigned int st)
+{
+	switch (st) {
+	case OTATTEST_STATE_RECORD_INVALID: return "record_invalid";
+	case OTATTEST_STATE_INFO_INVALID: return "info_invalid";
+	case OTATTEST_STATE_UNRESPONSIVE: return "unresponsive";
+	}
+	return 0;
+}
+
 #endif /* OTATTEST_GENL_H */

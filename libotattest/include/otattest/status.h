@@ -2,10 +2,11 @@
 /*
  * Status codes: the one list of every reason something in otattest can
  * fail, shared by the firmware, the kernel driver, the daemon and the
- * tools. A firmware status travels unchanged through the mailbox and the
- * netlink OTATTEST_A_STATUS attribute; each side maps it through its
- * class to an errno (kernel), a D-Bus error name (daemon) and an exit code
- * (CLI), so one table decides what a failure means everywhere.
+ * tools. A firmware status travels unchanged through the mailbox; the
+ * kernel driver turns it into a netlink error whose errno is its class's
+ * and whose extack message is its message (genl.h); each side maps it
+ * through its class to an errno (kernel), a D-Bus error name (daemon) and
+ * an exit code (CLI), so one table decides what a failure means everywhere.
  *
  * Encoding: bits 23..16 class, 15..8 module, 7..0 index. OTA_OK is 0x739,
  * not zero, so that a zeroed or uninitialised status never reads as
@@ -77,6 +78,7 @@ enum ota_status_class {
 #define OTA_MOD_VERIFY 0x14u
 #define OTA_MOD_HOST 0x15u
 #define OTA_MOD_SHM 0x16u
+#define OTA_MOD_DRIVER 0x17u
 
 #define OTA_ST(cls, mod, idx)                                                \
 	((ota_status_t)(((uint32_t)OTA_CLASS_##cls << 16) |                  \
@@ -285,7 +287,14 @@ enum ota_status_class {
 	X(SHM_BAD_MAGIC, PROTOCOL, SHM, 1, "shared memory info block magic is wrong")              \
 	X(SHM_BAD_VERSION, PROTOCOL, SHM, 2, "shared memory ABI version is not supported")         \
 	X(SHM_BAD_LAYOUT, PROTOCOL, SHM, 3, "shared memory regions are out of range or overlap")   \
-	X(SHM_BAD_STATE, PROTOCOL, SHM, 4, "device state is not a known value")
+	X(SHM_BAD_STATE, PROTOCOL, SHM, 4, "device state is not a known value")                    \
+	/* kernel driver (kernel/) */                                                              \
+	X(DRIVER_NO_RECORD, UNAVAILABLE, DRIVER, 1, "the device has not exported a boot record yet") \
+	X(DRIVER_UNKNOWN_STATUS, PROTOCOL, DRIVER, 2, "the device returned an unknown status")     \
+	X(DRIVER_RESPONSE_OVERSIZE, PROTOCOL, DRIVER, 3, "the device's response is longer than its region or the command allows") \
+	X(DRIVER_RECORD_OVERSIZE, MALFORMED, DRIVER, 4, "the boot record is longer than its shared memory region") \
+	X(DRIVER_LAYOUT_CHANGED, PROTOCOL, DRIVER, 5, "the device moved its shared memory regions while bound; rebind the driver") \
+	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

@@ -235,6 +235,8 @@ enum ota_status_class {
 	X(MBOX_RESPONSE_TOO_LARGE, INTERNAL, MBOX, 6, "response does not fit the mailbox")          \
 	X(MBOX_NOT_READY, UNAVAILABLE, MBOX, 7, "the device did not boot a runtime that serves requests") \
 	X(MBOX_RESERVED_NONZERO, INVALID_ARGUMENT, MBOX, 8, "a reserved request field is not zero") \
+	X(MBOX_MESSAGE_LENGTH, INVALID_ARGUMENT, MBOX, 9, "message to sign must be 16 to 64 bytes") \
+	X(MBOX_BAD_FIELD, INVALID_ARGUMENT, MBOX, 10, "a request field holds an out-of-range value") \
 	/* CBOR and COSE */                                                                        \
 	X(CBOR_TRUNCATED, MALFORMED, CBOR, 1, "CBOR item runs past the end of the input")          \
 	X(CBOR_TRAILING, MALFORMED, CBOR, 2, "bytes follow the CBOR item")                         \
@@ -258,6 +260,7 @@ enum ota_status_class {
 	/* runtime */                                                                              \
 	X(RUNTIME_UPDATE_REJECTED, VERIFICATION, RUNTIME, 1, "the updated image failed verification; the running image was kept") \
 	X(RUNTIME_NO_CERTS, NOT_FOUND, RUNTIME, 2, "no device identity certificate is provisioned") \
+	X(RUNTIME_IDCERT_MISMATCH, VERIFICATION, RUNTIME, 3, "the identity certificate in flash does not certify this device's identity key") \
 	/* verifier verdicts */                                                                    \
 	X(VERIFY_NONCE_MISMATCH, VERIFICATION, VERIFY, 1, "evidence nonce is not the expected one") \
 	X(VERIFY_CHAIN_UNTRUSTED, VERIFICATION, VERIFY, 2, "certificate chain does not lead to the trusted CA") \

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ota_fw_command: the mailbox front door. Every request is copied out of
+ * the (host-writable) request buffer first, then checked completely -
+ * exact length for the command, reserved fields zero, lengths and SVNs in
+ * range, padding zero - before anything acts on it. Each refusal has its
+ * own status, and a refused request changes nothing.
+ */
+#include <string.h>
+
+#include "runtime.h"
+
+/* Exact request length of each command (index = command). */
+static const uint32_t req_len_of[OTA_CMD_MAX + 1u] = {
+	[OTA_CMD_GET_RECORD] = 0,
+	[OTA_CMD_ATTEST] = sizeof(struct ota_req_attest),
+	[OTA_CMD_STABLE_SIGN] = sizeof(struct ota_req_stable_sign),
+	[OTA_CMD_GET_CERTS] = 0,
+	[OTA_CMD_ROTATE_TAGS] = sizeof(struct ota_req_rotate),
+	[OTA_CMD_UPDATE_RESET] = sizeof(struct ota_req_update),
+	[OTA_CMD_WARM_RESET] = 0,
+};
+
+union ota_request {
+	struct ota_req_attest attest;
+	struct ota_req_stable_sign sign;
+	struct ota_req_rotate rotate;
+	struct ota_req_update update;
+};
+
+/* A 16..64 byte field inside a 64-byte array, with zero padding after it. */
+static ota_status_t check_var_field(uint32_t len, const uint8_t *field, ota_status_t bad_len)
+{
+	if (len < OTA_NONCE_MIN || len > OTA_NONCE_MAX)
+		return bad_len;
+	if (!ota_all_zero(field + len, OTA_NONCE_MAX - len))
+		return OTA_MBOX_RESERVED_NONZERO;
+	return OTA_OK;
+}
+
+static ota_status_t validate(uint32_t command, const union ota_request *r,
+			     const struct ota_boot_state *bs)
+{
+	switch (command) {
+	case OTA_CMD_ATTEST:
+		if (r->attest.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		return check_var_field(r->attest.nonce_len, r->attest.nonce, OTA_MBOX_NONCE_LENGTH);
+	case OTA_CMD_STABLE_SIGN:
+		if (r->sign.svn > OTA_SVN_LIMIT ||
+		    (bs != NULL && r->sign.svn > bs->otp.chain_max_svn))
+			return OTA_CHAIN_SVN_ABOVE_MAX;
+		if (bs != NULL && bs->boot_status == OTA_OK && r->sign.svn > bs->min_svn)
+			return OTA_CHAIN_SVN_ABOVE_MIN;
+		return check_var_field(r->sign.msg_len, r->sign.msg, OTA_MBOX_MESSAGE_LENGTH);
+	case OTA_CMD_ROTATE_TAGS:
+		if (r->rotate.flags != 0 || r->rotate.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		return OTA_OK;
+	case OTA_CMD_UPDATE_RESET:
+		if (r->update.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		if (r->update.slot != OTA_SLOT_A && r->update.slot != OTA_SLOT_B &&
+		    r->update.slot != OTA_UPDATE_SLOT_OTHER)
+			return OTA_MBOX_BAD_FIELD;
+		return OTA_OK;
+	}
+	return OTA_OK; /* commands without a payload */
+}
+
+static ota_status_t respond(const void *src, uint32_t len, uint8_t *resp, uint32_t cap,
+			    uint32_t *resp_len)
+{
+	if (len > cap)
+		return OTA_MBOX_RESPONSE_TOO_LARGE;
+	memcpy(resp, src, len);
+	*resp_len = len;
+	return OTA_OK;
+}
+
+ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_len,
+			    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
+{
+	const struct ota_boot_state *bs = ota_boot_state();
+	const struct ota_runtime *rt;
+	union ota_request r;
+	ota_status_t st;
+
+	*resp_len = 0;
+	if (command == 0 || command > OTA_CMD_MAX)
+		return OTA_MBOX_UNKNOWN_COMMAND;
+	if (req_len != req_len_of[command])
+		return OTA_MBOX_BAD_LENGTH;
+	/* Copy first: the host may rewrite the buffer while we look at it. */
+	memset(&r, 0, sizeof(r));
+	if (req_len)
+		memcpy(&r, req, req_len);
+	st = validate(command, &r, bs);
+	if (st != OTA_OK)
+		return st;
+
+	if (bs == NULL)
+		return OTA_MBOX_NOT_READY;
+	if (command == OTA_CMD_GET_RECORD) {
+		/* Served even when no runtime booted: it says why. */
+		if (bs->record_len > sizeof(bs->record))
+			return OTA_RECORD_BAD_LENGTH;
+		return respond(&bs->record, bs->record_len, resp, resp_cap, resp_len);
+	}
+	rt = ota_runtime_current(bs);
+	if (rt == NULL)
+		return OTA_MBOX_NOT_READY;
+
+	switch (command) {
+	case OTA_CMD_ATTEST:
+		return ota_rt_attest(bs, rt, r.attest.nonce, r.attest.nonce_len, resp, resp_cap,
+				     resp_len);
+	case OTA_CMD_STABLE_SIGN:
+		return ota_rt_stable_sign(&r.sign, resp, resp_cap, resp_len);
+	case OTA_CMD_GET_CERTS:
+		return ota_rt_get_certs(rt, resp, resp_cap, resp_len);
+	case OTA_CMD_ROTATE_TAGS: {
+		struct ota_resp_rotate out;
+
+		if (resp_cap < sizeof(out))
+			return OTA_MBOX_RESPONSE_TOO_LARGE;
+		memset(&out, 0, sizeof(out));
+		st = ota_fw_rotate_tags(&out);
+		respond(&out, sizeof(out), resp, resp_cap, resp_len);
+		return st;
+	}
+	case OTA_CMD_UPDATE_RESET:
+	case OTA_CMD_WARM_RESET: {
+		struct ota_resp_reset out;
+
+		if (resp_cap < sizeof(out))
+			return OTA_MBOX_RESPONSE_TOO_LARGE;
+		memset(&out, 0, sizeof(out));
+		st = command == OTA_CMD_WARM_RESET ? ota_fw_warm_reset(&out)
+						   : ota_fw_update_reset(r.update.slot, &out);
+		/* A refused update still reports the boot that keeps running. */
+		respond(&out, sizeof(out), resp, resp_cap, resp_len);
+		return st;
+	}
+	}
+	return OTA_MBOX_UNKNOWN_COMMAND;
+}

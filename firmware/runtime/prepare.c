@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ota_runtime_prepare: the last thing ROM_EXT does with the device root
+ * before the key manager moves to RUNTIME. DICE-style layering: the
+ * identity key (root only: stable across updates) certifies an alias key
+ * derived from the root and the measurements of the code that booted, so
+ * the alias key - and every evidence signature - exists only for this
+ * exact ROM_EXT and BL0. The identity key handle is destroyed before
+ * returning: the runtime can never certify another key.
+ */
+#include <string.h>
+
+#include "runtime.h"
+
+struct ota_runtime ota_rt;
+
+/* SVN of the booted ROM_EXT: the accepted attempt with its measurement. */
+static uint32_t rom_ext_svn(const struct ota_boot_state *bs)
+{
+	uint32_t i;
+
+	for (i = 0; i < bs->record.hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++) {
+		const struct ota_stage_record *s = &bs->record.stage[i];
+
+		if (s->stage == OTA_STAGE_ROM_EXT && s->status == OTA_OK &&
+		    memcmp(s->measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES) == 0)
+			return s->security_version;
+	}
+	return 0;
+}
+
+static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t *ctx,
+				uint32_t ctx_len, hal_key_t *key, uint8_t pub[OTA_P256_PUBKEY_BYTES])
+{
+	ota_status_t st;
+
+	*key = HAL_KEY_INVALID;
+	st = hal_keymgr_derive(root, label, ctx, ctx_len, 0, 0, HAL_KEY_KIND_ECDSA_P256, key);
+	if (st != OTA_OK)
+		return st;
+	st = hal_ecdsa_pubkey(*key, pub);
+	if (st != OTA_OK) {
+		hal_key_destroy(*key);
+		*key = HAL_KEY_INVALID;
+	}
+	return st;
+}
+
+ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
+{
+	struct ota_runtime *rt = &ota_rt;
+	uint8_t ctx[OTA_ALIAS_CONTEXT_BYTES];
+	struct ota_alias_cert_params cp;
+	hal_key_t root, identity, alias;
+	ota_status_t st;
+
+	/* Nothing of the previous boot survives into this one. */
+	memset(rt, 0, sizeof(*rt));
+	rt->valid = OTA_HARDENED_FALSE;
+	hal_key_retained_clear(OTA_RETAINED_KEY_ALIAS);
+
+	if (bs == NULL || bs->boot_status != OTA_OK)
+		return OTA_MBOX_NOT_READY;
+	root = hal_keymgr_root();
+	if (root == HAL_KEY_INVALID)
+		return OTA_HAL_BAD_HANDLE;
+
+	st = derive_p256(root, OTA_IDENTITY_LABEL, NULL, 0, &identity, rt->identity_pubkey);
+	if (st != OTA_OK)
+		return st;
+
+	memcpy(ctx, bs->rom_ext_measurement, OTA_SHA256_BYTES);
+	memcpy(ctx + OTA_SHA256_BYTES, bs->bl0_measurement, OTA_SHA256_BYTES);
+	st = derive_p256(root, OTA_ALIAS_LABEL, ctx, sizeof(ctx), &alias, rt->alias_pubkey);
+	if (st != OTA_OK) {
+		hal_key_destroy(identity);
+		return st;
+	}
+
+	memset(&cp, 0, sizeof(cp));
+	cp.device_id = bs->otp.device_id;
+	cp.subject_pubkey = rt->alias_pubkey;
+	cp.issuer_pubkey = rt->identity_pubkey;
+	cp.tcb[0].stage = OTA_STAGE_ROM_EXT;
+	cp.tcb[0].svn = rom_ext_svn(bs);
+	cp.tcb[0].measurement = bs->rom_ext_measurement;
+	cp.tcb[1].stage = OTA_STAGE_BL0;
+	cp.tcb[1].svn = bs->bl0_svn;
+	cp.tcb[1].measurement = bs->bl0_measurement;
+	cp.tcb_count = 2;
+	st = ota_alias_cert_build(&cp, identity, rt->alias_cert, sizeof(rt->alias_cert),
+				  &rt->alias_cert_len);
+	/* The identity key has done its one job, whatever the outcome. */
+	hal_key_destroy(identity);
+	if (st == OTA_OK)
+		st = hal_key_retain(alias, OTA_RETAINED_KEY_ALIAS);
+	hal_key_destroy(alias);
+	if (st != OTA_OK) {
+		hal_key_retained_clear(OTA_RETAINED_KEY_ALIAS);
+		rt->alias_cert_len = 0;
+		return st;
+	}
+
+	rt->identity_cert_status = ota_identity_cert_load(rt->identity_pubkey, rt->identity_cert,
+							  sizeof(rt->identity_cert),
+							  &rt->identity_cert_len);
+	if (rt->identity_cert_status != OTA_OK)
+		rt->identity_cert_len = 0;
+
+	memcpy(rt->rom_ext_measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES);
+	memcpy(rt->bl0_measurement, bs->bl0_measurement, OTA_SHA256_BYTES);
+	rt->valid = OTA_HARDENED_TRUE;
+	return OTA_OK;
+}
+
+const struct ota_runtime *ota_runtime_current(const struct ota_boot_state *bs)
+{
+	const struct ota_runtime *rt = &ota_rt;
+
+	if (bs == NULL || bs->boot_status != OTA_OK || rt->valid != OTA_HARDENED_TRUE)
+		return NULL;
+	/* State prepared for another boot (one that failed later) never serves. */
+	if (memcmp(rt->rom_ext_measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES) != 0 ||
+	    memcmp(rt->bl0_measurement, bs->bl0_measurement, OTA_SHA256_BYTES) != 0)
+		return NULL;
+	return rt;
+}

@@ -154,6 +154,12 @@ struct ota_image_view {
 	uint32_t cert_spx_offset[OTA_MAX_DELEGATION_DEPTH]; /* 0: no DLGS for that cert */
 	uint32_t spxs_offset;                               /* 0: no image SLH-DSA signature */
 	uint32_t salt_offset;                               /* 0: no SALT */
+	/*
+	 * When ota_image_parse fails on one extension: its table index, so a
+	 * tool can name the field. OTA_MANIFEST_MAX_EXT when the failure is
+	 * not about one extension.
+	 */
+	uint32_t bad_ext;
 };
 
 /*
@@ -164,10 +170,35 @@ struct ota_image_view {
 ota_status_t ota_image_parse(const uint8_t *buf, uint32_t buf_len,
 			     struct ota_image_view *out);
 
-/* Copy out and check a DLGC / DLGS found by ota_image_parse. */
+/*
+ * Copy out and check a DLGC / DLGS found by ota_image_parse.
+ * EXT_NO_SUCH_CERT for an index past cert_count; ota_dlgs_header_check
+ * returns DELEG_CERT_SPX_MISSING when that certificate has no DLGS.
+ */
 ota_status_t ota_dlgc_read(const struct ota_image_view *v, uint32_t index,
 			   struct ota_dlgc *out);
 ota_status_t ota_dlgs_header_check(const struct ota_image_view *v, uint32_t index);
+
+/*
+ * The same checks on a certificate on its own (a certificate file, or a
+ * copy): header (CERT_BAD_MAGIC/_VERSION/_SIZE, CERT_RESERVED_NONZERO),
+ * type (CERT_BAD_TYPE), constraints (CERT_BAD_CONSTRAINTS); and a DLGS
+ * against its DLGC (header, then CERT_SPX_MISMATCH unless its
+ * delegate_key_id is the DLGC delegate's key id). Only the DLGS header
+ * and key id are read: the signature is the verifier's business.
+ */
+ota_status_t ota_dlgc_check(const struct ota_dlgc *c);
+ota_status_t ota_dlgs_check(const struct ota_dlgc *c, const uint8_t *dlgs, uint32_t len);
+
+/*
+ * The two digests every stage check needs, over a parsed image: the
+ * measurement, SHA-256 of [64, signed_end); and the signature-block
+ * digest, SHA-256 of [0, 64) || [signed_end, image_length). Computed with
+ * the freestanding SHA-256; firmware may feed the same ranges to the HAL
+ * engine instead (the ranges, not the code, are the definition).
+ */
+void ota_image_measure(const struct ota_image_view *v, uint8_t out[OTA_SHA256_BYTES]);
+void ota_image_sigblock_digest(const struct ota_image_view *v, uint8_t out[OTA_SHA256_BYTES]);
 
 /*
  * Structural validity of a usage block (non-empty masks of known bits, a

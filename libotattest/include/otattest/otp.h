@@ -100,6 +100,13 @@ struct ota_otp_info {
  */
 ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out);
 
+/*
+ * The SECRET partition's digest: OTA_OK or OTP_DIGEST_MISMATCH. For the
+ * key manager (the HAL) and for tools holding a whole OTP image; never
+ * reveals the secret.
+ */
+ota_status_t ota_otp_secret_check(const struct ota_otp *otp);
+
 /* Thermometer codes: n lowest bits set. decode fails on a gap. */
 ota_status_t ota_thermometer_decode(const uint8_t *bits, uint32_t nbytes, uint32_t *value);
 void ota_thermometer_encode(uint8_t *bits, uint32_t nbytes, uint32_t value);

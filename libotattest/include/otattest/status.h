@@ -79,6 +79,8 @@ enum ota_status_class {
 #define OTA_MOD_HOST 0x15u
 #define OTA_MOD_SHM 0x16u
 #define OTA_MOD_DRIVER 0x17u
+#define OTA_MOD_IDCERT 0x18u
+#define OTA_MOD_TOOL 0x19u
 
 #define OTA_ST(cls, mod, idx)                                                \
 	((ota_status_t)(((uint32_t)OTA_CLASS_##cls << 16) |                  \
@@ -108,6 +110,9 @@ enum ota_status_class {
 	X(EXT_BAD_HEADER, MALFORMED, EXT, 7, "an extension header is inconsistent with its table entry") \
 	X(EXT_RESERVED_NONZERO, MALFORMED, EXT, 8, "a reserved extension field is not zero")       \
 	X(EXT_UNCOVERED_BYTES, MALFORMED, EXT, 9, "unsigned region holds bytes no extension accounts for") \
+	X(EXT_TOO_MANY_CERTS, MALFORMED, EXT, 10, "more than two delegation certificates or SLH-DSA companions") \
+	X(EXT_SPXS_SIGNER_MISMATCH, MALFORMED, EXT, 11, "image SLH-DSA signature names a signer other than the manifest's") \
+	X(EXT_NO_SUCH_CERT, INVALID_ARGUMENT, EXT, 12, "no delegation certificate with this index") \
 	/* delegation certificates */                                                              \
 	X(CERT_BAD_MAGIC, MALFORMED, CERT, 1, "delegation certificate magic is wrong")             \
 	X(CERT_BAD_VERSION, MALFORMED, CERT, 2, "delegation certificate version is not supported") \
@@ -154,6 +159,8 @@ enum ota_status_class {
 	X(TAG_TABLE_BAD_VERSION, MALFORMED, TAG, 7, "tag table version is not supported")          \
 	X(TAG_TABLE_RESERVED_NONZERO, MALFORMED, TAG, 8, "a reserved tag table field is not zero")  \
 	X(TAG_TABLE_DIGEST_MISMATCH, MALFORMED, TAG, 9, "tag table integrity digest does not match") \
+	X(TAG_TABLE_BAD_SIZE, MALFORMED, TAG, 10, "tag table size field is wrong")                  \
+	X(TAG_TABLE_BAD_ENTRY, MALFORMED, TAG, 11, "a tag table entry has an unknown state or sits at the wrong index") \
 	/* boot data */                                                                            \
 	X(BOOT_DATA_BAD_MAGIC, MALFORMED, BOOTDATA, 1, "boot data magic is wrong")                 \
 	X(BOOT_DATA_BAD_VERSION, MALFORMED, BOOTDATA, 2, "boot data version is not supported")     \
@@ -161,6 +168,7 @@ enum ota_status_class {
 	X(BOOT_DATA_RESERVED_NONZERO, MALFORMED, BOOTDATA, 4, "a reserved boot data field is not zero") \
 	X(BOOT_DATA_BAD_FIELD, MALFORMED, BOOTDATA, 5, "a boot data field holds an out-of-range value") \
 	X(BOOT_DATA_CORRUPT, MALFORMED, BOOTDATA, 6, "neither boot data copy is intact")           \
+	X(BOOT_DATA_BAD_SIZE, MALFORMED, BOOTDATA, 7, "boot data size field is wrong")              \
 	/* OTP image */                                                                            \
 	X(OTP_TRUNCATED, MALFORMED, OTP, 1, "OTP image is shorter than its layout")                \
 	X(OTP_BAD_MAGIC, MALFORMED, OTP, 2, "OTP magic is wrong")                                  \
@@ -172,6 +180,8 @@ enum ota_status_class {
 	X(OTP_BAD_COUNTER, MALFORMED, OTP, 8, "an OTP counter is not a valid thermometer code")    \
 	X(OTP_CLEARS_BITS, INVALID_ARGUMENT, OTP, 9, "OTP programming may only set bits, never clear them") \
 	X(OTP_BAD_FEATURES, MALFORMED, OTP, 10, "OTP feature word sets unknown bits")               \
+	X(OTP_BAD_SIZE, MALFORMED, OTP, 11, "OTP size field is wrong")                              \
+	X(OTP_BAD_FIELD, MALFORMED, OTP, 12, "an OTP field holds an out-of-range value")            \
 	/* owner config */                                                                         \
 	X(OWNER_TRUNCATED, MALFORMED, OWNER, 1, "owner config is shorter than its layout")         \
 	X(OWNER_BAD_MAGIC, MALFORMED, OWNER, 2, "owner config magic is wrong")                     \
@@ -181,6 +191,7 @@ enum ota_status_class {
 	X(OWNER_RESERVED_NONZERO, MALFORMED, OWNER, 6, "a reserved owner config field is not zero") \
 	X(OWNER_BAD_KEYS, MALFORMED, OWNER, 7, "owner config key count or key entry is invalid")   \
 	X(OWNER_UNKNOWN_FLAGS, MALFORMED, OWNER, 8, "owner config sets flags this version does not know") \
+	X(OWNER_BAD_SIZE, MALFORMED, OWNER, 9, "owner config size field is wrong")                  \
 	/* flash layout */                                                                         \
 	X(LAYOUT_TRUNCATED, MALFORMED, LAYOUT, 1, "flash image is shorter than its layout header")  \
 	X(LAYOUT_BAD_MAGIC, MALFORMED, LAYOUT, 2, "flash layout magic is wrong")                   \
@@ -191,6 +202,8 @@ enum ota_status_class {
 	X(LAYOUT_REGION_MISSING, MALFORMED, LAYOUT, 7, "a required flash region is missing or repeated") \
 	X(LAYOUT_RESERVED_NONZERO, MALFORMED, LAYOUT, 8, "a reserved flash layout field is not zero") \
 	X(LAYOUT_BAD_PAGE_SIZE, MALFORMED, LAYOUT, 9, "flash page size is not supported")          \
+	X(LAYOUT_BAD_SIZE, MALFORMED, LAYOUT, 10, "flash layout size field is wrong")               \
+	X(LAYOUT_BAD_FLASH_SIZE, MALFORMED, LAYOUT, 11, "layout flash size is not a page multiple or exceeds the device") \
 	/* policy checks common to both paths */                                                   \
 	X(SVN_BELOW_FLOOR, ROLLBACK, POLICY, 1, "image security version is below the anti-rollback floor") \
 	X(LIFECYCLE_NOT_ALLOWED, POLICY, POLICY, 2, "image may not run in the device's lifecycle state") \
@@ -297,7 +310,34 @@ enum ota_status_class {
 	X(DRIVER_RESPONSE_OVERSIZE, PROTOCOL, DRIVER, 3, "the device's response is longer than its region or the command allows") \
 	X(DRIVER_RECORD_OVERSIZE, MALFORMED, DRIVER, 4, "the boot record is longer than its shared memory region") \
 	X(DRIVER_LAYOUT_CHANGED, PROTOCOL, DRIVER, 5, "the device moved its shared memory regions while bound; rebind the driver") \
-	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")
+	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")                   \
+	/* identity certificate blob in flash */                                                    \
+	X(IDCERT_BAD_MAGIC, MALFORMED, IDCERT, 1, "identity certificate blob magic is wrong (region erased?)") \
+	X(IDCERT_BAD_LENGTH, MALFORMED, IDCERT, 2, "identity certificate DER length is zero or too large") \
+	X(IDCERT_BAD_DER, MALFORMED, IDCERT, 3, "identity certificate is not one DER SEQUENCE of its stated length") \
+	X(IDCERT_RESERVED_NONZERO, MALFORMED, IDCERT, 4, "bytes after the identity certificate DER are not zero") \
+	/* otimage: keys, config files, command-line values */                                      \
+	X(TOOL_KEY_MALFORMED, MALFORMED, TOOL, 1, "key file is not a PEM private or public key")    \
+	X(TOOL_KEY_NOT_P256, MALFORMED, TOOL, 2, "key is not an ECDSA P-256 key")                   \
+	X(TOOL_KEY_ENCRYPTED, INVALID_ARGUMENT, TOOL, 3, "encrypted private keys are not supported") \
+	X(TOOL_KEY_NOT_PRIVATE, INVALID_ARGUMENT, TOOL, 4, "a private key is needed but the file holds a public key") \
+	X(TOOL_SPXKEY_BAD_MAGIC, MALFORMED, TOOL, 5, "SLH-DSA key file magic is wrong")             \
+	X(TOOL_SPXKEY_BAD_VERSION, MALFORMED, TOOL, 6, "SLH-DSA key file version is not supported") \
+	X(TOOL_SPXKEY_BAD_SIZE, MALFORMED, TOOL, 7, "SLH-DSA key file has the wrong length")        \
+	X(TOOL_SPXKEY_BAD_ALG, MALFORMED, TOOL, 8, "SLH-DSA key file names an unsupported algorithm") \
+	X(TOOL_SPXKEY_BAD_KIND, MALFORMED, TOOL, 9, "SLH-DSA key file is neither a secret nor a public key") \
+	X(TOOL_SPXKEY_RESERVED_NONZERO, MALFORMED, TOOL, 10, "a reserved SLH-DSA key file field is not zero") \
+	X(TOOL_SPXKEY_MISMATCH, MALFORMED, TOOL, 11, "SLH-DSA public key does not match its secret key") \
+	X(TOOL_KEY_MISMATCH, INVALID_ARGUMENT, TOOL, 12, "key does not match the certificate it is used with") \
+	X(TOOL_HYBRID_PARENT, INVALID_ARGUMENT, TOOL, 13, "a hybrid delegate needs a hybrid parent key") \
+	X(TOOL_CONFIG_SYNTAX, INVALID_ARGUMENT, TOOL, 14, "config line is not 'key = value'")       \
+	X(TOOL_CONFIG_UNKNOWN_KEY, INVALID_ARGUMENT, TOOL, 15, "config file sets a key otimage does not know") \
+	X(TOOL_BAD_VALUE, INVALID_ARGUMENT, TOOL, 16, "value is malformed or out of range")         \
+	X(TOOL_TOO_LARGE, LIMIT, TOOL, 17, "input is too large for its file type or its flash slot") \
+	X(TOOL_UNKNOWN_FILE, MALFORMED, TOOL, 18, "file is not in any format otimage knows")        \
+	X(TOOL_CRYPTO, INTERNAL, TOOL, 19, "a cryptographic library call failed")                   \
+	X(TOOL_EXISTS, INVALID_ARGUMENT, TOOL, 20, "output file exists (use --force to replace it)") \
+	X(TOOL_TOO_MANY_KEYS, LIMIT, TOOL, 21, "more keys than the format holds")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

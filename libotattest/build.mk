@@ -25,3 +25,21 @@ $(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
 RV32_OBJS += $(LIBOTA_CORE_SRCS:%.c=$(B)/rv32/%.o)
+
+# otattest-verify and the other host tools in tools/, linked against the
+# static host library (the shared one is for other projects and the daemon).
+OTA_VERIFY := $(B)/otattest-verify
+$(OTA_VERIFY): $(B)/libotattest/tools/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+ALL_TARGETS += $(OTA_VERIFY)
+INSTALL_TARGETS += $(OTA_VERIFY)
+
+# pkg-config file for libotattest.so: `pkg-config --cflags --libs otattest`.
+OTA_PC := $(B)/otattest.pc
+$(OTA_PC): libotattest/build.mk
+	@mkdir -p $(dir $@)
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+		'Name: otattest' 'Description: otattest boot attestation: wire formats and evidence verification' \
+		'Version: 1.0' 'Requires.private: libcrypto' \
+		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lotattest' > $@
+ALL_TARGETS += $(OTA_PC)

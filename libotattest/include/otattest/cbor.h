@@ -49,6 +49,44 @@ void ota_cbor_put_raw(struct ota_cbor_enc *e, const void *p, uint32_t n);
 /* OTA_OK and the encoded length, or CBOR_BUFFER_FULL. */
 ota_status_t ota_cbor_enc_finish(const struct ota_cbor_enc *e, uint32_t *len);
 
+/* ---- strict decoder (libotattest host) -------------------------------- */
+
+/*
+ * What the decoder accepts. ota_cbor_check() validates one whole item
+ * against these before anything reads it: well-formed, definite lengths,
+ * shortest arguments, no duplicate map keys, nesting and sizes bounded,
+ * nothing after the item, and only the types otattest uses (integers,
+ * byte and text strings, arrays, maps, tags, false/true/null).
+ */
+#define OTA_CBOR_MAX_MAP_PAIRS 64u /* hard ceiling for max_count on maps */
+struct ota_cbor_limits {
+	uint32_t max_depth; /* nesting: 1 = a scalar or an empty container */
+	uint32_t max_string; /* bytes in one byte or text string */
+	uint32_t max_count; /* entries in one array or pairs in one map */
+};
+ota_status_t ota_cbor_check(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim);
+
+/*
+ * A cursor over checked input. Each get_* reads one item of the expected
+ * type (CBOR_TYPE otherwise) and moves past it; every read is bounds
+ * checked again, so a reader on unchecked bytes fails safely too.
+ */
+struct ota_cbor_dec {
+	const uint8_t *buf;
+	size_t len;
+	size_t pos;
+};
+void ota_cbor_dec_init(struct ota_cbor_dec *d, const uint8_t *buf, size_t len);
+ota_status_t ota_cbor_peek(const struct ota_cbor_dec *d, uint32_t *major);
+ota_status_t ota_cbor_get_uint(struct ota_cbor_dec *d, uint64_t *v);
+ota_status_t ota_cbor_get_int(struct ota_cbor_dec *d, int64_t *v);
+ota_status_t ota_cbor_get_bytes(struct ota_cbor_dec *d, const uint8_t **p, size_t *n);
+ota_status_t ota_cbor_get_text(struct ota_cbor_dec *d, const char **p, size_t *n);
+ota_status_t ota_cbor_get_array(struct ota_cbor_dec *d, uint64_t *count);
+ota_status_t ota_cbor_get_map(struct ota_cbor_dec *d, uint64_t *pairs);
+ota_status_t ota_cbor_get_tag(struct ota_cbor_dec *d, uint64_t *tag);
+ota_status_t ota_cbor_skip(struct ota_cbor_dec *d);
+
 /* ---- COSE_Sign1 (RFC 9052 section 4.2) -------------------------------- */
 
 #define OTA_COSE_SIGN1_TAG 18u

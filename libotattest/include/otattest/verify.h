@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Evidence verification (libotattest.so, host only; OpenSSL 3 inside, no
+ * OpenSSL types in this interface). Used by otattest-verify, the daemon
+ * and otattestctl; docs/verifier.md describes the API, the policy file
+ * format and the verdict.
+ *
+ *   struct ota_trust *ca;  ota_trust_load_file("ca.pem", &ca);
+ *   struct ota_policy pol; ota_policy_init(&pol); ota_policy_load_file(..)
+ *   struct ota_verdict v;
+ *   st = ota_verify_evidence(ev, ev_len, ca, nonce, nonce_len, &pol, NULL, 0, &v);
+ *
+ * st is OTA_OK only when every check holds; v lists every check that
+ * failed, each with its own status (VERIFY_* or the CBOR/COSE reason).
+ */
+#ifndef OTATTEST_VERIFY_H
+#define OTATTEST_VERIFY_H
+
+#include "evidence.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- decoded evidence -------------------------------------------------- */
+
+struct ota_evidence_stage {
+	uint32_t stage, slot, status, path, sig_scheme, depth, svn, tag_key_version, flags;
+	uint64_t verify_time_ns;
+	uint8_t measurement[OTA_SHA256_BYTES];
+	uint32_t key_id_count; /* depth + 1 */
+	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
+};
+
+struct ota_evidence_claims {
+	uint8_t nonce[OTA_NONCE_MAX];
+	uint32_t nonce_len;
+	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	uint8_t record_digest[OTA_SHA256_BYTES];
+	uint8_t rom_identity[OTA_SHA256_BYTES];
+	uint32_t min_svn, epoch, lifecycle, tag_key_version, reset_reason, record_flags;
+	uint32_t chain_max_svn, floor_rom_ext, floor_bl0, generation;
+	uint32_t stage_count;
+	struct ota_evidence_stage stage[OTA_RECORD_MAX_STAGES];
+};
+
+/* Decode and range-check a claims set (the COSE payload). */
+ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
+					struct ota_evidence_claims *out);
+
+/* The parts of a COSE_Sign1, pointing into the caller's buffer. */
+#define OTA_COSE_MAX_CERTS 4u
+struct ota_cose_sign1 {
+	const uint8_t *protected_hdr;
+	size_t protected_len;
+	const uint8_t *payload;
+	size_t payload_len;
+	const uint8_t *signature;
+	size_t signature_len;
+	const uint8_t *certs[OTA_COSE_MAX_CERTS];
+	size_t cert_lens[OTA_COSE_MAX_CERTS];
+	uint32_t cert_count;
+};
+
+/* Strictly decode tagged COSE_Sign1 evidence (no crypto yet). */
+ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_cose_sign1 *out);
+/* ES256 check of the signature with an uncompressed P-256 point X || Y. */
+ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
+				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+
+/* ---- trust anchors ----------------------------------------------------- */
+
+struct ota_trust; /* opaque: an X509_STORE of CA certificates */
+ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out);
+ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out);
+void ota_trust_free(struct ota_trust *t);
+
+/*
+ * Verify the DER chain (leaf first) to the anchors; on success the leaf's
+ * P-256 public key is returned. VERIFY_CHAIN_UNTRUSTED with a reason in
+ * why (OpenSSL's verify error text) otherwise.
+ */
+ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
+			      const size_t lens[], uint32_t count,
+			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
+			      size_t why_len);
+
+/* ---- policy ------------------------------------------------------------ */
+
+#define OTA_POLICY_MAX_ROOT_KEYS 16u
+struct ota_policy {
+	uint32_t min_svn[OTA_STAGE_COUNT + 1u]; /* by enum ota_stage; 0 = no minimum */
+	uint32_t allowed_root_key_count;        /* 0 = any root key */
+	uint8_t allowed_root_keys[OTA_POLICY_MAX_ROOT_KEYS][OTA_KEY_ID_BYTES];
+	uint32_t max_delegation_depth;          /* OTA_MAX_DELEGATION_DEPTH = no limit */
+	bool hybrid_required;
+	bool tag_path_allowed;
+	uint32_t min_epoch;
+};
+
+/* Everything allowed: no minimums, any key, tag path allowed. */
+void ota_policy_init(struct ota_policy *p);
+/*
+ * Parse a policy file (docs/verifier.md): "key = value" lines, # comments.
+ * VERIFY_POLICY_MALFORMED with "line N: ..." in why on any error.
+ */
+ota_status_t ota_policy_parse(const char *text, size_t len, struct ota_policy *p, char *why,
+			      size_t why_len);
+ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *why,
+				  size_t why_len);
+
+/* ---- verdict ----------------------------------------------------------- */
+
+#define OTA_VERDICT_MAX_FAILURES 32u
+#define OTA_VERDICT_NO_STAGE 0u
+
+struct ota_verdict_failure {
+	ota_status_t status; /* VERIFY_* or the decoding reason */
+	uint32_t stage;      /* enum ota_stage it concerns, or OTA_VERDICT_NO_STAGE */
+	char detail[160];    /* what exactly, for a person */
+};
+
+struct ota_verdict {
+	bool authentic;    /* signature valid and chain trusted */
+	bool claims_valid; /* claims below are decoded */
+	struct ota_evidence_claims claims;
+	uint32_t failure_count;
+	bool failures_truncated;
+	struct ota_verdict_failure failures[OTA_VERDICT_MAX_FAILURES];
+};
+
+/*
+ * Run every check: COSE structure, certificate chain to the anchors,
+ * signature, claims, nonce (when nonce is non-NULL), record digest (when
+ * record is non-NULL: the boot record bytes the host read), and policy.
+ * Returns OTA_OK, or the first failure's status; v holds them all.
+ */
+ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
+				 const struct ota_trust *anchors, const uint8_t *nonce,
+				 size_t nonce_len, const struct ota_policy *policy,
+				 const uint8_t *record, size_t record_len, struct ota_verdict *v);
+
+/* Policy checks alone, on decoded claims (appends to v). */
+void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_claims *c,
+			 struct ota_verdict *v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OTATTEST_VERIFY_H */

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Verifier policy: the file format (docs/verifier.md) and its evaluation
+ * against decoded claims. The format is deliberately tiny - "key = value"
+ * lines - and strict: an unknown key, a repeated scalar key or a value out
+ * of range is an error naming the line, never silently ignored, because a
+ * typo in a policy must not loosen it.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otattest/verify.h"
+
+#include "fileio.h"
+#include "verdict.h"
+
+void ota_policy_init(struct ota_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->max_delegation_depth = OTA_MAX_DELEGATION_DEPTH;
+	p->tag_path_allowed = true;
+}
+
+static bool parse_uint(const char *s, uint32_t max, uint32_t *out)
+{
+	unsigned long long v = 0;
+
+	if (*s == 0)
+		return false;
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+		v = v * 10u + (unsigned)(*s - '0');
+		if (v > max)
+			return false;
+	}
+	*out = (uint32_t)v;
+	return true;
+}
+
+static bool parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "true") || !strcmp(s, "yes")) {
+		*out = true;
+		return true;
+	}
+	if (!strcmp(s, "false") || !strcmp(s, "no")) {
+		*out = false;
+		return true;
+	}
+	return false;
+}
+
+static bool parse_hex32(const char *s, uint8_t out[OTA_KEY_ID_BYTES])
+{
+	unsigned int i, hi, lo;
+
+	if (strlen(s) != 2u * OTA_KEY_ID_BYTES)
+		return false;
+	for (i = 0; i < OTA_KEY_ID_BYTES; i++) {
+		if (!isxdigit((unsigned char)s[2 * i]) || !isxdigit((unsigned char)s[2 * i + 1]))
+			return false;
+		hi = (unsigned)(isdigit((unsigned char)s[2 * i]) ? s[2 * i] - '0'
+								  : (tolower((unsigned char)s[2 * i]) - 'a' + 10));
+		lo = (unsigned)(isdigit((unsigned char)s[2 * i + 1])
+					? s[2 * i + 1] - '0'
+					: (tolower((unsigned char)s[2 * i + 1]) - 'a' + 10));
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+enum { K_MIN_SVN_ROM_EXT, K_MIN_SVN_BL0, K_MAX_DEPTH, K_HYBRID, K_TAG_PATH, K_MIN_EPOCH, K_COUNT };
+static const char *const scalar_keys[K_COUNT] = {
+	"min_svn_rom_ext", "min_svn_bl0", "max_delegation_depth",
+	"hybrid_required", "tag_path_allowed", "min_epoch",
+};
+
+static bool apply(struct ota_policy *p, const char *key, const char *val, unsigned *seen,
+		  char *why, size_t why_len, unsigned line)
+{
+	int k;
+
+	if (!strcmp(key, "allowed_root_key")) {
+		if (p->allowed_root_key_count == OTA_POLICY_MAX_ROOT_KEYS) {
+			snprintf(why, why_len, "line %u: more than %u allowed_root_key entries", line,
+				 OTA_POLICY_MAX_ROOT_KEYS);
+			return false;
+		}
+		if (!parse_hex32(val, p->allowed_root_keys[p->allowed_root_key_count])) {
+			snprintf(why, why_len, "line %u: allowed_root_key needs 64 hex digits", line);
+			return false;
+		}
+		p->allowed_root_key_count++;
+		return true;
+	}
+	for (k = 0; k < K_COUNT; k++)
+		if (!strcmp(key, scalar_keys[k]))
+			break;
+	if (k == K_COUNT) {
+		snprintf(why, why_len, "line %u: unknown key '%s'", line, key);
+		return false;
+	}
+	if (*seen & (1u << k)) {
+		snprintf(why, why_len, "line %u: '%s' given twice", line, key);
+		return false;
+	}
+	*seen |= 1u << k;
+	switch (k) {
+	case K_MIN_SVN_ROM_EXT:
+		if (parse_uint(val, OTA_SVN_LIMIT, &p->min_svn[OTA_STAGE_ROM_EXT]))
+			return true;
+		break;
+	case K_MIN_SVN_BL0:
+		if (parse_uint(val, OTA_SVN_LIMIT, &p->min_svn[OTA_STAGE_BL0]))
+			return true;
+		break;
+	case K_MAX_DEPTH:
+		if (parse_uint(val, OTA_MAX_DELEGATION_DEPTH, &p->max_delegation_depth))
+			return true;
+		break;
+	case K_HYBRID:
+		if (parse_bool(val, &p->hybrid_required))
+			return true;
+		break;
+	case K_TAG_PATH:
+		if (parse_bool(val, &p->tag_path_allowed))
+			return true;
+		break;
+	case K_MIN_EPOCH:
+		if (parse_uint(val, UINT32_MAX, &p->min_epoch))
+			return true;
+		break;
+	}
+	snprintf(why, why_len, "line %u: bad value '%s' for %s", line, val, key);
+	return false;
+}
+
+ota_status_t ota_policy_parse(const char *text, size_t len, struct ota_policy *p, char *why,
+			      size_t why_len)
+{
+	struct ota_policy out;
+	unsigned seen = 0, line = 0;
+	char buf[512];
+	size_t at = 0;
+
+	ota_policy_init(&out);
+	snprintf(why, why_len, "ok");
+	while (at < len) {
+		size_t end = at, n;
+		char *s, *eq, *hash;
+
+		while (end < len && text[end] != '\n')
+			end++;
+		line++;
+		n = end - at;
+		if (n >= sizeof(buf)) {
+			snprintf(why, why_len, "line %u: longer than %zu bytes", line, sizeof(buf) - 1);
+			return OTA_VERIFY_POLICY_MALFORMED;
+		}
+		memcpy(buf, text + at, n);
+		buf[n] = 0;
+		at = end + 1;
+		if (memchr(buf, 0, n)) {
+			snprintf(why, why_len, "line %u: NUL byte", line);
+			return OTA_VERIFY_POLICY_MALFORMED;
+		}
+		hash = strchr(buf, '#');
+		if (hash)
+			*hash = 0;
+		s = trim(buf);
+		if (*s == 0)
+			continue;
+		eq = strchr(s, '=');
+		if (eq == NULL) {
+			snprintf(why, why_len, "line %u: expected 'key = value'", line);
+			return OTA_VERIFY_POLICY_MALFORMED;
+		}
+		*eq = 0;
+		if (!apply(&out, trim(s), trim(eq + 1), &seen, why, why_len, line))
+			return OTA_VERIFY_POLICY_MALFORMED;
+	}
+	*p = out;
+	return OTA_OK;
+}
+
+ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *why,
+				  size_t why_len)
+{
+	unsigned char *buf;
+	ota_status_t st;
+	size_t n;
+
+	st = ota_read_file(path, 64u * 1024u, &buf, &n);
+	if (st != OTA_OK) {
+		snprintf(why, why_len, "cannot read %s", path);
+		return st;
+	}
+	st = ota_policy_parse((const char *)buf, n, p, why, why_len);
+	free(buf);
+	return st;
+}
+
+/* ---- evaluation ----------------------------------------------------------- */
+
+static void hex(char *out, const uint8_t *b, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[2 * i] = digits[b[i] >> 4];
+		out[2 * i + 1] = digits[b[i] & 15];
+	}
+	out[2 * n] = 0;
+}
+
+static void check_stage(const struct ota_policy *p, const struct ota_evidence_stage *s,
+			struct ota_verdict *v)
+{
+	const char *name = ota_stage_name(s->stage);
+	char kid[2 * OTA_KEY_ID_BYTES + 1];
+	uint32_t i;
+	bool allowed;
+
+	if (s->svn < p->min_svn[s->stage])
+		ota_verdict_add(v, OTA_VERIFY_SVN_BELOW_POLICY, s->stage,
+				"%s SVN %u is below the policy minimum %u", name, s->svn,
+				p->min_svn[s->stage]);
+	if (p->allowed_root_key_count) {
+		allowed = false;
+		for (i = 0; i < p->allowed_root_key_count; i++)
+			if (!memcmp(s->key_ids[0], p->allowed_root_keys[i], OTA_KEY_ID_BYTES))
+				allowed = true;
+		if (!allowed) {
+			hex(kid, s->key_ids[0], OTA_KEY_ID_BYTES);
+			ota_verdict_add(v, OTA_VERIFY_ROOT_KEY_NOT_ALLOWED, s->stage,
+					"%s root key %s is not in allowed_root_key", name, kid);
+		}
+	}
+	if (s->depth > p->max_delegation_depth)
+		ota_verdict_add(v, OTA_VERIFY_DEPTH_EXCEEDED, s->stage,
+				"%s delegation depth %u is above the policy maximum %u", name,
+				s->depth, p->max_delegation_depth);
+	if (s->path == OTA_PATH_TAG && !p->tag_path_allowed)
+		ota_verdict_add(v, OTA_VERIFY_TAG_PATH_FORBIDDEN, s->stage,
+				"%s booted on the tag path; the policy requires a signature check",
+				name);
+	if (p->hybrid_required && s->sig_scheme != OTA_SCHEME_HYBRID)
+		ota_verdict_add(v, OTA_VERIFY_HYBRID_MISSING, s->stage,
+				"%s was verified with %s; the policy requires %s", name,
+				ota_scheme_name(s->sig_scheme), ota_scheme_name(OTA_SCHEME_HYBRID));
+}
+
+void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_claims *c,
+			 struct ota_verdict *v)
+{
+	uint32_t stage, i, booted;
+	const struct ota_evidence_stage *run;
+
+	if (c->epoch < p->min_epoch)
+		ota_verdict_add(v, OTA_VERIFY_EPOCH_BELOW_POLICY, OTA_VERDICT_NO_STAGE,
+				"identity epoch %u is below the policy minimum %u", c->epoch,
+				p->min_epoch);
+	/* Judge the image that runs at each stage; refused attempts are history. */
+	for (stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++) {
+		booted = 0;
+		run = NULL;
+		for (i = 0; i < c->stage_count; i++) {
+			const struct ota_evidence_stage *s = &c->stage[i];
+
+			if (s->stage == stage && (s->flags & OTA_STAGE_F_BOOTED)) {
+				booted++;
+				run = s;
+			}
+		}
+		if (booted != 1 || run->status != OTA_OK) {
+			ota_verdict_add(v, OTA_VERIFY_STAGE_REFUSED, stage,
+					"evidence shows no single accepted %s image",
+					ota_stage_name(stage));
+			continue;
+		}
+		check_stage(p, run, v);
+	}
+}

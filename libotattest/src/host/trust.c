@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Trust anchors and certificate chains: OpenSSL's X509_STORE and
+ * X509_verify_cert do the path validation (RFC 5280), in strict mode, with
+ * the evidence's x5chain as the untrusted intermediates. On top of that
+ * the leaf must be an end-entity certificate for digital signatures, so
+ * the identity certificate (a CA) can never be passed off as the signer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+
+#include "otattest/verify.h"
+
+#include "fileio.h"
+
+struct ota_trust {
+	X509_STORE *store;
+};
+
+ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out)
+{
+	struct ota_trust *t;
+	BIO *bio;
+	X509 *x;
+	int n = 0;
+
+	*out = NULL;
+	if (len > INT32_MAX)
+		return OTA_HOST_BAD_ARGUMENT;
+	t = calloc(1, sizeof(*t));
+	if (t == NULL)
+		return OTA_HOST_INTERNAL;
+	t->store = X509_STORE_new();
+	bio = BIO_new_mem_buf(pem, (int)len);
+	if (t->store == NULL || bio == NULL) {
+		BIO_free(bio);
+		ota_trust_free(t);
+		return OTA_HOST_INTERNAL;
+	}
+	while ((x = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
+		if (X509_STORE_add_cert(t->store, x) == 1)
+			n++;
+		X509_free(x);
+	}
+	ERR_clear_error(); /* the loop ends on "no start line" */
+	BIO_free(bio);
+	if (n == 0) {
+		ota_trust_free(t);
+		return OTA_X509_MALFORMED;
+	}
+	*out = t;
+	return OTA_OK;
+}
+
+ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out)
+{
+	unsigned char *buf;
+	ota_status_t st;
+	size_t n;
+
+	*out = NULL;
+	st = ota_read_file(path, 1u << 20, &buf, &n);
+	if (st != OTA_OK)
+		return st;
+	st = ota_trust_load_pem(buf, n, out);
+	free(buf);
+	return st;
+}
+
+void ota_trust_free(struct ota_trust *t)
+{
+	if (t == NULL)
+		return;
+	X509_STORE_free(t->store);
+	free(t);
+}
+
+/* DER with nothing after the certificate. */
+static X509 *parse_der(const uint8_t *der, size_t len)
+{
+	const unsigned char *p = der;
+	X509 *x;
+
+	if (len > INT32_MAX)
+		return NULL;
+	x = d2i_X509(NULL, &p, (long)len);
+	if (x && p != der + len) {
+		X509_free(x);
+		x = NULL;
+	}
+	return x;
+}
+
+static bool leaf_p256_key(X509 *leaf, uint8_t pub[OTA_P256_PUBKEY_BYTES])
+{
+	EVP_PKEY *pkey = X509_get0_pubkey(leaf);
+	uint8_t point[1 + OTA_P256_PUBKEY_BYTES];
+	char group[32];
+	size_t n = 0;
+
+	if (pkey == NULL || !EVP_PKEY_is_a(pkey, "EC") ||
+	    EVP_PKEY_get_utf8_string_param(pkey, OSSL_PKEY_PARAM_GROUP_NAME, group, sizeof(group),
+					   NULL) != 1 ||
+	    strcmp(group, "prime256v1") != 0 ||
+	    EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY, point,
+					    sizeof(point), &n) != 1 ||
+	    n != sizeof(point) || point[0] != POINT_CONVERSION_UNCOMPRESSED)
+		return false;
+	memcpy(pub, point + 1, OTA_P256_PUBKEY_BYTES);
+	return true;
+}
+
+ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
+			      const size_t lens[], uint32_t count,
+			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
+			      size_t why_len)
+{
+	STACK_OF(X509) *untrusted = NULL;
+	X509_STORE_CTX *ctx = NULL;
+	X509 *leaf = NULL;
+	ota_status_t st = OTA_VERIFY_CHAIN_UNTRUSTED;
+	uint32_t i;
+
+	snprintf(why, why_len, "no certificate");
+	if (count == 0 || t == NULL)
+		return st;
+	leaf = parse_der(certs[0], lens[0]);
+	if (leaf == NULL) {
+		snprintf(why, why_len, "leaf certificate is not valid DER X.509");
+		return OTA_X509_MALFORMED;
+	}
+	if (!leaf_p256_key(leaf, leaf_pubkey)) {
+		snprintf(why, why_len, "leaf key is not an uncompressed P-256 key");
+		st = OTA_SIG_BAD_PUBKEY;
+		goto out;
+	}
+	untrusted = sk_X509_new_null();
+	if (untrusted == NULL)
+		goto out;
+	for (i = 1; i < count; i++) {
+		X509 *x = parse_der(certs[i], lens[i]);
+
+		if (x == NULL || !sk_X509_push(untrusted, x)) {
+			X509_free(x);
+			snprintf(why, why_len, "certificate %u is not valid DER X.509", i);
+			st = OTA_X509_MALFORMED;
+			goto out;
+		}
+	}
+	ctx = X509_STORE_CTX_new();
+	if (ctx == NULL || X509_STORE_CTX_init(ctx, t->store, leaf, untrusted) != 1)
+		goto out;
+	X509_STORE_CTX_set_flags(ctx, X509_V_FLAG_X509_STRICT);
+	if (X509_verify_cert(ctx) != 1) {
+		snprintf(why, why_len, "%s",
+			 X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx)));
+		goto out;
+	}
+	if (X509_check_ca(leaf) != 0 || !(X509_get_key_usage(leaf) & KU_DIGITAL_SIGNATURE)) {
+		snprintf(why, why_len, "leaf is not an end-entity signing certificate");
+		goto out;
+	}
+	snprintf(why, why_len, "ok");
+	st = OTA_OK;
+out:
+	ERR_clear_error();
+	X509_STORE_CTX_free(ctx);
+	sk_X509_pop_free(untrusted, X509_free);
+	X509_free(leaf);
+	return st;
+}

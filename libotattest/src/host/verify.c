@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ota_verify_evidence: every check, in the order a careful verifier runs
+ * them, and a verdict naming each one that failed. It keeps going after a
+ * failure wherever the next check still means something (a bad chain
+ * does not hide a bad nonce), so one run tells an operator everything.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+
+#include "otattest/verify.h"
+
+#include "verdict.h"
+
+void ota_verdict_add(struct ota_verdict *v, ota_status_t st, uint32_t stage, const char *fmt, ...)
+{
+	struct ota_verdict_failure *f;
+	va_list ap;
+
+	if (v->failure_count == OTA_VERDICT_MAX_FAILURES) {
+		v->failures_truncated = true;
+		return;
+	}
+	f = &v->failures[v->failure_count++];
+	f->status = st;
+	f->stage = stage;
+	va_start(ap, fmt);
+	vsnprintf(f->detail, sizeof(f->detail), fmt, ap);
+	va_end(ap);
+}
+
+static bool sha256(const uint8_t *p, size_t n, uint8_t out[OTA_SHA256_BYTES])
+{
+	unsigned int len = 0;
+
+	return EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) == 1 && len == OTA_SHA256_BYTES;
+}
+
+ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
+				 const struct ota_trust *anchors, const uint8_t *nonce,
+				 size_t nonce_len, const struct ota_policy *policy,
+				 const uint8_t *record, size_t record_len, struct ota_verdict *v)
+{
+	uint8_t leaf[OTA_P256_PUBKEY_BYTES], digest[OTA_SHA256_BYTES];
+	struct ota_cose_sign1 m;
+	bool chain_ok = false, sig_ok = false;
+	char why[160];
+	ota_status_t st;
+
+	memset(v, 0, sizeof(*v));
+	st = ota_cose_sign1_decode(evidence, len, &m);
+	if (st != OTA_OK) {
+		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE, "evidence is not a valid COSE_Sign1: %s",
+				ota_status_message(st));
+		return st;
+	}
+
+	memset(leaf, 0, sizeof(leaf));
+	st = ota_chain_verify(anchors, m.certs, m.cert_lens, m.cert_count, leaf, why, sizeof(why));
+	if (st == OTA_OK)
+		chain_ok = true;
+	else
+		ota_verdict_add(v, OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE,
+				"certificate chain does not lead to the trusted CA: %s", why);
+
+	/* The leaf key is checked even when the chain is not: report both. */
+	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED) {
+		if (ota_cose_sign1_verify(&m, leaf) == OTA_OK)
+			sig_ok = true;
+		else
+			ota_verdict_add(v, OTA_VERIFY_SIGNATURE_INVALID, OTA_VERDICT_NO_STAGE,
+					"evidence signature does not verify with the alias key");
+	} else {
+		ota_verdict_add(v, OTA_VERIFY_SIGNATURE_INVALID, OTA_VERDICT_NO_STAGE,
+				"no usable signing key in the certificate chain");
+	}
+	v->authentic = chain_ok && sig_ok;
+
+	st = ota_evidence_decode_claims(m.payload, m.payload_len, &v->claims);
+	if (st != OTA_OK) {
+		ota_verdict_add(v, OTA_VERIFY_CLAIMS_INVALID, OTA_VERDICT_NO_STAGE,
+				"claims set is malformed: %s", ota_status_message(st));
+		return v->failures[0].status;
+	}
+	v->claims_valid = true;
+
+	if (nonce != NULL &&
+	    (nonce_len != v->claims.nonce_len || CRYPTO_memcmp(nonce, v->claims.nonce, nonce_len)))
+		ota_verdict_add(v, OTA_VERIFY_NONCE_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"evidence nonce (%u bytes) is not the expected nonce (%zu bytes)",
+				v->claims.nonce_len, nonce_len);
+
+	if (record != NULL) {
+		if (!sha256(record, record_len, digest) ||
+		    memcmp(digest, v->claims.record_digest, sizeof(digest)))
+			ota_verdict_add(v, OTA_VERIFY_RECORD_MISMATCH, OTA_VERDICT_NO_STAGE,
+					"the boot record given does not hash to the record digest claim");
+	}
+
+	if (policy != NULL)
+		ota_policy_evaluate(policy, &v->claims, v);
+	return v->failure_count ? v->failures[0].status : OTA_OK;
+}

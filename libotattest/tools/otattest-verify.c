@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattest-verify: check attestation evidence against a manufacturer CA,
+ * the nonce the verifier sent and a policy; print a verdict naming every
+ * failed check. The work is all in libotattest (verify.h); this file is
+ * the command line, the output formats and the exit codes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "otattest/verify.h"
+
+#include "../src/host/fileio.h"
+
+#define PROG "otattest-verify"
+
+static const char usage_text[] =
+	"Usage: " PROG " [OPTIONS] --ca FILE --nonce HEX EVIDENCE\n"
+	"\n"
+	"Verify otattest attestation evidence (a COSE_Sign1 signed by the device's\n"
+	"alias key) and print a verdict that names every check that failed.\n"
+	"\n"
+	"Checks, in order: the COSE_Sign1 structure (strict CBOR), the certificate\n"
+	"chain in the evidence (alias -> device identity -> CA), the ES256 signature,\n"
+	"the claims set, the nonce, the boot record digest (with --record) and the\n"
+	"policy (with --policy). EVIDENCE is a file, or - for standard input.\n"
+	"\n"
+	"Options:\n"
+	"  --ca FILE        trusted manufacturer CA certificate(s), PEM (required)\n"
+	"  --nonce HEX      the nonce sent to the device, 16 to 64 bytes as hex\n"
+	"                   (required unless --no-nonce)\n"
+	"  --no-nonce       do not check freshness (inspecting stored evidence only)\n"
+	"  --policy FILE    policy to apply (format: docs/verifier.md); without it\n"
+	"                   only authenticity, freshness and accepted stages count\n"
+	"  --record FILE    boot record bytes read from the host (sysfs 'record');\n"
+	"                   must hash to the evidence's record digest claim\n"
+	"  --json           print the verdict as one JSON object on stdout\n"
+	"  -q, --quiet      print nothing; the exit status is the verdict\n"
+	"  -h, --help       show this help\n"
+	"\n"
+	"Policy file: 'key = value' lines, '#' comments. Keys: min_svn_rom_ext,\n"
+	"min_svn_bl0, allowed_root_key (64 hex digits, repeatable),\n"
+	"max_delegation_depth (0-2), hybrid_required, tag_path_allowed\n"
+	"(true/false), min_epoch.\n"
+	"\n"
+	"Exit status:\n"
+	"   0  every check holds\n"
+	"   1  the verdict failed: a check on the evidence or the policy did not hold\n"
+	"   2  usage error\n"
+	"  10  an input is invalid (a malformed policy file, a bad nonce)\n"
+	"  11  an input file is malformed (the CA file holds no certificate)\n"
+	"  22  an input file cannot be read\n"
+	"  other codes follow the status classes in docs/verifier.md\n"
+	"\n"
+	"Example:\n"
+	"  " PROG " --ca ca.pem --nonce 00112233445566778899aabbccddeeff \\\n"
+	"      --policy fleet.policy evidence.cose\n";
+
+/* Exit code of a status's class (status.h). */
+static int class_exit(ota_status_t st)
+{
+	switch (ota_status_class(st)) {
+#define X(name, num, err, dbus, exitc) \
+	case OTA_CLASS_##name:         \
+		return exitc;
+		OTA_CLASS_LIST(X)
+#undef X
+	}
+	return 24;
+}
+
+static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
+{
+	size_t len = strlen(s), i;
+
+	if (len % 2 || len / 2 > cap)
+		return -1;
+	for (i = 0; i < len / 2; i++) {
+		unsigned int b;
+
+		if (sscanf(s + 2 * i, "%2x", &b) != 1 || !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
+		    !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
+			return -1;
+		out[i] = (uint8_t)b;
+	}
+	*n = len / 2;
+	return 0;
+}
+
+static void print_hex(FILE *f, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static const char *stage_or_null(uint32_t stage)
+{
+	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
+}
+
+static void print_json(const struct ota_verdict *v, ota_status_t st)
+{
+	const struct ota_evidence_claims *c = &v->claims;
+	uint32_t i, k;
+
+	printf("{\"verdict\":\"%s\",\"authentic\":%s,\"status\":", st == OTA_OK ? "pass" : "fail",
+	       v->authentic ? "true" : "false");
+	json_string(stdout, ota_status_name(st) ? ota_status_name(st) : "UNKNOWN");
+	printf(",\"failures\":[");
+	for (i = 0; i < v->failure_count; i++) {
+		const struct ota_verdict_failure *f = &v->failures[i];
+		const char *name = ota_status_name(f->status);
+
+		printf("%s{\"check\":", i ? "," : "");
+		json_string(stdout, name ? name : "UNKNOWN");
+		printf(",\"code\":%u,\"stage\":", f->status);
+		if (stage_or_null(f->stage))
+			json_string(stdout, stage_or_null(f->stage));
+		else
+			printf("null");
+		printf(",\"message\":");
+		json_string(stdout, ota_status_message(f->status) ? ota_status_message(f->status) : "");
+		printf(",\"detail\":");
+		json_string(stdout, f->detail);
+		printf("}");
+	}
+	printf("],\"failures_truncated\":%s", v->failures_truncated ? "true" : "false");
+	if (v->claims_valid) {
+		printf(",\"claims\":{\"nonce\":\"");
+		print_hex(stdout, c->nonce, c->nonce_len);
+		printf("\",\"device_id\":\"");
+		print_hex(stdout, c->device_id, sizeof(c->device_id));
+		printf("\",\"record_digest\":\"");
+		print_hex(stdout, c->record_digest, sizeof(c->record_digest));
+		printf("\",\"rom_identity\":\"");
+		print_hex(stdout, c->rom_identity, sizeof(c->rom_identity));
+		printf("\",\"lifecycle\":\"%s\",\"reset_reason\":\"%s\",\"epoch\":%u,\"min_svn\":%u,"
+		       "\"chain_max_svn\":%u,\"tag_key_version\":%u,\"tag_boot_enabled\":%s,"
+		       "\"floor_rom_ext\":%u,\"floor_bl0\":%u,\"generation\":%u,\"stages\":[",
+		       ota_lifecycle_name(c->lifecycle), ota_reset_reason_name(c->reset_reason),
+		       c->epoch, c->min_svn, c->chain_max_svn, c->tag_key_version,
+		       (c->record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED) ? "true" : "false",
+		       c->floor_rom_ext, c->floor_bl0, c->generation);
+		for (i = 0; i < c->stage_count; i++) {
+			const struct ota_evidence_stage *s = &c->stage[i];
+
+			printf("%s{\"stage\":\"%s\",\"slot\":\"%c\",\"status\":", i ? "," : "",
+			       ota_stage_name(s->stage), 'A' + (int)s->slot);
+			json_string(stdout, ota_status_name(s->status) ? ota_status_name(s->status)
+								       : "UNKNOWN");
+			printf(",\"booted\":%s,\"fallback\":%s,\"path\":\"%s\",\"sig_scheme\":\"%s\","
+			       "\"delegation_depth\":%u,\"svn\":%u,\"tag_key_version\":%u,"
+			       "\"verify_time_ns\":%llu,\"measurement\":\"",
+			       (s->flags & OTA_STAGE_F_BOOTED) ? "true" : "false",
+			       (s->flags & OTA_STAGE_F_FALLBACK) ? "true" : "false",
+			       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth, s->svn,
+			       s->tag_key_version, (unsigned long long)s->verify_time_ns);
+			print_hex(stdout, s->measurement, sizeof(s->measurement));
+			printf("\",\"key_ids\":[");
+			for (k = 0; k < s->key_id_count; k++) {
+				printf("%s\"", k ? "," : "");
+				print_hex(stdout, s->key_ids[k], OTA_KEY_ID_BYTES);
+				printf("\"");
+			}
+			printf("]}");
+		}
+		printf("]}");
+	}
+	printf("}\n");
+}
+
+static void print_human(const struct ota_verdict *v, ota_status_t st)
+{
+	const struct ota_evidence_claims *c = &v->claims;
+	uint32_t i;
+
+	printf("verdict: %s (evidence authentic: %s)\n", st == OTA_OK ? "PASS" : "FAIL",
+	       v->authentic ? "yes" : "no");
+	for (i = 0; i < v->failure_count; i++) {
+		const struct ota_verdict_failure *f = &v->failures[i];
+		const char *name = ota_status_name(f->status);
+
+		printf("  FAILED %s: %s\n", name ? name : "UNKNOWN", f->detail);
+	}
+	if (v->failures_truncated)
+		printf("  (more failures not shown)\n");
+	if (!v->claims_valid)
+		return;
+	printf("device ");
+	print_hex(stdout, c->device_id, sizeof(c->device_id));
+	printf(": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
+	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
+	       ota_reset_reason_name(c->reset_reason));
+	for (i = 0; i < c->stage_count; i++) {
+		const struct ota_evidence_stage *s = &c->stage[i];
+		const char *sn = ota_status_name(s->status);
+
+		printf("  %-7s slot %c: %s, SVN %u, path %s, %s, depth %u, %s\n",
+		       ota_stage_name(s->stage), 'A' + (int)s->slot,
+		       (s->flags & OTA_STAGE_F_BOOTED) ? "booted" : "not booted", s->svn,
+		       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth,
+		       sn ? sn : "UNKNOWN");
+		printf("          measurement ");
+		print_hex(stdout, s->measurement, sizeof(s->measurement));
+		printf("\n          root key    ");
+		print_hex(stdout, s->key_ids[0], OTA_KEY_ID_BYTES);
+		printf("\n");
+	}
+}
+
+static int fail_input(const char *what, const char *path, ota_status_t st)
+{
+	fprintf(stderr, PROG ": %s %s: %s\n", what, path,
+		st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
+	return class_exit(st);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "ca", required_argument, NULL, 'c' },
+		{ "nonce", required_argument, NULL, 'n' },
+		{ "no-nonce", no_argument, NULL, 'N' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "record", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
+	bool json = false, quiet = false, no_nonce = false;
+	unsigned char *ev = NULL, *rec = NULL;
+	size_t ev_len = 0, rec_len = 0, nonce_len = 0;
+	uint8_t nonce[OTA_NONCE_MAX];
+	struct ota_trust *ca = NULL;
+	struct ota_policy policy;
+	struct ota_verdict *v;
+	char why[200];
+	ota_status_t st;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': ca_path = optarg; break;
+		case 'n': nonce_hex = optarg; break;
+		case 'N': no_nonce = true; break;
+		case 'p': policy_path = optarg; break;
+		case 'r': record_path = optarg; break;
+		case 'j': json = true; break;
+		case 'q': quiet = true; break;
+		case 'h': fputs(usage_text, stdout); return 0;
+		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || ca_path == NULL || (nonce_hex == NULL) == !no_nonce) {
+		fprintf(stderr, PROG ": need EVIDENCE, --ca and exactly one of --nonce/--no-nonce\n"
+				"Try '" PROG " --help'.\n");
+		return OTA_EXIT_USAGE;
+	}
+	if (nonce_hex && (parse_hex(nonce_hex, nonce, sizeof(nonce), &nonce_len) != 0 ||
+			  nonce_len < OTA_NONCE_MIN)) {
+		fprintf(stderr, PROG ": --nonce must be 16 to 64 bytes of hex\n");
+		return OTA_EXIT_USAGE;
+	}
+
+	ota_policy_init(&policy);
+	if (policy_path) {
+		st = ota_policy_load_file(policy_path, &policy, why, sizeof(why));
+		if (st != OTA_OK) {
+			fprintf(stderr, PROG ": policy %s: %s\n", policy_path, why);
+			return class_exit(st);
+		}
+	}
+	st = ota_trust_load_file(ca_path, &ca);
+	if (st != OTA_OK)
+		return fail_input("CA", ca_path, st);
+	st = ota_read_file(strcmp(argv[optind], "-") ? argv[optind] : "/dev/stdin",
+			   OTA_EVIDENCE_MAX_BYTES * 4u, &ev, &ev_len);
+	if (st != OTA_OK) {
+		ota_trust_free(ca);
+		return fail_input("evidence", argv[optind], st);
+	}
+	if (record_path) {
+		st = ota_read_file(record_path, OTA_RECORD_MAX_BYTES, &rec, &rec_len);
+		if (st != OTA_OK) {
+			ota_trust_free(ca);
+			free(ev);
+			return fail_input("record", record_path, st);
+		}
+	}
+
+	v = calloc(1, sizeof(*v));
+	if (v == NULL)
+		return class_exit(OTA_HOST_INTERNAL);
+	st = ota_verify_evidence(ev, ev_len, ca, nonce_hex ? nonce : NULL, nonce_len, &policy, rec,
+				 rec_len, v);
+	if (json)
+		print_json(v, st);
+	else if (!quiet)
+		print_human(v, st);
+	rc = st == OTA_OK ? 0 : OTA_EXIT_VERDICT_FAILED;
+	free(v);
+	free(ev);
+	free(rec);
+	ota_trust_free(ca);
+	return rc;
+}

@@ -163,7 +163,8 @@ ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const ce
 			 X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx)));
 		goto out;
 	}
-	if (X509_check_ca(leaf) != 0 || !(X509_get_key_usage(leaf) & KU_DIGITAL_SIGNATURE)) {
+	if ((X509_get_extension_flags(leaf) & EXFLAG_CA) || X509_check_ca(leaf) != 0 ||
+	    !(X509_get_key_usage(leaf) & KU_DIGITAL_SIGNATURE)) {
 		snprintf(why, why_len, "leaf is not an end-entity signing certificate");
 		goto out;
 	}

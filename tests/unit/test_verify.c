@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The evidence verifier (verify.h) on evidence this test builds with
+ * OpenSSL: a CA and identity certificate from otimage's code, an alias
+ * certificate and ES256 signature from OpenSSL, claims from the core
+ * encoder. Each refusal the verifier promises has its own case and must
+ * name its own reason; the firmware-produced evidence is covered by
+ * test_evidence.c.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/core_names.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+
+#include "otattest/cbor.h"
+#include "otattest/sha256.h"
+#include "otattest/verify.h"
+
+#include "../../firmware/otimage/idcert.h"
+
+static const uint8_t device_id[OTA_DEVICE_ID_BYTES] = { 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5,
+							0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xdb,
+							0xdc, 0xdd, 0xde, 0xdf };
+static const uint8_t nonce[32] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+				   17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32 };
+
+struct chain {
+	EVP_PKEY *ca_key, *id_key, *alias_key;
+	X509 *ca, *id, *alias;
+	struct ota_trust *trust;
+};
+
+static struct chain good, other;
+static struct ota_record rec;
+
+static void raw_pub(EVP_PKEY *k, uint8_t out[OTA_P256_PUBKEY_BYTES])
+{
+	uint8_t point[65];
+	size_t n = 0;
+
+	ck_assert_int_eq(EVP_PKEY_get_octet_string_param(k, OSSL_PKEY_PARAM_ENCODED_PUBLIC_KEY,
+							 point, sizeof(point), &n), 1);
+	ck_assert_uint_eq(n, 65);
+	memcpy(out, point + 1, 64);
+}
+
+static void add_ext(X509 *c, X509 *issuer, int nid, const char *v)
+{
+	X509V3_CTX ctx;
+	X509_EXTENSION *e;
+
+	X509V3_set_ctx(&ctx, issuer, c, NULL, NULL, 0);
+	e = X509V3_EXT_conf_nid(NULL, &ctx, nid, v);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(X509_add_ext(c, e, -1), 1);
+	X509_EXTENSION_free(e);
+}
+
+/* An end-entity certificate for key, issued by issuer_key/issuer. */
+static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca)
+{
+	X509 *c = X509_new();
+
+	ck_assert_ptr_nonnull(c);
+	X509_set_version(c, X509_VERSION_3);
+	ASN1_INTEGER_set(X509_get_serialNumber(c), 7);
+	ASN1_TIME_set_string_X509(X509_getm_notBefore(c), "20250101000000Z");
+	ASN1_TIME_set_string_X509(X509_getm_notAfter(c), "99991231235959Z");
+	X509_NAME_add_entry_by_NID(X509_get_subject_name(c), NID_commonName, MBSTRING_UTF8,
+				   (const unsigned char *)"otattest alias test", -1, -1, 0);
+	X509_set_issuer_name(c, X509_get_subject_name(issuer));
+	X509_set_pubkey(c, key);
+	add_ext(c, issuer, NID_basic_constraints, ca ? "critical,CA:TRUE" : "critical,CA:FALSE");
+	add_ext(c, issuer, NID_key_usage, "critical,digitalSignature");
+	add_ext(c, issuer, NID_subject_key_identifier, "hash");
+	add_ext(c, issuer, NID_authority_key_identifier, "keyid:always");
+	ck_assert_int_gt(X509_sign(c, issuer_key, EVP_sha256()), 0);
+	return c;
+}
+
+static void make_chain(struct chain *ch)
+{
+	uint8_t pub[64];
+	unsigned char *pem;
+	BIO *bio;
+	long n;
+
+	ck_assert_uint_eq(otimage_ca_create("otattest test CA", &ch->ca_key, &ch->ca), OTA_OK);
+	ch->id_key = EVP_EC_gen("P-256");
+	raw_pub(ch->id_key, pub);
+	ck_assert_uint_eq(otimage_identity_cert_issue(ch->ca_key, ch->ca, device_id, pub, &ch->id),
+			  OTA_OK);
+	ch->alias_key = EVP_EC_gen("P-256");
+	ch->alias = issue_leaf(ch->alias_key, ch->id_key, ch->id, false);
+	bio = BIO_new(BIO_s_mem());
+	PEM_write_bio_X509(bio, ch->ca);
+	n = BIO_get_mem_data(bio, &pem);
+	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &ch->trust), OTA_OK);
+	BIO_free(bio);
+}
+
+static void free_chain(struct chain *ch)
+{
+	EVP_PKEY_free(ch->ca_key);
+	EVP_PKEY_free(ch->id_key);
+	EVP_PKEY_free(ch->alias_key);
+	X509_free(ch->ca);
+	X509_free(ch->id);
+	X509_free(ch->alias);
+	ota_trust_free(ch->trust);
+}
+
+static void make_record(struct ota_record *r)
+{
+	struct ota_stage_record *s;
+
+	memset(r, 0, sizeof(*r));
+	r->hdr.magic = OTA_RECORD_MAGIC;
+	r->hdr.version = OTA_RECORD_VERSION;
+	r->hdr.header_size = sizeof(r->hdr);
+	r->hdr.stage_count = 2;
+	r->hdr.length = sizeof(r->hdr) + 2 * sizeof(r->stage[0]);
+	r->hdr.generation = 7;
+	r->hdr.reset_reason = OTA_RESET_COLD;
+	r->hdr.lifecycle = OTA_LC_PROD;
+	memcpy(r->hdr.device_id, device_id, sizeof(device_id));
+	r->hdr.epoch = 2;
+	r->hdr.min_svn = 5;
+	r->hdr.floor_rom_ext = 1;
+	r->hdr.floor_bl0 = 3;
+	r->hdr.flags = OTA_RECORD_F_TAG_BOOT_ENABLED;
+	r->hdr.tag_key_version = 1;
+	r->hdr.boot_status = OTA_OK;
+	r->hdr.chain_max_svn = 128;
+	memset(r->hdr.rom_identity, 0x77, 32);
+
+	s = &r->stage[0];
+	s->stage = OTA_STAGE_ROM_EXT;
+	s->slot = OTA_SLOT_A;
+	s->status = OTA_OK;
+	s->path = OTA_PATH_SIGNATURE_RETAGGED;
+	s->sig_scheme = OTA_SCHEME_ECDSA_P256;
+	s->security_version = 2;
+	s->tag_key_version = 1;
+	memset(s->measurement, 0xa1, 32);
+	memset(s->key_ids[0], 0x11, 32);
+	s->flags = OTA_STAGE_F_BOOTED;
+	s->verify_time_ns = 123456;
+
+	s = &r->stage[1];
+	s->stage = OTA_STAGE_BL0;
+	s->slot = OTA_SLOT_A;
+	s->status = OTA_OK;
+	s->path = OTA_PATH_TAG;
+	s->sig_scheme = OTA_SCHEME_HYBRID;
+	s->delegation_depth = 1;
+	s->security_version = 5;
+	s->tag_key_version = 1;
+	memset(s->measurement, 0xb0, 32);
+	memset(s->key_ids[0], 0x22, 32);
+	memset(s->key_ids[1], 0x33, 32);
+	s->flags = OTA_STAGE_F_BOOTED;
+	s->verify_time_ns = 6543;
+}
+
+static uint32_t der_of(X509 *x, uint8_t *out)
+{
+	unsigned char *p = out;
+	int n = i2d_X509(x, &p);
+
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_le(n, OTA_CERT_MAX_DER);
+	return (uint32_t)n;
+}
+
+/* Evidence for r signed by `signer`, carrying the certificates of ch. */
+static uint32_t make_evidence_with(const struct ota_record *r, const struct chain *ch,
+				   EVP_PKEY *signer, X509 *leaf, uint8_t *out, uint32_t cap)
+{
+	uint8_t claims[OTA_CLAIMS_MAX_BYTES], digest[32], prefix[OTA_COSE_SIG1_PREFIX_MAX];
+	static const uint8_t prot[] = OTA_COSE_PROTECTED_ES256;
+	static uint8_t der[2][OTA_CERT_MAX_DER];
+	uint8_t sigder[80], raw[64];
+	const unsigned char *sp = sigder;
+	const uint8_t *certs[2] = { der[0], der[1] };
+	uint32_t lens[2], claims_len, prefix_len, len;
+	size_t siglen = sizeof(sigder);
+	ECDSA_SIG *sig;
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+
+	ota_sha256(r, r->hdr.length, digest);
+	ck_assert_uint_eq(ota_evidence_encode_claims(r, digest, nonce, sizeof(nonce), claims,
+						     sizeof(claims), &claims_len),
+			  OTA_OK);
+	ck_assert_uint_eq(ota_cose_sig1_prefix(prot, sizeof(prot), claims_len, prefix,
+					       sizeof(prefix), &prefix_len),
+			  OTA_OK);
+	ck_assert_int_eq(EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL, signer), 1);
+	ck_assert_int_eq(EVP_DigestSignUpdate(md, prefix, prefix_len), 1);
+	ck_assert_int_eq(EVP_DigestSignUpdate(md, claims, claims_len), 1);
+	ck_assert_int_eq(EVP_DigestSignFinal(md, sigder, &siglen), 1);
+	EVP_MD_CTX_free(md);
+	sig = d2i_ECDSA_SIG(NULL, &sp, (long)siglen);
+	ck_assert_ptr_nonnull(sig);
+	BN_bn2binpad(ECDSA_SIG_get0_r(sig), raw, 32);
+	BN_bn2binpad(ECDSA_SIG_get0_s(sig), raw + 32, 32);
+	ECDSA_SIG_free(sig);
+
+	lens[0] = der_of(leaf, der[0]);
+	lens[1] = der_of(ch->id, der[1]);
+	ck_assert_uint_eq(ota_evidence_encode_sign1(claims, claims_len, certs, lens, 2, raw, out,
+						    cap, &len),
+			  OTA_OK);
+	return len;
+}
+
+static uint32_t make_evidence(const struct ota_record *r, uint8_t *out, uint32_t cap)
+{
+	return make_evidence_with(r, &good, good.alias_key, good.alias, out, cap);
+}
+
+static void setup(void)
+{
+	make_chain(&good);
+	make_chain(&other);
+	make_record(&rec);
+}
+
+static void teardown(void)
+{
+	free_chain(&good);
+	free_chain(&other);
+}
+
+static bool has_failure(const struct ota_verdict *v, ota_status_t st)
+{
+	for (uint32_t i = 0; i < v->failure_count; i++)
+		if (v->failures[i].status == st)
+			return true;
+	return false;
+}
+
+/* Exactly one failure, with this reason. */
+static void expect_only(const struct ota_verdict *v, ota_status_t got, ota_status_t want)
+{
+	ck_assert_msg(got == want, "status %s, want %s", ota_status_name(got),
+		      ota_status_name(want));
+	ck_assert_uint_eq(v->failure_count, 1);
+	ck_assert_uint_eq(v->failures[0].status, want);
+	ck_assert_str_ne(v->failures[0].detail, "");
+}
+
+static struct ota_verdict v;
+static uint8_t ev[OTA_EVIDENCE_MAX_BYTES];
+
+START_TEST(test_good_evidence_passes)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p,
+					      (const uint8_t *)&rec, rec.hdr.length, &v),
+			  OTA_OK);
+	ck_assert_uint_eq(v.failure_count, 0);
+	ck_assert(v.authentic);
+	ck_assert(v.claims_valid);
+	ck_assert_mem_eq(v.claims.device_id, device_id, sizeof(device_id));
+	ck_assert_uint_eq(v.claims.stage_count, 2);
+	ck_assert_uint_eq(v.claims.stage[1].path, OTA_PATH_TAG);
+	ck_assert_uint_eq(v.claims.stage[1].key_id_count, 2);
+	ck_assert_uint_eq(v.claims.min_svn, 5);
+	ck_assert_uint_eq(v.claims.epoch, 2);
+}
+END_TEST
+
+START_TEST(test_wrong_nonce)
+{
+	uint8_t bad[sizeof(nonce)];
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	memcpy(bad, nonce, sizeof(bad));
+	bad[31] ^= 1;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, bad, sizeof(bad), NULL, NULL, 0, &v),
+		    OTA_VERIFY_NONCE_MISMATCH);
+	ck_assert(v.authentic); /* authentic, but not fresh */
+	/* A prefix of the right nonce is not the nonce either. */
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, 16, NULL, NULL, 0, &v),
+		    OTA_VERIFY_NONCE_MISMATCH);
+}
+END_TEST
+
+START_TEST(test_every_flipped_byte_is_refused)
+{
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev)), i, m;
+	static const uint8_t masks[] = { 0x01, 0x80, 0xff };
+	uint8_t copy[OTA_EVIDENCE_MAX_BYTES];
+
+	for (i = 0; i < len; i++) {
+		for (m = 0; m < sizeof(masks); m++) {
+			ota_status_t st;
+
+			memcpy(copy, ev, len);
+			copy[i] ^= masks[m];
+			st = ota_verify_evidence(copy, len, good.trust, nonce, sizeof(nonce), NULL,
+						 NULL, 0, &v);
+			ck_assert_msg(st != OTA_OK, "byte %u ^ 0x%02x accepted", i, masks[m]);
+			ck_assert_uint_gt(v.failure_count, 0);
+		}
+	}
+	/* Truncated anywhere, or with a byte appended: refused too. */
+	for (i = 0; i < len; i++)
+		ck_assert_uint_ne(ota_verify_evidence(ev, i, good.trust, nonce, sizeof(nonce), NULL,
+						      NULL, 0, &v),
+				  OTA_OK);
+	ev[len] = 0;
+	ck_assert_uint_eq(ota_verify_evidence(ev, len + 1, good.trust, nonce, sizeof(nonce), NULL,
+					      NULL, 0, &v),
+			  OTA_CBOR_TRAILING);
+}
+END_TEST
+
+START_TEST(test_chain_to_another_ca)
+{
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, other.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_CHAIN_UNTRUSTED);
+	ck_assert(!v.authentic);
+	/* Evidence from the other device's chain, checked against ours. */
+	len = make_evidence_with(&rec, &other, other.alias_key, other.alias, ev, sizeof(ev));
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_CHAIN_UNTRUSTED);
+}
+END_TEST
+
+START_TEST(test_signature_by_another_key)
+{
+	/* Our chain, but signed by a key the alias certificate does not name. */
+	uint32_t len = make_evidence_with(&rec, &good, other.alias_key, good.alias, ev, sizeof(ev));
+
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_SIGNATURE_INVALID);
+	ck_assert(!v.authentic);
+}
+END_TEST
+
+START_TEST(test_leaf_that_is_a_ca_is_refused)
+{
+	/* The identity key signing directly, its CA certificate as the leaf. */
+	X509 *ca_leaf = issue_leaf(good.id_key, good.id_key, good.id, true);
+	uint32_t len = make_evidence_with(&rec, &good, good.id_key, ca_leaf, ev, sizeof(ev));
+
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_CHAIN_UNTRUSTED);
+	X509_free(ca_leaf);
+}
+END_TEST
+
+START_TEST(test_svn_below_policy)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.min_svn[OTA_STAGE_BL0] = 6;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_SVN_BELOW_POLICY);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_BL0);
+	p.min_svn[OTA_STAGE_BL0] = 5; /* equal is enough */
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+			  OTA_OK);
+}
+END_TEST
+
+START_TEST(test_root_key_not_allowed)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.allowed_root_key_count = 2;
+	memset(p.allowed_root_keys[0], 0x11, 32); /* the ROM_EXT's root key only */
+	memset(p.allowed_root_keys[1], 0x33, 32); /* a delegate's id is not a root */
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_ROOT_KEY_NOT_ALLOWED);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_BL0);
+	memset(p.allowed_root_keys[1], 0x22, 32);
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+			  OTA_OK);
+}
+END_TEST
+
+START_TEST(test_delegation_deeper_than_allowed)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.max_delegation_depth = 0;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_DEPTH_EXCEEDED);
+	p.max_delegation_depth = 1;
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+			  OTA_OK);
+}
+END_TEST
+
+START_TEST(test_tag_path_forbidden)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.tag_path_allowed = false;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_TAG_PATH_FORBIDDEN);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_BL0);
+	/* signature-retagged (the ROM_EXT here) is a signature check: allowed. */
+}
+END_TEST
+
+START_TEST(test_hybrid_missing)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.hybrid_required = true; /* BL0 is hybrid, ROM_EXT is ECDSA only */
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_HYBRID_MISSING);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_ROM_EXT);
+}
+END_TEST
+
+START_TEST(test_epoch_below_policy)
+{
+	struct ota_policy p;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.min_epoch = 3;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_EPOCH_BELOW_POLICY);
+}
+END_TEST
+
+START_TEST(test_record_mismatch)
+{
+	struct ota_record other_rec = rec;
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	other_rec.hdr.generation++;
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL,
+					    (const uint8_t *)&other_rec, other_rec.hdr.length, &v),
+		    OTA_VERIFY_RECORD_MISMATCH);
+}
+END_TEST
+
+START_TEST(test_refused_stage_without_fallback)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	rec.stage[1].flags = 0; /* BL0 attempt not booted: the device ran no BL0 */
+	rec.stage[1].status = OTA_SIG_ECDSA_INVALID;
+	len = make_evidence(&rec, ev, sizeof(ev));
+	ota_policy_init(&p);
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    OTA_VERIFY_STAGE_REFUSED);
+}
+END_TEST
+
+START_TEST(test_every_failure_is_reported)
+{
+	struct ota_policy p;
+	uint8_t bad[sizeof(nonce)] = { 0 };
+	uint32_t len = make_evidence(&rec, ev, sizeof(ev));
+
+	ota_policy_init(&p);
+	p.min_svn[OTA_STAGE_ROM_EXT] = 3;
+	p.min_epoch = 9;
+	p.tag_path_allowed = false;
+	ck_assert_uint_ne(ota_verify_evidence(ev, len, other.trust, bad, sizeof(bad), &p, NULL, 0, &v),
+			  OTA_OK);
+	ck_assert(has_failure(&v, OTA_VERIFY_CHAIN_UNTRUSTED));
+	ck_assert(has_failure(&v, OTA_VERIFY_NONCE_MISMATCH));
+	ck_assert(has_failure(&v, OTA_VERIFY_SVN_BELOW_POLICY));
+	ck_assert(has_failure(&v, OTA_VERIFY_EPOCH_BELOW_POLICY));
+	ck_assert(has_failure(&v, OTA_VERIFY_TAG_PATH_FORBIDDEN));
+	ck_assert_uint_eq(v.failure_count, 5);
+}
+END_TEST
+
+START_TEST(test_policy_file_parses)
+{
+	static const char text[] =
+		"# fleet policy\n"
+		"min_svn_rom_ext = 2\n"
+		"min_svn_bl0=5   # trailing comment\n"
+		"allowed_root_key = 2222222222222222222222222222222222222222222222222222222222222222\n"
+		"allowed_root_key = 1111111111111111111111111111111111111111111111111111111111111111\n"
+		"\n"
+		"max_delegation_depth = 1\n"
+		"hybrid_required = no\n"
+		"tag_path_allowed = false\n"
+		"min_epoch = 2\n";
+	struct ota_policy p;
+	char why[128];
+
+	ck_assert_uint_eq(ota_policy_parse(text, strlen(text), &p, why, sizeof(why)), OTA_OK);
+	ck_assert_uint_eq(p.min_svn[OTA_STAGE_ROM_EXT], 2);
+	ck_assert_uint_eq(p.min_svn[OTA_STAGE_BL0], 5);
+	ck_assert_uint_eq(p.allowed_root_key_count, 2);
+	ck_assert_uint_eq(p.allowed_root_keys[1][31], 0x11);
+	ck_assert_uint_eq(p.max_delegation_depth, 1);
+	ck_assert(!p.hybrid_required);
+	ck_assert(!p.tag_path_allowed);
+	ck_assert_uint_eq(p.min_epoch, 2);
+}
+END_TEST
+
+static void expect_policy_error(const char *text, const char *why_has)
+{
+	struct ota_policy p;
+	char why[128];
+
+	ck_assert_uint_eq(ota_policy_parse(text, strlen(text), &p, why, sizeof(why)),
+			  OTA_VERIFY_POLICY_MALFORMED);
+	ck_assert_msg(strstr(why, why_has) != NULL, "'%s' lacks '%s'", why, why_has);
+}
+
+START_TEST(test_policy_file_errors)
+{
+	expect_policy_error("min_svn_bl0 = 1\nmin_svn_bl = 2\n", "line 2: unknown key");
+	expect_policy_error("min_epoch = 1\nmin_epoch = 2\n", "line 2: 'min_epoch' given twice");
+	expect_policy_error("max_delegation_depth = 3\n", "bad value");
+	expect_policy_error("min_svn_bl0 = 256\n", "bad value");
+	expect_policy_error("min_svn_bl0 = -1\n", "bad value");
+	expect_policy_error("min_svn_bl0 =\n", "bad value");
+	expect_policy_error("hybrid_required = maybe\n", "bad value");
+	expect_policy_error("allowed_root_key = 1234\n", "64 hex digits");
+	expect_policy_error("tag_path_allowed\n", "expected 'key = value'");
+}
+END_TEST
+
+START_TEST(test_trust_load_errors)
+{
+	struct ota_trust *t = (struct ota_trust *)1;
+
+	ck_assert_uint_eq(ota_trust_load_pem("not a certificate", 17, &t), OTA_X509_MALFORMED);
+	ck_assert_ptr_null(t);
+	ck_assert_uint_eq(ota_trust_load_file("/nonexistent/ca.pem", &t), OTA_HOST_IO);
+}
+END_TEST
+
+static Suite *verify_suite(void)
+{
+	Suite *s = suite_create("verify");
+	TCase *tc = tcase_create("evidence");
+	TCase *pol = tcase_create("policy file");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_good_evidence_passes);
+	tcase_add_test(tc, test_wrong_nonce);
+	tcase_add_test(tc, test_every_flipped_byte_is_refused);
+	tcase_add_test(tc, test_chain_to_another_ca);
+	tcase_add_test(tc, test_signature_by_another_key);
+	tcase_add_test(tc, test_leaf_that_is_a_ca_is_refused);
+	tcase_add_test(tc, test_svn_below_policy);
+	tcase_add_test(tc, test_root_key_not_allowed);
+	tcase_add_test(tc, test_delegation_deeper_than_allowed);
+	tcase_add_test(tc, test_tag_path_forbidden);
+	tcase_add_test(tc, test_hybrid_missing);
+	tcase_add_test(tc, test_epoch_below_policy);
+	tcase_add_test(tc, test_record_mismatch);
+	tcase_add_test(tc, test_refused_stage_without_fallback);
+	tcase_add_test(tc, test_every_failure_is_reported);
+	tcase_add_test(pol, test_policy_file_parses);
+	tcase_add_test(pol, test_policy_file_errors);
+	tcase_add_test(pol, test_trust_load_errors);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, pol);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(verify_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

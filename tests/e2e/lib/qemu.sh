@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: MIT
+# The QEMU command line of a scenario. Host side.
+#
+# One machine shape for every scenario: i440fx ("pc", whose ACPI PCI
+# hotplug lets device_del/device_add unplug and replug the device), TCG,
+# no default devices, the serial console to a file, an isa-debug-exit port
+# for the guest's exit status, a QMP socket for host hooks, and the
+# writable result share. The systemd mode adds the host root, read-only;
+# a scenario with a device adds ivshmem-doorbell wired to the model.
+
+# e2e_qemu_args DIR: fill the array E2E_QEMU_CMD for the scenario in DIR,
+# from the scenario's E2E_* variables.
+e2e_qemu_args() {
+	local dir=$1 append
+	append="console=ttyS0 panic=-1 loglevel=5 $E2E_KERNEL_ARGS"
+	E2E_QEMU_CMD=(
+		qemu-system-x86_64 -accel tcg -M pc -m "$E2E_MEM" -smp "$E2E_SMP"
+		-nodefaults -no-user-config -display none -no-reboot
+		-kernel "$E2E_KIMAGE" -initrd "$dir/initrd.cpio" -append "$append"
+		-serial "file:$dir/serial.raw"
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04
+		-qmp "unix:$dir/qmp.sock,server=on,wait=off"
+		-virtfs "local,path=$dir/out,mount_tag=e2eout,security_model=none,multidevs=remap,id=e2eout"
+	)
+	if [ "$E2E_MODE" = systemd ]; then
+		E2E_QEMU_CMD+=(-virtfs "local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap,id=root")
+	fi
+	if [ "$E2E_DEVICE" = 1 ]; then
+		E2E_QEMU_CMD+=(
+			-chardev "socket,id=ivshmem,path=$dir/ivshmem.sock"
+			-device "ivshmem-doorbell,id=otattest0,chardev=ivshmem,vectors=2"
+		)
+	fi
+	E2E_QEMU_CMD+=("${E2E_QEMU_ARGS[@]}")
+}

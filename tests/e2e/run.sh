@@ -1,0 +1,372 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# otattest end-to-end scenarios in a QEMU guest.
+set -u
+
+usage() {
+	cat <<'EOF'
+Usage: tests/e2e/run.sh [OPTIONS] [SCENARIO...]
+
+Run the end-to-end scenarios in tests/e2e/scenarios/ in QEMU guests
+(qemu-system-x86_64 -accel tcg, Debian's kernel), each with its own
+directory build/e2e/<name>/ holding its model state, sockets and logs.
+With no SCENARIO, run them all; a SCENARIO is a name or a shell glob
+("kernel-*").
+
+For each scenario the runner builds what it needs, starts otattest-model
+when it has a device, boots the guest, runs the scenario's guest part and
+its host hooks, and fails it when the guest part fails, when QEMU hits the
+scenario's timeout, when the model crashes, or when the kernel log shows a
+BUG, WARNING, Oops, Call Trace, lockdep, KASAN or similar report.
+
+Options:
+  -j N           run N scenarios at once (default: the number of CPUs)
+  -l, --list     list the scenarios with their mode and description
+  -v, --verbose  on failure, print more of each log
+  --bzimage      boot the compressed bzImage instead of the extracted
+                 vmlinux (slower; for comparison)
+  -h, --help     this text
+
+Output: one line per scenario (PASS, FAIL with the reason and the log
+directory, or SKIP when a part it needs is not in the tree yet), then
+"N passed, N failed, N skipped".
+
+Exit status: 0 all passed (or skipped), 1 a scenario failed, 2 bad usage or
+the harness itself could not run.
+
+Logs in build/e2e/<name>/: serial.log (console, escapes stripped),
+out/dmesg.log, out/guest.log, out/result, model.log, qemu.log,
+host-hook.log, host-check.log, build.log. See tests/e2e/README.md.
+EOF
+}
+
+E2E_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+E2E_BUILD=$E2E_ROOT/build/e2e
+E2E_LIB=$E2E_ROOT/tests/e2e/lib
+. "$E2E_LIB/scenario.sh"
+. "$E2E_LIB/kernel.sh"
+. "$E2E_LIB/initramfs.sh"
+. "$E2E_LIB/qemu.sh"
+. "$E2E_LIB/model.sh"
+. "$E2E_LIB/logscan.sh"
+
+jobs_max=$(nproc 2>/dev/null || echo 1)
+list=0 verbose=0 patterns=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) [ $# -ge 2 ] || { usage >&2; exit 2; }; jobs_max=$2; shift ;;
+	-j*) jobs_max=${1#-j} ;;
+	-l | --list) list=1 ;;
+	-v | --verbose) verbose=1 ;;
+	--bzimage) export E2E_KERNEL_BOOT=bzimage ;;
+	-h | --help) usage; exit 0 ;;
+	-*) echo "run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
+	*) patterns+=("$1") ;;
+	esac
+	shift
+done
+[[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j needs a positive number" >&2; exit 2; }
+
+# --- which scenarios ---------------------------------------------------------
+scenarios=()
+for f in "$E2E_ROOT"/tests/e2e/scenarios/*.sh; do
+	[ -e "$f" ] || continue
+	name=$(basename "$f" .sh)
+	if [ ${#patterns[@]} -gt 0 ]; then
+		hit=0
+		for p in "${patterns[@]}"; do
+			# shellcheck disable=SC2053 # a glob on purpose
+			[[ $name == $p ]] && hit=1
+		done
+		[ $hit = 1 ] || continue
+	fi
+	scenarios+=("$name")
+done
+if [ ${#scenarios[@]} -eq 0 ]; then
+	echo "run.sh: no scenario matches ${patterns[*]:-(none in tests/e2e/scenarios)}" >&2
+	exit 2
+fi
+
+if [ $list = 1 ]; then
+	for name in "${scenarios[@]}"; do
+		(
+			e2e_scenario_defaults
+			. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
+			dev=; [ "$E2E_DEVICE" = 1 ] && dev=", device"
+			printf '%-28s %-8s %3ss%s  %s\n' "$name" "$E2E_MODE" "$E2E_TIMEOUT" "$dev" "$E2E_DESCRIPTION"
+		)
+	done
+	exit 0
+fi
+
+# --- shared preparation ------------------------------------------------------
+mkdir -p "$E2E_BUILD"
+E2E_KVER=$(e2e_kernel_version) || exit 2
+E2E_KIMAGE=$(e2e_kernel_image) || exit 2
+E2E_BASE_CPIO=$(e2e_base_initramfs) || { echo "run.sh: building the base initramfs failed" >&2; exit 2; }
+export E2E_ROOT E2E_BUILD E2E_KVER E2E_KIMAGE
+
+# e2e_tree_path P: a tree-relative path made absolute; absolute ones kept.
+e2e_tree_path() {
+	case $1 in /*) echo "$1" ;; *) echo "$E2E_ROOT/$1" ;; esac
+}
+
+# prepare NAME: in the parent, one scenario at a time (so two makes never
+# race): check requirements, build its targets, pack its initramfs. Writes
+# the verdict file itself when the scenario cannot run.
+prepare() (
+	local name=$1 dir=$E2E_BUILD/$1 g hits targets=() t root
+	rm -rf "$dir"
+	mkdir -p "$dir/out"
+	chmod 1777 "$dir/out"
+	e2e_scenario_defaults
+	. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
+
+	for g in "${E2E_REQUIRES[@]}"; do
+		hits=$(cd "$E2E_ROOT" && compgen -G "$g" | head -n1)
+		if [ -z "$hits" ]; then
+			printf 'SKIP\t0\t%s is not in the tree yet\n' "$g" >"$dir/verdict"
+			return 0
+		fi
+	done
+
+	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN")
+	targets+=("${E2E_MODULES[@]}" "${E2E_BUILD_TARGETS[@]}")
+	for t in "${E2E_BINARIES[@]}"; do
+		case $t in /*) ;; *) targets+=("$t") ;; esac
+	done
+	if [ ${#targets[@]} -gt 0 ]; then
+		if ! make -C "$E2E_ROOT" --no-print-directory -j"$(nproc)" "${targets[@]}" >"$dir/build.log" 2>&1; then
+			printf 'FAIL\t0\tbuilding %s failed (see %s)\n' "${targets[*]}" "${dir#"$E2E_ROOT"/}/build.log" >"$dir/verdict"
+			return 0
+		fi
+	fi
+
+	# The scenario's archive, appended to the base.
+	root=$dir/initramfs.root
+	mkdir -p "$root/e2e/guest" "$root/e2e/lib" "$root/e2e/modules" "$root/e2e/rootfs"
+	cp "$E2E_ROOT"/tests/e2e/guest/* "$root/e2e/guest/"
+	install -m 0755 "$E2E_ROOT/tests/e2e/guest/init" "$root/init"
+	cp "$E2E_LIB/guest.sh" "$root/e2e/lib/"
+	cp "$E2E_ROOT/tests/e2e/scenarios/$name.sh" "$root/e2e/scenario.sh"
+	{
+		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT"
+		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_DIR E2E_OUT\n'
+	} >"$root/e2e/env"
+	for t in "${E2E_MODULES[@]}"; do
+		cp "$(e2e_tree_path "$t")" "$root/e2e/modules/"
+	done
+	# Files: at their guest path in the initramfs (fast mode); in systemd
+	# mode under /e2e/rootfs, which init copies over the new root.
+	local fsroot=$root
+	[ "$E2E_MODE" = systemd ] && fsroot=$root/e2e/rootfs
+	for t in "${E2E_FILES[@]}"; do
+		e2e_stage_file "$fsroot" "$(e2e_tree_path "${t%%:*}")" "${t#*:}" || {
+			printf 'FAIL\t0\tcannot stage file %s\n' "$t" >"$dir/verdict"
+			return 0
+		}
+	done
+	if [ "$E2E_MODE" = fast ]; then
+		for t in "${E2E_BINARIES[@]}"; do
+			e2e_stage_binary "$root" "$(e2e_tree_path "$t")" || {
+				printf 'FAIL\t0\tcannot stage binary %s\n' "$t" >"$dir/verdict"
+				return 0
+			}
+		done
+		if [ "$E2E_DBUS" = 1 ]; then
+			e2e_stage_binary "$root" /usr/bin/dbus-daemon
+			e2e_stage_file "$root" /usr/share/dbus-1/system.conf
+			mkdir -p "$root/usr/share/dbus-1/system.d" "$root/etc/dbus-1/system.d" "$root/var/lib/dbus"
+		fi
+		# Tools every fast scenario may use.
+		e2e_stage_binary "$root" /usr/bin/setpriv
+	fi
+	e2e_cpio "$root" "$dir/extra.cpio" && cat "$E2E_BASE_CPIO" "$dir/extra.cpio" >"$dir/initrd.cpio" || {
+		printf 'FAIL\t0\tpacking the initramfs failed\n' >"$dir/verdict"
+		return 0
+	}
+)
+
+# run_one NAME: boot the scenario and write build/e2e/NAME/verdict as
+# "PASS|FAIL<TAB>seconds<TAB>detail". Runs as a background job.
+run_one() (
+	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= problems
+	local reason= ready= grc= secs i
+	e2e_scenario_defaults
+	. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
+	. "$E2E_LIB/host.sh"
+	export E2E_NAME=$name E2E_RUN_DIR=$dir E2E_OUT=$dir/out E2E_QMP=$dir/qmp.sock
+	export E2E_MODEL_CTL=$dir/model.ctl E2E_MODEL_STATE=$dir/state
+	t0=${EPOCHREALTIME/./}
+
+	verdict() {
+		secs=$(((${EPOCHREALTIME/./} - t0) / 100000))
+		printf '%s\t%d.%d\t%s\n' "$1" $((secs / 10)) $((secs % 10)) "$2" >"$dir/verdict"
+		exit 0
+	}
+	cleanup() {
+		[ -n "${qemu_pid:-}" ] && kill -KILL "$qemu_pid" 2>/dev/null
+		[ -n "$hook_pid" ] && kill -KILL "$hook_pid" 2>/dev/null
+		[ -n "${E2E_MODEL_PID:-}" ] && kill -KILL "$E2E_MODEL_PID" 2>/dev/null
+	}
+	trap cleanup EXIT
+
+	if declare -F host_prepare >/dev/null; then
+		(set -eEuo pipefail; host_prepare) >"$dir/host-prepare.log" 2>&1 ||
+			verdict FAIL "host_prepare failed (see host-prepare.log)"
+	fi
+	if [ "$E2E_DEVICE" = 1 ]; then
+		reason=$(e2e_model_start "$dir") || verdict FAIL "$reason"
+	fi
+
+	e2e_qemu_args "$dir"
+	printf '%q ' "${E2E_QEMU_CMD[@]}" >"$dir/qemu.cmd"
+	echo >>"$dir/qemu.cmd"
+	timeout -k 5 "$E2E_TIMEOUT" "${E2E_QEMU_CMD[@]}" >"$dir/qemu.log" 2>&1 &
+	qemu_pid=$!
+	if declare -F host_hook >/dev/null; then
+		(set -eEuo pipefail; host_hook) >"$dir/host-hook.log" 2>&1 &
+		hook_pid=$!
+	fi
+	wait "$qemu_pid"
+	qrc=$?
+	qemu_pid=
+
+	if [ -n "$hook_pid" ]; then
+		for ((i = 0; i < 100; i++)); do
+			kill -0 "$hook_pid" 2>/dev/null || break
+			sleep 0.05
+		done
+		if kill -0 "$hook_pid" 2>/dev/null; then
+			kill -KILL "$hook_pid" 2>/dev/null
+			wait "$hook_pid"
+			hook_rc="still running 5 s after the guest ended"
+		else
+			wait "$hook_pid"
+			hook_rc=$?
+		fi
+		hook_pid=
+	fi
+	[ "$E2E_DEVICE" = 1 ] && model=$(e2e_model_stop)
+
+	e2e_strip_escapes <"$dir/serial.raw" >"$dir/serial.log" 2>/dev/null
+	problems=$(e2e_kernel_problems "$E2E_DMESG_ALLOW" "$dir/serial.log" "$dir/out/dmesg.log")
+	[ -n "$problems" ] && printf '%s\n' "$problems" >"$dir/kernel-problems"
+	if [ -f "$dir/out/result" ]; then
+		grc=$(sed -n 's/^rc=//p' "$dir/out/result")
+		ready=$(sed -n 's/^ready=//p' "$dir/out/result")
+		echo "$ready" >"$dir/ready"
+	fi
+
+	case $E2E_EXPECT in
+	kernel-problem)
+		if [ -n "$problems" ] && grep -qaE -- "${E2E_EXPECT_KERNEL:-.}" <<<"$problems"; then
+			verdict PASS "kernel problem detected as expected"
+		fi
+		verdict FAIL "expected a kernel problem matching /${E2E_EXPECT_KERNEL:-.}/, the logs show none"
+		;;
+	timeout)
+		[ "$qrc" -eq 124 ] && [ ! -f "$dir/out/result" ] &&
+			verdict PASS "timed out after ${E2E_TIMEOUT}s as expected"
+		verdict FAIL "expected a timeout, QEMU ended with status $qrc"
+		;;
+	esac
+
+	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+		verdict FAIL "timed out after ${E2E_TIMEOUT}s${ready:+ (scenario started at ${ready}s)}"
+	fi
+	if [ -z "$grc" ]; then
+		reason=$(grep -a -m1 'E2E-INIT-FAIL:' "$dir/serial.log" | sed 's/.*E2E-INIT-FAIL: //')
+		verdict FAIL "the guest ended without a result: ${reason:-QEMU exit status $qrc}"
+	fi
+	if [ "$grc" != 0 ]; then
+		reason=$(grep -a -m1 'E2E-FAIL:' "$dir/out/failure" 2>/dev/null | sed 's/^E2E-FAIL: //')
+		verdict FAIL "guest_main failed (status $grc)${reason:+: $reason}"
+	fi
+	[ -n "$problems" ] && verdict FAIL "kernel problems in the log: $(head -n1 <<<"$problems" | sed 's/^\[ *[0-9.]*\] //')"
+	[ "$hook_rc" = 0 ] || verdict FAIL "host_hook failed ($hook_rc; see host-hook.log)"
+	if [ -n "$model" ] && [ "$model" != ok ] && [ "$E2E_MODEL_MAY_EXIT" != 1 ]; then
+		verdict FAIL "the model $model (see model.log)"
+	fi
+	if declare -F host_check >/dev/null; then
+		(set -eEuo pipefail; host_check) >"$dir/host-check.log" 2>&1 || {
+			check_rc=$?
+			reason=$(grep -a -m1 'E2E-FAIL:' "$dir/host-check.log" | sed 's/^E2E-FAIL: //')
+			verdict FAIL "host_check failed (status $check_rc)${reason:+: $reason}"
+		}
+	fi
+	verdict PASS "${ready:+scenario started at ${ready}s}"
+)
+
+# report NAME: the line (and on failure the evidence) for one scenario.
+report() {
+	local name=$1 dir=$E2E_BUILD/$1 v secs detail n
+	IFS=$'\t' read -r v secs detail <"$dir/verdict"
+	printf '%-4s %-28s %6ss  %s\n' "$v" "$name" "$secs" "$detail"
+	[ "$v" = FAIL ] || return 0
+	n=8; [ $verbose = 1 ] && n=40
+	if [ -s "$dir/kernel-problems" ]; then
+		echo "     kernel:"
+		head -n "$n" "$dir/kernel-problems" | sed 's/^/       /'
+	fi
+	for f in out/guest.log host-hook.log host-check.log model.log; do
+		[ -s "$dir/$f" ] || continue
+		echo "     $f (last lines):"
+		tail -n "$n" "$dir/$f" | sed 's/^/       /'
+	done
+	if [ ! -s "$dir/out/guest.log" ] && [ -s "$dir/serial.log" ]; then
+		echo "     serial.log (last lines):"
+		tail -n "$n" "$dir/serial.log" | sed 's/^/       /'
+	fi
+	echo "     logs: ${dir#"$E2E_ROOT"/}/"
+}
+
+# --- run ---------------------------------------------------------------------
+pids=()
+stop_all() {
+	local p
+	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	exit 2
+}
+trap stop_all INT TERM
+
+pass=0 fail=0 skip=0
+tally() {
+	local v
+	[ -f "$E2E_BUILD/$1/verdict" ] ||
+		printf 'FAIL\t0\tthe runner job for this scenario died\n' >"$E2E_BUILD/$1/verdict"
+	report "$1"
+	v=$(cut -f1 "$E2E_BUILD/$1/verdict")
+	case $v in
+	PASS) pass=$((pass + 1)) ;;
+	SKIP) skip=$((skip + 1)) ;;
+	*) fail=$((fail + 1)) ;;
+	esac
+}
+
+declare -A running=()
+for name in "${scenarios[@]}"; do
+	prepare "$name"
+	if [ -f "$E2E_BUILD/$name/verdict" ]; then
+		tally "$name"
+		continue
+	fi
+	while [ ${#running[@]} -ge "$jobs_max" ]; do
+		wait -n -p done_pid "${!running[@]}"
+		tally "${running[$done_pid]}"
+		unset "running[$done_pid]"
+	done
+	run_one "$name" &
+	running[$!]=$name
+	pids+=($!)
+done
+while [ ${#running[@]} -gt 0 ]; do
+	wait -n -p done_pid "${!running[@]}"
+	tally "${running[$done_pid]}"
+	unset "running[$done_pid]"
+done
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

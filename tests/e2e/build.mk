@@ -1,7 +1,22 @@
 # End-to-end scenarios in a QEMU guest (see tests/e2e/README.md).
-# tests/e2e/run.sh builds what each scenario needs itself (make targets
-# named in the scenario), so `make test` only has to run it.
+# tests/e2e/run.sh builds what each scenario names (make targets), so
+# `make test` only has to run it.
+#
+# The probe module for the model smoke test, built with kbuild against the
+# headers of the kernel the guest boots. kbuild writes its objects next to
+# the sources, so the sources are copied into the build tree first.
 E2E_PROBE_DIR := $(B)/tests/e2e/probe
 E2E_PROBE_KO := $(E2E_PROBE_DIR)/otattest_probe.ko
+E2E_PROBE_SRCS := tests/e2e/probe/otattest_probe.c tests/e2e/probe/Kbuild
+
+$(E2E_PROBE_KO): $(E2E_PROBE_SRCS) $(wildcard libotattest/include/otattest/*.h)
+	@mkdir -p $(E2E_PROBE_DIR)
+	cp $(E2E_PROBE_SRCS) $(E2E_PROBE_DIR)/
+	$(MAKE) -C "$$(scripts/kernel-version.sh --headers)" M=$(abspath $(E2E_PROBE_DIR)) \
+		OTA_INCLUDE=$(abspath libotattest/include) W=1 modules
+
+.PHONY: e2e
+e2e:
+	tests/e2e/run.sh
 
 TEST_SUITES += tests/e2e/run.sh

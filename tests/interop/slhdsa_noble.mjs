@@ -6,6 +6,7 @@
 //   node slhdsa_noble.mjs keygen SEED PK SK
 //   node slhdsa_noble.mjs sign SK MESSAGE SIG [--addrnd FILE] [--context STR | --internal]
 //   node slhdsa_noble.mjs verify PK MESSAGE SIG [--context STR | --internal]
+//   node slhdsa_noble.mjs time-verify PK MESSAGE SIG [--runs N]
 //
 // Default is noble's public API with no context option, which is FIPS 205
 // pure mode with ctx = "": noble itself builds M' = 0x00 || len(ctx) || ctx || M
@@ -13,6 +14,9 @@
 // context instead. --internal calls noble's slh_*_internal surface on an
 // M' this script builds as 0x00 0x00 || MESSAGE, to show that the two agree.
 // Signing is deterministic (opt_rand = PK.seed) unless --addrnd is given.
+//
+// time-verify prints the median time of N (default 51) verifications in
+// microseconds, for tests/bench/bench_slhdsa.c to set beside its own.
 //
 // Exit status: 0 success / valid, 1 signature invalid, 2 usage or file error.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -60,6 +64,7 @@ try {
       addrnd: { type: 'string' },
       context: { type: 'string' },
       internal: { type: 'boolean' },
+      runs: { type: 'string' },
     },
   });
 } catch (e) {
@@ -94,6 +99,22 @@ if (cmd === 'keygen') {
     ? slh.internal.verify(sig, pureEmptyContextMessage(msg), pk)
     : slh.verify(sig, msg, pk, ctxOpts);
   process.exit(ok ? 0 : 1);
+} else if (cmd === 'time-verify') {
+  const pk = readExact(files[0], sizes.publicKey);
+  const msg = readExact(files[1]);
+  const sig = readExact(files[2], sizes.signature);
+  const runs = opt.runs !== undefined ? Number.parseInt(opt.runs, 10) : 51;
+  if (!(runs > 0 && runs <= 10000)) die('--runs must be 1..10000');
+  if (!slh.verify(sig, msg, pk)) process.exit(1);
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    slh.verify(sig, msg, pk);
+    t.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  t.sort((a, b) => a - b);
+  const mid = runs % 2 ? t[(runs - 1) / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2;
+  process.stdout.write(`${mid.toFixed(1)}\n`);
 } else {
   die(`unknown command: ${cmd}`);
 }

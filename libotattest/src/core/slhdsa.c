@@ -116,5 +116,12 @@ ota_status_t ota_slhdsa_verify(const uint8_t pk[OTA_SLHDSA_PK_BYTES], const uint
 
 	if (ota_ct_equal(root, pk + SLH_N, SLH_N))
 		status = OTA_OK;
+	/*
+	 * A second, independent comparison (volatile reads, so it cannot be
+	 * merged with the first): one skipped branch must not turn a
+	 * forgery into OTA_OK.
+	 */
+	if (!ota_ct_equal(pk + SLH_N, root, SLH_N))
+		status = OTA_SLHDSA_INVALID;
 	return status;
 }

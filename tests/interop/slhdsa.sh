@@ -19,6 +19,11 @@ tool=${SLHDSA_TOOL:-$B/tests/interop/slhdsa_tool}
 noble=(node tests/interop/slhdsa_noble.mjs)
 C_INVALID=12 C_BAD_LENGTH=10 N_INVALID=1
 
+if ! command -v node >/dev/null; then
+	echo "slhdsa interop: node (Node.js >= 20.19, which noble requires) is not installed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 if [ ! -d tests/interop/node_modules/@noble/post-quantum ]; then
 	echo "slhdsa interop: @noble/post-quantum is not installed (run: make deps)"
 	echo "0 passed, 1 failed"

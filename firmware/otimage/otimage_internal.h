@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to libotimage and otimage: field names for statuses, the
+ * text/JSON printer inspect uses, and the subcommands main.c dispatches.
+ */
+#ifndef OTATTEST_OTIMAGE_INTERNAL_H
+#define OTATTEST_OTIMAGE_INTERNAL_H
+
+#include "otimage.h"
+
+/* The field a parser status is about ("manifest.signed_end"), or NULL. */
+const char *oti_status_field(ota_status_t st);
+/* True for statuses about one extension or certificate of an image. */
+bool oti_status_is_ext(ota_status_t st);
+/* Fill d for a failed ota_image_parse: the field, with the extension index. */
+ota_status_t oti_image_parse_diag(const struct ota_image_view *v, ota_status_t st,
+				  const char *file, struct oti_diag *d);
+
+/* Input size limits: far above anything real, low enough to read into memory. */
+#define OTI_MAX_PAYLOAD (16u * 1024u * 1024u)
+#define OTI_MAX_IMAGE (OTI_MAX_PAYLOAD + 64u * 1024u)
+#define OTI_MAX_FLASH (64u * 1024u * 1024u)
+#define OTI_MAX_SMALL_FILE (64u * 1024u)
+
+/*
+ * One printer for both output forms of inspect: nested objects and
+ * arrays; text mode prints "key: value" lines indented by depth, JSON mode
+ * a single object. Hex strings are lowercase.
+ */
+#define OTI_OUT_MAX_DEPTH 16
+struct oti_out {
+	FILE *f;
+	bool json;
+	int depth;
+	bool first[OTI_OUT_MAX_DEPTH];
+	bool in_array[OTI_OUT_MAX_DEPTH];
+};
+void oti_out_init(struct oti_out *o, FILE *f, bool json);
+void oti_out_begin(struct oti_out *o, const char *key); /* object; key NULL in arrays */
+void oti_out_end(struct oti_out *o);
+void oti_out_array(struct oti_out *o, const char *key);
+void oti_out_array_end(struct oti_out *o);
+void oti_out_str(struct oti_out *o, const char *key, const char *val);
+void oti_out_u64(struct oti_out *o, const char *key, uint64_t val);
+void oti_out_hexnum(struct oti_out *o, const char *key, uint32_t val); /* "0x..." */
+void oti_out_bool(struct oti_out *o, const char *key, bool val);
+void oti_out_hex(struct oti_out *o, const char *key, const void *buf, size_t len);
+void oti_out_finish(struct oti_out *o);
+
+/* Subcommands: argv[0] is the subcommand name. Return the exit code. */
+int oti_cmd_keygen(int argc, char **argv);
+int oti_cmd_sign(int argc, char **argv);
+int oti_cmd_delegate(int argc, char **argv);
+int oti_cmd_pack(int argc, char **argv);
+int oti_cmd_provision(int argc, char **argv);
+int oti_cmd_fuse(int argc, char **argv);
+int oti_cmd_owner_config(int argc, char **argv);
+int oti_cmd_inspect(int argc, char **argv);
+
+/* Shared by the subcommands. */
+int oti_fail(const struct oti_diag *d, ota_status_t st);
+int oti_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print a help text with the program name substituted; returns 0. */
+int oti_print_help(const char *text);
+
+#endif

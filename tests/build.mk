@@ -28,7 +28,20 @@ FUZZ_LIB_SRCS := $(LIBOTA_CORE_SRCS) $(FUZZ_EXTRA_SRCS)
 
 $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_LDLIBS_$*)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_SRCS_$*) $(FUZZ_LDLIBS_$*)
+
+# Per-target extra sources (FUZZ_SRCS_<target>) and libraries
+# (FUZZ_LDLIBS_<target>) for targets that need host code beyond the core;
+# each also becomes a prerequisite of its target.
+FUZZ_VERIFY_SRCS := libotattest/src/host/cbor_decode.c libotattest/src/host/claims_decode.c \
+	libotattest/src/host/cose_sign1.c libotattest/src/host/trust.c \
+	libotattest/src/host/fileio.c libotattest/src/host/policy.c libotattest/src/host/verify.c
+FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
+FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
+FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) firmware/otimage/idcert.c
+FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
+$(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
+$(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 
 .PHONY: fuzz fuzz-smoke
 fuzz: $(FUZZ_TARGETS)

@@ -27,6 +27,7 @@ static const char main_help[] =
 	"    provision     build an OTP image\n"
 	"    fuse          raise a floor, bump the epoch or revoke a key in an OTP image\n"
 	"    inspect       describe any otattest file, as text or JSON\n"
+	"    ca            create a manufacturer CA for device identity certificates\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    File formats are documented byte by byte in docs/formats.md, the tool in\n"
@@ -64,6 +65,7 @@ static const struct {
 	{ "provision", oti_cmd_provision },
 	{ "fuse", oti_cmd_fuse },
 	{ "inspect", oti_cmd_inspect },
+	{ "ca", oti_cmd_ca },
 };
 
 int main(int argc, char **argv)

@@ -47,10 +47,13 @@ static ota_status_t sign_sig1(const uint8_t *payload, uint32_t payload_len,
 		st = hal_sha256_finish(digest);
 	if (st != OTA_OK)
 		return st;
+	/* The vault hands out a fresh working handle each time: ours to destroy. */
 	st = hal_key_retained(OTA_RETAINED_KEY_ALIAS, &alias);
 	if (st != OTA_OK)
 		return st;
-	return hal_ecdsa_sign(alias, digest, sig);
+	st = hal_ecdsa_sign(alias, digest, sig);
+	hal_key_destroy(alias);
+	return st;
 }
 
 ota_status_t ota_rt_attest(const struct ota_boot_state *bs, const struct ota_runtime *rt,

@@ -39,4 +39,7 @@ ota_status_t otimage_write_pem_key(const char *path, EVP_PKEY *key);
 ota_status_t otimage_read_pem_cert(const char *path, X509 **cert);
 ota_status_t otimage_read_pem_key(const char *path, EVP_PKEY **key);
 
+/* otimage ca (cmd_ca.c); dispatched from main.c. */
+int oti_cmd_ca(int argc, char **argv);
+
 #endif /* OTATTEST_OTIMAGE_IDCERT_H */

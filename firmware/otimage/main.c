@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idcert.h"
 #include "otimage_internal.h"
 
 static const char main_help[] =

@@ -56,7 +56,6 @@ int oti_cmd_provision(int argc, char **argv);
 int oti_cmd_fuse(int argc, char **argv);
 int oti_cmd_owner_config(int argc, char **argv);
 int oti_cmd_inspect(int argc, char **argv);
-int oti_cmd_ca(int argc, char **argv); /* cmd_ca.c */
 
 /* Shared by the subcommands. */
 int oti_fail(const struct oti_diag *d, ota_status_t st);

@@ -21,6 +21,7 @@ packages=(
 	sparse                              # make C=1 on the module
 	busybox-static cpio kmod xz-utils zstd # guest initramfs
 	python3-cbor2 python3-cryptography python3-dbus # independent evidence checks
+	python3-yaml                        # kernel/netlink/check-spec.py reads the YAML spec
 	swtpm swtpm-tools tpm2-abrmd tpm2-tools libtss2-dev # TPM comparison benchmark
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests

@@ -77,7 +77,7 @@ enum otattest_driver_state {
 	OTATTEST_STATE_UNRESPONSIVE = 18,   /* the last request got no answer in time */
 };
 
-/* Name of a driver state, or 0 (NULL) when st is not one. */
+/* Name of a driver state, or NULL when st is not one. */
 static inline const char *otattest_driver_state_name(unsigned int st)
 {
 	switch (st) {
@@ -85,7 +85,7 @@ static inline const char *otattest_driver_state_name(unsigned int st)
 	case OTATTEST_STATE_INFO_INVALID: return "info_invalid";
 	case OTATTEST_STATE_UNRESPONSIVE: return "unresponsive";
 	}
-	return 0;
+	return (const char *)0;
 }
 
 #endif /* OTATTEST_GENL_H */

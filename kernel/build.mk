@@ -1,0 +1,34 @@
+# kernel/: otattest.ko, built with kbuild against the headers of the kernel
+# the guest boots (scripts/kernel-version.sh, never `uname -r`).
+#   build/kernel/otattest.ko   the module (part of `make all`)
+#   make kernel-check          W=1 and sparse (C=2); fails on any warning
+# kbuild builds external modules in their source directory, so the build
+# happens in $(B)/kernel/mod, which holds symlinks to the sources: the
+# tree stays clean and each build directory has its own objects.
+KERNEL_KDIR := $(shell scripts/kernel-version.sh --headers 2>/dev/null)
+KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.h) kernel/Kbuild
+KERNEL_KO := $(B)/kernel/otattest.ko
+KERNEL_OBJDIR := $(B)/kernel/mod
+KERNEL_KBUILD = $(MAKE) -C $(KERNEL_KDIR) M=$(abspath $(KERNEL_OBJDIR)) \
+	OTATTEST_INCLUDE=$(abspath libotattest/include)
+
+$(KERNEL_KO): $(KERNEL_SRCS) $(wildcard libotattest/include/otattest/*.h)
+	@test -n "$(KERNEL_KDIR)" || { scripts/kernel-version.sh; exit 1; }
+	@mkdir -p $(KERNEL_OBJDIR)
+	@find $(KERNEL_OBJDIR) -maxdepth 1 -type l -delete
+	@ln -s $(abspath $(KERNEL_SRCS)) $(KERNEL_OBJDIR)/
+	+$(KERNEL_KBUILD) modules
+	cp $(KERNEL_OBJDIR)/otattest.ko $@
+
+ALL_TARGETS += $(KERNEL_KO)
+
+.PHONY: kernel-check kernel-spec-check
+kernel-check: kernel-spec-check
+	kernel/check.sh $(KERNEL_KDIR) $(abspath kernel) $(abspath libotattest/include) \
+		$(abspath $(B)/kernel/check)
+
+# The YAML spec of the netlink family against genl.h and the policies in
+# netlink.c; also a suite of `make test` (prints "N passed, N failed").
+kernel-spec-check:
+	kernel/netlink/check-spec.py
+TEST_SUITES += kernel/netlink/check-spec.py

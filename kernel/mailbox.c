@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mailbox: one request in flight, answered by the device through the
+ * response region and the OTA_VEC_MAILBOX interrupt (protocol in
+ * otattest/shm.h).
+ *
+ * What the driver relies on, and nothing more: the response header's
+ * sequence number tells which request an answer belongs to. An answer
+ * for another sequence is stale (the device finishing a request that
+ * timed out) and is ignored; every wait is bounded by timeout_ms because
+ * a doorbell to a peer that is gone vanishes without an error.
+ */
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/ratelimit.h>
+
+#include "otattest.h"
+
+#define OTA_RESP_SEQ offsetof(struct ota_mbox_header, seq)
+
+void otattest_mbox_init(struct otattest_device *od, u32 last_answered_seq)
+{
+	mutex_init(&od->mbox_lock);
+	init_waitqueue_head(&od->mbox_wq);
+	od->mbox_seq = last_answered_seq;
+}
+
+/* Hard IRQ: an answer arrived; the waiter checks whose it is. */
+void otattest_mbox_irq(struct otattest_device *od)
+{
+	if (READ_ONCE(od->mbox_awaited))
+		wake_up(&od->mbox_wq);
+}
+
+/*
+ * Called by remove with od->gone already set: wake the waiter, then wait
+ * until it has left the mailbox, so no request touches the BARs after
+ * remove returns.
+ */
+void otattest_mbox_shutdown(struct otattest_device *od)
+{
+	wake_up_all(&od->mbox_wq);
+	mutex_lock(&od->mbox_lock);
+	mutex_unlock(&od->mbox_lock);
+}
+
+static u32 otattest_mbox_next_seq(struct otattest_device *od, void __iomem *resp)
+{
+	u32 answered = readl(resp + OTA_RESP_SEQ);
+	u32 seq = od->mbox_seq;
+
+	/* Never 0, never what the response region already holds. */
+	do
+		seq++;
+	while (!seq || seq == answered);
+	od->mbox_seq = seq;
+	return seq;
+}
+
+/* May the driver talk to the device at all? Fills the peer to ring. */
+static ota_status_t otattest_mbox_precheck(struct otattest_device *od, u32 *peer)
+{
+	ota_status_t st = OTA_OK;
+
+	mutex_lock(&od->state_lock);
+	if (od->snap.state == OTATTEST_STATE_INFO_INVALID)
+		st = od->snap.state_detail; /* offsets and peer id are not trusted */
+	else if (od->snap.state == OTA_DEV_OFF)
+		st = OTA_DRIVER_DEVICE_OFF;
+	/* Validated to fit the doorbell register by the refresh that stored it. */
+	*peer = od->snap.info.device_peer_id;
+	mutex_unlock(&od->state_lock);
+	return st;
+}
+
+static bool otattest_mbox_answered(struct otattest_device *od, void __iomem *resp, u32 seq)
+{
+	return READ_ONCE(od->gone) || readl(resp + OTA_RESP_SEQ) == seq;
+}
+
+/* Statuses only the host side produces; a device claiming one is lying. */
+static bool otattest_status_is_host_only(ota_status_t st)
+{
+	u32 module = (st >> 8) & 0xffu;
+
+	return module == OTA_MOD_HOST || module == OTA_MOD_SHM || module == OTA_MOD_DRIVER ||
+	       module == OTA_MOD_VERIFY;
+}
+
+static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void __iomem *resp,
+						u32 seq, u32 command, void *buf, u32 cap,
+						u32 *len)
+{
+	struct ota_mbox_header h;
+
+	rmb(); /* the sequence number before the rest of the answer */
+	memcpy_fromio(&h, resp, sizeof(h));
+	if (h.seq != seq || h.command != command) {
+		dev_warn_ratelimited(&od->dev,
+				     "answer to request %u (command %u) claims request %u, command %u\n",
+				     seq, command, h.seq, h.command);
+		return OTA_HOST_PROTOCOL;
+	}
+	if (h.length > od->layout.response_size - sizeof(h)) {
+		dev_warn_ratelimited(&od->dev, "response length %u exceeds the %u-byte region\n",
+				     h.length, od->layout.response_size);
+		return OTA_DRIVER_RESPONSE_OVERSIZE;
+	}
+	if (h.status != OTA_OK) {
+		if (!ota_status_message(h.status) || otattest_status_is_host_only(h.status)) {
+			dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#x\n",
+					     command, h.status);
+			return OTA_DRIVER_UNKNOWN_STATUS;
+		}
+		return h.status;
+	}
+	if (h.length > cap) {
+		dev_warn_ratelimited(&od->dev, "command %u: %u-byte response, at most %u expected\n",
+				     command, h.length, cap);
+		return OTA_DRIVER_RESPONSE_OVERSIZE;
+	}
+	memcpy_fromio(buf, resp + sizeof(h), h.length);
+	*len = h.length;
+	return OTA_OK;
+}
+
+/*
+ * Send one request and wait for its answer. Returns OTA_OK with *resp_len
+ * bytes in resp, the device's (known) failure status, OTA_HOST_TIMEOUT,
+ * OTA_HOST_NO_DEVICE when the device is removed meanwhile, or why the
+ * answer was refused. Sleeps; at most timeout_ms plus the time to get
+ * the mailbox.
+ */
+ota_status_t otattest_mbox_call(struct otattest_device *od, u32 command, const void *req,
+				u32 req_len, void *resp, u32 resp_cap, u32 *resp_len)
+{
+	unsigned long left = msecs_to_jiffies(READ_ONCE(otattest_timeout_ms));
+	void __iomem *rq, *rs;
+	ota_status_t st;
+	u32 seq, peer;
+
+	mutex_lock(&od->mbox_lock);
+	if (READ_ONCE(od->gone)) {
+		mutex_unlock(&od->mbox_lock);
+		return OTA_HOST_NO_DEVICE;
+	}
+	if (req_len > od->layout.request_size - sizeof(struct ota_mbox_header)) {
+		mutex_unlock(&od->mbox_lock);
+		return OTA_HOST_BAD_ARGUMENT;
+	}
+	st = otattest_mbox_precheck(od, &peer);
+	if (st != OTA_OK) {
+		mutex_unlock(&od->mbox_lock);
+		return st;
+	}
+	rq = od->shm + od->layout.request_offset;
+	rs = od->shm + od->layout.response_offset;
+	seq = otattest_mbox_next_seq(od, rs);
+
+	/* Payload, then header with the sequence number last, then doorbell. */
+	if (req_len)
+		memcpy_toio(rq + sizeof(struct ota_mbox_header), req, req_len);
+	wmb();
+	writel(command, rq + offsetof(struct ota_mbox_header, command));
+	writel(req_len, rq + offsetof(struct ota_mbox_header, length));
+	writel(0, rq + offsetof(struct ota_mbox_header, status));
+	wmb();
+	writel(seq, rq + offsetof(struct ota_mbox_header, seq));
+	WRITE_ONCE(od->mbox_awaited, seq);
+	wmb();
+	writel(peer << 16 | OTA_VEC_MAILBOX, od->regs + OTA_IVSHMEM_DOORBELL);
+
+	/*
+	 * Stale answers wake us too; the condition sends us back to sleep
+	 * for whatever is left of the timeout.
+	 */
+	left = wait_event_timeout(od->mbox_wq, otattest_mbox_answered(od, rs, seq), left);
+	if (READ_ONCE(od->gone))
+		st = OTA_HOST_NO_DEVICE;
+	else if (!left && readl(rs + OTA_RESP_SEQ) != seq)
+		st = OTA_HOST_TIMEOUT;
+	else
+		st = otattest_mbox_read_response(od, rs, seq, command, resp, resp_cap, resp_len);
+	WRITE_ONCE(od->mbox_awaited, 0);
+	if (st == OTA_HOST_TIMEOUT) {
+		dev_warn_ratelimited(&od->dev, "command %u (request %u): no answer in %u ms\n",
+				     command, seq, READ_ONCE(otattest_timeout_ms));
+	}
+	mutex_unlock(&od->mbox_lock);
+
+	if (st != OTA_HOST_NO_DEVICE)
+		otattest_set_unresponsive(od, st == OTA_HOST_TIMEOUT);
+	return st;
+}

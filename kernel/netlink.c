@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "otattest" (UAPI: otattest/genl.h; spec:
+ * netlink/otattest.yaml; behaviour: docs/kernel-abi.md).
+ *
+ * Every command has its own strict policy: an attribute the command does
+ * not take is refused ("Unsupported attribute"), lengths and ranges are
+ * checked by the core before a handler runs. Failures carry the status
+ * that explains them: errno from its class (status.h) and its message in
+ * the extended ack.
+ *
+ * The family is parallel_ops: a request waiting for a slow device must
+ * not hold genl_mutex, which every other non-parallel family shares. The
+ * per-device mailbox mutex is the only serialisation requests need.
+ */
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <asm/unaligned.h>
+
+#include "otattest.h"
+
+#define OTATTEST_NAME_MAX 32
+
+/* Largest variable-length response accepted (evidence, certificates). */
+#define OTATTEST_VAR_RESP_MAX 16384u
+
+/* internal_flags */
+#define OTATTEST_NL_DEVICE 0x1u /* resolve the device selector in pre_doit */
+
+static struct genl_family otattest_genl_family;
+
+/* Commands taking only the device selector. */
+static const struct nla_policy otattest_policy_device[OTATTEST_A_MAX + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
+};
+
+static const struct nla_policy otattest_policy_attest[OTATTEST_A_MAX + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
+	[OTATTEST_A_NONCE] = NLA_POLICY_RANGE(NLA_BINARY, OTA_NONCE_MIN, OTA_NONCE_MAX),
+};
+
+static const struct nla_policy otattest_policy_stable_sign[OTATTEST_A_MAX + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
+	[OTATTEST_A_NONCE] = NLA_POLICY_RANGE(NLA_BINARY, OTA_NONCE_MIN, OTA_NONCE_MAX),
+	[OTATTEST_A_SVN] = NLA_POLICY_MAX(NLA_U32, OTA_SVN_LIMIT),
+};
+
+static const struct nla_policy otattest_policy_update[OTATTEST_A_MAX + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
+	[OTATTEST_A_SLOT] = { .type = NLA_U32 }, /* 0, 1 or OTHER: checked by the handler */
+};
+
+/*
+ * The extack message for a status. NL_SET_ERR_MSG takes only literals;
+ * the messages in status.h are literals too (static storage), so the
+ * pointer stays valid until the ack is built, like the macro's.
+ */
+static int otattest_nl_status(struct genl_info *info, ota_status_t st)
+{
+	const char *msg = ota_status_message(st);
+
+	if (info->extack && msg)
+		info->extack->_msg = msg;
+	return -ota_status_errno(st);
+}
+
+/* "otattestN" with N in canonical decimal; anything else is refused. */
+static bool otattest_parse_name(const char *name, u32 *index)
+{
+	char canon[OTATTEST_NAME_MAX];
+	const char *digits;
+
+	if (strncmp(name, "otattest", 8))
+		return false;
+	digits = name + 8;
+	if (!*digits || kstrtou32(digits, 10, index))
+		return false;
+	snprintf(canon, sizeof(canon), "otattest%u", *index);
+	return !strcmp(canon, name);
+}
+
+/* Resolve OTATTEST_A_DEVICE / OTATTEST_A_DEVICE_NAME to a referenced device. */
+static struct otattest_device *otattest_nl_select(struct nlattr **attrs,
+						  struct netlink_ext_ack *extack)
+{
+	struct nlattr *a_index = attrs[OTATTEST_A_DEVICE];
+	struct nlattr *a_name = attrs[OTATTEST_A_DEVICE_NAME];
+	struct otattest_device *od;
+	u32 index = 0, by_name;
+
+	if (!a_index && !a_name) {
+		NL_SET_ERR_ATTR_MISS(extack, NULL, OTATTEST_A_DEVICE);
+		NL_SET_ERR_MSG(extack, "select a device with OTATTEST_A_DEVICE or OTATTEST_A_DEVICE_NAME");
+		return ERR_PTR(-EINVAL);
+	}
+	if (a_index)
+		index = nla_get_u32(a_index);
+	if (a_name) {
+		if (!otattest_parse_name(nla_data(a_name), &by_name)) {
+			NL_SET_ERR_MSG_ATTR(extack, a_name, "device name is not of the form otattestN");
+			return ERR_PTR(-EINVAL);
+		}
+		if (a_index && by_name != index) {
+			NL_SET_ERR_MSG_ATTR(extack, a_name,
+					    "OTATTEST_A_DEVICE and OTATTEST_A_DEVICE_NAME name different devices");
+			return ERR_PTR(-EINVAL);
+		}
+		index = by_name;
+	}
+	od = otattest_get(index);
+	if (!od) {
+		NL_SET_ERR_MSG_ATTR(extack, a_index ?: a_name, "no such otattest device");
+		return ERR_PTR(-ENODEV);
+	}
+	return od;
+}
+
+static int otattest_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			     struct genl_info *info)
+{
+	struct otattest_device *od;
+
+	if (!(ops->internal_flags & OTATTEST_NL_DEVICE))
+		return 0;
+	od = otattest_nl_select(info->attrs, info->extack);
+	if (IS_ERR(od))
+		return PTR_ERR(od);
+	info->user_ptr[0] = od;
+	return 0;
+}
+
+static void otattest_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
+			       struct genl_info *info)
+{
+	if (info->user_ptr[0])
+		otattest_put(info->user_ptr[0]);
+}
+
+static int otattest_put_selector(struct sk_buff *skb, struct otattest_device *od)
+{
+	if (nla_put_u32(skb, OTATTEST_A_DEVICE, od->index) ||
+	    nla_put_string(skb, OTATTEST_A_DEVICE_NAME, dev_name(&od->dev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+#define OTATTEST_SELECTOR_SIZE (nla_total_size(sizeof(u32)) + nla_total_size(OTATTEST_NAME_MAX))
+
+/* Start a reply to info's request; NULL when out of memory. */
+static struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattest_device *od,
+					  size_t payload, void **hdr)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + payload, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put_reply(msg, info, &otattest_genl_family, 0, info->genlhdr->cmd);
+	if (!*hdr || otattest_put_selector(msg, od)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int otattest_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info)
+{
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* GET_DEVICE: selector, state, detail, generation (with a record), progress. */
+#define OTATTEST_DEVICE_SIZE (OTATTEST_SELECTOR_SIZE + 5 * nla_total_size(sizeof(u32)))
+
+static int otattest_fill_device(struct sk_buff *skb, struct otattest_device *od, u32 portid,
+				u32 seq, int flags, u8 cmd)
+{
+	const struct otattest_snapshot *s = &od->snap;
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(skb, portid, seq, &otattest_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&od->state_lock);
+	ret = otattest_put_selector(skb, od);
+	if (!ret && (nla_put_u32(skb, OTATTEST_A_STATE, s->state) ||
+		     nla_put_u32(skb, OTATTEST_A_STATE_DETAIL, s->state_detail)))
+		ret = -EMSGSIZE;
+	if (!ret && s->record_len &&
+	    nla_put_u32(skb, OTATTEST_A_GENERATION, s->record.hdr.generation))
+		ret = -EMSGSIZE;
+	if (!ret && s->state == OTA_DEV_ROTATING &&
+	    (nla_put_u32(skb, OTATTEST_A_PROGRESS_DONE, s->info.progress_done) ||
+	     nla_put_u32(skb, OTATTEST_A_PROGRESS_TOTAL, s->info.progress_total)))
+		ret = -EMSGSIZE;
+	mutex_unlock(&od->state_lock);
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		return ret;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int otattest_nl_get_device(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	struct sk_buff *msg;
+	int ret;
+
+	msg = genlmsg_new(OTATTEST_DEVICE_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	ret = otattest_fill_device(msg, od, info->snd_portid, info->snd_seq, 0,
+				   OTATTEST_CMD_GET_DEVICE);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Dump every device; cb->args[0] is the next index to look at. */
+static int otattest_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
+	struct nlattr **attrs = dinfo->attrs;
+	unsigned long index = cb->args[0];
+	struct otattest_device *od;
+	int ret = 0;
+
+	/* With a selector, a dump is a one-device listing. */
+	if (attrs[OTATTEST_A_DEVICE] || attrs[OTATTEST_A_DEVICE_NAME]) {
+		if (cb->args[1])
+			return 0;
+		od = otattest_nl_select(attrs, cb->extack);
+		if (IS_ERR(od))
+			return PTR_ERR(od);
+		ret = otattest_fill_device(skb, od, NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI, OTATTEST_CMD_GET_DEVICE);
+		otattest_put(od);
+		cb->args[1] = 1;
+		return ret ?: skb->len;
+	}
+
+	while ((od = otattest_get_next(&index))) {
+		ret = otattest_fill_device(skb, od, NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq, NLM_F_MULTI, OTATTEST_CMD_GET_DEVICE);
+		otattest_put(od);
+		if (ret)
+			break; /* skb full: continue from this index next time */
+		index++;
+	}
+	cb->args[0] = index;
+	/* A full skb goes out and the dump continues; 0 bytes means done. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
+/* Why there is no record to give, as a status. */
+static ota_status_t otattest_no_record_status(const struct otattest_snapshot *s)
+{
+	if (s->state == OTATTEST_STATE_RECORD_INVALID || s->state == OTATTEST_STATE_INFO_INVALID)
+		return s->state_detail;
+	return OTA_DRIVER_NO_RECORD;
+}
+
+static int otattest_nl_get_record(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	struct sk_buff *msg;
+	ota_status_t st = OTA_OK;
+	void *hdr;
+	int ret;
+
+	/* Read the record now rather than trusting the last event. */
+	otattest_refresh(od);
+
+	msg = otattest_reply_new(info, od, nla_total_size(sizeof(struct ota_record)) +
+					   nla_total_size(sizeof(u32)), &hdr);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&od->state_lock);
+	if (!od->snap.record_len)
+		st = otattest_no_record_status(&od->snap);
+	else if (nla_put(msg, OTATTEST_A_RECORD, od->snap.record_len, &od->snap.record) ||
+		 nla_put_u32(msg, OTATTEST_A_GENERATION, od->snap.record.hdr.generation))
+		st = OTA_HOST_INTERNAL;
+	mutex_unlock(&od->state_lock);
+	if (st != OTA_OK) {
+		nlmsg_free(msg);
+		return otattest_nl_status(info, st);
+	}
+	ret = otattest_reply_send(msg, hdr, info);
+	return ret;
+}
+
+/*
+ * Run one mailbox command with a kvmalloc'd response buffer of cap
+ * bytes. On success *resp holds *len bytes; the caller kvfree()s it.
+ */
+static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req,
+				  u32 req_len, u32 cap, void **resp, u32 *len)
+{
+	ota_status_t st;
+
+	*resp = kvzalloc(cap, GFP_KERNEL);
+	if (!*resp)
+		return OTA_HOST_INTERNAL;
+	*len = 0;
+	st = otattest_mbox_call(od, cmd, req, req_len, *resp, cap, len);
+	if (st != OTA_OK) {
+		kvfree(*resp);
+		*resp = NULL;
+	}
+	return st;
+}
+
+static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	struct nlattr *nonce = info->attrs[OTATTEST_A_NONCE];
+	struct ota_req_attest req = {};
+	struct sk_buff *msg;
+	ota_status_t st;
+	void *resp, *hdr;
+	u32 len;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, OTATTEST_A_NONCE)) {
+		NL_SET_ERR_MSG(info->extack, "ATTEST needs OTATTEST_A_NONCE (16 to 64 bytes)");
+		return -EINVAL;
+	}
+	req.nonce_len = nla_len(nonce); /* 16..64 by policy */
+	memcpy(req.nonce, nla_data(nonce), req.nonce_len);
+
+	st = otattest_call(od, OTA_CMD_ATTEST, &req, sizeof(req), OTATTEST_VAR_RESP_MAX, &resp,
+			   &len);
+	if (st == OTA_OK && !len) {
+		kvfree(resp);
+		st = OTA_HOST_PROTOCOL; /* evidence cannot be empty */
+	}
+	if (st != OTA_OK)
+		return otattest_nl_status(info, st);
+
+	ret = -ENOMEM;
+	msg = otattest_reply_new(info, od, nla_total_size(len), &hdr);
+	if (msg && !nla_put(msg, OTATTEST_A_EVIDENCE, len, resp))
+		ret = otattest_reply_send(msg, hdr, info);
+	else if (msg)
+		nlmsg_free(msg);
+	kvfree(resp);
+	return ret;
+}
+
+static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	struct nlattr *nonce = info->attrs[OTATTEST_A_NONCE];
+	struct ota_req_stable_sign req = {};
+	const struct ota_resp_stable_sign *r;
+	struct sk_buff *msg;
+	ota_status_t st;
+	void *resp, *hdr;
+	u32 len;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, OTATTEST_A_SVN) ||
+	    GENL_REQ_ATTR_CHECK(info, OTATTEST_A_NONCE)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "STABLE_SIGN needs OTATTEST_A_SVN and OTATTEST_A_NONCE (16 to 64 bytes)");
+		return -EINVAL;
+	}
+	req.svn = nla_get_u32(info->attrs[OTATTEST_A_SVN]);
+	req.msg_len = nla_len(nonce);
+	memcpy(req.msg, nla_data(nonce), req.msg_len);
+
+	st = otattest_call(od, OTA_CMD_STABLE_SIGN, &req, sizeof(req), sizeof(*r), &resp, &len);
+	if (st != OTA_OK)
+		return otattest_nl_status(info, st);
+	r = resp;
+	/* Exactly the struct, reserved zero, and for the SVN we asked about. */
+	if (len != sizeof(*r) || r->reserved || r->svn != req.svn) {
+		dev_warn_ratelimited(&od->dev, "malformed stable-sign response (%u bytes)\n", len);
+		kvfree(resp);
+		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+	}
+
+	ret = -ENOMEM;
+	msg = otattest_reply_new(info, od, nla_total_size(sizeof(u32)) +
+					   nla_total_size(sizeof(r->signature)) +
+					   nla_total_size(sizeof(r->pubkey)), &hdr);
+	if (msg && !nla_put_u32(msg, OTATTEST_A_SVN, r->svn) &&
+	    !nla_put(msg, OTATTEST_A_SIGNATURE, sizeof(r->signature), r->signature) &&
+	    !nla_put(msg, OTATTEST_A_PUBKEY, sizeof(r->pubkey), r->pubkey))
+		ret = otattest_reply_send(msg, hdr, info);
+	else if (msg)
+		nlmsg_free(msg);
+	kvfree(resp);
+	return ret;
+}
+
+/*
+ * Check a GET_CERTS response: count entries of (u32 length, DER, zero
+ * padding to 4), nothing before, between or after. Returns the count,
+ * or 0 when the response is malformed.
+ */
+static u32 otattest_certs_check(const u8 *p, u32 len)
+{
+	const struct ota_resp_certs *h = (const void *)p;
+	u32 off = sizeof(*h), i, clen, padded;
+
+	if (len < sizeof(*h) || !h->count || h->count > OTA_CERTS_MAX || h->reserved)
+		return 0;
+	for (i = 0; i < h->count; i++) {
+		if (len - off < sizeof(u32))
+			return 0;
+		clen = get_unaligned_le32(p + off);
+		off += sizeof(u32);
+		if (!clen || clen > len - off)
+			return 0;
+		padded = round_up(clen, 4);
+		if (padded > len - off || memchr_inv(p + off + clen, 0, padded - clen))
+			return 0;
+		off += padded;
+	}
+	return off == len ? h->count : 0;
+}
+
+static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	u32 len, count, i, off, clen;
+	struct sk_buff *msg;
+	ota_status_t st;
+	void *resp, *hdr;
+	const u8 *p;
+	int ret;
+
+	st = otattest_call(od, OTA_CMD_GET_CERTS, NULL, 0, OTATTEST_VAR_RESP_MAX, &resp, &len);
+	if (st != OTA_OK)
+		return otattest_nl_status(info, st);
+	p = resp;
+	count = otattest_certs_check(p, len);
+	if (!count) {
+		dev_warn_ratelimited(&od->dev, "malformed certificate response (%u bytes)\n", len);
+		kvfree(resp);
+		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+	}
+
+	ret = -ENOMEM;
+	/* Each attribute is no larger than the entry that carried it. */
+	msg = otattest_reply_new(info, od, len + count * NLA_HDRLEN, &hdr);
+	if (!msg)
+		goto out;
+	for (i = 0, off = sizeof(struct ota_resp_certs); i < count; i++) {
+		clen = get_unaligned_le32(p + off);
+		if (nla_put(msg, OTATTEST_A_CERT, clen, p + off + sizeof(u32))) {
+			nlmsg_free(msg);
+			goto out;
+		}
+		off += sizeof(u32) + round_up(clen, 4);
+	}
+	ret = otattest_reply_send(msg, hdr, info);
+out:
+	kvfree(resp);
+	return ret;
+}
+
+static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	const struct ota_req_rotate req = {};
+	const struct ota_resp_rotate *r;
+	struct sk_buff *msg;
+	ota_status_t st;
+	void *resp, *hdr;
+	u32 len;
+	int ret;
+
+	st = otattest_call(od, OTA_CMD_ROTATE_TAGS, &req, sizeof(req), sizeof(*r), &resp, &len);
+	if (st != OTA_OK)
+		return otattest_nl_status(info, st);
+	r = resp;
+	if (len != sizeof(*r) || r->reserved) {
+		dev_warn_ratelimited(&od->dev, "malformed rotate response (%u bytes)\n", len);
+		kvfree(resp);
+		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+	}
+
+	ret = -ENOMEM;
+	msg = otattest_reply_new(info, od, 3 * nla_total_size(sizeof(u32)), &hdr);
+	if (msg && !nla_put_u32(msg, OTATTEST_A_KEY_VERSION_OLD, r->old_key_version) &&
+	    !nla_put_u32(msg, OTATTEST_A_KEY_VERSION_NEW, r->new_key_version) &&
+	    !nla_put_u32(msg, OTATTEST_A_STAGES_RETAGGED, r->stages_retagged))
+		ret = otattest_reply_send(msg, hdr, info);
+	else if (msg)
+		nlmsg_free(msg);
+	kvfree(resp);
+	return ret;
+}
+
+static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct otattest_device *od = info->user_ptr[0];
+	struct nlattr *slot = info->attrs[OTATTEST_A_SLOT];
+	struct ota_req_update req = { .slot = OTA_UPDATE_SLOT_OTHER };
+	const struct ota_resp_reset *r;
+	struct sk_buff *msg;
+	ota_status_t st;
+	void *resp, *hdr;
+	u32 len;
+	int ret;
+
+	if (slot) {
+		req.slot = nla_get_u32(slot);
+		if (req.slot != OTA_SLOT_A && req.slot != OTA_SLOT_B &&
+		    req.slot != OTA_UPDATE_SLOT_OTHER) {
+			NL_SET_ERR_MSG_ATTR(info->extack, slot,
+					    "slot must be 0 (A), 1 (B) or 0xffffffff (the other slot)");
+			return -EINVAL;
+		}
+	}
+
+	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), sizeof(*r), &resp, &len);
+	if (st != OTA_OK)
+		return otattest_nl_status(info, st);
+	r = resp;
+	if (len != sizeof(*r) || r->reserved || r->booted_slot >= OTA_SLOT_COUNT) {
+		dev_warn_ratelimited(&od->dev, "malformed reset response (%u bytes)\n", len);
+		kvfree(resp);
+		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+	}
+
+	ret = -ENOMEM;
+	msg = otattest_reply_new(info, od, 3 * nla_total_size(sizeof(u32)), &hdr);
+	if (msg && !nla_put_u32(msg, OTATTEST_A_BOOT_STATUS, r->boot_status) &&
+	    !nla_put_u32(msg, OTATTEST_A_GENERATION, r->generation) &&
+	    !nla_put_u32(msg, OTATTEST_A_SLOT, r->booted_slot))
+		ret = otattest_reply_send(msg, hdr, info);
+	else if (msg)
+		nlmsg_free(msg);
+	kvfree(resp);
+	return ret;
+}
+
+static const struct genl_ops otattest_genl_ops[] = {
+	{
+		.cmd = OTATTEST_CMD_GET_DEVICE,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_get_device,
+		.dumpit = otattest_nl_dump_devices,
+		.policy = otattest_policy_device,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_GET_RECORD,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_get_record,
+		.policy = otattest_policy_device,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_ATTEST,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_attest,
+		.policy = otattest_policy_attest,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_STABLE_SIGN,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_stable_sign,
+		.policy = otattest_policy_stable_sign,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_GET_CERTS,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_get_certs,
+		.policy = otattest_policy_device,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_ROTATE_TAGS,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_rotate_tags,
+		.policy = otattest_policy_device,
+		.maxattr = OTATTEST_A_MAX,
+	},
+	{
+		.cmd = OTATTEST_CMD_UPDATE_RESET,
+		.flags = GENL_ADMIN_PERM,
+		.internal_flags = OTATTEST_NL_DEVICE,
+		.doit = otattest_nl_update_reset,
+		.policy = otattest_policy_update,
+		.maxattr = OTATTEST_A_MAX,
+	},
+};
+
+enum otattest_mcgrp { OTATTEST_MCGRP_EVENTS_IDX };
+
+static const struct genl_multicast_group otattest_mcgrps[] = {
+	[OTATTEST_MCGRP_EVENTS_IDX] = { .name = OTATTEST_GENL_MCGRP_EVENTS },
+};
+
+static struct genl_family otattest_genl_family __ro_after_init = {
+	.name = OTATTEST_GENL_NAME,
+	.version = OTATTEST_GENL_VERSION,
+	.maxattr = OTATTEST_A_MAX,
+	.module = THIS_MODULE,
+	.parallel_ops = true,
+	.pre_doit = otattest_pre_doit,
+	.post_doit = otattest_post_doit,
+	.ops = otattest_genl_ops,
+	.n_ops = ARRAY_SIZE(otattest_genl_ops),
+	.mcgrps = otattest_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(otattest_mcgrps),
+};
+
+int otattest_genl_register(void)
+{
+	return genl_register_family(&otattest_genl_family);
+}
+
+void otattest_genl_unregister(void)
+{
+	genl_unregister_family(&otattest_genl_family);
+}
+
+/* Events: OTATTEST_CMD_EVENT with EVENT, the selector, and the event's attributes. */
+static struct sk_buff *otattest_event_new(struct otattest_device *od, u32 event, void **hdr)
+{
+	struct sk_buff *msg;
+
+	if (!genl_has_listeners(&otattest_genl_family, &init_net, OTATTEST_MCGRP_EVENTS_IDX))
+		return NULL;
+	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + 4 * nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &otattest_genl_family, 0, OTATTEST_CMD_EVENT);
+	if (!*hdr || nla_put_u32(msg, OTATTEST_A_EVENT, event) || otattest_put_selector(msg, od)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static void otattest_event_send(struct sk_buff *msg, void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&otattest_genl_family, msg, 0, OTATTEST_MCGRP_EVENTS_IDX, GFP_KERNEL);
+}
+
+void otattest_genl_notify_device(struct otattest_device *od, u32 event)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = otattest_event_new(od, event, &hdr);
+	if (msg)
+		otattest_event_send(msg, hdr);
+}
+
+void otattest_genl_notify_record(struct otattest_device *od, u32 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = otattest_event_new(od, OTATTEST_EVENT_RECORD_CHANGED, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u32(msg, OTATTEST_A_GENERATION, generation)) {
+		nlmsg_free(msg);
+		return;
+	}
+	otattest_event_send(msg, hdr);
+}
+
+void otattest_genl_notify_state(struct otattest_device *od, u32 state, u32 detail)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = otattest_event_new(od, OTATTEST_EVENT_STATE_CHANGED, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u32(msg, OTATTEST_A_STATE, state) ||
+	    nla_put_u32(msg, OTATTEST_A_STATE_DETAIL, detail)) {
+		nlmsg_free(msg);
+		return;
+	}
+	otattest_event_send(msg, hdr);
+}
+
+void otattest_genl_notify_progress(struct otattest_device *od, u32 done, u32 total)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = otattest_event_new(od, OTATTEST_EVENT_ROTATE_PROGRESS, &hdr);
+	if (!msg)
+		return;
+	if (nla_put_u32(msg, OTATTEST_A_PROGRESS_DONE, done) ||
+	    nla_put_u32(msg, OTATTEST_A_PROGRESS_TOTAL, total)) {
+		nlmsg_free(msg);
+		return;
+	}
+	otattest_event_send(msg, hdr);
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading the device's shared memory (BAR2). The device, or whatever
+ * else holds the memory, may write any byte at any time, so everything is
+ * copied out first and judged only on the copy, with the same checks
+ * userspace and the firmware use (ota_shm_info_validate,
+ * ota_record_validate). No length read from BAR2 is used before it is
+ * bounded by the region it claims to describe.
+ */
+#include <linux/delay.h>
+#include <linux/io.h>
+
+#include "otattest.h"
+
+/*
+ * A writer holds the seqlock for a few hundred nanoseconds; a copy that
+ * keeps tearing after this many tries means the device is stuck mid-write
+ * or is changing the record on purpose, and the record is refused.
+ */
+#define OTATTEST_RECORD_TRIES 8
+
+ota_status_t otattest_shm_read_info(struct otattest_device *od, struct ota_shm_info *out)
+{
+	memcpy_fromio(out, od->shm, sizeof(*out));
+	return ota_shm_info_validate(out, od->shm_size);
+}
+
+void otattest_layout_from_info(struct otattest_layout *l, const struct ota_shm_info *info)
+{
+	l->record_offset = info->record_offset;
+	l->record_size = info->record_size;
+	l->request_offset = info->request_offset;
+	l->request_size = info->request_size;
+	l->response_offset = info->response_offset;
+	l->response_size = info->response_size;
+}
+
+/*
+ * The mailbox and record offsets are taken once, at probe. A device that
+ * moves them later is refused rather than followed: a request may be in
+ * flight at the old place.
+ */
+ota_status_t otattest_shm_check_layout(const struct otattest_device *od,
+				       const struct ota_shm_info *info)
+{
+	struct otattest_layout now;
+
+	otattest_layout_from_info(&now, info);
+	if (memcmp(&now, &od->layout, sizeof(now)))
+		return OTA_DRIVER_LAYOUT_CHANGED;
+	if (info->device_peer_id > 0xffff || info->device_peer_id == od->peer_id)
+		return OTA_SHM_BAD_LAYOUT;
+	return OTA_OK;
+}
+
+/*
+ * Copy the record under the generation seqlock, then validate the copy.
+ * Returns OTA_OK with a valid record of *len bytes in *out,
+ * OTA_DRIVER_NO_RECORD when the device exports none (length 0), or why
+ * the record was refused.
+ */
+ota_status_t otattest_shm_read_record(struct otattest_device *od, struct ota_record *out,
+				      u32 *len)
+{
+	void __iomem *region = od->shm + od->layout.record_offset;
+	u32 cap = od->layout.record_size - sizeof(struct ota_shm_record);
+	struct ota_shm_record rh;
+	u32 gen, try;
+
+	/* The validated layout guarantees room for a full record. */
+	cap = min_t(u32, cap, sizeof(*out));
+
+	for (try = 0; try < OTATTEST_RECORD_TRIES; try++) {
+		if (try)
+			usleep_range(20, 100);
+		gen = readl(region + offsetof(struct ota_shm_record, generation));
+		if (gen & 1)
+			continue; /* writer active */
+		rmb(); /* generation before contents */
+		memcpy_fromio(&rh, region, sizeof(rh));
+		if (rh.length && rh.length <= cap)
+			memcpy_fromio(out, region + sizeof(rh), rh.length);
+		rmb(); /* contents before the second generation read */
+		if (readl(region + offsetof(struct ota_shm_record, generation)) != gen)
+			continue; /* torn: the device wrote meanwhile */
+
+		/* A consistent copy; now judge it. */
+		if (rh.reserved[0] || rh.reserved[1])
+			return OTA_RECORD_RESERVED_NONZERO;
+		if (!rh.length)
+			return OTA_DRIVER_NO_RECORD;
+		if (rh.length > cap)
+			return OTA_DRIVER_RECORD_OVERSIZE;
+		*len = rh.length;
+		return ota_record_validate(out, rh.length);
+	}
+	return OTA_RECORD_TORN;
+}

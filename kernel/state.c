@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The state userspace sees, and telling it about changes.
+ *
+ * A refresh reads the info block and the record (shm.c), decides what
+ * state to show, swaps the result into the snapshot sysfs and netlink
+ * read, and publishes what changed: sysfs_notify on "generation" and
+ * "state", a KOBJ_CHANGE uevent, and the netlink "events" multicast.
+ *
+ * Refreshes run from the event interrupt (coalesced through delayed work,
+ * so an interrupt storm costs at most one refresh per event_interval_ms),
+ * after every mailbox request, on netlink GET_RECORD, and by polling
+ * while the device is not ready (its "I am back" doorbell may have rung
+ * before anyone was listening).
+ */
+#include <linux/jiffies.h>
+#include <linux/kobject.h>
+#include <linux/ratelimit.h>
+#include <linux/string.h>
+
+#include "otattest.h"
+
+const char *otattest_state_name(u32 state)
+{
+	const char *name = otattest_driver_state_name(state);
+
+	return name ? name : ota_device_state_name(state);
+}
+
+void otattest_state_init(struct otattest_device *od)
+{
+	mutex_init(&od->refresh_lock);
+	mutex_init(&od->state_lock);
+	INIT_DELAYED_WORK(&od->event_work, otattest_event_work);
+	od->snap.state = OTA_DEV_OFF;
+	od->snap.state_detail = OTA_DRIVER_NO_RECORD;
+	od->event_next = jiffies;
+}
+
+/* What the driver shows, worst news first. */
+static void otattest_decide(struct otattest_device *od, const struct ota_shm_info *info,
+			    ota_status_t info_st, ota_status_t rec_st, u32 *state, u32 *detail)
+{
+	if (info_st != OTA_OK) {
+		*state = OTATTEST_STATE_INFO_INVALID;
+		*detail = info_st;
+	} else if (rec_st != OTA_OK && rec_st != OTA_DRIVER_NO_RECORD) {
+		*state = OTATTEST_STATE_RECORD_INVALID;
+		*detail = rec_st;
+	} else if (od->unresponsive) {
+		*state = OTATTEST_STATE_UNRESPONSIVE;
+		*detail = OTA_HOST_TIMEOUT;
+	} else {
+		*state = info->device_state;
+		*detail = info->state_detail;
+	}
+}
+
+/* Why a state is bad news worth a line in the log, or NULL. */
+static const char *otattest_state_complaint(u32 state)
+{
+	switch (state) {
+	case OTATTEST_STATE_INFO_INVALID:
+		return "info block refused";
+	case OTATTEST_STATE_RECORD_INVALID:
+		return "boot record refused";
+	case OTATTEST_STATE_UNRESPONSIVE:
+		return "device stopped answering";
+	}
+	return NULL;
+}
+
+static void otattest_uevent(struct otattest_device *od, bool record_changed, bool state_changed)
+{
+	char ev_record[] = "OTATTEST_RECORD_CHANGED=1";
+	char ev_state[] = "OTATTEST_STATE_CHANGED=1";
+	char *envp[3];
+	int n = 0;
+
+	if (record_changed)
+		envp[n++] = ev_record;
+	if (state_changed)
+		envp[n++] = ev_state;
+	envp[n] = NULL;
+	/* otattest_class.dev_uevent adds the current state and generation. */
+	kobject_uevent_env(&od->dev.kobj, KOBJ_CHANGE, envp);
+}
+
+void otattest_refresh(struct otattest_device *od)
+{
+	ota_status_t info_st, rec_st = OTA_DRIVER_NO_RECORD;
+	bool record_changed, state_changed, progress_changed, publish;
+	u32 len = 0, state, detail, old_stages, new_stages, generation = 0;
+	struct ota_shm_info info;
+	const char *complaint;
+
+	mutex_lock(&od->refresh_lock);
+	if (READ_ONCE(od->gone))
+		goto out;
+
+	info_st = otattest_shm_read_info(od, &info);
+	if (info_st == OTA_OK)
+		info_st = otattest_shm_check_layout(od, &info);
+	if (info_st == OTA_OK) {
+		/* The device moved on: whatever silence we saw is over. */
+		if (info.event_counter != od->last_event_counter)
+			od->unresponsive = false;
+		od->last_event_counter = info.event_counter;
+		rec_st = otattest_shm_read_record(od, &od->scratch, &len);
+	}
+	if (rec_st != OTA_OK)
+		len = 0;
+	otattest_decide(od, &info, info_st, rec_st, &state, &detail);
+
+	mutex_lock(&od->state_lock);
+	record_changed = len != od->snap.record_len ||
+			 memcmp(&od->scratch, &od->snap.record, len);
+	state_changed = state != od->snap.state || detail != od->snap.state_detail;
+	progress_changed = info_st == OTA_OK &&
+			   (info.progress_done != od->snap.info.progress_done ||
+			    info.progress_total != od->snap.info.progress_total);
+	old_stages = od->snap.record_len ? od->snap.record.hdr.stage_count : 0;
+	if (record_changed) {
+		memset(&od->snap.record, 0, sizeof(od->snap.record));
+		memcpy(&od->snap.record, &od->scratch, len);
+		od->snap.record_len = len;
+	}
+	if (info_st == OTA_OK)
+		od->snap.info = info;
+	od->snap.state = state;
+	od->snap.state_detail = detail;
+	new_stages = len ? od->snap.record.hdr.stage_count : 0;
+	if (len)
+		generation = od->snap.record.hdr.generation;
+	mutex_unlock(&od->state_lock);
+
+	WRITE_ONCE(od->stage_count_visible, new_stages);
+	publish = od->registered;
+
+	complaint = otattest_state_complaint(state);
+	if (state_changed && complaint)
+		dev_warn_ratelimited(&od->dev, "%s: %s (status %#x)\n", complaint,
+				     ota_status_message(detail) ?: "unknown status", detail);
+	else if (state_changed && publish)
+		dev_dbg(&od->dev, "state %s, detail %#x\n", otattest_state_name(state), detail);
+
+	if (!publish)
+		goto out;
+	if (new_stages != old_stages)
+		otattest_sysfs_update_stages(od);
+	if (record_changed || state_changed)
+		otattest_uevent(od, record_changed && len, state_changed);
+	if (record_changed && len) {
+		sysfs_notify(&od->dev.kobj, NULL, "generation");
+		otattest_genl_notify_record(od, generation);
+	}
+	if (state_changed) {
+		sysfs_notify(&od->dev.kobj, NULL, "state");
+		otattest_genl_notify_state(od, state, detail);
+	}
+	if (progress_changed && state == OTA_DEV_ROTATING)
+		otattest_genl_notify_progress(od, info.progress_done, info.progress_total);
+out:
+	mutex_unlock(&od->refresh_lock);
+}
+
+/* Hard IRQ: device says the record or its state changed. */
+void otattest_event_irq(struct otattest_device *od)
+{
+	unsigned long next = READ_ONCE(od->event_next), now = jiffies;
+
+	atomic_inc(&od->event_irqs);
+	mod_delayed_work(system_wq, &od->event_work,
+			 time_before(now, next) ? next - now : 0);
+}
+
+void otattest_event_work(struct work_struct *work)
+{
+	struct otattest_device *od =
+		container_of(to_delayed_work(work), struct otattest_device, event_work);
+	unsigned int interval = READ_ONCE(otattest_event_interval_ms);
+	unsigned int poll = READ_ONCE(otattest_poll_ms);
+	int irqs = atomic_xchg(&od->event_irqs, 0);
+	bool ready;
+
+	WRITE_ONCE(od->event_next, jiffies + msecs_to_jiffies(interval));
+	/* A full interval's worth of coalesced interrupts is a storm. */
+	if (irqs > 100)
+		dev_notice_ratelimited(&od->dev, "event interrupt storm: %d interrupts coalesced\n",
+				       irqs);
+	otattest_refresh(od);
+
+	mutex_lock(&od->state_lock);
+	ready = od->snap.state == OTA_DEV_READY;
+	mutex_unlock(&od->state_lock);
+	/* Interrupts requeue sooner; queue_ does not push them back. */
+	if (!ready && poll && !READ_ONCE(od->gone))
+		queue_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
+}
+
+/*
+ * The mailbox's verdict on liveness after each request: a timeout marks
+ * the device unresponsive until it answers again or its event counter
+ * moves. Either way the snapshot is refreshed, since requests such as an
+ * update reset change the record.
+ */
+void otattest_set_unresponsive(struct otattest_device *od, bool unresponsive)
+{
+	unsigned int poll = READ_ONCE(otattest_poll_ms);
+
+	mutex_lock(&od->refresh_lock);
+	/*
+	 * Start polling for the device's return (event_work re-arms itself).
+	 * Queued under refresh_lock and only while !gone, so remove's
+	 * cancel_delayed_work_sync() cannot miss it.
+	 */
+	if (unresponsive && !od->unresponsive && poll && !READ_ONCE(od->gone))
+		mod_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
+	od->unresponsive = unresponsive;
+	mutex_unlock(&od->refresh_lock);
+	otattest_refresh(od);
+}

@@ -32,3 +32,4 @@ kernel-check: kernel-spec-check
 kernel-spec-check:
 	kernel/netlink/check-spec.py
 TEST_SUITES += kernel/netlink/check-spec.py
+-include tests/e2e/kernel/build.mk

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattest-nltest: a small libmnl client of the otattest generic netlink
+ * family and of the kernel's uevents, for the kernel-* e2e scenarios. It
+ * is built on the host and copied into the guest. It prints what the
+ * kernel said, one key=value per line, so shell scripts can compare it;
+ * it does not interpret it (that is the scenarios' job).
+ *
+ * Not otattestctl: no D-Bus, no policy, and a "raw" command that sends
+ * whatever attributes it is given, to prove the kernel's policies.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+
+#include <otattest/genl.h>
+#include <otattest/shm.h>
+
+#define EXIT_NLERR 1 /* the kernel answered with an error */
+#define EXIT_USAGE 2
+#define EXIT_LOCAL 3 /* socket, file or timeout on our side */
+
+static const char usage_text[] =
+	"Usage: otattest-nltest [-d N | -n NAME] COMMAND [ARGS]\n"
+	"\n"
+	"Talk to the otattest generic netlink family and print the reply, one\n"
+	"key=value per line (binary values in hex), then elapsed_ms=N.\n"
+	"\n"
+	"Commands:\n"
+	"  devices                 dump every device (GET_DEVICE dump)\n"
+	"  device                  GET_DEVICE for the selected device\n"
+	"  record [-o FILE]        GET_RECORD; with -o the record goes to FILE\n"
+	"  attest NONCE [-o FILE]  ATTEST with a hex nonce; -o: evidence to FILE\n"
+	"  sign SVN NONCE          STABLE_SIGN\n"
+	"  certs [-o PREFIX]       GET_CERTS; -o: PREFIX.0.der, PREFIX.1.der ...\n"
+	"  rotate                  ROTATE_TAGS (needs CAP_NET_ADMIN)\n"
+	"  update [SLOT]           UPDATE_RESET to SLOT (0, 1, other; default other)\n"
+	"  raw CMD [-a TYPE=KIND:VALUE]...\n"
+	"                          send command number CMD with exactly these\n"
+	"                          attributes (KIND u8, u32, str, bin (hex), flag);\n"
+	"                          no selector is added\n"
+	"  monitor [-c COUNT] [-t SECONDS]\n"
+	"                          join the \"events\" group, print each event as a\n"
+	"                          line; prints \"listening\" once joined\n"
+	"  uevents [-c COUNT] [-t SECONDS]\n"
+	"                          print uevents of SUBSYSTEM=otattest, one per line\n"
+	"\n"
+	"Options:\n"
+	"  -d N        select device N (default 0)\n"
+	"  -n NAME     select by name (otattestN) instead\n"
+	"  -h, --help  this text\n"
+	"\n"
+	"Exit status: 0 success; 1 the kernel answered with an error (printed as\n"
+	"error=ENAME errno=N msg=\"...\"); 2 bad usage; 3 a local failure or, for\n"
+	"monitor and uevents, fewer than COUNT messages before the timeout.\n";
+
+static const struct {
+	const char *name;
+	enum { K_U32, K_HEX32, K_STR, K_BIN } kind;
+} attr_info[OTATTEST_A_MAX + 1] = {
+	[OTATTEST_A_DEVICE] = { "device", K_U32 },
+	[OTATTEST_A_DEVICE_NAME] = { "device_name", K_STR },
+	[OTATTEST_A_STATE] = { "state", K_U32 },
+	[OTATTEST_A_STATE_DETAIL] = { "state_detail", K_HEX32 },
+	[OTATTEST_A_GENERATION] = { "generation", K_U32 },
+	[OTATTEST_A_RECORD] = { "record", K_BIN },
+	[OTATTEST_A_NONCE] = { "nonce", K_BIN },
+	[OTATTEST_A_SVN] = { "svn", K_U32 },
+	[OTATTEST_A_EVIDENCE] = { "evidence", K_BIN },
+	[OTATTEST_A_SIGNATURE] = { "signature", K_BIN },
+	[OTATTEST_A_PUBKEY] = { "pubkey", K_BIN },
+	[OTATTEST_A_CERT] = { "cert", K_BIN },
+	[OTATTEST_A_KEY_VERSION_OLD] = { "key_version_old", K_U32 },
+	[OTATTEST_A_KEY_VERSION_NEW] = { "key_version_new", K_U32 },
+	[OTATTEST_A_STAGES_RETAGGED] = { "stages_retagged", K_U32 },
+	[OTATTEST_A_SLOT] = { "slot", K_U32 },
+	[OTATTEST_A_BOOT_STATUS] = { "boot_status", K_HEX32 },
+	[OTATTEST_A_EVENT] = { "event", K_U32 },
+	[OTATTEST_A_PROGRESS_DONE] = { "progress_done", K_U32 },
+	[OTATTEST_A_PROGRESS_TOTAL] = { "progress_total", K_U32 },
+};
+
+static const char *event_name(uint32_t ev)
+{
+	switch (ev) {
+	case OTATTEST_EVENT_RECORD_CHANGED: return "record_changed";
+	case OTATTEST_EVENT_STATE_CHANGED: return "state_changed";
+	case OTATTEST_EVENT_ROTATE_PROGRESS: return "rotate_progress";
+	case OTATTEST_EVENT_DEVICE_ADDED: return "device_added";
+	case OTATTEST_EVENT_DEVICE_REMOVED: return "device_removed";
+	}
+	return "unknown";
+}
+
+struct nl {
+	struct mnl_socket *sk;
+	uint32_t portid;
+	uint32_t seq;
+	uint16_t family;
+	uint32_t mcgrp_events;
+};
+
+/* What the kernel said about a request. */
+struct reply {
+	int error;        /* 0 or a positive errno */
+	char msg[256];    /* extack message */
+	uint32_t miss_type;
+	bool have_miss;
+	uint32_t bad_offset;
+	bool have_offset;
+	/* Output handling for the data callback. */
+	const char *out_path;
+	unsigned int certs;
+	bool one_line;
+	int messages;
+};
+
+static char buf[1 << 17];
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void die_local(const char *what)
+{
+	fprintf(stderr, "otattest-nltest: %s: %s\n", what, strerror(errno));
+	exit(EXIT_LOCAL);
+}
+
+static void print_hex(FILE *f, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+static int write_file(const char *path, const void *p, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
+		fprintf(stderr, "otattest-nltest: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int print_attr(const struct nlattr *a, void *data)
+{
+	struct reply *r = data;
+	uint16_t type = mnl_attr_get_type(a);
+	const void *p = mnl_attr_get_payload(a);
+	uint16_t len = mnl_attr_get_payload_len(a);
+	const char *sep = r->one_line ? " " : "\n";
+	char path[4096];
+
+	if (type > OTATTEST_A_MAX || !attr_info[type].name) {
+		printf("attr%u=", type);
+		print_hex(stdout, p, len);
+		fputs(sep, stdout);
+		return MNL_CB_OK;
+	}
+	switch (attr_info[type].kind) {
+	case K_U32:
+	case K_HEX32:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) < 0) {
+			printf("%s=bad-length-%u%s", attr_info[type].name, len, sep);
+			break;
+		}
+		if (type == OTATTEST_A_EVENT)
+			printf("event=%s%s", event_name(mnl_attr_get_u32(a)), sep);
+		else
+			printf(attr_info[type].kind == K_U32 ? "%s=%" PRIu32 "%s" : "%s=0x%08" PRIx32 "%s",
+			       attr_info[type].name, mnl_attr_get_u32(a), sep);
+		break;
+	case K_STR:
+		printf("%s=%.*s%s", attr_info[type].name, (int)strnlen(p, len), (const char *)p, sep);
+		break;
+	case K_BIN:
+		if (r->out_path && type == OTATTEST_A_CERT) {
+			snprintf(path, sizeof(path), "%s.%u.der", r->out_path, r->certs);
+			if (write_file(path, p, len))
+				return MNL_CB_ERROR;
+			printf("cert%u_len=%u%s", r->certs, len, sep);
+		} else if (r->out_path && (type == OTATTEST_A_RECORD || type == OTATTEST_A_EVIDENCE)) {
+			if (write_file(r->out_path, p, len))
+				return MNL_CB_ERROR;
+			printf("%s_len=%u%s", attr_info[type].name, len, sep);
+		} else {
+			printf("%s=", attr_info[type].name);
+			print_hex(stdout, p, len);
+			fputs(sep, stdout);
+		}
+		if (type == OTATTEST_A_CERT)
+			r->certs++;
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct reply *r = data;
+	int ret;
+
+	r->messages++;
+	ret = mnl_attr_parse(nlh, sizeof(struct genlmsghdr), print_attr, data);
+	if (r->one_line) {
+		putchar('\n');
+		fflush(stdout);
+	}
+	return ret;
+}
+
+static int extack_attr(const struct nlattr *a, void *data)
+{
+	struct reply *r = data;
+
+	switch (mnl_attr_get_type(a)) {
+	case NLMSGERR_ATTR_MSG:
+		if (mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
+			snprintf(r->msg, sizeof(r->msg), "%s", mnl_attr_get_str(a));
+		break;
+	case NLMSGERR_ATTR_OFFS:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0) {
+			r->bad_offset = mnl_attr_get_u32(a);
+			r->have_offset = true;
+		}
+		break;
+	case NLMSGERR_ATTR_MISS_TYPE:
+		if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0) {
+			r->miss_type = mnl_attr_get_u32(a);
+			r->have_miss = true;
+		}
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int error_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct reply *r = data;
+	unsigned int off;
+
+	if (nlh->nlmsg_len < mnl_nlmsg_size(sizeof(*e))) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	r->error = -e->error;
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS) {
+		/* TLVs follow the error and, unless capped, the echoed request. */
+		off = sizeof(*e);
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+			off += e->msg.nlmsg_len - sizeof(struct nlmsghdr);
+		mnl_attr_parse(nlh, off, extack_attr, r);
+	}
+	return MNL_CB_STOP;
+}
+
+static int stop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_STOP;
+}
+
+static int noop_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+static mnl_cb_t ctl_cbs[NLMSG_MIN_TYPE] = {
+	[NLMSG_NOOP] = noop_cb,
+	[NLMSG_ERROR] = error_cb,
+	[NLMSG_DONE] = stop_cb,
+	[NLMSG_OVERRUN] = noop_cb,
+};
+
+/* Send nlh and run callbacks until the ack, the error or the dump's end. */
+static int nl_talk(struct nl *nl, struct nlmsghdr *nlh, mnl_cb_t cb, struct reply *r)
+{
+	ssize_t n;
+	int ret;
+
+	if (mnl_socket_sendto(nl->sk, nlh, nlh->nlmsg_len) < 0)
+		die_local("sendto");
+	do {
+		n = mnl_socket_recvfrom(nl->sk, buf, sizeof(buf));
+		if (n < 0)
+			die_local("recvfrom");
+		ret = mnl_cb_run2(buf, (size_t)n, nlh->nlmsg_seq, nl->portid, cb, r, ctl_cbs,
+				  NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	if (ret < 0 && !r->error)
+		die_local("parsing the reply");
+	return r->error ? -1 : 0;
+}
+
+static struct nlmsghdr *genl_start(struct nl *nl, uint16_t type, uint8_t cmd, uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | flags;
+	nlh->nlmsg_seq = ++nl->seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = OTATTEST_GENL_VERSION;
+	return nlh;
+}
+
+/* The family's id and the events group's, from the generic netlink controller. */
+static int ctrl_group_cb(const struct nlattr *a, void *data)
+{
+	struct nl *nl = data;
+	const struct nlattr *tb[CTRL_ATTR_MCAST_GRP_MAX + 1] = {};
+	const struct nlattr *x;
+
+	mnl_attr_for_each_nested(x, a) {
+		if (mnl_attr_get_type(x) <= CTRL_ATTR_MCAST_GRP_MAX)
+			tb[mnl_attr_get_type(x)] = x;
+	}
+	if (tb[CTRL_ATTR_MCAST_GRP_NAME] && tb[CTRL_ATTR_MCAST_GRP_ID] &&
+	    !strcmp(mnl_attr_get_str(tb[CTRL_ATTR_MCAST_GRP_NAME]), OTATTEST_GENL_MCGRP_EVENTS))
+		nl->mcgrp_events = mnl_attr_get_u32(tb[CTRL_ATTR_MCAST_GRP_ID]);
+	return MNL_CB_OK;
+}
+
+static int ctrl_attr_cb(const struct nlattr *a, void *data)
+{
+	struct nl *nl = data;
+	const struct nlattr *g;
+
+	switch (mnl_attr_get_type(a)) {
+	case CTRL_ATTR_FAMILY_ID:
+		nl->family = mnl_attr_get_u16(a);
+		break;
+	case CTRL_ATTR_MCAST_GROUPS:
+		mnl_attr_for_each_nested(g, a)
+			ctrl_group_cb(g, nl);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static struct nl *ctrl_nl; /* mnl callbacks take one data pointer */
+
+static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)data;
+	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), ctrl_attr_cb, ctrl_nl);
+}
+
+static void nl_open(struct nl *nl, int protocol, unsigned int groups)
+{
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	int one = 1;
+
+	nl->sk = mnl_socket_open(protocol);
+	if (!nl->sk)
+		die_local("socket");
+	if (mnl_socket_bind(nl->sk, groups, MNL_SOCKET_AUTOPID) < 0)
+		die_local("bind");
+	nl->portid = mnl_socket_get_portid(nl->sk);
+	nl->seq = (uint32_t)time(NULL);
+	if (protocol != NETLINK_GENERIC)
+		return;
+	mnl_socket_setsockopt(nl->sk, NETLINK_CAP_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
+
+	nlh = genl_start(nl, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	((struct genlmsghdr *)mnl_nlmsg_get_payload(nlh))->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, OTATTEST_GENL_NAME);
+	ctrl_nl = nl;
+	if (nl_talk(nl, nlh, ctrl_cb, &r) || !nl->family) {
+		printf("error=%s errno=%d msg=\"family %s is not registered (is otattest.ko loaded?)\"\n",
+		       strerrorname_np(r.error ?: ENOENT), r.error ?: ENOENT, OTATTEST_GENL_NAME);
+		exit(EXIT_NLERR);
+	}
+}
+
+static int finish(struct reply *r, double t0)
+{
+	if (r->error) {
+		printf("error=%s\nerrno=%d\nmsg=\"%s\"\n", strerrorname_np(r->error) ?: "?", r->error,
+		       r->msg);
+		if (r->have_miss)
+			printf("missing_attr=%u\n", r->miss_type);
+		if (r->have_offset)
+			printf("bad_attr_offset=%u\n", r->bad_offset);
+	}
+	printf("elapsed_ms=%.0f\n", now_ms() - t0);
+	return r->error ? EXIT_NLERR : 0;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode hex into out (at most cap bytes); returns the length or -1. */
+static int parse_hex(const char *s, uint8_t *out, size_t cap)
+{
+	size_t n = strlen(s), i;
+
+	if (n % 2 || n / 2 > cap)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return (int)(n / 2);
+}
+
+static bool parse_u32(const char *s, uint32_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || end == s || *end || x > UINT32_MAX)
+		return false;
+	*v = (uint32_t)x;
+	return true;
+}
+
+static void usage_error(const char *msg)
+{
+	fprintf(stderr, "otattest-nltest: %s\n\n%s", msg, usage_text);
+	exit(EXIT_USAGE);
+}
+
+/* -a TYPE=KIND:VALUE for raw. */
+static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
+{
+	uint8_t bin[4096];
+	char kind[8];
+	uint32_t type, v;
+	const char *eq = strchr(spec, '='), *colon;
+	char num[16];
+	int n;
+
+	if (!eq || !(colon = strchr(eq, ':')) || (size_t)(eq - spec) >= sizeof(num) ||
+	    (size_t)(colon - eq - 1) >= sizeof(kind))
+		usage_error("-a wants TYPE=KIND:VALUE");
+	memcpy(num, spec, (size_t)(eq - spec));
+	num[eq - spec] = 0;
+	memcpy(kind, eq + 1, (size_t)(colon - eq - 1));
+	kind[colon - eq - 1] = 0;
+	if (!parse_u32(num, &type) || type > 0xffff)
+		usage_error("-a: bad attribute type");
+	if (!strcmp(kind, "u32") && parse_u32(colon + 1, &v))
+		mnl_attr_put_u32(nlh, (uint16_t)type, v);
+	else if (!strcmp(kind, "u8") && parse_u32(colon + 1, &v) && v <= 0xff)
+		mnl_attr_put_u8(nlh, (uint16_t)type, (uint8_t)v);
+	else if (!strcmp(kind, "str"))
+		mnl_attr_put_strz(nlh, (uint16_t)type, colon + 1);
+	else if (!strcmp(kind, "flag"))
+		mnl_attr_put(nlh, (uint16_t)type, 0, NULL);
+	else if (!strcmp(kind, "bin") && (n = parse_hex(colon + 1, bin, sizeof(bin))) >= 0)
+		mnl_attr_put(nlh, (uint16_t)type, (size_t)n, bin);
+	else
+		usage_error("-a: bad KIND or VALUE");
+}
+
+/* Wait for COUNT messages on sk, for at most secs; print each with cb. */
+static int listen_loop(struct nl *nl, int count, int secs, bool uevents)
+{
+	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl->sk), .events = POLLIN };
+	double deadline = now_ms() + secs * 1000.0;
+	struct reply r = { .one_line = true };
+	int seen = 0;
+	ssize_t n;
+
+	printf("listening\n");
+	fflush(stdout);
+	while (count <= 0 || seen < count) {
+		double left = deadline - now_ms();
+
+		if (left <= 0)
+			break;
+		if (poll(&pfd, 1, (int)left) <= 0)
+			continue;
+		n = mnl_socket_recvfrom(nl->sk, buf, sizeof(buf) - 1);
+		if (n < 0)
+			die_local("recvfrom");
+		if (uevents) {
+			/* "ACTION@DEVPATH\0KEY=VALUE\0..." */
+			bool ours = false;
+
+			buf[n] = 0;
+			for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+				if (!strcmp(buf + i, "SUBSYSTEM=otattest"))
+					ours = true;
+			if (!ours)
+				continue;
+			for (ssize_t i = (ssize_t)strlen(buf) + 1; i < n; i += (ssize_t)strlen(buf + i) + 1)
+				printf("%s%s", buf + i, i + (ssize_t)strlen(buf + i) + 1 < n ? " " : "\n");
+			fflush(stdout);
+			seen++;
+		} else {
+			int before = r.messages;
+
+			mnl_cb_run(buf, (size_t)n, 0, 0, data_cb, &r);
+			seen += r.messages - before;
+		}
+	}
+	printf("received=%d\n", seen);
+	return count > 0 && seen < count ? EXIT_LOCAL : 0;
+}
+
+/*
+ * The command's own arguments: "-o FILE", "-a SPEC" (repeatable), "-c N",
+ * "-t SECONDS" anywhere, the rest positional.
+ */
+struct args {
+	const char *out;
+	const char *attrs[64];
+	int n_attrs;
+	int count, secs;
+	const char *pos[4];
+	int n_pos;
+};
+
+static void parse_args(int argc, char **argv, struct args *a)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if ((!strcmp(s, "-o") || !strcmp(s, "-a") || !strcmp(s, "-c") || !strcmp(s, "-t")) &&
+		    i + 1 < argc) {
+			const char *v = argv[++i];
+
+			if (s[1] == 'o')
+				a->out = v;
+			else if (s[1] == 'c')
+				a->count = atoi(v);
+			else if (s[1] == 't')
+				a->secs = atoi(v);
+			else if (a->n_attrs < 64)
+				a->attrs[a->n_attrs++] = v;
+			else
+				usage_error("too many -a");
+		} else if (s[0] == '-' && s[1]) {
+			usage_error("unknown option or missing value");
+		} else if (a->n_pos < 4) {
+			a->pos[a->n_pos++] = s;
+		} else {
+			usage_error("too many arguments");
+		}
+	}
+}
+
+static const struct {
+	const char *name;
+	uint8_t cmd;
+	int min_pos, max_pos;
+} commands[] = {
+	{ "device", OTATTEST_CMD_GET_DEVICE, 0, 0 },
+	{ "record", OTATTEST_CMD_GET_RECORD, 0, 0 },
+	{ "attest", OTATTEST_CMD_ATTEST, 1, 1 },
+	{ "sign", OTATTEST_CMD_STABLE_SIGN, 2, 2 },
+	{ "certs", OTATTEST_CMD_GET_CERTS, 0, 0 },
+	{ "rotate", OTATTEST_CMD_ROTATE_TAGS, 0, 0 },
+	{ "update", OTATTEST_CMD_UPDATE_RESET, 0, 1 },
+};
+
+static const struct option long_opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	struct args a = { .secs = 10 };
+	const char *name = NULL, *cmd;
+	struct reply r = {};
+	struct nlmsghdr *nlh;
+	struct nl nl = {};
+	uint32_t dev = 0, v;
+	uint8_t nonce[256];
+	int opt, n, c;
+	double t0;
+
+	/* Global options stop at the command ("+"). */
+	while ((opt = getopt_long(argc, argv, "+d:n:h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if (!parse_u32(optarg, &dev))
+				usage_error("-d wants a number");
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			usage_error("unknown option");
+		}
+	}
+	if (optind >= argc)
+		usage_error("no command");
+	cmd = argv[optind];
+	parse_args(argc - optind - 1, argv + optind + 1, &a);
+
+	if (!strcmp(cmd, "uevents")) {
+		nl_open(&nl, NETLINK_KOBJECT_UEVENT, 1);
+		return listen_loop(&nl, a.count, a.secs, true);
+	}
+	nl_open(&nl, NETLINK_GENERIC, 0);
+	if (!strcmp(cmd, "monitor")) {
+		if (!nl.mcgrp_events) {
+			errno = ENOENT;
+			die_local("the family has no events group");
+		}
+		if (mnl_socket_setsockopt(nl.sk, NETLINK_ADD_MEMBERSHIP, &nl.mcgrp_events,
+					  sizeof(nl.mcgrp_events)) < 0)
+			die_local("joining the events group");
+		return listen_loop(&nl, a.count, a.secs, false);
+	}
+
+	t0 = now_ms();
+	if (!strcmp(cmd, "raw")) {
+		if (a.n_pos != 1 || !parse_u32(a.pos[0], &v) || v > 0xff)
+			usage_error("raw wants a command number");
+		nlh = genl_start(&nl, nl.family, (uint8_t)v, 0);
+		for (int i = 0; i < a.n_attrs; i++)
+			put_raw_attr(nlh, a.attrs[i]);
+		nl_talk(&nl, nlh, data_cb, &r);
+		return finish(&r, t0);
+	}
+	if (!strcmp(cmd, "devices")) {
+		nlh = genl_start(&nl, nl.family, OTATTEST_CMD_GET_DEVICE, NLM_F_DUMP);
+		r.one_line = true;
+		nl_talk(&nl, nlh, data_cb, &r);
+		printf("devices=%d\n", r.messages);
+		return finish(&r, t0);
+	}
+
+	for (c = 0; c < (int)(sizeof(commands) / sizeof(commands[0])); c++)
+		if (!strcmp(cmd, commands[c].name))
+			break;
+	if (c == (int)(sizeof(commands) / sizeof(commands[0])))
+		usage_error("unknown command");
+	if (a.n_pos < commands[c].min_pos || a.n_pos > commands[c].max_pos)
+		usage_error("wrong number of arguments");
+	nlh = genl_start(&nl, nl.family, commands[c].cmd, 0);
+	if (name)
+		mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, name);
+	else
+		mnl_attr_put_u32(nlh, OTATTEST_A_DEVICE, dev);
+
+	switch (commands[c].cmd) {
+	case OTATTEST_CMD_ATTEST:
+		if ((n = parse_hex(a.pos[0], nonce, sizeof(nonce))) < 0)
+			usage_error("attest wants a hex nonce");
+		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);
+		break;
+	case OTATTEST_CMD_STABLE_SIGN:
+		if (!parse_u32(a.pos[0], &v) || (n = parse_hex(a.pos[1], nonce, sizeof(nonce))) < 0)
+			usage_error("sign wants SVN and a hex nonce");
+		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, v);
+		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);
+		break;
+	case OTATTEST_CMD_UPDATE_RESET:
+		if (a.n_pos) {
+			if (!strcmp(a.pos[0], "other"))
+				v = OTA_UPDATE_SLOT_OTHER;
+			else if (!parse_u32(a.pos[0], &v))
+				usage_error("update wants 0, 1 or other");
+			mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, v);
+		}
+		break;
+	}
+
+	r.out_path = a.out;
+	nl_talk(&nl, nlh, data_cb, &r);
+	return finish(&r, t0);
+}

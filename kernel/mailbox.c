@@ -108,7 +108,7 @@ static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void
 	}
 	if (h.status != OTA_OK) {
 		if (!ota_status_message(h.status) || otattest_status_is_host_only(h.status)) {
-			dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#x\n",
+			dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#010x\n",
 					     command, h.status);
 			return OTA_DRIVER_UNKNOWN_STATUS;
 		}

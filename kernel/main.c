@@ -179,7 +179,7 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 			 info->abi_major, info->abi_minor, info->info_size, OTA_SHM_ABI_MAJOR);
 		return -ENODEV;
 	default:
-		dev_warn(&pdev->dev, "declined: %s (status %#x)\n", ota_status_message(st), st);
+		dev_warn(&pdev->dev, "declined: %s (status %#010x)\n", ota_status_message(st), st);
 		return -ENODEV;
 	}
 	if (info->device_peer_id > 0xffff || info->device_peer_id == od->peer_id) {
@@ -251,18 +251,20 @@ static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	/*
 	 * Read the record before device_add so the attribute groups (and
 	 * which stage groups are visible) are right when the add uevent
-	 * goes out.
+	 * goes out. No refresh runs between device_add and "registered":
+	 * a change the first read missed is published by the one below.
 	 */
 	otattest_refresh(od);
-
+	mutex_lock(&od->refresh_lock);
 	ret = device_add(&od->dev);
+	if (!ret) {
+		od->stages_shown = READ_ONCE(od->stage_count_visible);
+		od->registered = true;
+	}
+	mutex_unlock(&od->refresh_lock);
 	if (ret)
 		goto err_irq1;
 	pci_set_drvdata(pdev, od);
-
-	mutex_lock(&od->refresh_lock);
-	od->registered = true;
-	mutex_unlock(&od->refresh_lock);
 	xa_store(&otattest_devices, index, od, GFP_KERNEL);
 	otattest_genl_notify_device(od, OTATTEST_EVENT_DEVICE_ADDED);
 

@@ -36,6 +36,9 @@
 
 #define OTATTEST_DRV_NAME "otattest"
 
+/* event_flags: the IRQ already armed the coalesced refresh. */
+#define OTATTEST_EVENT_QUEUED 0
+
 /* Module parameters (main.c). */
 extern unsigned int otattest_timeout_ms;
 extern unsigned int otattest_poll_ms;
@@ -74,6 +77,7 @@ struct otattest_device {
 	 */
 	bool gone;
 	bool registered; /* device_add done: refresh may publish (refresh_lock) */
+	u32 stages_shown; /* stage groups as sysfs has them (refresh_lock) */
 
 	/* mailbox.c */
 	struct mutex mbox_lock;
@@ -91,6 +95,7 @@ struct otattest_device {
 	struct delayed_work event_work;
 	unsigned long event_next; /* jiffies before which events are coalesced */
 	atomic_t event_irqs;     /* event interrupts since the last refresh */
+	unsigned long event_flags; /* OTATTEST_EVENT_QUEUED */
 	struct ota_record scratch; /* refresh's copy before it is judged (refresh_lock) */
 };
 

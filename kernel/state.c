@@ -90,7 +90,7 @@ void otattest_refresh(struct otattest_device *od)
 {
 	ota_status_t info_st, rec_st = OTA_DRIVER_NO_RECORD;
 	bool record_changed, state_changed, progress_changed, publish;
-	u32 len = 0, state, detail, old_stages, new_stages, generation = 0;
+	u32 len = 0, state, detail, new_stages, generation = 0;
 	struct ota_shm_info info;
 	const char *complaint;
 
@@ -119,7 +119,6 @@ void otattest_refresh(struct otattest_device *od)
 	progress_changed = info_st == OTA_OK &&
 			   (info.progress_done != od->snap.info.progress_done ||
 			    info.progress_total != od->snap.info.progress_total);
-	old_stages = od->snap.record_len ? od->snap.record.hdr.stage_count : 0;
 	if (record_changed) {
 		memset(&od->snap.record, 0, sizeof(od->snap.record));
 		memcpy(&od->snap.record, &od->scratch, len);
@@ -139,15 +138,17 @@ void otattest_refresh(struct otattest_device *od)
 
 	complaint = otattest_state_complaint(state);
 	if (state_changed && complaint)
-		dev_warn_ratelimited(&od->dev, "%s: %s (status %#x)\n", complaint,
+		dev_warn_ratelimited(&od->dev, "%s: %s (status %#010x)\n", complaint,
 				     ota_status_message(detail) ?: "unknown status", detail);
 	else if (state_changed && publish)
-		dev_dbg(&od->dev, "state %s, detail %#x\n", otattest_state_name(state), detail);
+		dev_dbg(&od->dev, "state %s, detail %#010x\n", otattest_state_name(state), detail);
 
 	if (!publish)
 		goto out;
-	if (new_stages != old_stages)
+	if (new_stages != od->stages_shown) {
 		otattest_sysfs_update_stages(od);
+		od->stages_shown = new_stages;
+	}
 	if (record_changed || state_changed)
 		otattest_uevent(od, record_changed && len, state_changed);
 	if (record_changed && len) {
@@ -164,12 +165,20 @@ out:
 	mutex_unlock(&od->refresh_lock);
 }
 
-/* Hard IRQ: device says the record or its state changed. */
+/*
+ * Hard IRQ: the device says the record or its state changed. Arms the
+ * refresh for the end of the current coalescing interval; until the work
+ * runs, further interrupts only count (one atomic op each), so a storm
+ * cannot keep the timer code busy either.
+ */
 void otattest_event_irq(struct otattest_device *od)
 {
 	unsigned long next = READ_ONCE(od->event_next), now = jiffies;
 
 	atomic_inc(&od->event_irqs);
+	if (test_and_set_bit(OTATTEST_EVENT_QUEUED, &od->event_flags))
+		return;
+	/* mod_: a pending poll may be much later than this refresh. */
 	mod_delayed_work(system_wq, &od->event_work,
 			 time_before(now, next) ? next - now : 0);
 }
@@ -184,6 +193,9 @@ void otattest_event_work(struct work_struct *work)
 	bool ready;
 
 	WRITE_ONCE(od->event_next, jiffies + msecs_to_jiffies(interval));
+	/* Interrupts from now on need another refresh after this one. */
+	clear_bit(OTATTEST_EVENT_QUEUED, &od->event_flags);
+	smp_mb__after_atomic();
 	/* A full interval's worth of coalesced interrupts is a storm. */
 	if (irqs > 100)
 		dev_notice_ratelimited(&od->dev, "event interrupt storm: %d interrupts coalesced\n",
@@ -215,7 +227,7 @@ void otattest_set_unresponsive(struct otattest_device *od, bool unresponsive)
 	 * cancel_delayed_work_sync() cannot miss it.
 	 */
 	if (unresponsive && !od->unresponsive && poll && !READ_ONCE(od->gone))
-		mod_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
+		queue_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
 	od->unresponsive = unresponsive;
 	mutex_unlock(&od->refresh_lock);
 	otattest_refresh(od);

@@ -16,6 +16,10 @@
  *  - The OTP secret partition is not readable through hal_otp_read.
  *  - Flash behaves like NOR flash: erase sets a page to 0xff, program can
  *    only clear bits.
+ *  - Advancing to RUNTIME wipes every working key slot: the runtime starts
+ *    with the retained vault only, and only the boot stages (before
+ *    RUNTIME) may put keys into the vault.
+ *  - Firmware programs only the OTP COUNTERS partition.
  */
 #ifndef OTATTEST_HAL_H
 #define OTATTEST_HAL_H
@@ -75,8 +79,9 @@ void hal_key_destroy(hal_key_t key);
  * (it lives in retention RAM, in shares) and is lost at cold boot.
  */
 #define HAL_RETAINED_KEY_SLOTS 4u
+/* A copy of key into the vault; HAL_KEYMGR_STATE at RUNTIME. */
 ota_status_t hal_key_retain(hal_key_t key, uint32_t slot);
-/* HAL_BAD_HANDLE when the slot is empty. */
+/* A new working handle on a retained key (the caller destroys it); HAL_BAD_HANDLE when the slot is empty. */
 ota_status_t hal_key_retained(uint32_t slot, hal_key_t *out);
 void hal_key_retained_clear(uint32_t slot);
 
@@ -125,6 +130,18 @@ uint64_t hal_time_ns(void); /* monotonic nanoseconds */
 ota_status_t hal_trng_fill(void *buf, uint32_t len);
 /* SHA-256 measurement of the ROM: stable across every firmware update. */
 void hal_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
+
+/* ---- reset manager ---------------------------------------------------- */
+
+/*
+ * Reset the chip as the reset manager would (enum ota_reset_reason): the
+ * key manager returns to ROM, every working key slot and engine is
+ * cleared; retention RAM and the retained key vault survive a WARM or
+ * UPDATE reset and are zeroed by COLD. On silicon execution would restart
+ * in ROM; here the caller runs ota_fw_boot() next, which is how the boot
+ * stages perform update resets, warm resets and tag rotation.
+ */
+ota_status_t hal_reset(uint32_t reason);
 
 /* ---- the host interface (mailbox transport lives in the device) ------ */
 

@@ -226,6 +226,11 @@ enum ota_status_class {
 	X(HAL_OTP_WRITE_FAILED, IO, HAL, 8, "OTP program failed")                                  \
 	X(HAL_BAD_ARGUMENT, INTERNAL, HAL, 9, "a HAL call was given an invalid argument")          \
 	X(HAL_RETENTION_INVALID, MALFORMED, HAL, 10, "retention RAM contents are not valid")       \
+	X(HAL_OTP_LOCKED, PERMISSION, HAL, 11, "OTP partition is locked: only the counters can be programmed") \
+	X(HAL_KEYMGR_STATE, PERMISSION, HAL, 12, "the key manager's state does not allow this operation") \
+	X(HAL_POWER_LOST, UNAVAILABLE, HAL, 13, "the device lost power")                           \
+	X(HAL_ENGINE_IDLE, INTERNAL, HAL, 14, "crypto engine update or finish without a started operation") \
+	X(HAL_OTP_SECRET, PERMISSION, HAL, 15, "the OTP secret partition is readable only by the key manager") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \

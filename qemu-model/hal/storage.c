@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Flash (NOR semantics, page erase, fault injection), OTP (OR-only, the
+ * secret partition unreadable) and retention RAM.
+ */
+#include <string.h>
+
+#include "swhal_priv.h"
+
+/* ---- flash ---------------------------------------------------------------- */
+
+uint32_t hal_flash_size(void)
+{
+	return swhal_dev.flash_size;
+}
+
+uint32_t hal_flash_page_size(void)
+{
+	return OTA_FLASH_PAGE_SIZE;
+}
+
+ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(addr, len, swhal_dev.flash_size))
+		return OTA_HAL_FLASH_BAD_ADDRESS;
+	if (!buf && len)
+		return OTA_HAL_BAD_ARGUMENT;
+	if (len)
+		memcpy(buf, swhal_dev.flash + addr, len);
+	return OTA_OK;
+}
+
+/*
+ * Count a write and decide its fate. Returns true when it must tear;
+ * then finish_write() reports the fault the way it was armed.
+ */
+static bool write_faults(void)
+{
+	swhal_dev.flash_writes++;
+	if (swhal_dev.fault_kind == SWHAL_FAULT_NONE || swhal_dev.flash_writes != swhal_dev.fault_at)
+		return false;
+	return true;
+}
+
+static ota_status_t finish_write(bool torn)
+{
+	enum swhal_fault kind = swhal_dev.fault_kind;
+	int r = swhal_persist_flash();
+
+	if (!torn)
+		return r == 0 ? OTA_OK : OTA_HAL_FLASH_WRITE_FAILED;
+	swhal_dev.fault_kind = SWHAL_FAULT_NONE;
+	swhal_dev.fault_at = 0;
+	if (kind == SWHAL_FAULT_POWER_LOSS) {
+		swhal_power_off();
+		if (swhal_dev.ops.power_loss)
+			swhal_dev.ops.power_loss(swhal_dev.ops_ctx);
+		return OTA_HAL_POWER_LOST;
+	}
+	return OTA_HAL_FLASH_WRITE_FAILED;
+}
+
+ota_status_t hal_flash_erase_page(uint32_t addr)
+{
+	bool torn;
+
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (addr % OTA_FLASH_PAGE_SIZE || !ota_range_ok(addr, OTA_FLASH_PAGE_SIZE, swhal_dev.flash_size))
+		return OTA_HAL_FLASH_BAD_ADDRESS;
+	torn = write_faults();
+	memset(swhal_dev.flash + addr, 0xff, torn ? OTA_FLASH_PAGE_SIZE / 2 : OTA_FLASH_PAGE_SIZE);
+	return finish_write(torn);
+}
+
+ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
+{
+	const uint8_t *src = buf;
+	uint8_t *dst;
+	uint32_t i, n;
+	bool torn;
+
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(addr, len, swhal_dev.flash_size))
+		return OTA_HAL_FLASH_BAD_ADDRESS;
+	if (!buf && len)
+		return OTA_HAL_BAD_ARGUMENT;
+	dst = swhal_dev.flash + addr;
+	/* NOR: programming only clears bits. Refused whole, before anything changes. */
+	for (i = 0; i < len; i++)
+		if (src[i] & ~dst[i])
+			return OTA_HAL_FLASH_NOT_ERASED;
+	if (!len)
+		return OTA_OK;
+	torn = write_faults();
+	n = torn ? len / 2 : len;
+	for (i = 0; i < n; i++)
+		dst[i] &= src[i];
+	return finish_write(torn);
+}
+
+void swhal_fault_flash(uint32_t nth, enum swhal_fault kind)
+{
+	swhal_dev.fault_kind = nth ? kind : SWHAL_FAULT_NONE;
+	swhal_dev.fault_at = nth ? swhal_dev.flash_writes + nth : 0;
+}
+
+uint64_t swhal_flash_writes(void)
+{
+	return swhal_dev.flash_writes;
+}
+
+/* ---- OTP ------------------------------------------------------------------- */
+
+static bool touches_secret(uint32_t offset, uint32_t len)
+{
+	return len && offset < OTA_OTP_SECRET_DIGEST_END && offset + len > OTA_OTP_SECRET_START;
+}
+
+ota_status_t hal_otp_read(uint32_t offset, void *buf, uint32_t len)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(offset, len, sizeof(swhal_dev.otp)) || (!buf && len))
+		return OTA_HAL_BAD_ARGUMENT;
+	/* Only the key manager reads the secret partition (digest included). */
+	if (touches_secret(offset, len))
+		return OTA_HAL_OTP_SECRET;
+	if (len)
+		memcpy(buf, (const uint8_t *)&swhal_dev.otp + offset, len);
+	return OTA_OK;
+}
+
+/*
+ * Firmware programs only the COUNTERS partition (floors, epoch,
+ * revocations); everything below is fixed at provisioning and locked by
+ * its digest, as OpenTitan's OTP controller locks a partition.
+ */
+ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
+{
+	uint8_t *dst = (uint8_t *)&swhal_dev.otp + offset;
+	const uint8_t *src = buf;
+	uint32_t i;
+
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(offset, len, sizeof(swhal_dev.otp)) || (!buf && len))
+		return OTA_HAL_BAD_ARGUMENT;
+	if (len && offset < OTA_OTP_COUNTERS_START)
+		return OTA_HAL_OTP_LOCKED;
+	for (i = 0; i < len; i++)
+		if (dst[i] & ~src[i])
+			return OTA_OTP_CLEARS_BITS;
+	if (!len || !memcmp(dst, src, len))
+		return OTA_OK;
+	memcpy(dst, src, len);
+	return swhal_persist_otp() == 0 ? OTA_OK : OTA_HAL_OTP_WRITE_FAILED;
+}
+
+/* ---- retention RAM ------------------------------------------------------------ */
+
+ota_status_t hal_retention_read(uint32_t offset, void *buf, uint32_t len)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(offset, len, HAL_RETENTION_BYTES) || (!buf && len))
+		return OTA_HAL_BAD_ARGUMENT;
+	if (len)
+		memcpy(buf, swhal_dev.ret.ram + offset, len);
+	return OTA_OK;
+}
+
+ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!ota_range_ok(offset, len, HAL_RETENTION_BYTES) || (!buf && len))
+		return OTA_HAL_BAD_ARGUMENT;
+	if (!len || !memcmp(swhal_dev.ret.ram + offset, buf, len))
+		return OTA_OK; /* unchanged: no file write on the fast path */
+	memcpy(swhal_dev.ret.ram + offset, buf, len);
+	swhal_persist_retention();
+	return OTA_OK;
+}

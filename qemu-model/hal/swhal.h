@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Control interface of the software HAL: the emulated device that
+ * firmware/include/hal.h runs on. The firmware sees only hal.h; the model
+ * (qemu-model/src), the unit tests, the benchmarks and otimage use this
+ * header to power the device on and off, load factory images, inject
+ * faults and receive what the device publishes.
+ *
+ * One device per process, not thread-safe: the firmware is a single
+ * hart, and the model drives it from one thread.
+ *
+ * State lives either in memory or in a state directory:
+ *   flash.bin      raw flash contents (its size is the device's flash size)
+ *   otp.bin        struct ota_otp, exactly 1024 bytes
+ *   retention.bin  retention RAM and the retained key vault (volatile:
+ *                  cleared by every cold boot, written without fsync)
+ *   host.bin       the reserved high-water mark of the record generation
+ * Every file is replaced atomically (temporary file, fsync, rename, fsync
+ * of the directory), so killing the process at any moment never leaves a
+ * half-written file. Only flash/OTP programming and the occasional
+ * generation reservation write files: a boot on the tag fast path writes
+ * nothing but (when it changed) retention.bin. See docs/hal.md.
+ */
+#ifndef OTATTEST_SWHAL_H
+#define OTATTEST_SWHAL_H
+
+#include <otattest/record.h>
+#include <otattest/status.h>
+
+#define SWHAL_DEFAULT_FLASH_SIZE (4u << 20)
+#define SWHAL_MAX_FLASH_SIZE (64u << 20)
+/* hal_cycles() counts nominal cycles of a 100 MHz device clock. */
+#define SWHAL_CYCLE_HZ 100000000u
+
+struct swhal_options {
+	/* Flash size for a new device (0: SWHAL_DEFAULT_FLASH_SIZE). An existing flash.bin keeps its size. */
+	uint32_t flash_size;
+	/* Skip fsync (tests and benchmarks on throwaway directories). Renames stay atomic. */
+	bool no_fsync;
+};
+
+/*
+ * Open the device. state_dir NULL runs in memory. Missing files start as
+ * a factory-fresh part: flash erased (0xff), OTP blank (zero), retention
+ * zero. Returns 0 or a negative errno (EINVAL for a file of the wrong
+ * size, EBUSY when a device is already open). The device is powered off
+ * until swhal_power_on().
+ */
+int swhal_open(const char *state_dir, const struct swhal_options *opt);
+void swhal_close(void);
+
+/*
+ * Power-on reset (cold boot): retention RAM and the retained key vault are
+ * zeroed, the key manager returns to ROM, every key slot is wiped, the
+ * engines are idle and a simulated power loss is over. The caller then
+ * runs ota_fw_boot(OTA_RESET_COLD), as the ROM would.
+ */
+int swhal_power_on(void);
+/* Power off: every HAL call fails (HAL_POWER_LOST) until swhal_power_on(). */
+void swhal_power_off(void);
+bool swhal_powered(void);
+
+/*
+ * Factory programming, bypassing NOR and OR-only rules (what a
+ * programmer does before the part is soldered): replace flash (len <=
+ * flash size; the rest is erased) or OTP (exactly sizeof(struct ota_otp)).
+ * Persisted at once. 0 or a negative errno.
+ */
+int swhal_load_flash(const void *image, uint32_t len);
+int swhal_load_otp(const void *image, uint32_t len);
+
+/*
+ * Test access that no firmware has: read raw flash/OTP (the secret too),
+ * and overwrite flash bytes without NOR rules, as an attacker with a
+ * flash programmer would. Persisted like a program. 0 or -EINVAL.
+ */
+int swhal_peek_flash(uint32_t addr, void *buf, uint32_t len);
+int swhal_poke_flash(uint32_t addr, const void *buf, uint32_t len);
+int swhal_peek_otp(uint32_t offset, void *buf, uint32_t len);
+int swhal_peek_retention(uint32_t offset, void *buf, uint32_t len);
+
+/* The ROM measurement hal_rom_identity() reports (see docs/hal.md). */
+void swhal_default_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
+/* Emulate another ROM (tests): the device root changes with it. */
+void swhal_set_rom_identity(const uint8_t id[OTA_SHA256_BYTES]);
+
+/* ---- fault injection -------------------------------------------------- */
+
+enum swhal_fault {
+	SWHAL_FAULT_NONE = 0,
+	/* The write returns HAL_FLASH_WRITE_FAILED and leaves the page torn. */
+	SWHAL_FAULT_WRITE_ERROR = 1,
+	/*
+	 * Power is cut during the write: the page is left torn and persisted,
+	 * the device is powered off (every later HAL call fails), and the
+	 * power_loss callback runs: the model exits, a test longjmps out.
+	 */
+	SWHAL_FAULT_POWER_LOSS = 2,
+};
+
+/*
+ * Make the nth flash write from now (program or erase; 1 = the next one)
+ * fail in the given way. Torn means: a program lands only its first half
+ * (rounded down) of bytes, an erase erases only the first half of the
+ * page. One fault at a time; SWHAL_FAULT_NONE disarms.
+ */
+void swhal_fault_flash(uint32_t nth, enum swhal_fault kind);
+/* Flash writes (programs and erases) the device performed since open. */
+uint64_t swhal_flash_writes(void);
+
+/* ---- what the device publishes ------------------------------------------ */
+
+struct swhal_host_ops {
+	/* A record was published (generation already stamped into it). */
+	void (*record)(void *ctx, const struct ota_record_header *rec, uint32_t len);
+	void (*state)(void *ctx, uint32_t state, uint32_t detail);
+	void (*progress)(void *ctx, uint32_t done, uint32_t total);
+	/* A SWHAL_FAULT_POWER_LOSS fired. May not return (exit, longjmp). */
+	void (*power_loss)(void *ctx);
+};
+/* Install callbacks (any may be NULL); ops is copied. */
+void swhal_set_host_ops(const struct swhal_host_ops *ops, void *ctx);
+
+/* The last record published (0 when none yet), state and progress. */
+uint32_t swhal_last_record(void *buf, uint32_t cap);
+void swhal_last_state(uint32_t *state, uint32_t *detail);
+void swhal_last_progress(uint32_t *done, uint32_t *total);
+/* The generation the next publish will stamp. */
+uint32_t swhal_next_generation(void);
+
+/* ---- inspection for tests (never key bytes) --------------------------- */
+
+/* Working key slots in use (leak checks). The root counts while it exists. */
+uint32_t swhal_keys_in_use(void);
+/*
+ * True when needle appears anywhere in the HAL's own key storage (working
+ * slots, the vault, retention RAM). Tests pass a key they computed
+ * independently to prove no slot holds it in the clear.
+ */
+bool swhal_key_storage_contains(const void *needle, uint32_t len);
+
+/* ---- host-side derivations (no device needed) ------------------------- */
+
+/*
+ * The device root for a device secret and ROM identity, then one
+ * hal_keymgr_derive step of kind ECDSA_P256 (key_version 0), reduced to
+ * its public key: exactly what the device computes for the same inputs,
+ * by the same code. otimage provision uses it to certify the identity
+ * key (label "otattest-identity", empty context) without a device.
+ */
+ota_status_t swhal_derive_root_pubkey(const uint8_t device_secret[32],
+				      const uint8_t rom_identity[OTA_SHA256_BYTES],
+				      const char *label, const uint8_t *context,
+				      uint32_t context_len,
+				      uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+
+#endif /* OTATTEST_SWHAL_H */

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * State of the one emulated device, shared by the files of the software
+ * HAL. Nothing outside qemu-model/hal/ includes this.
+ */
+#ifndef OTATTEST_SWHAL_PRIV_H
+#define OTATTEST_SWHAL_PRIV_H
+
+#include <otattest/flash.h>
+#include <otattest/otp.h>
+
+#include "hal.h"
+#include "swhal.h"
+
+#define SWHAL_KEY_BYTES 32u       /* every key: 256-bit secret or P-256 scalar */
+#define SWHAL_WORKING_KEYS 16u    /* slot 0 is the device root */
+#define SWHAL_ROOT_SLOT 0u
+#define SWHAL_MAX_LABEL 64u       /* KDF label (KMAC customization) bytes */
+#define SWHAL_MAX_CONTEXT 256u    /* KDF context bytes */
+#define SWHAL_MAX_CUSTOM 256u     /* hal_kmac_start customization bytes */
+
+/* A key in two XOR shares; neither share alone says anything about it. */
+struct swhal_key {
+	uint32_t generation; /* bumped on every allocation and wipe: stale handles fail */
+	uint32_t kind;       /* enum hal_key_kind, 0 when free */
+	uint8_t share[2][SWHAL_KEY_BYTES];
+};
+
+/* Retention RAM as the device keeps it: firmware bytes plus the vault. */
+struct swhal_retention {
+	uint8_t ram[HAL_RETENTION_BYTES];
+	struct swhal_key vault[HAL_RETAINED_KEY_SLOTS]; /* generation unused */
+};
+
+struct swhal_device {
+	bool open;
+	bool powered;
+	bool no_fsync;
+	char *dir; /* NULL: in memory */
+
+	uint8_t *flash;
+	uint32_t flash_size;
+	struct ota_otp otp;
+	struct swhal_retention ret;
+	uint8_t rom_identity[OTA_SHA256_BYTES];
+
+	uint32_t keymgr_state;
+	struct swhal_key keys[SWHAL_WORKING_KEYS];
+
+	/* engines */
+	bool sha_active;
+	bool kmac_active;
+
+	/* fault injection */
+	uint64_t flash_writes;
+	uint64_t fault_at; /* value of flash_writes that fails; 0: none */
+	enum swhal_fault fault_kind;
+
+	/* host interface */
+	struct swhal_host_ops ops;
+	void *ops_ctx;
+	uint32_t generation;      /* last stamped; 0 before the first */
+	uint32_t generation_mark; /* persisted: every generation below is used or skipped */
+	struct ota_record last_record;
+	uint32_t last_record_len;
+	uint32_t state, state_detail, progress_done, progress_total;
+};
+
+extern struct swhal_device swhal_dev;
+
+/* persist.c: atomic whole-file replacement and loading. */
+int swhal_file_write(const char *name, const void *data, size_t len, bool durable);
+/* Reads exactly len bytes: 0, -ENOENT when absent, -EINVAL when the size differs. */
+int swhal_file_read(const char *name, void *data, size_t len);
+/* Size of a file in the state directory, or a negative errno. */
+long swhal_file_size(const char *name);
+int swhal_persist_flash(void);
+int swhal_persist_otp(void);
+void swhal_persist_retention(void);
+
+/* crypto.c: the engines, fetched once. */
+int swhal_crypto_init(void);
+ota_status_t swhal_kmac256(const uint8_t key[SWHAL_KEY_BYTES], const char *custom,
+			   const uint8_t *msg1, uint32_t len1,
+			   const uint8_t *msg2, uint32_t len2,
+			   uint8_t *out, uint32_t out_len);
+/* The SP 800-108r1 KMAC KDF step of hal_keymgr_derive, on clear key bytes. */
+ota_status_t swhal_kdf(const uint8_t parent[SWHAL_KEY_BYTES], const char *label,
+		       const uint8_t *context, uint32_t context_len,
+		       uint32_t key_version, uint32_t kind,
+		       uint8_t out[SWHAL_KEY_BYTES]);
+ota_status_t swhal_device_root(const uint8_t secret[32],
+			       const uint8_t rom_identity[OTA_SHA256_BYTES],
+			       uint8_t root[SWHAL_KEY_BYTES]);
+ota_status_t swhal_p256_pubkey(const uint8_t scalar[SWHAL_KEY_BYTES],
+			       uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+ota_status_t swhal_p256_sign(const uint8_t scalar[SWHAL_KEY_BYTES],
+			     const uint8_t digest[OTA_SHA256_BYTES],
+			     uint8_t sig[OTA_P256_SIG_BYTES]);
+ota_status_t swhal_p256_verify(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
+			       const uint8_t digest[OTA_SHA256_BYTES],
+			       const uint8_t sig[OTA_P256_SIG_BYTES]);
+ota_status_t swhal_sha_engine_start(void);
+ota_status_t swhal_sha_engine_update(const void *data, uint32_t len);
+ota_status_t swhal_sha_engine_finish(uint8_t digest[OTA_SHA256_BYTES]);
+ota_status_t swhal_kmac_engine_start(const uint8_t key[SWHAL_KEY_BYTES],
+				     const uint8_t *custom, uint32_t custom_len);
+ota_status_t swhal_kmac_engine_update(const void *data, uint32_t len);
+ota_status_t swhal_kmac_engine_finish(uint8_t *out, uint32_t out_len);
+void swhal_random(void *buf, uint32_t len);
+void swhal_wipe(void *buf, size_t len);
+
+/* keymgr.c */
+void swhal_keys_reset(bool cold);
+/* The clear key of a valid handle of `kind`, shares re-randomised; caller wipes out. */
+ota_status_t swhal_key_use(hal_key_t h, uint32_t kind, uint8_t out[SWHAL_KEY_BYTES]);
+
+/* keymgr.c: random starting generations, so handles never repeat across opens. */
+void swhal_keys_seed(void);
+
+/* device.c */
+void swhal_reset_engines(void);
+int swhal_persist_generation_mark(uint32_t mark);
+
+#endif /* OTATTEST_SWHAL_PRIV_H */

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+
+#include "swhal.h"
+#include "testutil.h"
+
+void tu_sha256(const void *data, size_t len, uint8_t out[32])
+{
+	unsigned int n = 0;
+
+	ck_assert_int_eq(EVP_Digest(data, len, out, &n, EVP_sha256(), NULL), 1);
+	ck_assert_uint_eq(n, 32);
+}
+
+void tu_kmac256(const uint8_t key[32], const char *custom, const void *msg, size_t len,
+		uint8_t *out, size_t out_len)
+{
+	EVP_MAC *mac = EVP_MAC_fetch(NULL, "KMAC-256", NULL);
+	EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+	OSSL_PARAM p[3];
+	size_t got = 0;
+
+	p[0] = OSSL_PARAM_construct_octet_string(OSSL_MAC_PARAM_CUSTOM, (void *)custom,
+						 strlen(custom));
+	p[1] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &out_len);
+	p[2] = OSSL_PARAM_construct_end();
+	ck_assert_ptr_nonnull(ctx);
+	ck_assert_int_eq(EVP_MAC_init(ctx, key, 32, p), 1);
+	ck_assert_int_eq(EVP_MAC_update(ctx, msg, len), 1);
+	ck_assert_int_eq(EVP_MAC_final(ctx, out, &got, out_len), 1);
+	ck_assert_uint_eq(got, out_len);
+	EVP_MAC_CTX_free(ctx);
+	EVP_MAC_free(mac);
+}
+
+void tu_kdf(const uint8_t parent[32], const char *label, const void *ctx, size_t ctx_len,
+	    uint32_t key_version, uint8_t out[32])
+{
+	uint8_t x[300];
+
+	ck_assert_uint_le(ctx_len + 4, sizeof(x));
+	if (ctx_len)
+		memcpy(x, ctx, ctx_len);
+	x[ctx_len] = (uint8_t)key_version;
+	x[ctx_len + 1] = (uint8_t)(key_version >> 8);
+	x[ctx_len + 2] = (uint8_t)(key_version >> 16);
+	x[ctx_len + 3] = (uint8_t)(key_version >> 24);
+	tu_kmac256(parent, label, x, ctx_len + 4, out, 32);
+}
+
+void tu_otp_secret_only(struct ota_otp *otp, const uint8_t secret[32])
+{
+	memset(otp, 0, sizeof(*otp));
+	memcpy(otp->device_secret, secret, sizeof(otp->device_secret));
+	tu_sha256(otp->device_secret, sizeof(otp->device_secret), otp->secret_digest);
+}
+
+void tu_hal_open_memory(uint32_t flash_size)
+{
+	struct swhal_options o = { .flash_size = flash_size };
+
+	ck_assert_int_eq(swhal_open(NULL, &o), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+}
+
+void tu_hal_close(void)
+{
+	swhal_close();
+}
+
+char *tu_mkdtemp(void)
+{
+	char *d = strdup("/tmp/otattest-test.XXXXXX");
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_ptr_nonnull(mkdtemp(d));
+	return d;
+}
+
+void tu_rmdir_state(char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4096];
+
+	if (d) {
+		while ((e = readdir(d)) != NULL) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			unlink(path);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+	free(dir);
+}

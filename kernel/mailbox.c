@@ -120,6 +120,12 @@ static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void
 		return OTA_DRIVER_RESPONSE_OVERSIZE;
 	}
 	memcpy_fromio(buf, resp + sizeof(h), h.length);
+	/* The device zeroes seq before writing another answer over this one. */
+	rmb();
+	if (readl(resp + OTA_RESP_SEQ) != seq) {
+		dev_warn_ratelimited(&od->dev, "answer to request %u changed while being read\n", seq);
+		return OTA_HOST_PROTOCOL;
+	}
 	*len = h.length;
 	return OTA_OK;
 }

@@ -18,11 +18,35 @@
  * or is changing the record on purpose, and the record is refused.
  */
 #define OTATTEST_RECORD_TRIES 8
+#define OTATTEST_INFO_TRIES 8
 
+/*
+ * The info block is a seqlock too, around event_counter: a copy between
+ * two equal, even reads of it is consistent (state and detail belong
+ * together).
+ */
 ota_status_t otattest_shm_read_info(struct otattest_device *od, struct ota_shm_info *out)
 {
+	void __iomem *counter = od->shm + offsetof(struct ota_shm_info, event_counter);
+	u32 c, try;
+
+	for (try = 0; try < OTATTEST_INFO_TRIES; try++) {
+		if (try)
+			usleep_range(20, 100);
+		c = readl(counter);
+		if (c & 1)
+			continue;
+		rmb(); /* counter before contents */
+		memcpy_fromio(out, od->shm, sizeof(*out));
+		rmb(); /* contents before the second counter read */
+		if (readl(counter) == c)
+			return ota_shm_info_validate(out, od->shm_size);
+	}
+	/* Not ours at all says more than "torn" (probe of another ivshmem user). */
 	memcpy_fromio(out, od->shm, sizeof(*out));
-	return ota_shm_info_validate(out, od->shm_size);
+	if (out->magic != OTA_SHM_MAGIC)
+		return OTA_SHM_BAD_MAGIC;
+	return OTA_DRIVER_INFO_TORN;
 }
 
 void otattest_layout_from_info(struct otattest_layout *l, const struct ota_shm_info *info)

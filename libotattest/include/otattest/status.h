@@ -316,6 +316,7 @@ enum ota_status_class {
 	X(DRIVER_RECORD_OVERSIZE, MALFORMED, DRIVER, 4, "the boot record is longer than its shared memory region") \
 	X(DRIVER_LAYOUT_CHANGED, PROTOCOL, DRIVER, 5, "the device moved its shared memory regions while bound; rebind the driver") \
 	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")                   \
+	X(DRIVER_INFO_TORN, BUSY, DRIVER, 7, "the info block kept changing while being read")       \
 	/* identity certificate blob in flash */                                                    \
 	X(IDCERT_BAD_MAGIC, MALFORMED, IDCERT, 1, "identity certificate blob magic is wrong (region erased?)") \
 	X(IDCERT_BAD_LENGTH, MALFORMED, IDCERT, 2, "identity certificate DER length is zero or too large") \

@@ -206,6 +206,17 @@ ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_
  */
 ota_status_t oti_image_resign(uint8_t *img, size_t len, const struct oti_key *signer);
 
+/*
+ * Verify an image against a root key as the device's slow path does,
+ * device policy aside: ota_image_parse, ota_chain_check, every DLGC
+ * signature (and DLGS where the parent is hybrid), the image ECDSA
+ * signature and the SPXS signature when present (SIG_SPX_KEY_MISSING when
+ * the chain gives the signer no SLH-DSA key). OTA_OK or the device's
+ * status code.
+ */
+ota_status_t oti_image_verify(const uint8_t *img, size_t len, const struct ota_root_key *root,
+			      struct oti_diag *d);
+
 /* ---- owner config ------------------------------------------------------- */
 
 struct oti_owner_params {
@@ -217,6 +228,9 @@ struct oti_owner_params {
 /* Built and checked with ota_owner_config_check. */
 ota_status_t oti_owner_config_build(const struct oti_owner_params *p,
 				    struct ota_owner_config *out, struct oti_diag *d);
+/* Read an owner config file (exactly one struct) and check it. */
+ota_status_t oti_owner_config_load(const char *path, struct ota_owner_config *out,
+				   struct oti_diag *d);
 
 /* ---- flash image -------------------------------------------------------- */
 
@@ -259,6 +273,12 @@ ota_status_t oti_flash_layout_default(uint32_t flash_size, uint32_t rom_ext_slot
  */
 ota_status_t oti_flash_build(const struct oti_flash_params *p, uint8_t **out, size_t *out_len,
 			     struct oti_diag *d);
+/*
+ * What pack requires of a slot image: it parses (ota_image_parse), its
+ * identifier is the slot's stage, and the file is exactly the image.
+ */
+ota_status_t oti_slot_image_check(enum oti_slot_index slot, const uint8_t *img, size_t len,
+				  struct oti_diag *d);
 /* The identity certificate blob around a DER certificate. */
 ota_status_t oti_idcert_blob(const uint8_t *der, size_t len, struct ota_identity_cert_blob *out,
 			     struct oti_diag *d);
@@ -294,6 +314,8 @@ ota_status_t oti_otp_raise_floor(struct ota_otp *otp, uint32_t stage, uint32_t f
 ota_status_t oti_otp_bump_epoch(struct ota_otp *otp, uint32_t *new_epoch);
 /* owner false: creator key slot `index`; true: owner config key `index`. */
 ota_status_t oti_otp_revoke(struct ota_otp *otp, bool owner, uint32_t index);
+/* Read an OTP image file (exactly one struct) and check it with ota_otp_decode. */
+ota_status_t oti_otp_load(const char *path, struct ota_otp *out, struct oti_diag *d);
 /* OTP_CLEARS_BITS if `next` clears any bit set in `prev`. */
 ota_status_t oti_otp_program_check(const struct ota_otp *prev, const struct ota_otp *next);
 
@@ -363,5 +385,8 @@ const char *oti_file_kind_name(enum oti_file_kind k);
  */
 ota_status_t oti_inspect(const char *path, const uint8_t *buf, size_t len, bool json,
 			 FILE *out, struct oti_diag *d);
+/* The same, and for an image also oti_image_verify against root (may be NULL). */
+ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len, bool json,
+				const struct ota_root_key *root, FILE *out, struct oti_diag *d);
 
 #endif /* OTATTEST_OTIMAGE_H */

@@ -60,7 +60,14 @@ int oti_cmd_inspect(int argc, char **argv);
 /* Shared by the subcommands. */
 int oti_fail(const struct oti_diag *d, ota_status_t st);
 int oti_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print a help text with the program name substituted; returns 0. */
+/* Print a help text; returns 0. */
 int oti_print_help(const char *text);
+/* "KEY" or "KEY:LIFECYCLE-MASK" (all states when no mask is given). */
+void oti_key_spec(const char *arg, char *path, size_t path_size, uint32_t *lifecycle_mask);
+void oti_print_root_key(struct oti_out *o, const struct ota_root_key *k);
+/* Names for masks, e.g. "dev,prod"; static buffers (one call per printf). */
+const char *oti_lifecycle_mask_str(uint32_t mask);
+const char *oti_slot_mask_str(uint32_t mask);
+const char *oti_caps_str(uint32_t caps);
 
 #endif

@@ -61,7 +61,7 @@ static void member(struct oti_out *o, const char *key, bool container)
 	for (i = 0; i < o->depth; i++)
 		fputs("  ", o->f);
 	if (o->in_array[o->depth])
-		fputs("- ", o->f);
+		fputs(container ? "-" : "- ", o->f);
 	if (key && !o->in_array[o->depth])
 		fprintf(o->f, container ? "%s:\n" : "%s: ", key);
 	else if (container)

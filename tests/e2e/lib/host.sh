@@ -27,6 +27,13 @@ e2e_qmp() {
 	/usr/bin/python3 "$E2E_ROOT/tests/e2e/lib/qmp.py" "$E2E_QMP" "$@"
 }
 
+# e2e_model_ctl [--json] REQUEST...: one control request to the model
+# (docs/model.md: status, power-cycle, install, otp, fault, stop); prints
+# the reply, fails unless it is "ok". Example: e2e_model_ctl fault drop on
+e2e_model_ctl() {
+	"$E2E_ROOT/$E2E_MODEL_BIN" ctl --control="$E2E_MODEL_CTL" "$@"
+}
+
 # e2e_wait_guest NAME [SECONDS]: wait until the guest ran e2e_signal NAME.
 e2e_wait_guest() {
 	local name=$1 n=$((${2:-30} * 20)) i

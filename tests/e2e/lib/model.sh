@@ -4,25 +4,32 @@
 
 E2E_MODEL_BIN=build/otattest-model # make target, relative to the tree
 
-# e2e_model_start DIR: start the model with its state, ivshmem socket and
-# control socket in DIR, plus the scenario's E2E_MODEL_ARGS. Returns once
-# the ivshmem socket listens (QEMU exits at once if it does not yet).
+# e2e_model_start DIR: start the model with its state directory, ivshmem
+# socket and control socket in DIR, plus the scenario's E2E_MODEL_ARGS
+# (fault knobs, --load-flash/--load-otp). Returns once the control socket
+# answers, which the model guarantees means the ivshmem socket listens and
+# the cold boot is done (QEMU exits at once if the socket is not there yet).
+# --no-fsync: the directory is thrown away; a SIGKILL stays safe without it.
 # Sets E2E_MODEL_PID.
 e2e_model_start() {
 	local dir=$1 i
 	mkdir -p "$dir/state"
 	"$E2E_ROOT/$E2E_MODEL_BIN" \
-		--state "$dir/state" \
-		--socket "$dir/ivshmem.sock" \
-		--control "$dir/model.ctl" \
+		--state-dir="$dir/state" \
+		--socket="$dir/ivshmem.sock" \
+		--control="$dir/model.ctl" \
+		--no-fsync \
 		"${E2E_MODEL_ARGS[@]}" >"$dir/model.log" 2>&1 &
 	E2E_MODEL_PID=$!
-	for ((i = 0; i < 200; i++)); do
-		[ -S "$dir/ivshmem.sock" ] && return 0
+	for ((i = 0; i < 400; i++)); do
+		if [ -S "$dir/model.ctl" ] &&
+			"$E2E_ROOT/$E2E_MODEL_BIN" ctl --control="$dir/model.ctl" status >"$dir/model-status.txt" 2>&1; then
+			return 0
+		fi
 		kill -0 "$E2E_MODEL_PID" 2>/dev/null || break
 		sleep 0.025
 	done
-	echo "model did not start listening on $dir/ivshmem.sock (see model.log)"
+	echo "the model did not become ready (see model.log)"
 	return 1
 }
 

@@ -8,7 +8,7 @@
  * GET_RECORD request rung through the doorbell is answered, and the answer
  * is signalled by an MSI-X interrupt.
  *
- * On probe it waits for the device to report "ready", performs `rounds`
+ * On probe it waits for the device to finish booting, performs `rounds`
  * mailbox round trips, each waiting for the mailbox interrupt with a
  * timeout, checks each response (sequence number, command, status,
  * length, a valid record with the right magic, byte-identical to the
@@ -43,7 +43,7 @@ MODULE_PARM_DESC(timeout_ms, "how long to wait for each mailbox interrupt");
 
 static unsigned int ready_timeout_ms = 10000;
 module_param(ready_timeout_ms, uint, 0444);
-MODULE_PARM_DESC(ready_timeout_ms, "how long to wait for the device to be ready");
+MODULE_PARM_DESC(ready_timeout_ms, "how long to wait for the device to finish booting");
 
 /* Results, read-only. */
 static char result[160] = "not probed";
@@ -69,6 +69,18 @@ MODULE_PARM_DESC(own_peer, "this guest's ivshmem peer id (IVPosition)");
 static unsigned int device_peer = ~0u;
 module_param(device_peer, uint, 0444);
 MODULE_PARM_DESC(device_peer, "the device's peer id, from the info block");
+
+static char device_state[16] = "unknown";
+module_param_string(device_state, device_state, sizeof(device_state), 0444);
+MODULE_PARM_DESC(device_state, "device state from the info block once it settled");
+
+static unsigned int state_detail;
+module_param(state_detail, uint, 0444);
+MODULE_PARM_DESC(state_detail, "status code the info block gives for that state");
+
+static unsigned int boot_status;
+module_param(boot_status, uint, 0444);
+MODULE_PARM_DESC(boot_status, "boot_status of the record received");
 
 static unsigned int record_generation;
 module_param(record_generation, uint, 0444);
@@ -133,8 +145,12 @@ static const char *status_text(u32 st)
 	return s ? s : "unknown status";
 }
 
-/* Wait until the info block is valid and says "ready". */
-static int probe_wait_ready(struct probe_dev *p)
+/*
+ * Wait until the info block is valid and the device has finished booting:
+ * "ready", or "failed" (a blank device fails its cold boot, and still
+ * serves GET_RECORD with a record saying why).
+ */
+static int probe_wait_settled(struct probe_dev *p)
 {
 	unsigned long deadline = jiffies + msecs_to_jiffies(ready_timeout_ms);
 	ota_status_t st;
@@ -142,7 +158,8 @@ static int probe_wait_ready(struct probe_dev *p)
 	for (;;) {
 		memcpy_fromio(&p->info, p->shm, sizeof(p->info));
 		st = ota_shm_info_validate(&p->info, (u32)p->shm_len);
-		if (st == OTA_OK && p->info.device_state == OTA_DEV_READY)
+		if (st == OTA_OK && (p->info.device_state == OTA_DEV_READY ||
+				     p->info.device_state == OTA_DEV_FAILED))
 			return 0;
 		if (time_after(jiffies, deadline))
 			break;
@@ -152,8 +169,8 @@ static int probe_wait_ready(struct probe_dev *p)
 		return probe_fail(p, -ENODEV, "info block invalid after %u ms: %s (magic %#x, abi %u.%u)",
 				  ready_timeout_ms, status_text(st), p->info.magic,
 				  p->info.abi_major, p->info.abi_minor);
-	return probe_fail(p, -ETIMEDOUT, "device not ready after %u ms: state %s, detail %#x",
-			  ready_timeout_ms, ota_device_state_name(p->info.device_state),
+	return probe_fail(p, -ETIMEDOUT, "device still %s after %u ms (detail %#x)",
+			  ota_device_state_name(p->info.device_state), ready_timeout_ms,
 			  p->info.state_detail);
 }
 
@@ -235,6 +252,7 @@ static int probe_round_trip(struct probe_dev *p, u64 *rtt)
 		return probe_fail(p, -EBADMSG, "record in the response is invalid: %s", status_text(st));
 	if (p->resp->hdr.magic != OTA_RECORD_MAGIC) /* validate checks it; say it here too */
 		return probe_fail(p, -EBADMSG, "record magic %#x", p->resp->hdr.magic);
+	boot_status = p->resp->hdr.boot_status;
 
 	err = probe_read_region(p, &region_len);
 	if (err)
@@ -296,10 +314,12 @@ static int probe_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pci_set_drvdata(pdev, p);
 
 	own_peer = readl(p->regs + OTA_IVSHMEM_IV_POSITION);
-	err = probe_wait_ready(p);
+	err = probe_wait_settled(p);
 	if (err)
 		goto free_event;
 	device_peer = p->info.device_peer_id;
+	strscpy(device_state, ota_device_state_name(p->info.device_state), sizeof(device_state));
+	state_detail = p->info.state_detail;
 	if (device_peer == own_peer || device_peer > 0xffff) {
 		err = probe_fail(p, -EPROTO, "device peer id %u is not another peer (we are %u)",
 				 device_peer, own_peer);

@@ -5,6 +5,7 @@
 E2E_DESCRIPTION="systemd mode: PID 1, hardened unit, system bus, overlay"
 E2E_MODE=systemd
 E2E_TIMEOUT=60
+E2E_FILES=("tests/e2e/lib/guest.sh:/etc/e2e/copied-file")
 
 guest_setup() {
 	# Runs chrooted in the new root before systemd starts.
@@ -32,7 +33,7 @@ guest_main() {
 	# host's /.dockerenv through 9p and says container-other).
 	e2e_assert_eq qemu "$(systemctl show -p Virtualization --value)" "PID 1 sees a VM, not a container"
 	e2e_assert_eq activating "$(systemctl is-active e2e-scenario.service || true)" "this scenario as a unit"
-	touch /tmp/host-tmp-marker
+	cmp /etc/e2e/copied-file "$E2E_DIR/lib/guest.sh" || e2e_fail "E2E_FILES copy differs"
 
 	systemctl start e2e-hardened.service
 	e2e_assert_eq etc-readonly "$(sed -n 1p "$E2E_OUT/hardened")" "ProtectSystem=strict: /etc"

@@ -1,0 +1,160 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Independent check of otattest evidence with code nobody in otattest wrote.
+
+Decodes the COSE_Sign1 with cbor2, verifies its ES256 signature and the
+certificate signatures with the cryptography package, and compares every
+claim with the boot record parsed here with struct from docs/formats.md.
+Imports nothing of otattest. Run with Debian's /usr/bin/python3
+(python3-cbor2, python3-cryptography).
+
+usage: evidence_check.py EVIDENCE CA_PEM NONCE_HEX RECORD
+Prints "ok - ..." / "not ok - ..." per check, then "N passed, N failed".
+"""
+import hashlib
+import struct
+import sys
+
+import cbor2
+from cryptography import x509
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+
+passed = failed = 0
+
+
+def check(name, cond):
+    global passed, failed
+    if cond:
+        passed += 1
+        print("ok -", name)
+    else:
+        failed += 1
+        print("not ok -", name)
+    return cond
+
+
+def es256_ok(pub, sig, msg):
+    if len(sig) != 64:
+        return False
+    der = utils.encode_dss_signature(int.from_bytes(sig[:32], "big"),
+                                     int.from_bytes(sig[32:], "big"))
+    try:
+        pub.verify(der, msg, ec.ECDSA(hashes.SHA256()))
+        return True
+    except InvalidSignature:
+        return False
+
+
+def cert_signed_by(cert, issuer):
+    try:
+        issuer.public_key().verify(cert.signature, cert.tbs_certificate_bytes,
+                                   ec.ECDSA(hashes.SHA256()))
+        return True
+    except InvalidSignature:
+        return False
+
+
+def parse_record(buf):
+    """Record layout from docs/formats.md, independently of record.h."""
+    hdr = struct.unpack_from("<IHHIIII16sIIIIIIIIII32sQ2I", buf, 0)
+    names = ("magic version header_size length generation reset_reason lifecycle "
+             "device_id epoch min_svn floor_rom_ext floor_bl0 flags tag_key_version "
+             "stage_count boot_status boot_data_counter chain_max_svn rom_identity "
+             "boot_time_ns r0 r1").split()
+    h = dict(zip(names, hdr))
+    stages = []
+    for i in range(h["stage_count"]):
+        off = 128 + 224 * i
+        f = struct.unpack_from("<8I32s96s", buf, off)
+        s = dict(zip("stage slot status path sig_scheme depth svn tag_key_version".split(), f[:8]))
+        s["measurement"] = f[8]
+        s["key_ids"] = [f[9][32 * k:32 * k + 32] for k in range(s["depth"] + 1)]
+        s["verify_time_ns"], s["flags"] = struct.unpack_from("<QI", buf, off + 200)
+        stages.append(s)
+    return h, stages
+
+
+def main():
+    if len(sys.argv) != 5:
+        print(__doc__)
+        return 2
+    ev = open(sys.argv[1], "rb").read()
+    ca = x509.load_pem_x509_certificate(open(sys.argv[2], "rb").read())
+    nonce = bytes.fromhex(sys.argv[3])
+    record = open(sys.argv[4], "rb").read()
+
+    msg = cbor2.loads(ev)
+    check("evidence is CBOR tag 18 (COSE_Sign1)", isinstance(msg, cbor2.CBORTag) and msg.tag == 18)
+    prot, unprot, payload, sig = msg.value
+    check("protected header is {1: -7} (ES256)", cbor2.loads(prot) == {1: -7})
+    check("evidence re-encodes to the same bytes (deterministic CBOR)",
+          cbor2.dumps(msg, canonical=True) == ev)
+    chain = unprot.get(33)
+    check("unprotected header is x5chain with two certificates",
+          list(unprot.keys()) == [33] and isinstance(chain, list) and len(chain) == 2)
+    alias = x509.load_der_x509_certificate(chain[0])
+    ident = x509.load_der_x509_certificate(chain[1])
+
+    tbs = cbor2.dumps(["Signature1", prot, b"", payload])
+    check("ES256 signature verifies with the alias key", es256_ok(alias.public_key(), sig, tbs))
+    bad = bytearray(sig)
+    bad[5] ^= 1
+    check("a flipped signature bit does not verify", not es256_ok(alias.public_key(), bytes(bad), tbs))
+    check("a flipped payload bit does not verify",
+          not es256_ok(alias.public_key(), sig,
+                       cbor2.dumps(["Signature1", prot, b"", payload[:-1] + bytes([payload[-1] ^ 1])])))
+    check("alias certificate is signed by the identity key", cert_signed_by(alias, ident))
+    check("identity certificate is signed by the CA", cert_signed_by(ident, ca))
+    check("alias issuer is the identity subject", alias.issuer == ident.subject)
+    bc = alias.extensions.get_extension_for_class(x509.BasicConstraints)
+    check("alias certificate is not a CA (critical)", bc.critical and not bc.value.ca)
+    ku = alias.extensions.get_extension_for_class(x509.KeyUsage)
+    check("alias key usage is digitalSignature only", ku.critical and ku.value.digital_signature
+          and not ku.value.key_cert_sign)
+    ibc = ident.extensions.get_extension_for_class(x509.BasicConstraints)
+    check("identity certificate is CA:TRUE pathlen 0", ibc.value.ca and ibc.value.path_length == 0)
+    aki = alias.extensions.get_extension_for_class(x509.AuthorityKeyIdentifier).value.key_identifier
+    iski = ident.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
+    check("alias AKI matches the identity SKI", aki == iski)
+    point = alias.public_key().public_bytes(
+        encoding=__import__("cryptography.hazmat.primitives.serialization", fromlist=["x"]).Encoding.X962,
+        format=__import__("cryptography.hazmat.primitives.serialization", fromlist=["x"]).PublicFormat.UncompressedPoint)
+    ski = alias.extensions.get_extension_for_class(x509.SubjectKeyIdentifier).value.digest
+    check("alias SKI is SHA-256(point)[:20]", ski == hashlib.sha256(point).digest()[:20])
+    check("alias notAfter is 9999-12-31T23:59:59",
+          alias.not_valid_after.strftime("%Y%m%d%H%M%S") == "99991231235959")
+
+    claims = cbor2.loads(payload)
+    check("claims re-encode to the same bytes (deterministic CBOR)",
+          cbor2.dumps(claims, canonical=True) == payload)
+    check("nonce claim (10) is the nonce sent", claims.get(10) == nonce)
+    h, stages = parse_record(record)
+    check("record header magic and length", h["magic"] == 0x5242544f and h["length"] == len(record))
+    check("ueid claim (256) is 0x01 || device id", claims.get(256) == b"\x01" + h["device_id"])
+    check("eat_profile claim (265)", claims.get(265) == "tag:otattest.org,2025:evidence-v1")
+    check("record digest claim is SHA-256 of the record", claims.get(-75001) == hashlib.sha256(record).digest())
+    check("min SVN, epoch, lifecycle, tag key version match the record",
+          (claims.get(-75002), claims.get(-75003), claims.get(-75004), claims.get(-75005)) ==
+          (h["min_svn"], h["epoch"], h["lifecycle"], h["tag_key_version"]))
+    check("reset reason, flags, ROM identity, chain max SVN match",
+          (claims.get(-75006), claims.get(-75007), claims.get(-75008), claims.get(-75009)) ==
+          (h["reset_reason"], h["flags"], h["rom_identity"], h["chain_max_svn"]))
+    check("floors and generation match",
+          claims.get(-75010) == [h["floor_rom_ext"], h["floor_bl0"]] and claims.get(-75011) == h["generation"])
+    cs = claims.get(-75012, [])
+    check("one stage claim per record stage", len(cs) == len(stages) and len(cs) > 0)
+    for i, (c, s) in enumerate(zip(cs, stages)):
+        want = {1: s["stage"], 2: s["slot"], 3: s["status"], 4: s["path"], 5: s["sig_scheme"],
+                6: s["depth"], 7: s["svn"], 8: s["tag_key_version"], 9: s["measurement"],
+                10: s["key_ids"], 11: s["flags"], 12: s["verify_time_ns"]}
+        check("stage %d claims match the record" % i, c == want)
+    check("claims set has exactly the documented keys",
+          sorted(claims.keys()) == sorted([10, 256, 265] + list(range(-75012, -75000))))
+    print("%d passed, %d failed" % (passed, failed))
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

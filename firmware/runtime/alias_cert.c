@@ -61,9 +61,14 @@ static void put_alg_ecdsa_sha256(struct ota_der *d)
 static void put_name(struct ota_der *d, const char *cn_prefix, const uint8_t *device_id)
 {
 	static const char hex[] = "0123456789abcdef";
-	char cn[48];
+	char cn[32 + 2u * OTA_DEVICE_ID_BYTES];
 	uint32_t n = (uint32_t)strlen(cn_prefix), i;
 
+	/* Prefixes are compile-time constants; this only guards a future edit. */
+	if (n > sizeof(cn) - 2u * OTA_DEVICE_ID_BYTES) {
+		d->err = OTA_X509_BUFFER_FULL;
+		return;
+	}
 	memcpy(cn, cn_prefix, n);
 	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++) {
 		cn[n++] = hex[device_id[i] >> 4];

@@ -12,3 +12,12 @@ $(SLHDSA_TOOL): $(B)/tests/interop/slhdsa_tool.o $(LIBOTA_CORE_A)
 tests/interop/slhdsa.sh: $(SLHDSA_TOOL)
 
 TEST_SUITES += tests/interop/slhdsa.sh
+
+# Evidence: the runtime's evidence on the software HAL (evidence_tool),
+# checked with python3-cbor2/python3-cryptography and `openssl verify`.
+EVIDENCE_TOOL := $(B)/tests/interop/evidence_tool
+$(B)/tests/interop/evidence_tool.o: EXTRA_CFLAGS_tests_interop_ += -Iqemu-model/hal -Itests/unit/lib
+$(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
+TEST_SUITES += tests/interop/evidence.sh

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Evidence interop: evidence made by the firmware's runtime on the software
+# HAL (evidence_tool), checked by code nobody in otattest wrote:
+#  - evidence_check.py with Debian's python3-cbor2 and python3-cryptography
+#    (run by /usr/bin/python3, importing nothing of ours): COSE_Sign1
+#    structure and ES256 signature, certificate signatures and extensions,
+#    every claim against the record parsed independently
+#  - `openssl verify` for the X.509 chain (and that it fails without the
+#    identity certificate or against another CA)
+# and then by otattest-verify, whose exit codes and JSON are checked.
+# Prints one line per check and "N passed, N failed"; exits 1 on failure.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+tool=$B/tests/interop/evidence_tool
+verify=$B/otattest-verify
+py=/usr/bin/python3
+
+fail_early() {
+	echo "evidence interop: $1"
+	echo "0 passed, 1 failed"
+	exit 1
+}
+$py -c 'import cbor2, cryptography' 2>/dev/null ||
+	fail_early "Debian's python3-cbor2 and python3-cryptography are needed (make deps)"
+make -s "$tool" "$verify" >/dev/null || fail_early "cannot build $tool and $verify"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() {
+	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
+}
+expect_rc() { # want name cmd...
+	local want=$1 name=$2 rc
+	shift 2
+	"$@" >"$work/out" 2>&1
+	rc=$?
+	[ "$rc" = "$want" ]
+	ok $? "$name (exit $rc, want $want)"
+}
+
+"$tool" "$work" || fail_early "evidence_tool failed"
+nonce=$(cat "$work/nonce.hex")
+
+# Independent decoding and verification.
+$py tests/interop/evidence_check.py "$work/evidence.cose" "$work/ca.pem" "$nonce" \
+	"$work/record.bin" >"$work/py.out" 2>&1
+py_rc=$?
+while read -r line; do
+	case "$line" in
+	"ok - "*) pass=$((pass + 1)); echo "python: $line" ;;
+	"not ok - "*) fail=$((fail + 1)); echo "python: $line" ;;
+	esac
+done <"$work/py.out"
+[ $py_rc = 0 ]
+ok $? "evidence_check.py exits 0"
+
+# The certificate chain with OpenSSL's command line.
+expect_rc 0 "openssl verify: alias -> identity -> CA" \
+	openssl verify -x509_strict -CAfile "$work/ca.pem" -untrusted "$work/identity.pem" "$work/alias.pem"
+expect_rc 2 "openssl verify: alias without the identity certificate fails" \
+	openssl verify -CAfile "$work/ca.pem" "$work/alias.pem"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/other.key" \
+	-out "$work/other.pem" -subj "/CN=another CA" -days 1 2>/dev/null
+expect_rc 2 "openssl verify: another CA fails" \
+	openssl verify -CAfile "$work/other.pem" -untrusted "$work/identity.pem" "$work/alias.pem"
+openssl x509 -in "$work/alias.pem" -noout -ext basicConstraints,keyUsage >"$work/ext" 2>&1
+grep -q "CA:FALSE" "$work/ext" && grep -q "Digital Signature" "$work/ext"
+ok $? "openssl x509: alias is CA:FALSE with digitalSignature"
+openssl x509 -in "$work/identity.pem" -noout -ext basicConstraints >"$work/ext" 2>&1
+grep -q "CA:TRUE, pathlen:0" "$work/ext"
+ok $? "openssl x509: identity is CA:TRUE, pathlen:0"
+openssl asn1parse -in "$work/alias.pem" >"$work/asn1" 2>&1
+grep -q "2.23.133.5.4.5" "$work/asn1"
+ok $? "openssl asn1parse: alias carries TCG MultiTcbInfo (2.23.133.5.4.5)"
+
+# otattest-verify on the same evidence.
+expect_rc 0 "otattest-verify accepts the evidence" \
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --record "$work/record.bin" "$work/evidence.cose"
+expect_rc 1 "otattest-verify: wrong nonce is a failed verdict" \
+	"$verify" --ca "$work/ca.pem" --nonce "00${nonce:2}" "$work/evidence.cose"
+grep -q "VERIFY_NONCE_MISMATCH" "$work/out"
+ok $? "otattest-verify names VERIFY_NONCE_MISMATCH"
+expect_rc 1 "otattest-verify: another CA is a failed verdict" \
+	"$verify" --ca "$work/other.pem" --nonce "$nonce" "$work/evidence.cose"
+grep -q "VERIFY_CHAIN_UNTRUSTED" "$work/out"
+ok $? "otattest-verify names VERIFY_CHAIN_UNTRUSTED"
+printf 'min_svn_bl0 = 6\ntag_path_allowed = false\n' >"$work/strict.policy"
+expect_rc 1 "otattest-verify: policy failures" \
+	"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/strict.policy" \
+	"$work/evidence.cose"
+jq -e '.verdict == "fail" and .authentic == true and
+	([.failures[].check] | sort) == ["VERIFY_SVN_BELOW_POLICY", "VERIFY_TAG_PATH_FORBIDDEN"]' \
+	"$work/out" >/dev/null
+ok $? "otattest-verify --json lists exactly the two policy failures"
+jq -e --arg n "$nonce" '.claims.nonce == $n and (.claims.stages | length) == 3' "$work/out" >/dev/null
+ok $? "otattest-verify --json shows the claims"
+printf 'min_svn_bl0 = lots\n' >"$work/bad.policy"
+expect_rc 10 "otattest-verify: malformed policy is exit 10" \
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/bad.policy" "$work/evidence.cose"
+expect_rc 22 "otattest-verify: unreadable evidence is exit 22" \
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/missing.cose"
+expect_rc 2 "otattest-verify: no --nonce is a usage error" \
+	"$verify" --ca "$work/ca.pem" "$work/evidence.cose"
+expect_rc 0 "otattest-verify --help" "$verify" --help
+head -c 100 "$work/evidence.cose" >"$work/trunc.cose"
+expect_rc 1 "otattest-verify: truncated evidence is a failed verdict" \
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/trunc.cose"
+grep -q "CBOR_TRUNCATED" "$work/out"
+ok $? "otattest-verify names CBOR_TRUNCATED"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * evidence_tool OUTDIR: run the firmware's runtime on the software HAL
+ * (the fixture of tests/unit/test_evidence_fixture.h: a provisioned
+ * device, ROM_EXT's handoff, the key manager locked) and write what an
+ * independent verifier needs:
+ *
+ *   ca.pem         the manufacturer CA
+ *   alias.pem      the alias certificate the device issued (from GET_CERTS)
+ *   identity.pem   the identity certificate from flash (from GET_CERTS)
+ *   evidence.cose  ATTEST's COSE_Sign1 for nonce.hex
+ *   record.bin     the boot record the claims describe
+ *   nonce.hex      the nonce, as hex
+ *
+ * The work runs as one check test (the fixture asserts with check).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../unit/test_evidence_fixture.h"
+
+static const char *outdir;
+
+static void write_file(const char *name, const void *buf, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, name);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void write_pem(const char *name, const uint8_t *der, uint32_t len)
+{
+	const unsigned char *p = der;
+	X509 *x = d2i_X509(NULL, &p, len);
+	char *pem;
+	BIO *bio;
+	long n;
+
+	ck_assert_ptr_nonnull(x);
+	bio = BIO_new(BIO_s_mem());
+	PEM_write_bio_X509(bio, x);
+	n = BIO_get_mem_data(bio, &pem);
+	write_file(name, pem, (size_t)n);
+	BIO_free(bio);
+	X509_free(x);
+}
+
+START_TEST(make_evidence)
+{
+	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES], certs[4096];
+	uint8_t nonce[32];
+	char hex[2 * sizeof(nonce) + 2];
+	uint32_t len = 0, n, at;
+	struct evfix f;
+
+	evfix_open(&f, EVFIX_IDCERT_OURS);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_eq(hal_trng_fill(nonce, sizeof(nonce)), OTA_OK);
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	write_file("evidence.cose", ev, len);
+	write_file("record.bin", &f.bs.record, f.bs.record_len);
+	write_file("ca.pem", f.ca_pem, f.ca_pem_len);
+	for (n = 0; n < sizeof(nonce); n++)
+		snprintf(hex + 2 * n, 3, "%02x", nonce[n]);
+	hex[2 * sizeof(nonce)] = '\n';
+	write_file("nonce.hex", hex, 2 * sizeof(nonce) + 1);
+
+	ck_assert_uint_eq(ota_rt_get_certs(ota_runtime_current(&f.bs), certs, sizeof(certs), &len),
+			  OTA_OK);
+	at = sizeof(struct ota_resp_certs);
+	memcpy(&n, certs + at, 4);
+	write_pem("alias.pem", certs + at + 4, n);
+	at += 4 + ((n + 3) & ~3u);
+	memcpy(&n, certs + at, 4);
+	write_pem("identity.pem", certs + at + 4, n);
+	evfix_close(&f);
+}
+END_TEST
+
+int main(int argc, char **argv)
+{
+	Suite *s = suite_create("evidence_tool");
+	TCase *tc = tcase_create("make");
+	SRunner *sr;
+	int failed;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: evidence_tool OUTDIR\n");
+		return 2;
+	}
+	outdir = argv[1];
+	tcase_add_test(tc, make_evidence);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_SILENT);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The runtime's keys, certificates and evidence on the software HAL:
+ * ota_runtime_prepare derives and certifies the alias key and destroys
+ * the identity key; ATTEST produces evidence the host verifier accepts,
+ * whose every byte matters; the identity certificate from flash is served
+ * only when it is this device's. Interop with independent code is in
+ * tests/interop/evidence.sh.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_evidence_fixture.h"
+
+static struct evfix f;
+static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];
+static struct ota_verdict v;
+static const uint8_t nonce[24] = "otattest-evidence-nonce";
+
+static uint32_t attest(void)
+{
+	uint32_t len = 0;
+
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	ck_assert_uint_gt(len, 0);
+	return len;
+}
+
+static void setup_ours(void)
+{
+	evfix_open(&f, EVFIX_IDCERT_OURS);
+}
+
+static void teardown(void)
+{
+	evfix_close(&f);
+}
+
+START_TEST(test_prepare_then_attest_verifies)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	evfix_boot_runtime(&f);
+	len = attest();
+	ota_policy_init(&p);
+	p.min_svn[OTA_STAGE_ROM_EXT] = 2;
+	p.min_svn[OTA_STAGE_BL0] = 5;
+	p.max_delegation_depth = 1; /* the refused attempt had depth 2: not judged */
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), &p,
+					      (const uint8_t *)&f.bs.record, f.bs.record_len, &v),
+			  OTA_OK);
+	ck_assert(v.authentic);
+	ck_assert_uint_eq(v.claims.stage_count, 3);
+	ck_assert_uint_eq(v.claims.stage[1].status, OTA_SIG_ECDSA_INVALID);
+	ck_assert_uint_eq(v.claims.stage[2].flags, OTA_STAGE_F_BOOTED | OTA_STAGE_F_FALLBACK);
+	ck_assert_mem_eq(v.claims.device_id, f.device_id, sizeof(f.device_id));
+	ck_assert_uint_eq(v.claims.tag_key_version, 3);
+	ck_assert_uint_eq(v.claims.generation, 42);
+}
+END_TEST
+
+START_TEST(test_every_flipped_byte_of_device_evidence_is_refused)
+{
+	uint8_t copy[sizeof(ev)];
+	uint32_t len, i;
+
+	evfix_boot_runtime(&f);
+	len = attest();
+	for (i = 0; i < len; i++) {
+		memcpy(copy, ev, len);
+		copy[i] ^= 0x01;
+		ck_assert_msg(ota_verify_evidence(copy, len, f.trust, nonce, sizeof(nonce), NULL, NULL,
+						  0, &v) != OTA_OK,
+			      "flipping bit 0 of byte %u was accepted", i);
+		copy[i] ^= 0x81;
+		ck_assert_msg(ota_verify_evidence(copy, len, f.trust, nonce, sizeof(nonce), NULL, NULL,
+						  0, &v) != OTA_OK,
+			      "flipping bit 7 of byte %u was accepted", i);
+	}
+}
+END_TEST
+
+START_TEST(test_alias_cert_chains_to_the_ca)
+{
+	const uint8_t *certs[2];
+	size_t lens[2];
+	uint8_t leaf[64];
+	char why[160];
+	const struct ota_runtime *rt;
+
+	evfix_boot_runtime(&f);
+	rt = ota_runtime_current(&f.bs);
+	ck_assert_ptr_nonnull(rt);
+	certs[0] = rt->alias_cert;
+	lens[0] = rt->alias_cert_len;
+	certs[1] = rt->identity_cert;
+	lens[1] = rt->identity_cert_len;
+	ck_assert_uint_eq(ota_chain_verify(f.trust, certs, lens, 2, leaf, why, sizeof(why)), OTA_OK);
+	ck_assert_mem_eq(leaf, rt->alias_pubkey, sizeof(leaf));
+	ck_assert_mem_eq(rt->identity_pubkey, f.identity_pub, sizeof(f.identity_pub));
+	/* Without the identity certificate there is no path to the CA. */
+	ck_assert_uint_eq(ota_chain_verify(f.trust, certs, lens, 1, leaf, why, sizeof(why)),
+			  OTA_VERIFY_CHAIN_UNTRUSTED);
+}
+END_TEST
+
+START_TEST(test_identity_key_destroyed_and_root_gone)
+{
+	uint32_t before;
+	hal_key_t k;
+
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_OK);
+	ck_assert_uint_ne(hal_keymgr_root(), HAL_KEY_INVALID); /* the root counts once it exists */
+	before = swhal_keys_in_use();
+	ck_assert_uint_eq(ota_runtime_prepare(&f.bs), OTA_OK);
+	/* Neither the identity nor the alias working handle is left behind. */
+	ck_assert_uint_eq(swhal_keys_in_use(), before);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+	/* The alias key lives on in the vault; the runtime signs with it. */
+	ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_ALIAS, &k), OTA_OK);
+	hal_key_destroy(k);
+	attest();
+	ck_assert_uint_eq(swhal_keys_in_use(), 0);
+	/* A runtime cannot certify another key: preparing again fails. */
+	ck_assert_uint_ne(ota_runtime_prepare(&f.bs), OTA_OK);
+	ck_assert_ptr_null(ota_runtime_current(&f.bs));
+}
+END_TEST
+
+START_TEST(test_alias_key_bound_to_measurements)
+{
+	uint8_t alias1[64], id1[64];
+
+	evfix_boot_runtime(&f);
+	memcpy(alias1, ota_rt.alias_pubkey, 64);
+	memcpy(id1, ota_rt.identity_pubkey, 64);
+
+	/* Same code, next boot: the same alias key. */
+	swhal_power_off();
+	ck_assert_int_eq(swhal_power_on(), 0);
+	evfix_boot_runtime(&f);
+	ck_assert_mem_eq(ota_rt.alias_pubkey, alias1, 64);
+
+	/* Another BL0: another alias key, the same identity. */
+	swhal_power_off();
+	ck_assert_int_eq(swhal_power_on(), 0);
+	f.bs.bl0_measurement[31] ^= 1;
+	f.bs.record.stage[2].measurement[31] ^= 1;
+	evfix_boot_runtime(&f);
+	ck_assert_mem_ne(ota_rt.alias_pubkey, alias1, 64);
+	ck_assert_mem_eq(ota_rt.identity_pubkey, id1, 64);
+
+	/* Another ROM_EXT: another alias key too. */
+	swhal_power_off();
+	ck_assert_int_eq(swhal_power_on(), 0);
+	f.bs.rom_ext_measurement[0] ^= 1;
+	f.bs.record.stage[0].measurement[0] ^= 1;
+	evfix_boot_runtime(&f);
+	ck_assert_mem_ne(ota_rt.alias_pubkey, alias1, 64);
+}
+END_TEST
+
+START_TEST(test_stale_state_never_serves)
+{
+	uint32_t len = 0;
+
+	evfix_boot_runtime(&f);
+	/* The boot state moved on (another image) without a prepare. */
+	f.bs.bl0_measurement[0] ^= 1;
+	ck_assert_ptr_null(ota_runtime_current(&f.bs));
+	f.bs.bl0_measurement[0] ^= 1;
+	ck_assert_ptr_nonnull(ota_runtime_current(&f.bs));
+	f.bs.boot_status = OTA_NO_BOOTABLE_SLOT;
+	ck_assert_ptr_null(ota_runtime_current(&f.bs));
+	ck_assert_uint_eq(ota_runtime_prepare(&f.bs), OTA_MBOX_NOT_READY);
+	ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_ALIAS, &(hal_key_t){ 0 }),
+			  OTA_HAL_BAD_HANDLE);
+	(void)len;
+}
+END_TEST
+
+START_TEST(test_response_too_large)
+{
+	uint32_t len = 99, full;
+
+	evfix_boot_runtime(&f);
+	full = attest();
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					full - 1, &len),
+			  OTA_MBOX_RESPONSE_TOO_LARGE);
+	ck_assert_uint_eq(len, 0);
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					full, &len),
+			  OTA_OK);
+	ck_assert_uint_eq(len, full);
+}
+END_TEST
+
+START_TEST(test_get_certs_layout)
+{
+	const struct ota_runtime *rt;
+	uint8_t buf[4096];
+	uint32_t len = 0, n, at, i;
+
+	evfix_boot_runtime(&f);
+	rt = ota_runtime_current(&f.bs);
+	ck_assert_uint_eq(ota_rt_get_certs(rt, buf, sizeof(buf), &len), OTA_OK);
+	ck_assert_uint_eq(((struct ota_resp_certs *)buf)->count, 2);
+	ck_assert_uint_eq(((struct ota_resp_certs *)buf)->reserved, 0);
+	at = sizeof(struct ota_resp_certs);
+	memcpy(&n, buf + at, 4);
+	ck_assert_uint_eq(n, rt->alias_cert_len);
+	ck_assert_mem_eq(buf + at + 4, rt->alias_cert, n);
+	for (i = n; i % 4; i++)
+		ck_assert_uint_eq(buf[at + 4 + i], 0);
+	at += 4 + ((n + 3) & ~3u);
+	memcpy(&n, buf + at, 4);
+	ck_assert_uint_eq(n, rt->identity_cert_len);
+	ck_assert_mem_eq(buf + at + 4, rt->identity_cert, n);
+	ck_assert_uint_eq(len, at + 4 + ((n + 3) & ~3u));
+	ck_assert_uint_eq(ota_rt_get_certs(rt, buf, len - 1, &len), OTA_MBOX_RESPONSE_TOO_LARGE);
+}
+END_TEST
+
+START_TEST(test_no_identity_cert)
+{
+	const struct ota_runtime *rt;
+	uint8_t buf[4096];
+	uint32_t len = 0;
+
+	evfix_close(&f);
+	evfix_open(&f, EVFIX_IDCERT_NONE);
+	evfix_boot_runtime(&f);
+	rt = ota_runtime_current(&f.bs);
+	ck_assert_uint_eq(rt->identity_cert_status, OTA_RUNTIME_NO_CERTS);
+	ck_assert_uint_eq(ota_rt_get_certs(rt, buf, sizeof(buf), &len), OTA_RUNTIME_NO_CERTS);
+	/* Evidence still comes, with the alias certificate alone: not trusted. */
+	len = attest();
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), NULL, NULL, 0,
+					      &v),
+			  OTA_VERIFY_CHAIN_UNTRUSTED);
+	ck_assert_uint_eq(v.failure_count, 1);
+}
+END_TEST
+
+START_TEST(test_foreign_identity_cert_refused)
+{
+	uint8_t buf[4096];
+	uint32_t len = 0;
+
+	evfix_close(&f);
+	evfix_open(&f, EVFIX_IDCERT_FOREIGN);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_eq(ota_rt.identity_cert_status, OTA_RUNTIME_IDCERT_MISMATCH);
+	ck_assert_uint_eq(ota_rt_get_certs(ota_runtime_current(&f.bs), buf, sizeof(buf), &len),
+			  OTA_RUNTIME_IDCERT_MISMATCH);
+}
+END_TEST
+
+START_TEST(test_corrupt_identity_blob_refused)
+{
+	struct ota_identity_cert_blob blob;
+
+	ck_assert_uint_eq(otimage_identity_cert_blob(f.identity, &blob), OTA_OK);
+	blob.der_length += 1; /* one byte more than the DER says */
+	evfix_flash(&blob);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_ne(ota_rt.identity_cert_status, OTA_OK);
+	ck_assert_uint_eq(ota_rt.identity_cert_len, 0);
+
+	swhal_power_off();
+	ck_assert_int_eq(swhal_power_on(), 0);
+	blob.der_length = OTA_IDCERT_MAX_DER + 1;
+	evfix_flash(&blob);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_ne(ota_rt.identity_cert_status, OTA_OK);
+}
+END_TEST
+
+static Suite *evidence_suite(void)
+{
+	Suite *s = suite_create("evidence");
+	TCase *tc = tcase_create("runtime on swhal");
+
+	tcase_add_checked_fixture(tc, setup_ours, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_prepare_then_attest_verifies);
+	tcase_add_test(tc, test_every_flipped_byte_of_device_evidence_is_refused);
+	tcase_add_test(tc, test_alias_cert_chains_to_the_ca);
+	tcase_add_test(tc, test_identity_key_destroyed_and_root_gone);
+	tcase_add_test(tc, test_alias_key_bound_to_measurements);
+	tcase_add_test(tc, test_stale_state_never_serves);
+	tcase_add_test(tc, test_response_too_large);
+	tcase_add_test(tc, test_get_certs_layout);
+	tcase_add_test(tc, test_no_identity_cert);
+	tcase_add_test(tc, test_foreign_identity_cert_refused);
+	tcase_add_test(tc, test_corrupt_identity_blob_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(evidence_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

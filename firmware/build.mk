@@ -11,6 +11,7 @@ FW_A := $(B)/libotafw.a
 EXTRA_CFLAGS_firmware_boot_ := $(FREESTANDING_FLAGS)
 EXTRA_CFLAGS_firmware_rom_ := $(FREESTANDING_FLAGS)
 EXTRA_CFLAGS_firmware_rom_ext_ := $(FREESTANDING_FLAGS)
+EXTRA_CFLAGS_firmware_otimage_ += -Iqemu-model/hal
 EXTRA_CFLAGS_firmware_runtime_ := $(FREESTANDING_FLAGS)
 
 $(FW_A): $(FW_OBJS)
@@ -25,7 +26,8 @@ $(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(OTIMAGE): $(B)/firmware/otimage/main.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+# libswhal: provision computes the identity public key with the key manager's code.
+$(OTIMAGE): $(B)/firmware/otimage/main.o $(OTIMAGE_LIB_A) $(B)/libswhal.a $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
 
 ALL_TARGETS += $(FW_A)

@@ -18,6 +18,7 @@
 
 #include <otattest/sha256.h>
 
+#include "idcert.h"
 #include "otimage_internal.h"
 
 static const char provision_help[] =
@@ -31,6 +32,7 @@ static const char provision_help[] =
 	"                      [--secret-file FILE] [--tag-boot on|off] [--chain-max-svn N]\n"
 	"                      [--epoch N] [--floor-rom-ext N] [--floor-bl0 N]\n"
 	"                      [--revoke-creator I]... [--revoke-owner I]... [--force] [--json]\n"
+	"                      [--ca-key KEY --ca-cert CERT --identity-cert DER]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Builds the 1024-byte OTP image (docs/formats.md): the HW_CFG partition with\n"
@@ -62,6 +64,12 @@ static const char provision_help[] =
 	"                          anti-rollback floors, 0..255 (default 0).\n"
 	"    --revoke-creator I, --revoke-owner I\n"
 	"                          mark creator key slot I / owner config key I revoked.\n"
+	"    --ca-key KEY, --ca-cert CERT, --identity-cert DER\n"
+	"                          also issue the device identity certificate: the key the\n"
+	"                          device will derive from this secret (label\n"
+	"                          otattest-identity, the emulated ROM's identity) certified\n"
+	"                          by the CA from otimage ca (CA:TRUE, pathlen 0), written as\n"
+	"                          DER for otimage pack --identity-cert. See docs/evidence.md.\n"
 	"    --out OTP             where to write the OTP image.\n"
 	"    --force               replace OTP if it exists.\n"
 	"    --json                print the decoded OTP image as one JSON object.\n"
@@ -73,7 +81,9 @@ static const char provision_help[] =
 	"\n"
 	"EXAMPLES\n"
 	"    otimage provision --creator-key creator.pub --owner-config owner.cfg \\\n"
-	"                      --lifecycle prod --out otp.bin\n";
+	"                      --lifecycle prod --out otp.bin\n"
+	"    otimage provision --creator-key creator.pub --ca-key ca.key --ca-cert ca.pem \\\n"
+	"                      --identity-cert identity.der --out otp.bin\n";
 
 #define PROVISION_MAX_OUTPUTS 4
 
@@ -82,6 +92,9 @@ struct provision_job {
 	const char *creator_keys[OTA_OTP_CREATOR_KEYS + 1];
 	uint32_t creator_key_count;
 	const char *owner_config, *owner_digest, *secret_file, *device_id, *out;
+	const char *ca_key, *ca_cert, *identity_cert; /* provision_idcert.c */
+	uint8_t *identity_der;
+	size_t identity_der_len;
 	bool force, json;
 	struct ota_otp otp;
 	struct oti_output outputs[PROVISION_MAX_OUTPUTS];
@@ -106,6 +119,9 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 		{ "revoke-creator", required_argument, NULL, 'R' },
 		{ "revoke-owner", required_argument, NULL, 'W' },
 		{ "out", required_argument, NULL, 'o' },
+		{ "ca-key", required_argument, NULL, 'K' },
+		{ "ca-cert", required_argument, NULL, 'C' },
+		{ "identity-cert", required_argument, NULL, 'I' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -161,6 +177,9 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 				p->owner_key_revoked[idx] = true;
 			continue;
 		case 'o': job->out = optarg; continue;
+		case 'K': job->ca_key = optarg; continue;
+		case 'C': job->ca_cert = optarg; continue;
+		case 'I': job->identity_cert = optarg; continue;
 		case 'f': job->force = true; continue;
 		case 'j': job->json = true; continue;
 		case 'h': *done = true; return oti_print_help(provision_help);
@@ -177,6 +196,9 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 		return oti_usage_error("provision", "unexpected argument '%s'", argv[optind]);
 	if (!job->out || !job->creator_key_count)
 		return oti_usage_error("provision", "--out and at least one --creator-key are required");
+	if ((job->ca_key != NULL) != (job->ca_cert != NULL) ||
+	    (job->ca_key != NULL) != (job->identity_cert != NULL))
+		return oti_usage_error("provision", "--ca-key, --ca-cert and --identity-cert go together");
 	if (job->owner_config && job->owner_digest)
 		return oti_usage_error("provision", "give --owner-config or --owner-config-digest, not both");
 	return 0;
@@ -270,6 +292,14 @@ int oti_cmd_provision(int argc, char **argv)
 	if (rc != 0 || done)
 		goto out;
 	st = provision_build(job, &d);
+	if (st == OTA_OK && job->identity_cert) {
+		st = oti_provision_identity_cert(&job->otp, job->ca_key, job->ca_cert,
+						 &job->identity_der, &job->identity_der_len, &d);
+		if (st == OTA_OK)
+			job->outputs[job->output_count++] = (struct oti_output){
+				job->identity_cert, job->identity_der, job->identity_der_len, 0644
+			};
+	}
 	if (st == OTA_OK)
 		st = provision_write(job, &d);
 	if (st == OTA_OK)
@@ -277,6 +307,7 @@ int oti_cmd_provision(int argc, char **argv)
 				 stdout, &d);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
 out:
+	free(job->identity_der);
 	OPENSSL_cleanse(job, sizeof(*job));
 	free(job);
 	return rc;

@@ -39,6 +39,17 @@ ota_status_t otimage_write_pem_key(const char *path, EVP_PKEY *key);
 ota_status_t otimage_read_pem_cert(const char *path, X509 **cert);
 ota_status_t otimage_read_pem_key(const char *path, EVP_PKEY **key);
 
+/*
+ * otimage provision's identity step (provision_idcert.c): the DER
+ * identity certificate for the device an OTP image describes, signed by
+ * the CA in ca_key_path/ca_cert_path. *der is malloc'd.
+ */
+struct oti_diag;
+struct ota_otp;
+ota_status_t oti_provision_identity_cert(const struct ota_otp *otp, const char *ca_key_path,
+					 const char *ca_cert_path, uint8_t **der, size_t *der_len,
+					 struct oti_diag *d);
+
 /* otimage ca (cmd_ca.c); dispatched from main.c. */
 int oti_cmd_ca(int argc, char **argv);
 

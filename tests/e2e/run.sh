@@ -187,6 +187,9 @@ prepare() (
 		printf 'FAIL\t0\tpacking the initramfs failed\n' >"$dir/verdict"
 		return 0
 	}
+	# The archive keeps it (cpio -t lists it); the tree would only be a copy
+	# of host files lying around in build/.
+	rm -rf "$root"
 )
 
 # run_one NAME: boot the scenario and write build/e2e/NAME/verdict as
@@ -228,7 +231,14 @@ run_one() (
 	timeout -k 5 "$E2E_TIMEOUT" "${E2E_QEMU_CMD[@]}" >"$dir/qemu.log" 2>&1 &
 	qemu_pid=$!
 	if declare -F host_hook >/dev/null; then
-		(set -eEuo pipefail; host_hook) >"$dir/host-hook.log" 2>&1 &
+		# A failed hook says so on the share, so a guest waiting for it in
+		# e2e_wait_host fails at once instead of at its timeout.
+		(
+			(set -eEuo pipefail; host_hook)
+			rc=$?
+			[ $rc = 0 ] || { mkdir -p "$E2E_OUT/from-host" && : >"$E2E_OUT/from-host/.host-hook-failed"; }
+			exit $rc
+		) >"$dir/host-hook.log" 2>&1 &
 		hook_pid=$!
 	fi
 	wait "$qemu_pid"
@@ -242,7 +252,7 @@ run_one() (
 		done
 		if kill -0 "$hook_pid" 2>/dev/null; then
 			kill -KILL "$hook_pid" 2>/dev/null
-			wait "$hook_pid"
+			{ wait "$hook_pid"; } 2>/dev/null # no "Killed" notice
 			hook_rc="still running 5 s after the guest ended"
 		else
 			wait "$hook_pid"

@@ -78,8 +78,14 @@ e2e_signal() {
 }
 
 # e2e_wait_host NAME [SECONDS]: wait until the host hook says NAME.
+# Fails at once when the host hook has failed.
 e2e_wait_host() {
-	e2e_wait_for "${2:-20}" "the host's '$1'" test -e "$E2E_OUT/from-host/$1"
+	e2e_wait_for "${2:-20}" "the host's '$1'" e2e_host_said "$1"
+}
+
+e2e_host_said() {
+	[ ! -e "$E2E_OUT/from-host/.host-hook-failed" ] || e2e_fail "the host hook failed (see host-hook.log)"
+	[ -e "$E2E_OUT/from-host/$1" ]
 }
 
 # e2e_save FILE [NAME]: copy FILE to the host (build/e2e/<name>/out/artifacts/).

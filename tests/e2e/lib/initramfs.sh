@@ -141,6 +141,7 @@ e2e_base_initramfs() {
 	echo 0123456789abcdef0123456789abcdef >"$root/etc/machine-id"
 
 	e2e_cpio "$root" "$out" || return 1
+	rm -rf "$root"
 	echo "$key" >"$out.key"
 	echo "$out"
 }

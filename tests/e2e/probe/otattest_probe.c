@@ -146,6 +146,30 @@ static const char *status_text(u32 st)
 }
 
 /*
+ * Copy the info block. It is a seqlock around event_counter: a copy taken
+ * between two equal, even reads of the counter is consistent.
+ */
+static ota_status_t probe_read_info(struct probe_dev *p)
+{
+	void __iomem *counter = p->shm + offsetof(struct ota_shm_info, event_counter);
+	unsigned int tries;
+	u32 c;
+
+	for (tries = 0; tries < 16; tries++) {
+		c = readl(counter);
+		if (!(c & 1u)) {
+			rmb(); /* the counter before the contents */
+			memcpy_fromio(&p->info, p->shm, sizeof(p->info));
+			rmb(); /* the contents before the second read */
+			if (readl(counter) == c)
+				return OTA_OK;
+		}
+		usleep_range(20, 100);
+	}
+	return OTA_DRIVER_INFO_TORN;
+}
+
+/*
  * Wait until the info block is valid and the device has finished booting:
  * "ready", or "failed" (a blank device fails its cold boot, and still
  * serves GET_RECORD with a record saying why).
@@ -156,8 +180,9 @@ static int probe_wait_settled(struct probe_dev *p)
 	ota_status_t st;
 
 	for (;;) {
-		memcpy_fromio(&p->info, p->shm, sizeof(p->info));
-		st = ota_shm_info_validate(&p->info, (u32)p->shm_len);
+		st = probe_read_info(p);
+		if (st == OTA_OK)
+			st = ota_shm_info_validate(&p->info, (u32)p->shm_len);
 		if (st == OTA_OK && (p->info.device_state == OTA_DEV_READY ||
 				     p->info.device_state == OTA_DEV_FAILED))
 			return 0;

@@ -1,7 +1,7 @@
 # Benchmarks. Each prints ratios against a baseline measured in the same
 # run and is never part of `make test` (timings depend on the machine).
 # `make bench` runs them all; each also has its own target.
-.PHONY: bench-slhdsa
+.PHONY: bench-slhdsa bench-chain
 
 # SLH-DSA-SHA2-128s verify/sign vs OpenSSL ECDSA P-256 verify; callgrind
 # instruction counts when valgrind is installed. See docs/slhdsa.md.
@@ -14,3 +14,16 @@ bench-slhdsa: $(BENCH_SLHDSA)
 	$(BENCH_SLHDSA)
 
 bench: bench-slhdsa
+
+# SVN key chain worst case (128 KDF steps) vs one step, one attestation vs
+# one ECDSA sign, host verification vs one OpenSSL verify: time and
+# callgrind instructions. See docs/evidence.md.
+BENCH_CHAIN := $(B)/tests/bench/bench_chain
+$(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Iqemu-model/hal -Itests/unit/lib
+$(BENCH_CHAIN): $(B)/tests/bench/bench_chain.o $(UNIT_LINK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+
+bench-chain: $(BENCH_CHAIN)
+	$(BENCH_CHAIN)
+
+bench: bench-chain

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device tracking: which otattest devices exist, their state and the cached
+ * boot record. Property reads and GetRecord are answered from this cache,
+ * so they never wait on the device; the cache is refreshed when the kernel
+ * says something changed (netlink events, uevents) and when a device
+ * appears. One refresh per device is in flight at a time; changes that
+ * arrive meanwhile set refresh_again instead of piling up requests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "manager.h"
+
+struct device *device_find(struct manager *m, uint32_t index)
+{
+	struct device *d;
+
+	for (d = m->devices; d; d = d->next)
+		if (d->index == index)
+			return d;
+	return NULL;
+}
+
+struct device *device_find_by_name(struct manager *m, const char *name)
+{
+	struct device *d;
+
+	for (d = m->devices; d; d = d->next)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+struct device *device_get(struct manager *m, uint32_t index)
+{
+	struct device *d = device_find(m, index), **pp;
+
+	if (d)
+		return d;
+	/* Devices are kept once seen (an absent one shows as "absent"). */
+	if (m->n_devices >= OTA_MAX_DEVICES) {
+		log_warning("ignoring otattest%u: already tracking %u devices", index, OTA_MAX_DEVICES);
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->m = m;
+	d->index = index;
+	snprintf(d->name, sizeof(d->name), "%s%u", OTA_DEVICE_NAME_PREFIX, index);
+	snprintf(d->path, sizeof(d->path), "%s/%s", OTA_BUS_DEVICE_PREFIX, d->name);
+	/* Sorted by index, so listings are stable. */
+	for (pp = &m->devices; *pp && (*pp)->index < index; pp = &(*pp)->next)
+		;
+	d->next = *pp;
+	*pp = d;
+	m->n_devices++;
+	bus_emit_device_added(m, d);
+	return d;
+}
+
+const char *device_state_string(const struct device *d)
+{
+	if (!d->present)
+		return OTA_STATE_ABSENT;
+	if (!genl_available(d->m->genl) || !d->have_state)
+		return OTA_STATE_UNREACHABLE;
+	return ota_device_state_name(d->state);
+}
+
+bool device_usable(const struct device *d, const struct manager *m, struct ota_err *e)
+{
+	if (m->stopping) {
+		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE, "otattestd is stopping; retry shortly");
+		e->cls = OTA_CLASS_BUSY;
+		e->status = 0;
+		return false;
+	}
+	if (!d->present) {
+		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE, "%s went away", d->name);
+		return false;
+	}
+	if (!genl_available(m->genl)) {
+		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE,
+				    "%s: the otattest driver's netlink family is not registered", d->name);
+		return false;
+	}
+	return true;
+}
+
+void device_set_present(struct device *d, bool present)
+{
+	if (d->present == present)
+		return;
+	d->present = present;
+	if (present) {
+		log_event(LOG_INFO, 0, MID_DEVICE_ADDED, d->name, NULL, 0, "device appeared");
+		device_refresh(d);
+	} else {
+		log_event(LOG_NOTICE, 0, MID_DEVICE_REMOVED, d->name, NULL, 0, "device went away");
+		/* Nothing about a device that is gone is current any more. */
+		d->have_state = false;
+		d->have_record = false;
+		d->rotating = false;
+	}
+	bus_emit_device_changed(d);
+	bus_update_status(d->m);
+}
+
+static bool records_differ(const struct device *d, const struct ota_record *r, uint32_t len)
+{
+	return !d->have_record || d->record_len != len || memcmp(&d->record, r, len) != 0;
+}
+
+static void finish_observed_rotation(struct device *d)
+{
+	struct ota_err e;
+
+	/*
+	 * A rotation we did not start (another tool, or a previous otattestd
+	 * killed mid-way): the device's state and record tell how it ended.
+	 */
+	ota_err_clear(&e);
+	if (d->have_state && d->state == OTA_DEV_FAILED)
+		ota_err_set_status(&e, d->state_detail ? d->state_detail : OTA_HOST_INTERNAL);
+	bus_emit_rotation_finished(d, d->rotate_old_key_version,
+				   d->have_record ? d->record.hdr.tag_key_version : 0,
+				   d->progress_total, e.cls == OTA_CLASS_OK ? NULL : &e);
+	log_event(LOG_INFO, 0, MID_ROTATION_FINISHED, d->name, NULL, 0,
+		  "tag rotation observed to finish (key version %u -> %u)", d->rotate_old_key_version,
+		  d->have_record ? d->record.hdr.tag_key_version : 0);
+}
+
+static void apply_state(struct device *d, uint32_t state, uint32_t detail)
+{
+	bool changed = !d->have_state || d->state != state || d->state_detail != detail;
+
+	if (state > OTA_DEV_STATE_MAX) {
+		/* A newer driver's state: shown as unknown, not trusted. */
+		log_warning("%s: kernel reports unknown state %u", d->name, state);
+	}
+	if (state == OTA_DEV_ROTATING && !d->rotating) {
+		d->rotating = true;
+		d->rotate_old_key_version = d->have_record ? d->record.hdr.tag_key_version : 0;
+		d->progress_done = d->progress_total = 0;
+	}
+	d->have_state = true;
+	d->state = state;
+	d->state_detail = detail;
+	if (changed)
+		bus_emit_device_changed(d);
+}
+
+static void on_record(void *userdata, const struct genl_result *res)
+{
+	struct device *d = userdata;
+	bool was_rotating = d->rotating && d->state != OTA_DEV_ROTATING;
+
+	d->refreshing = false;
+	if (!res->ok) {
+		/* No record (device off, failed boot, or invalid): say so, keep serving. */
+		if (d->have_record) {
+			d->have_record = false;
+			bus_emit_device_changed(d);
+		}
+		log_event(LOG_INFO, 0, NULL, d->name, NULL, res->err.status,
+			  "no boot record: %s", res->err.message);
+	} else if (res->tb[OTATTEST_A_RECORD]) {
+		const void *p = mnl_attr_get_payload(res->tb[OTATTEST_A_RECORD]);
+		uint32_t len = mnl_attr_get_payload_len(res->tb[OTATTEST_A_RECORD]);
+		struct ota_record rec;
+		ota_status_t s;
+
+		/* Copy first, then validate the copy: the same checks the kernel ran. */
+		memset(&rec, 0, sizeof(rec));
+		memcpy(&rec, p, len <= sizeof(rec) ? len : sizeof(rec));
+		s = len <= sizeof(rec) ? ota_record_validate(&rec, len) : OTA_RECORD_BAD_LENGTH;
+		if (s != OTA_OK) {
+			log_event(LOG_WARNING, 0, NULL, d->name, NULL, s,
+				  "kernel handed over an invalid boot record: %s", ota_status_message(s));
+			if (d->have_record) {
+				d->have_record = false;
+				bus_emit_device_changed(d);
+			}
+		} else if (records_differ(d, &rec, len)) {
+			d->record = rec;
+			d->record_len = len;
+			d->have_record = true;
+			d->generation = rec.hdr.generation;
+			log_event(LOG_INFO, 0, MID_RECORD_CHANGED, d->name, NULL, 0,
+				  "boot record generation %u: boot status %s, tag key version %u",
+				  rec.hdr.generation,
+				  ota_status_name(rec.hdr.boot_status) ? ota_status_name(rec.hdr.boot_status)
+									 : "unknown",
+				  rec.hdr.tag_key_version);
+			bus_emit_device_changed(d);
+			bus_emit_record_changed(d);
+		}
+	}
+	if (was_rotating) {
+		d->rotating = false;
+		if (!d->rotation_ours)
+			finish_observed_rotation(d);
+	}
+	if (d->refresh_again) {
+		d->refresh_again = false;
+		device_refresh(d);
+	}
+}
+
+static void on_device_info(void *userdata, const struct genl_result *res)
+{
+	struct device *d = userdata;
+	int r;
+
+	if (res->ok && res->tb[OTATTEST_A_STATE])
+		apply_state(d, mnl_attr_get_u32(res->tb[OTATTEST_A_STATE]),
+			    res->tb[OTATTEST_A_STATE_DETAIL]
+				    ? mnl_attr_get_u32(res->tb[OTATTEST_A_STATE_DETAIL])
+				    : 0);
+	else if (!res->ok && res->err.cls == OTA_CLASS_NOT_FOUND) {
+		/* The kernel does not know it (any more): absent. */
+		d->refreshing = false;
+		device_set_present(d, false);
+		return;
+	}
+	r = genl_request(d->m->genl, OTATTEST_CMD_GET_RECORD, d->index, NULL,
+			 d->m->request_timeout_usec, on_record, d);
+	if (r < 0) {
+		d->refreshing = false;
+		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0, "cannot ask for the record: %m");
+	}
+}
+
+void device_refresh(struct device *d)
+{
+	int r;
+
+	if (!d->present || !genl_available(d->m->genl))
+		return;
+	if (d->refreshing) {
+		d->refresh_again = true;
+		return;
+	}
+	r = genl_request(d->m->genl, OTATTEST_CMD_GET_DEVICE, d->index, NULL,
+			 d->m->request_timeout_usec, on_device_info, d);
+	if (r < 0) {
+		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0, "cannot refresh: %m");
+		return;
+	}
+	d->refreshing = true;
+}
+
+void device_refresh_all(struct manager *m)
+{
+	struct device *d;
+
+	for (d = m->devices; d; d = d->next)
+		device_refresh(d);
+}
+
+void device_on_event(struct manager *m, uint32_t event, const struct nlattr *const *tb)
+{
+	struct device *d;
+	uint32_t index;
+
+	if (!tb) {
+		/* Events were lost: refresh everything. */
+		device_refresh_all(m);
+		return;
+	}
+	if (!tb[OTATTEST_A_DEVICE])
+		return;
+	index = mnl_attr_get_u32(tb[OTATTEST_A_DEVICE]);
+	if (event == OTATTEST_EVENT_DEVICE_ADDED) {
+		d = device_get(m, index);
+		if (d)
+			device_set_present(d, true);
+		return;
+	}
+	d = device_find(m, index);
+	if (!d)
+		return;
+	switch (event) {
+	case OTATTEST_EVENT_DEVICE_REMOVED:
+		device_set_present(d, false);
+		break;
+	case OTATTEST_EVENT_RECORD_CHANGED:
+		if (!tb[OTATTEST_A_GENERATION] || !d->have_record ||
+		    mnl_attr_get_u32(tb[OTATTEST_A_GENERATION]) != d->generation)
+			device_refresh(d);
+		break;
+	case OTATTEST_EVENT_STATE_CHANGED:
+		if (tb[OTATTEST_A_STATE])
+			apply_state(d, mnl_attr_get_u32(tb[OTATTEST_A_STATE]),
+				    tb[OTATTEST_A_STATE_DETAIL] ? mnl_attr_get_u32(tb[OTATTEST_A_STATE_DETAIL]) : 0);
+		/* A state change often comes with a new record (resets, rotations). */
+		device_refresh(d);
+		break;
+	case OTATTEST_EVENT_ROTATE_PROGRESS:
+		if (tb[OTATTEST_A_PROGRESS_DONE] && tb[OTATTEST_A_PROGRESS_TOTAL]) {
+			if (!d->rotating) {
+				d->rotating = true;
+				d->rotate_old_key_version = d->have_record ? d->record.hdr.tag_key_version : 0;
+			}
+			d->progress_done = mnl_attr_get_u32(tb[OTATTEST_A_PROGRESS_DONE]);
+			d->progress_total = mnl_attr_get_u32(tb[OTATTEST_A_PROGRESS_TOTAL]);
+			bus_emit_rotation_progress(d, d->progress_done, d->progress_total);
+		}
+		break;
+	default:
+		break; /* a newer kernel's event */
+	}
+}
+
+void device_on_family(struct manager *m, bool available)
+{
+	struct device *d;
+
+	for (d = m->devices; d; d = d->next) {
+		if (!available)
+			d->have_state = false;
+		bus_emit_device_changed(d);
+	}
+	if (available)
+		device_refresh_all(m);
+	bus_update_status(m);
+}
+
+void device_free_all(struct manager *m)
+{
+	struct device *d, *n;
+
+	for (d = m->devices; d; d = n) {
+		n = d->next;
+		free(d);
+	}
+	m->devices = NULL;
+	m->n_devices = 0;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generic netlink client for the kernel's "otattest" family (genl.h), on
+ * libmnl and the daemon's sd-event loop.
+ *
+ * Why a sender thread: generic netlink runs a command's handler inside the
+ * sendmsg() call that delivers it, and the otattest handlers wait for the
+ * device's mailbox (tens of milliseconds, seconds for a rotation, the
+ * driver's timeout for a silent device). Sending from the event loop would
+ * freeze every property read and signal behind one slow attestation. So
+ * the loop encodes a request, hands it to one sender thread (the device
+ * serves one request at a time anyway) and goes on; the kernel queues the
+ * reply on the socket, where the loop's I/O source reads it and matches it
+ * to its request by sequence number. Every request also has a deadline,
+ * so a reply the socket dropped (ENOBUFS) ends in a Timeout, not a hang.
+ *
+ * Two sockets: one for requests and replies, one for multicast: the
+ * family's "events" group and nlctrl's "notify" group, which tells us when
+ * the family appears or goes away (insmod/rmmod) so the family id is
+ * re-resolved by name instead of being trusted forever.
+ */
+#ifndef OTATTESTD_GENL_H
+#define OTATTESTD_GENL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libmnl/libmnl.h>
+#include <systemd/sd-event.h>
+
+#include <otattest/genl.h>
+#include <otattest/shm.h>
+
+#include "../common/errmap.h"
+
+struct genl;
+
+struct genl_args {
+	const uint8_t *nonce; /* NULL: no NONCE attribute */
+	size_t nonce_len;
+	bool has_svn;
+	uint32_t svn;
+	bool has_slot;
+	uint32_t slot;
+};
+
+/* Result of one request; attribute pointers live until the callback returns. */
+struct genl_result {
+	bool ok;
+	struct ota_err err; /* when !ok */
+	const struct nlattr *tb[OTATTEST_A_MAX + 1];
+	const struct nlattr *certs[OTA_CERTS_MAX];
+	size_t n_certs;
+};
+
+typedef void (*genl_done_fn)(void *userdata, const struct genl_result *res);
+typedef void (*genl_event_fn)(void *userdata, uint32_t event, const struct nlattr *const *tb);
+typedef void (*genl_family_fn)(void *userdata, bool available);
+
+struct genl_callbacks {
+	genl_event_fn event;   /* a multicast event of the family */
+	genl_family_fn family; /* the family appeared or went away */
+	void *userdata;
+};
+
+int genl_new(struct genl **ret, sd_event *event, const struct genl_callbacks *cb);
+struct genl *genl_free(struct genl *g);
+
+bool genl_available(const struct genl *g);
+/* Try to resolve the family now (at start and when a device appears). */
+int genl_resolve(struct genl *g);
+
+/*
+ * Queue one request for device `index`. `done` is called exactly once,
+ * from the event loop: with the reply, a netlink error, a timeout or
+ * (when the family goes away or the client is freed) HOST_DEVICE_GONE.
+ * Returns 0, or a negative errno when the request could not be queued
+ * (then `done` is not called).
+ */
+int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_args *args,
+		 uint64_t timeout_usec, genl_done_fn done, void *userdata);
+
+/* Requests queued or waiting for the kernel. */
+unsigned genl_pending(const struct genl *g);
+
+/*
+ * Parse a reply or event message body into tb (and CERT repeats), checking
+ * each known attribute's type and length bounds. Exposed for unit tests
+ * and the fuzz target: every byte here came from the kernel.
+ */
+int genl_parse_attrs(const struct nlmsghdr *nlh, struct genl_result *res);
+
+/* Extract errno and extack message from an NLMSG_ERROR message. */
+int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const char **msg);
+
+#endif /* OTATTESTD_GENL_H */

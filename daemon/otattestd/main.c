@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattestd: serves otattest devices on the system bus as
+ * org.otattest.BootAttest1. One sd-event loop drives everything: the bus,
+ * the netlink client (whose blocking sends happen on its own thread, see
+ * genl.h), the device monitor, signals and the watchdog.
+ *
+ * Stopping (SIGTERM, SIGINT): the bus name is released first, so new calls
+ * queue in the bus for the next instance (D-Bus activation, or systemd's
+ * restart); calls already accepted are finished and answered; then exit.
+ * A second signal, or the stop deadline, exits at once.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "log.h"
+#include "manager.h"
+
+#define STOP_DEADLINE_USEC (60ull * 1000000u)
+
+static struct manager manager;
+
+void manager_maybe_exit(struct manager *m)
+{
+	if (m->stopping && m->n_calls == 0)
+		sd_event_exit(m->event, 0);
+}
+
+void manager_call_finished(struct manager *m)
+{
+	manager_maybe_exit(m);
+}
+
+static int on_stop_deadline(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	(void)s;
+	(void)usec;
+	log_warning("%u call(s) still waiting for the device at the stop deadline; exiting", m->n_calls);
+	sd_event_exit(m->event, 0);
+	return 0;
+}
+
+static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct manager *m = userdata;
+
+	(void)s;
+	if (m->stopping) {
+		log_warning("second signal: exiting without waiting for %u call(s)", m->n_calls);
+		sd_event_exit(m->event, 0);
+		return 0;
+	}
+	m->stopping = true;
+	sd_notify(0, "STOPPING=1\nSTATUS=Finishing accepted requests");
+	log_event(LOG_INFO, 0, MID_STOPPING, NULL, NULL, 0,
+		  "stopping on %s; finishing %u accepted call(s)", strsignal((int)si->ssi_signo),
+		  m->n_calls);
+	if (m->bus)
+		sd_bus_release_name_async(m->bus, NULL, OTA_BUS_NAME, NULL, NULL);
+	sd_event_add_time_relative(m->event, &m->stop_timer, CLOCK_MONOTONIC, STOP_DEADLINE_USEC, 0,
+				   on_stop_deadline, m);
+	manager_maybe_exit(m);
+	return 0;
+}
+
+static int on_gc(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	client_table_gc(&m->clients, usec);
+	sd_event_source_set_time(s, usec + 60ull * 1000000u);
+	sd_event_source_set_enabled(s, SD_EVENT_ON);
+	return 0;
+}
+
+static void on_genl_event(void *userdata, uint32_t event, const struct nlattr *const *tb)
+{
+	device_on_event(userdata, event, tb);
+}
+
+static void on_genl_family(void *userdata, bool available)
+{
+	device_on_family(userdata, available);
+}
+
+static void help(void)
+{
+	printf("Usage: otattestd [OPTIONS]\n"
+	       "\n"
+	       "Serve otattest boot-attestation devices on the system bus as\n"
+	       OTA_BUS_NAME ". Normally started by systemd (otattestd.service).\n"
+	       "\n"
+	       "Options:\n"
+	       "  --bus-address=ADDRESS   connect to this bus instead of the system bus\n"
+	       "  --no-polkit             never ask polkit; only root and group\n"
+	       "                          " OTA_UPDATE_GROUP " may rotate or reset\n"
+	       "  --attest-rate=N         attestations per second per client (default 4)\n"
+	       "  --attest-burst=N        attestations at once per client (default 8)\n"
+	       "  --max-queued=N          requests in flight per client (default 4)\n"
+	       "  --request-timeout=SEC   deadline for a device request (default 30)\n"
+	       "  --admin-timeout=SEC     deadline for rotation and reset (default 120)\n"
+	       "  --log-target=auto|journal|stderr\n"
+	       "  --log-level=err|warning|notice|info|debug (default info)\n"
+	       "  -h --help               show this help\n"
+	       "  --version               show the version\n"
+	       "\n"
+	       "See otattestd(8) and docs/dbus-api.md.\n");
+}
+
+static int parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct manager *m, struct client_limits *lim)
+{
+	enum { O_BUS = 0x100, O_NOPK, O_RATE, O_BURST, O_QUEUE, O_RT, O_AT, O_LT, O_LL, O_VER };
+	static const struct option opts[] = {
+		{ "bus-address", required_argument, NULL, O_BUS },
+		{ "no-polkit", no_argument, NULL, O_NOPK },
+		{ "attest-rate", required_argument, NULL, O_RATE },
+		{ "attest-burst", required_argument, NULL, O_BURST },
+		{ "max-queued", required_argument, NULL, O_QUEUE },
+		{ "request-timeout", required_argument, NULL, O_RT },
+		{ "admin-timeout", required_argument, NULL, O_AT },
+		{ "log-target", required_argument, NULL, O_LT },
+		{ "log-level", required_argument, NULL, O_LL },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, O_VER },
+		{ 0 },
+	};
+	enum log_target target = LOG_TARGET_AUTO;
+	int level = LOG_INFO, c;
+	uint32_t v;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) >= 0) {
+		switch (c) {
+		case O_BUS: m->bus_address = optarg; break;
+		case O_NOPK: m->skip_polkit = true; break;
+		case O_RATE:
+			if (parse_uint(optarg, 1, 10000, &lim->attest_per_sec) < 0)
+				goto bad;
+			break;
+		case O_BURST:
+			if (parse_uint(optarg, 1, 10000, &lim->attest_burst) < 0)
+				goto bad;
+			break;
+		case O_QUEUE:
+			if (parse_uint(optarg, 1, 1024, &lim->max_queued) < 0)
+				goto bad;
+			break;
+		case O_RT:
+			if (parse_uint(optarg, 1, 3600, &v) < 0)
+				goto bad;
+			m->request_timeout_usec = (uint64_t)v * 1000000u;
+			break;
+		case O_AT:
+			if (parse_uint(optarg, 1, 3600, &v) < 0)
+				goto bad;
+			m->admin_timeout_usec = (uint64_t)v * 1000000u;
+			break;
+		case O_LT:
+			if (!strcmp(optarg, "auto"))
+				target = LOG_TARGET_AUTO;
+			else if (!strcmp(optarg, "journal"))
+				target = LOG_TARGET_JOURNAL;
+			else if (!strcmp(optarg, "stderr"))
+				target = LOG_TARGET_STDERR;
+			else
+				goto bad;
+			break;
+		case O_LL: {
+			static const char *const names[] = { "emerg", "alert", "crit", "err",
+							     "warning", "notice", "info", "debug" };
+			int i;
+
+			for (i = 0; i < 8 && strcmp(optarg, names[i]); i++)
+				;
+			if (i == 8)
+				goto bad;
+			level = i;
+			break;
+		}
+		case 'h': help(); exit(0);
+		case O_VER: printf("otattestd %s\n", OTATTEST_VERSION); exit(0);
+		default: return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "otattestd: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	log_setup(target, level);
+	return 0;
+bad:
+	fprintf(stderr, "otattestd: invalid value '%s' for --%s\n", optarg, opts[c - O_BUS].name);
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	struct client_limits lim = CLIENT_LIMITS_DEFAULT;
+	struct manager *m = &manager;
+	struct genl_callbacks cb = { .event = on_genl_event, .family = on_genl_family, .userdata = m };
+	sigset_t mask;
+	int r;
+
+	m->request_timeout_usec = 30ull * 1000000u;
+	m->admin_timeout_usec = 120ull * 1000000u;
+	if (parse_args(argc, argv, m, &lim) < 0)
+		return OTA_EXIT_USAGE;
+	client_table_init(&m->clients, &lim);
+
+	r = sd_event_default(&m->event);
+	if (r < 0) {
+		log_error_errno(r, "cannot create the event loop: %m");
+		goto out;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m);
+	sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m);
+	/* Pings WATCHDOG=1 at half of WatchdogSec= when systemd asks for it. */
+	sd_event_set_watchdog(m->event, true);
+
+	r = genl_new(&m->genl, m->event, &cb);
+	if (r < 0) {
+		log_error_errno(r, "cannot open generic netlink: %m");
+		goto out;
+	}
+	if (!genl_available(m->genl))
+		log_notice("the otattest driver is not loaded (no generic netlink family \"%s\"); "
+			   "waiting for it", OTATTEST_GENL_NAME);
+	r = bus_setup(m);
+	if (r < 0)
+		goto out;
+	r = udev_setup(m);
+	if (r < 0)
+		log_warning_errno(r, "no device monitor; relying on netlink events: %m");
+	sd_event_add_time_relative(m->event, &m->gc_timer, CLOCK_MONOTONIC, 60ull * 1000000u, 0,
+				   on_gc, m);
+
+	sd_notify(0, "READY=1");
+	bus_update_status(m);
+	log_event(LOG_INFO, 0, MID_STARTED, NULL, NULL, 0, "serving %u device(s) as %s",
+		  m->n_devices, OTA_BUS_NAME);
+
+	r = sd_event_loop(m->event);
+	if (r < 0)
+		log_error_errno(r, "event loop failed: %m");
+out:
+	/* Order matters: netlink callbacks still touch devices and the bus. */
+	m->genl = genl_free(m->genl);
+	if (m->bus) {
+		sd_bus_flush(m->bus);
+		sd_bus_flush_close_unref(m->bus);
+		m->bus = NULL;
+	}
+	sd_device_monitor_unref(m->monitor);
+	sd_event_source_disable_unref(m->stop_timer);
+	sd_event_source_disable_unref(m->gc_timer);
+	device_free_all(m);
+	client_table_free(&m->clients);
+	sd_event_unref(m->event);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The daemon's state: one sd-event loop, the bus, the netlink client, the
+ * device monitor, the devices and the per-client bounds. Each part lives
+ * in its own file; this header is the seam between them.
+ */
+#ifndef OTATTESTD_MANAGER_H
+#define OTATTESTD_MANAGER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <systemd/sd-bus.h>
+#include <systemd/sd-device.h>
+#include <systemd/sd-event.h>
+
+#include <otattest/record.h>
+#include <otattest/shm.h>
+
+#include "../common/dbus-api.h"
+#include "../common/errmap.h"
+#include "clients.h"
+#include "genl.h"
+
+#define OTA_MAX_DEVICES 64u
+
+struct manager;
+
+struct device {
+	struct device *next;
+	struct manager *m;
+	uint32_t index;
+	char name[OTA_DEVICE_NAME_MAX];
+	char path[128];
+
+	bool present;     /* the kernel shows it (sysfs or netlink) */
+	bool have_state;  /* state below came from the kernel */
+	uint32_t state;   /* enum ota_device_state */
+	uint32_t state_detail;
+	bool have_record;
+	struct ota_record record;
+	uint32_t record_len;
+	uint32_t generation;
+
+	/* Refresh bookkeeping: one refresh in flight, coalescing the rest. */
+	bool refreshing;
+	bool refresh_again;
+
+	/* Rotation seen through events (ours or a previous instance's). */
+	bool rotating;
+	bool rotation_ours;
+	uint32_t rotate_old_key_version;
+	uint32_t progress_done, progress_total;
+};
+
+struct manager {
+	sd_event *event;
+	sd_bus *bus;
+	struct genl *genl;
+	sd_device_monitor *monitor;
+
+	struct device *devices;
+	unsigned n_devices;
+	struct client_table clients;
+
+	/* Method calls waiting for the kernel (drained before exit). */
+	unsigned n_calls;
+	bool stopping;
+	sd_event_source *stop_timer;
+	sd_event_source *gc_timer;
+
+	uint64_t request_timeout_usec;
+	uint64_t admin_timeout_usec;
+	const char *bus_address; /* NULL: the system bus */
+	bool skip_polkit;
+
+	/* Counters for the log and `otattestctl metrics`. */
+	uint64_t requests_ok, requests_failed, requests_refused;
+};
+
+/* device.c */
+struct device *device_find(struct manager *m, uint32_t index);
+struct device *device_find_by_name(struct manager *m, const char *name);
+struct device *device_get(struct manager *m, uint32_t index); /* creates */
+void device_set_present(struct device *d, bool present);
+void device_refresh(struct device *d);
+void device_refresh_all(struct manager *m);
+void device_on_event(struct manager *m, uint32_t event, const struct nlattr *const *tb);
+void device_on_family(struct manager *m, bool available);
+const char *device_state_string(const struct device *d);
+/* Can a request be sent to d? Sets e when it cannot. */
+bool device_usable(const struct device *d, const struct manager *m, struct ota_err *e);
+void device_free_all(struct manager *m);
+
+/* udev.c */
+int udev_setup(struct manager *m);
+
+/* bus.c */
+int bus_setup(struct manager *m);
+void bus_emit_device_added(struct manager *m, struct device *d);
+void bus_emit_device_changed(struct device *d);
+void bus_emit_record_changed(struct device *d);
+void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total);
+void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
+				uint32_t retagged, const struct ota_err *e);
+int bus_reply_error(sd_bus_error *error, const struct ota_err *e);
+void bus_update_status(struct manager *m);
+
+/* bus-device.c */
+extern const sd_bus_vtable device_vtable[];
+/* Called when the last in-flight call finishes. */
+void manager_call_finished(struct manager *m);
+
+/* auth.c */
+typedef void (*auth_done_fn)(void *userdata, bool allowed, const sd_bus_error *error);
+/*
+ * Decide whether the sender of msg may perform `action`. Returns 1 when
+ * allowed at once (root or the otattest-update group), 0 when the answer
+ * will come through done() (polkit), or a negative errno with error set
+ * (AccessDenied when neither applies).
+ */
+int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_done_fn done,
+	       void *userdata, sd_bus_error *error);
+
+/* main.c */
+void manager_maybe_exit(struct manager *m);
+
+#endif /* OTATTESTD_MANAGER_H */

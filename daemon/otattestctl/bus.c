@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: MIT
+/* otattestctl's side of the bus: connecting, finding devices, properties. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+int ctl_exit_for_class(uint32_t cls)
+{
+	return ota_class_exit_code(cls);
+}
+
+int ctl_fail(uint32_t cls, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("otattestctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return ctl_exit_for_class(cls);
+}
+
+int ctl_fail_bus(const char *what, const sd_bus_error *e, int r)
+{
+	if (e && sd_bus_error_is_set(e)) {
+		fprintf(stderr, "otattestctl: %s: %s (%s)\n", what, e->message ? e->message : "failed",
+			e->name);
+		return ota_dbus_error_exit_code(e->name);
+	}
+	fprintf(stderr, "otattestctl: %s: %s\n", what, strerror(r < 0 ? -r : r));
+	return ctl_exit_for_class(ota_errno_class(r));
+}
+
+int ctl_connect(struct ctl *c)
+{
+	int r;
+
+	if (c->bus_address) {
+		r = sd_bus_new(&c->bus);
+		if (r >= 0)
+			r = sd_bus_set_address(c->bus, c->bus_address);
+		if (r >= 0)
+			r = sd_bus_set_bus_client(c->bus, true);
+		if (r >= 0)
+			r = sd_bus_start(c->bus);
+	} else {
+		r = sd_bus_open_system(&c->bus);
+	}
+	if (r < 0)
+		return ctl_fail(OTA_CLASS_UNAVAILABLE, "cannot connect to the system bus: %s", strerror(-r));
+	return 0;
+}
+
+void ctl_strv_free(char **v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+int ctl_list_devices(struct ctl *c, char ***paths)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char **v = NULL;
+	int r;
+
+	r = sd_bus_get_property_strv(c->bus, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
+				     "Devices", &e, &v);
+	if (r < 0) {
+		r = ctl_fail_bus("cannot list devices", &e, r);
+		sd_bus_error_free(&e);
+		return r;
+	}
+	*paths = v;
+	return 0;
+}
+
+int ctl_device_path(struct ctl *c, char *path, size_t len)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *p;
+	int r;
+
+	if (!c->device) {
+		char **v = NULL;
+
+		r = ctl_list_devices(c, &v);
+		if (r)
+			return r;
+		if (!v || !v[0]) {
+			ctl_strv_free(v);
+			return ctl_fail(OTA_CLASS_NOT_FOUND, "no otattest device is known to otattestd");
+		}
+		snprintf(path, len, "%s", v[0]);
+		ctl_strv_free(v);
+		return 0;
+	}
+	r = sd_bus_call_method(c->bus, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
+			       "GetDevice", &e, &reply, "s", c->device);
+	if (r < 0) {
+		r = ctl_fail_bus(c->device, &e, r);
+		sd_bus_error_free(&e);
+		return r;
+	}
+	r = sd_bus_message_read(reply, "o", &p);
+	if (r >= 0)
+		snprintf(path, len, "%s", p);
+	sd_bus_message_unref(reply);
+	return r < 0 ? ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to GetDevice") : 0;
+}
+
+static int read_bytes(sd_bus_message *m, uint8_t *out, size_t max, size_t *len)
+{
+	const void *p;
+	size_t n;
+	int r;
+
+	r = sd_bus_message_read_array(m, 'y', &p, &n);
+	if (r < 0)
+		return r;
+	if (n > max)
+		return -EBADMSG;
+	memcpy(out, p, n);
+	if (len)
+		*len = n;
+	return 0;
+}
+
+static int read_str(sd_bus_message *m, char *out, size_t max)
+{
+	const char *s;
+	int r = sd_bus_message_read(m, "s", &s);
+
+	if (r >= 0)
+		snprintf(out, max, "%s", s);
+	return r;
+}
+
+static int read_stages(sd_bus_message *m, struct ctl_device *d)
+{
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', OTA_STAGE_STRUCT_SIG);
+	if (r < 0)
+		return r;
+	d->n_stages = 0;
+	while ((r = sd_bus_message_enter_container(m, 'r', "ssssuuuuayaaytbb")) > 0) {
+		struct ctl_stage *s;
+		int booted, fallback;
+
+		if (d->n_stages >= OTA_RECORD_MAX_STAGES)
+			return -EBADMSG;
+		s = &d->stages[d->n_stages++];
+		memset(s, 0, sizeof(*s));
+		if ((r = read_str(m, s->stage, sizeof(s->stage))) < 0 ||
+		    (r = read_str(m, s->slot, sizeof(s->slot))) < 0 ||
+		    (r = read_str(m, s->path, sizeof(s->path))) < 0 ||
+		    (r = read_str(m, s->scheme, sizeof(s->scheme))) < 0)
+			return r;
+		r = sd_bus_message_read(m, "uuuu", &s->status, &s->svn, &s->depth, &s->tag_key_version);
+		if (r < 0)
+			return r;
+		r = read_bytes(m, s->measurement, sizeof(s->measurement), NULL);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_enter_container(m, 'a', "ay");
+		if (r < 0)
+			return r;
+		for (;;) {
+			const void *p;
+			size_t n;
+
+			r = sd_bus_message_read_array(m, 'y', &p, &n);
+			if (r <= 0)
+				break;
+			if (s->n_keys >= OTA_MAX_CHAIN_KEYS || n != OTA_KEY_ID_BYTES)
+				return -EBADMSG;
+			memcpy(s->key_ids[s->n_keys++], p, n);
+		}
+		if (r < 0)
+			return r;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_read(m, "tbb", &s->verify_time_ns, &booted, &fallback);
+		if (r < 0)
+			return r;
+		s->booted = booted;
+		s->fallback = fallback;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
+{
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	if (r < 0)
+		return r;
+	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		const char *name, *contents;
+		char type;
+		int b;
+
+		r = sd_bus_message_read(m, "s", &name);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_peek_type(m, &type, &contents);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_enter_container(m, 'v', contents);
+		if (r < 0)
+			return r;
+#define U32(prop, field) else if (!strcmp(name, prop)) r = sd_bus_message_read(m, "u", &d->field)
+#define STR(prop, field) else if (!strcmp(name, prop)) r = read_str(m, d->field, sizeof(d->field))
+		if (!strcmp(name, "Name"))
+			r = read_str(m, d->name, sizeof(d->name));
+		STR("State", state);
+		STR("StateMessage", state_message);
+		STR("Lifecycle", lifecycle);
+		STR("ResetReason", reset_reason);
+		U32("StateDetail", state_detail);
+		U32("Epoch", epoch);
+		U32("MinSvn", min_svn);
+		U32("ChainMaxSvn", chain_max_svn);
+		U32("FloorRomExt", floor_rom_ext);
+		U32("FloorBl0", floor_bl0);
+		U32("TagKeyVersion", tag_key_version);
+		U32("Generation", generation);
+		U32("BootStatus", boot_status);
+		U32("BootDataCounter", boot_data_counter);
+		else if (!strcmp(name, "BootTimeNs"))
+			r = sd_bus_message_read(m, "t", &d->boot_time_ns);
+		else if (!strcmp(name, "RecordValid")) {
+			r = sd_bus_message_read(m, "b", &b);
+			d->record_valid = b;
+		} else if (!strcmp(name, "TagBootEnabled")) {
+			r = sd_bus_message_read(m, "b", &b);
+			d->tag_boot_enabled = b;
+		} else if (!strcmp(name, "DeviceId"))
+			r = read_bytes(m, d->device_id, sizeof(d->device_id), &d->device_id_len);
+		else if (!strcmp(name, "RomIdentity"))
+			r = read_bytes(m, d->rom_identity, sizeof(d->rom_identity), &d->rom_identity_len);
+		else if (!strcmp(name, "Stages"))
+			r = read_stages(m, d);
+		else
+			r = sd_bus_message_skip(m, contents); /* a newer daemon's property */
+#undef U32
+#undef STR
+		if (r < 0)
+			return r;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+		r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->path, sizeof(d->path), "%s", path);
+	r = sd_bus_call_method(c->bus, OTA_BUS_NAME, path, "org.freedesktop.DBus.Properties", "GetAll",
+			       &e, &reply, "s", OTA_BUS_DEVICE_IFACE);
+	if (r < 0) {
+		r = ctl_fail_bus("cannot read device properties", &e, r);
+		sd_bus_error_free(&e);
+		return r;
+	}
+	r = ctl_parse_properties(reply, d);
+	sd_bus_message_unref(reply);
+	if (r < 0)
+		return ctl_fail(OTA_CLASS_PROTOCOL, "otattestd sent malformed properties: %s", strerror(-r));
+	return 0;
+}
+
+int ctl_read_file(const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	uint8_t *b;
+	size_t n = 0;
+
+	if (!f)
+		return -errno;
+	b = malloc(max + 1);
+	if (!b) {
+		if (f != stdin)
+			fclose(f);
+		return -ENOMEM;
+	}
+	n = fread(b, 1, max + 1, f);
+	if (ferror(f)) {
+		free(b);
+		if (f != stdin)
+			fclose(f);
+		return -EIO;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (n > max) {
+		free(b);
+		return -EFBIG;
+	}
+	*buf = b;
+	*len = n;
+	return 0;
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattestctl metrics [--output FILE]: Prometheus text for every device,
+ * to stdout or atomically replacing FILE (for node_exporter's textfile
+ * collector, e.g. /var/lib/prometheus/node-exporter/otattest.prom).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl.h"
+
+int cmd_metrics(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ 0 },
+	};
+	struct ctl_device *devs = NULL;
+	const char *output = NULL;
+	char **paths = NULL, *text = NULL;
+	size_t n = 0, i, tlen = 0;
+	FILE *mem;
+	int r, o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "o:", opts, NULL)) >= 0) {
+		if (o != 'o')
+			return OTA_EXIT_USAGE;
+		output = optarg;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "otattestctl: metrics: unexpected argument '%s'\n", argv[optind]);
+		return OTA_EXIT_USAGE;
+	}
+	r = ctl_list_devices(c, &paths);
+	if (r)
+		return r;
+	for (n = 0; paths && paths[n]; n++)
+		;
+	devs = calloc(n ? n : 1, sizeof(*devs));
+	if (!devs) {
+		ctl_strv_free(paths);
+		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < n; i++) {
+		r = ctl_get_device(c, paths[i], &devs[i]);
+		if (r) {
+			free(devs);
+			ctl_strv_free(paths);
+			return r;
+		}
+	}
+	ctl_strv_free(paths);
+
+	mem = open_memstream(&text, &tlen);
+	if (!mem) {
+		free(devs);
+		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+	}
+	ctl_metrics_format(mem, devs, n, (uint64_t)time(NULL));
+	fclose(mem);
+	free(devs);
+	if (output) {
+		r = ctl_write_atomic(output, text, tlen);
+		if (r < 0)
+			r = ctl_fail(OTA_CLASS_IO, "cannot write %s: %s", output, strerror(-r));
+	} else {
+		r = fwrite(text, 1, tlen, stdout) == tlen ? 0 : ctl_fail(OTA_CLASS_IO, "cannot write stdout");
+	}
+	free(text);
+	return r;
+}

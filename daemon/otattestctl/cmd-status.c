@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/* otattestctl status [DEVICE...]: every device's state and boot summary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl.h"
+
+int cmd_status(struct ctl *c, int argc, char **argv)
+{
+	struct ctl_device *devs = NULL;
+	char **paths = NULL;
+	size_t n = 0, i, cap = 0;
+	int r;
+
+	if (argc > 1) {
+		/* Named devices, each resolved through GetDevice (errors name it). */
+		for (i = 1; i < (size_t)argc; i++)
+			cap++;
+		paths = calloc(cap + 1, sizeof(char *));
+		if (!paths)
+			return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+		for (i = 1; i < (size_t)argc; i++) {
+			char path[160];
+
+			c->device = argv[i];
+			r = ctl_device_path(c, path, sizeof(path));
+			if (r) {
+				ctl_strv_free(paths);
+				return r;
+			}
+			paths[i - 1] = strdup(path);
+		}
+	} else {
+		r = ctl_list_devices(c, &paths);
+		if (r)
+			return r;
+	}
+	for (cap = 0; paths && paths[cap]; cap++)
+		;
+	devs = calloc(cap ? cap : 1, sizeof(*devs));
+	if (!devs) {
+		ctl_strv_free(paths);
+		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < cap; i++) {
+		r = ctl_get_device(c, paths[i], &devs[n]);
+		if (r) {
+			free(devs);
+			ctl_strv_free(paths);
+			return r;
+		}
+		n++;
+	}
+	ctl_strv_free(paths);
+
+	if (c->json) {
+		ctl_print_status_json(stdout, devs, n);
+	} else if (n == 0) {
+		printf("no otattest devices\n");
+	} else {
+		for (i = 0; i < n; i++) {
+			if (i)
+				putchar('\n');
+			ctl_print_status(stdout, &devs[i], c->color);
+		}
+	}
+	/* Scripts can rely on the exit code: no device, or one not ready. */
+	r = 0;
+	if (n == 0)
+		r = ctl_exit_for_class(OTA_CLASS_NOT_FOUND);
+	for (i = 0; i < n && !r; i++)
+		if (strcmp(devs[i].state, "ready") != 0)
+			r = ctl_exit_for_class(OTA_CLASS_UNAVAILABLE);
+	free(devs);
+	return r;
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattestctl watch: events as they come. Every signal of otattestd's
+ * objects (property changes, record changes, rotation progress/results,
+ * devices appearing) and otattestd itself coming and going, one line each;
+ * --json makes each line a JSON object.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/json.h"
+#include "ctl.h"
+
+struct watch {
+	struct ctl *c;
+	long remaining; /* --count; <0: forever */
+};
+
+static void timestamp(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + strlen(buf), len - strlen(buf), ".%03uZ", (unsigned)(ts.tv_nsec / 1000000) % 1000u);
+}
+
+static const char *device_of(const char *path)
+{
+	const char *p = strrchr(path ? path : "", '/');
+
+	return p ? p + 1 : "";
+}
+
+/* Print one simple variant value (as JSON or text); skip complex ones. */
+static int print_value(sd_bus_message *m, struct json *j, bool json, char *text, size_t tlen)
+{
+	const char *contents, *s;
+	uint32_t u;
+	uint64_t t;
+	int b, r;
+	char type;
+
+	r = sd_bus_message_peek_type(m, &type, &contents);
+	if (r < 0)
+		return r;
+	r = sd_bus_message_enter_container(m, 'v', contents);
+	if (r < 0)
+		return r;
+	switch (contents[0] == '\0' ? 0 : contents[1] ? 0 : contents[0]) {
+	case 's':
+		r = sd_bus_message_read(m, "s", &s);
+		if (json)
+			json_string(j, s);
+		snprintf(text, tlen, "%s", s);
+		break;
+	case 'u':
+		r = sd_bus_message_read(m, "u", &u);
+		if (json)
+			json_uint(j, u);
+		snprintf(text, tlen, "%u", u);
+		break;
+	case 't':
+		r = sd_bus_message_read(m, "t", &t);
+		if (json)
+			json_uint(j, t);
+		snprintf(text, tlen, "%llu", (unsigned long long)t);
+		break;
+	case 'b':
+		r = sd_bus_message_read(m, "b", &b);
+		if (json)
+			json_bool(j, b);
+		snprintf(text, tlen, "%s", b ? "yes" : "no");
+		break;
+	default:
+		r = sd_bus_message_skip(m, contents);
+		if (json)
+			json_null(j);
+		snprintf(text, tlen, "(changed)");
+	}
+	if (r < 0)
+		return r;
+	return sd_bus_message_exit_container(m);
+}
+
+static void properties_changed(struct watch *w, sd_bus_message *m, const char *dev, const char *ts)
+{
+	const char *iface, *name;
+	struct json j;
+	char text[256];
+	bool json = w->c->json;
+
+	if (sd_bus_message_read(m, "s", &iface) < 0 || strcmp(iface, OTA_BUS_DEVICE_IFACE) != 0)
+		return;
+	if (sd_bus_message_enter_container(m, 'a', "{sv}") < 0)
+		return;
+	if (json) {
+		json_begin(&j, stdout);
+		json_object_open(&j);
+		json_kv_string(&j, "time", ts);
+		json_kv_string(&j, "device", dev);
+		json_kv_string(&j, "event", "properties");
+		json_key(&j, "changed");
+		json_object_open(&j);
+	} else {
+		printf("%s %s properties:", ts, dev);
+	}
+	while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+		if (sd_bus_message_read(m, "s", &name) < 0)
+			break;
+		if (json)
+			json_key(&j, name);
+		if (print_value(m, &j, json, text, sizeof(text)) < 0)
+			break;
+		/* The stage list is long; the record command shows it. */
+		if (!json && strcmp(name, "Stages") != 0 && strcmp(name, "DeviceId") != 0 &&
+		    strcmp(name, "RomIdentity") != 0)
+			printf(" %s=%s", name, text);
+		sd_bus_message_exit_container(m);
+	}
+	if (json) {
+		json_object_close(&j);
+		json_object_close(&j);
+		json_end(&j);
+	} else {
+		putchar('\n');
+	}
+}
+
+static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
+{
+	struct watch *w = userdata;
+	const char *member = sd_bus_message_get_member(m), *dev = device_of(sd_bus_message_get_path(m));
+	bool json = w->c->json;
+	struct json j;
+	char ts[40];
+
+	(void)ret_error;
+	timestamp(ts, sizeof(ts));
+	if (!member)
+		return 0;
+	if (!strcmp(member, "PropertiesChanged")) {
+		properties_changed(w, m, dev, ts);
+	} else if (!strcmp(member, "RecordChanged")) {
+		uint32_t gen;
+
+		if (sd_bus_message_read(m, "u", &gen) < 0)
+			return 0;
+		if (json) {
+			json_begin(&j, stdout);
+			json_object_open(&j);
+			json_kv_string(&j, "time", ts);
+			json_kv_string(&j, "device", dev);
+			json_kv_string(&j, "event", "record-changed");
+			json_kv_uint(&j, "generation", gen);
+			json_object_close(&j);
+			json_end(&j);
+		} else {
+			printf("%s %s record changed: generation %u\n", ts, dev, gen);
+		}
+	} else if (!strcmp(member, "RotationProgress")) {
+		uint32_t done, total;
+
+		if (sd_bus_message_read(m, "uu", &done, &total) < 0)
+			return 0;
+		if (json) {
+			json_begin(&j, stdout);
+			json_object_open(&j);
+			json_kv_string(&j, "time", ts);
+			json_kv_string(&j, "device", dev);
+			json_kv_string(&j, "event", "rotation-progress");
+			json_kv_uint(&j, "done", done);
+			json_kv_uint(&j, "total", total);
+			json_object_close(&j);
+			json_end(&j);
+		} else {
+			printf("%s %s rotation: %u of %u stage(s) re-tagged\n", ts, dev, done, total);
+		}
+	} else if (!strcmp(member, "RotationFinished")) {
+		uint32_t old_kv, new_kv, n;
+		const char *ename, *emsg;
+
+		if (sd_bus_message_read(m, "uuuss", &old_kv, &new_kv, &n, &ename, &emsg) < 0)
+			return 0;
+		if (json) {
+			json_begin(&j, stdout);
+			json_object_open(&j);
+			json_kv_string(&j, "time", ts);
+			json_kv_string(&j, "device", dev);
+			json_kv_string(&j, "event", "rotation-finished");
+			json_kv_uint(&j, "old_key_version", old_kv);
+			json_kv_uint(&j, "new_key_version", new_kv);
+			json_kv_uint(&j, "stages_retagged", n);
+			json_kv_string(&j, "error", ename);
+			json_kv_string(&j, "message", emsg);
+			json_object_close(&j);
+			json_end(&j);
+		} else if (*ename) {
+			printf("%s %s rotation failed: %s (%s)\n", ts, dev, emsg, ename);
+		} else {
+			printf("%s %s rotation finished: key version %u -> %u, %u stage(s)\n", ts, dev,
+			       old_kv, new_kv, n);
+		}
+	} else if (!strcmp(member, "InterfacesAdded")) {
+		const char *path;
+
+		if (sd_bus_message_read(m, "o", &path) < 0)
+			return 0;
+		if (json) {
+			json_begin(&j, stdout);
+			json_object_open(&j);
+			json_kv_string(&j, "time", ts);
+			json_kv_string(&j, "device", device_of(path));
+			json_kv_string(&j, "event", "device-added");
+			json_object_close(&j);
+			json_end(&j);
+		} else {
+			printf("%s %s device added\n", ts, device_of(path));
+		}
+	} else if (!strcmp(member, "NameOwnerChanged")) {
+		const char *name, *old_owner, *new_owner;
+
+		if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0)
+			return 0;
+		if (json) {
+			json_begin(&j, stdout);
+			json_object_open(&j);
+			json_kv_string(&j, "time", ts);
+			json_kv_string(&j, "event", *new_owner ? "daemon-started" : "daemon-stopped");
+			json_object_close(&j);
+			json_end(&j);
+		} else {
+			printf("%s otattestd %s\n", ts, *new_owner ? "started" : "stopped");
+		}
+	} else {
+		return 0;
+	}
+	fflush(stdout);
+	if (w->remaining > 0)
+		w->remaining--;
+	return 0;
+}
+
+int cmd_watch(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "count", required_argument, NULL, 'n' },
+		{ 0 },
+	};
+	struct watch w = { .c = c, .remaining = -1 };
+	char rule[512];
+	int r, o;
+
+	optind = 1;
+	while ((o = getopt_long(argc, argv, "jn:", opts, NULL)) >= 0) {
+		if (o == 'j') {
+			c->json = true;
+		} else if (o == 'n') {
+			char *end;
+
+			w.remaining = strtol(optarg, &end, 10);
+			if (*end || w.remaining <= 0) {
+				fprintf(stderr, "otattestctl: --count must be a positive number\n");
+				return OTA_EXIT_USAGE;
+			}
+		} else {
+			return OTA_EXIT_USAGE;
+		}
+	}
+	snprintf(rule, sizeof(rule), "type='signal',sender='%s',path_namespace='%s'", OTA_BUS_NAME,
+		 OTA_BUS_ROOT_PATH);
+	r = sd_bus_add_match(c->bus, NULL, rule, on_signal, &w);
+	if (r >= 0)
+		r = sd_bus_match_signal(c->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+					"org.freedesktop.DBus", "NameOwnerChanged", on_signal, &w);
+	if (r < 0)
+		return ctl_fail(OTA_CLASS_INTERNAL, "cannot subscribe to signals");
+	while (w.remaining != 0) {
+		r = sd_bus_process(c->bus, NULL);
+		if (r < 0)
+			return ctl_fail(OTA_CLASS_UNAVAILABLE, "lost the bus: %s", strerror(-r));
+		if (r > 0)
+			continue;
+		r = sd_bus_wait(c->bus, UINT64_MAX);
+		if (r < 0 && r != -EINTR)
+			return ctl_fail(OTA_CLASS_UNAVAILABLE, "lost the bus: %s", strerror(-r));
+	}
+	return 0;
+}

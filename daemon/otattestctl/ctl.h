@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * otattestctl internals. The command files (cmd-*.c) talk to otattestd
+ * through the helpers in bus.c; everything that turns data into text
+ * (format.c, metrics.c) is pure and unit-tested without a bus.
+ */
+#ifndef OTATTESTCTL_CTL_H
+#define OTATTESTCTL_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <systemd/sd-bus.h>
+
+#include <otattest/record.h>
+
+#include "../common/dbus-api.h"
+#include "../common/errmap.h"
+
+struct ctl_stage {
+	char stage[16], slot[8], path[24], scheme[40];
+	uint32_t status, svn, depth, tag_key_version;
+	uint8_t measurement[OTA_SHA256_BYTES];
+	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
+	size_t n_keys;
+	uint64_t verify_time_ns;
+	bool booted, fallback;
+};
+
+/* A device as its D-Bus properties describe it. */
+struct ctl_device {
+	char name[OTA_DEVICE_NAME_MAX];
+	char path[160];
+	char state[32];
+	uint32_t state_detail;
+	char state_message[256];
+	bool record_valid;
+	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	size_t device_id_len;
+	uint8_t rom_identity[OTA_SHA256_BYTES];
+	size_t rom_identity_len;
+	char lifecycle[32], reset_reason[16];
+	uint32_t epoch, min_svn, chain_max_svn, floor_rom_ext, floor_bl0, tag_key_version;
+	uint32_t generation, boot_status, boot_data_counter;
+	bool tag_boot_enabled;
+	uint64_t boot_time_ns;
+	struct ctl_stage stages[OTA_RECORD_MAX_STAGES];
+	size_t n_stages;
+};
+
+struct ctl {
+	sd_bus *bus;
+	const char *bus_address; /* NULL: system bus */
+	const char *device;      /* -d; NULL: the only/first device */
+	bool json;
+	bool color;
+	bool quiet;
+};
+
+/* ---- exit codes: status.h's class table ---- */
+int ctl_exit_for_class(uint32_t cls);
+/* Print a bus error and return its class's exit code. */
+int ctl_fail_bus(const char *what, const sd_bus_error *e, int r);
+/* Print a local failure and return its class's exit code. */
+int ctl_fail(uint32_t cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- bus.c ---- */
+int ctl_connect(struct ctl *c);
+/* Object path of the device -d names (or the first one); 0 or an exit code. */
+int ctl_device_path(struct ctl *c, char *path, size_t len);
+/* Every device's object path; caller frees with ctl_strv_free. 0 or exit code. */
+int ctl_list_devices(struct ctl *c, char ***paths);
+void ctl_strv_free(char **v);
+/* Properties of one device (GetAll); 0 or an exit code. */
+int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d);
+/* Parse a GetAll reply (a{sv}) into d: exposed for tests. */
+int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d);
+
+/* ---- format.c ---- */
+void ctl_print_status(FILE *out, const struct ctl_device *d, bool color);
+void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n);
+/*
+ * A boot record from its bytes: validated first (ota_record_validate); a
+ * record that fails is refused with that status, never printed.
+ */
+ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len);
+ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len);
+const char *ctl_status_label(uint32_t status); /* "OK", "SIG_ECDSA_INVALID", "0x123456" */
+
+/* ---- metrics.c ---- */
+/* Prometheus text exposition format for node_exporter's textfile collector. */
+void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint64_t now_sec);
+/* Write atomically: a temporary file in the same directory, fsync, rename. */
+int ctl_write_atomic(const char *path, const char *data, size_t len);
+
+/* ---- commands ---- */
+int cmd_status(struct ctl *c, int argc, char **argv);
+int cmd_record(struct ctl *c, int argc, char **argv);
+int cmd_attest(struct ctl *c, int argc, char **argv);
+int cmd_verify(struct ctl *c, int argc, char **argv);
+int cmd_rotate(struct ctl *c, int argc, char **argv);
+int cmd_update_reset(struct ctl *c, int argc, char **argv);
+int cmd_watch(struct ctl *c, int argc, char **argv);
+int cmd_metrics(struct ctl *c, int argc, char **argv);
+
+/* ---- verify.c ---- */
+/*
+ * Verify evidence with the libotattest verifier. Returns an exit code:
+ * 0 verdict passed, OTA_EXIT_VERDICT_FAILED, or a class exit code.
+ */
+int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
+			const uint8_t *nonce, size_t nonce_len, const char *policy_path,
+			bool json, FILE *out);
+
+/* Read a whole file (at most max bytes); 0 or a negative errno. */
+int ctl_read_file(const char *path, size_t max, uint8_t **buf, size_t *len);
+
+#endif /* OTATTESTCTL_CTL_H */

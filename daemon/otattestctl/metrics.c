@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Prometheus text exposition format (version 0.0.4) for node_exporter's
+ * textfile collector: HELP and TYPE once per metric family, label values
+ * escaped, one sample per line. The collector reads whatever file is in
+ * its directory at scrape time, so the file is replaced atomically.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <otattest/shm.h>
+
+#include "ctl.h"
+
+/* Label values: backslash, double quote and newline must be escaped. */
+static void label(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\')
+			fputs("\\\\", out);
+		else if (*v == '"')
+			fputs("\\\"", out);
+		else if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+static void family(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void dev_sample(FILE *out, const char *name, const struct ctl_device *d, uint64_t v)
+{
+	fprintf(out, "%s{device=\"", name);
+	label(out, d->name);
+	fprintf(out, "\"} %llu\n", (unsigned long long)v);
+}
+
+static void stage_labels(FILE *out, const struct ctl_device *d, const struct ctl_stage *s)
+{
+	fputs("{device=\"", out);
+	label(out, d->name);
+	fputs("\",stage=\"", out);
+	label(out, s->stage);
+	fputs("\",slot=\"", out);
+	label(out, s->slot);
+	fputc('"', out);
+}
+
+void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint64_t now_sec)
+{
+	static const char *const states[] = { "off", "booting", "ready", "failed", "resetting",
+					      "rotating", OTA_STATE_ABSENT, OTA_STATE_UNREACHABLE };
+	size_t i, s, k;
+
+	family(out, "otattest_device_up", "gauge", "1 when the device is present and ready.");
+	for (i = 0; i < n; i++)
+		dev_sample(out, "otattest_device_up", &devs[i], !strcmp(devs[i].state, "ready"));
+
+	family(out, "otattest_device_state", "gauge", "Device state: 1 for the current state.");
+	for (i = 0; i < n; i++)
+		for (k = 0; k < sizeof(states) / sizeof(states[0]); k++) {
+			fputs("otattest_device_state{device=\"", out);
+			label(out, devs[i].name);
+			fputs("\",state=\"", out);
+			label(out, states[k]);
+			fprintf(out, "\"} %d\n", !strcmp(devs[i].state, states[k]));
+		}
+
+#define DEV_FAMILY(name, type, help, expr)                               \
+	family(out, name, type, help);                                   \
+	for (i = 0; i < n; i++)                                          \
+		if (devs[i].record_valid)                                \
+			dev_sample(out, name, &devs[i], (uint64_t)(expr));
+	DEV_FAMILY("otattest_record_generation", "gauge", "Boot record generation.", devs[i].generation)
+	DEV_FAMILY("otattest_epoch", "gauge", "Identity epoch.", devs[i].epoch)
+	DEV_FAMILY("otattest_min_svn", "gauge", "Minimum runtime SVN since cold boot.", devs[i].min_svn)
+	DEV_FAMILY("otattest_tag_boot_enabled", "gauge", "1 when tag boot is enabled in OTP.",
+		   devs[i].tag_boot_enabled)
+	DEV_FAMILY("otattest_tag_key_version", "gauge", "Current boot tag key version.",
+		   devs[i].tag_key_version)
+	DEV_FAMILY("otattest_boot_ok", "gauge", "1 when the last boot brought up a runtime.",
+		   devs[i].boot_status == OTA_OK)
+#undef DEV_FAMILY
+
+	family(out, "otattest_svn_floor", "gauge", "Effective anti-rollback floor per stage.");
+	for (i = 0; i < n; i++) {
+		if (!devs[i].record_valid)
+			continue;
+		fputs("otattest_svn_floor{device=\"", out);
+		label(out, devs[i].name);
+		fprintf(out, "\",stage=\"rom_ext\"} %u\n", devs[i].floor_rom_ext);
+		fputs("otattest_svn_floor{device=\"", out);
+		label(out, devs[i].name);
+		fprintf(out, "\",stage=\"bl0\"} %u\n", devs[i].floor_bl0);
+	}
+
+	family(out, "otattest_boot_time_seconds", "gauge", "Time from ROM start to runtime start.");
+	for (i = 0; i < n; i++) {
+		if (!devs[i].record_valid)
+			continue;
+		fputs("otattest_boot_time_seconds{device=\"", out);
+		label(out, devs[i].name);
+		fprintf(out, "\"} %.9f\n", (double)devs[i].boot_time_ns / 1e9);
+	}
+
+	family(out, "otattest_stage_svn", "gauge", "Security version of each verified stage.");
+	for (i = 0; i < n; i++)
+		for (s = 0; s < devs[i].n_stages; s++) {
+			fputs("otattest_stage_svn", out);
+			stage_labels(out, &devs[i], &devs[i].stages[s]);
+			fprintf(out, "} %u\n", devs[i].stages[s].svn);
+		}
+
+	family(out, "otattest_stage_verify_seconds", "gauge", "Time each stage's check took.");
+	for (i = 0; i < n; i++)
+		for (s = 0; s < devs[i].n_stages; s++) {
+			fputs("otattest_stage_verify_seconds", out);
+			stage_labels(out, &devs[i], &devs[i].stages[s]);
+			fprintf(out, "} %.9f\n", (double)devs[i].stages[s].verify_time_ns / 1e9);
+		}
+
+	family(out, "otattest_stage_tag_path", "gauge",
+	       "1 when the stage was accepted by its boot tag (fast path).");
+	for (i = 0; i < n; i++)
+		for (s = 0; s < devs[i].n_stages; s++) {
+			fputs("otattest_stage_tag_path", out);
+			stage_labels(out, &devs[i], &devs[i].stages[s]);
+			fprintf(out, "} %d\n", !strcmp(devs[i].stages[s].path, "tag"));
+		}
+
+	family(out, "otattest_stage_ok", "gauge", "1 when the stage's check passed.");
+	for (i = 0; i < n; i++)
+		for (s = 0; s < devs[i].n_stages; s++) {
+			fputs("otattest_stage_ok", out);
+			stage_labels(out, &devs[i], &devs[i].stages[s]);
+			fprintf(out, "} %d\n", devs[i].stages[s].status == OTA_OK);
+		}
+
+	family(out, "otattest_scrape_timestamp_seconds", "gauge", "When otattestctl wrote this file.");
+	fprintf(out, "otattest_scrape_timestamp_seconds %llu\n", (unsigned long long)now_sec);
+}
+
+int ctl_write_atomic(const char *path, const char *data, size_t len)
+{
+	char *dup = strdup(path), *dir, tmp[4096];
+	size_t off = 0;
+	int fd, r = 0, dfd;
+
+	if (!dup)
+		return -ENOMEM;
+	dir = dirname(dup);
+	/* A dot-prefixed name the textfile collector ignores (it reads *.prom only). */
+	if (snprintf(tmp, sizeof(tmp), "%s/.otattest-metrics.XXXXXX", dir) >= (int)sizeof(tmp)) {
+		free(dup);
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		free(dup);
+		return r;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, data + off, len - off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		off += (size_t)n;
+	}
+	if (r == 0 && fchmod(fd, 0644) < 0)
+		r = -errno;
+	if (r == 0 && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r == 0 && rename(tmp, path) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		/* Make the rename itself durable. */
+		fsync(dfd);
+		close(dfd);
+	}
+	free(dup);
+	return r;
+}

@@ -111,8 +111,17 @@ int cmd_attest(struct ctl *c, int argc, char **argv)
 	r = ctl_device_path(c, path, sizeof(path));
 	if (r)
 		return r;
-	r = sd_bus_call_method(c->bus, OTA_BUS_NAME, path, OTA_BUS_DEVICE_IFACE, "Attest", &e, &reply,
-			       "ay", nonce_len, nonce);
+	{
+		sd_bus_message *call = NULL;
+
+		r = sd_bus_message_new_method_call(c->bus, &call, OTA_BUS_NAME, path, OTA_BUS_DEVICE_IFACE,
+						   "Attest");
+		if (r >= 0)
+			r = sd_bus_message_append_array(call, 'y', nonce, nonce_len);
+		if (r >= 0)
+			r = sd_bus_call(c->bus, call, 0, &e, &reply);
+		sd_bus_message_unref(call);
+	}
 	if (r < 0) {
 		r = ctl_fail_bus("Attest", &e, r);
 		sd_bus_error_free(&e);

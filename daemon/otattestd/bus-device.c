@@ -314,7 +314,9 @@ static void on_call_done(void *userdata, const struct genl_result *res)
 		}
 	}
 	if (c->cmd == OTATTEST_CMD_ROTATE_TAGS) {
+		/* Ours, and reported here: not an "observed" rotation as well. */
 		c->d->rotation_ours = false;
+		c->d->rotating = false;
 		if (r < 0)
 			bus_emit_rotation_finished(c->d, 0, 0, 0, &e);
 	}

@@ -4,11 +4,7 @@
  * org.otattest.BootAttest1. One sd-event loop drives everything: the bus,
  * the netlink client (whose blocking sends happen on its own thread, see
  * genl.h), the device monitor, signals and the watchdog.
- *
- * Stopping (SIGTERM, SIGINT): the bus name is released first, so new calls
- * queue in the bus for the next instance (D-Bus activation, or systemd's
- * restart); calls already accepted are finished and answered; then exit.
- * A second signal, or the stop deadline, exits at once.
+ * Stopping is in manager.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,54 +18,7 @@
 #include "log.h"
 #include "manager.h"
 
-#define STOP_DEADLINE_USEC (60ull * 1000000u)
-
 static struct manager manager;
-
-void manager_maybe_exit(struct manager *m)
-{
-	if (m->stopping && m->n_calls == 0)
-		sd_event_exit(m->event, 0);
-}
-
-void manager_call_finished(struct manager *m)
-{
-	manager_maybe_exit(m);
-}
-
-static int on_stop_deadline(sd_event_source *s, uint64_t usec, void *userdata)
-{
-	struct manager *m = userdata;
-
-	(void)s;
-	(void)usec;
-	log_warning("%u call(s) still waiting for the device at the stop deadline; exiting", m->n_calls);
-	sd_event_exit(m->event, 0);
-	return 0;
-}
-
-static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
-{
-	struct manager *m = userdata;
-
-	(void)s;
-	if (m->stopping) {
-		log_warning("second signal: exiting without waiting for %u call(s)", m->n_calls);
-		sd_event_exit(m->event, 0);
-		return 0;
-	}
-	m->stopping = true;
-	sd_notify(0, "STOPPING=1\nSTATUS=Finishing accepted requests");
-	log_event(LOG_INFO, 0, MID_STOPPING, NULL, NULL, 0,
-		  "stopping on %s; finishing %u accepted call(s)", strsignal((int)si->ssi_signo),
-		  m->n_calls);
-	if (m->bus)
-		sd_bus_release_name_async(m->bus, NULL, OTA_BUS_NAME, NULL, NULL);
-	sd_event_add_time_relative(m->event, &m->stop_timer, CLOCK_MONOTONIC, STOP_DEADLINE_USEC, 0,
-				   on_stop_deadline, m);
-	manager_maybe_exit(m);
-	return 0;
-}
 
 static int on_gc(sd_event_source *s, uint64_t usec, void *userdata)
 {
@@ -218,7 +167,6 @@ int main(int argc, char **argv)
 	struct client_limits lim = CLIENT_LIMITS_DEFAULT;
 	struct manager *m = &manager;
 	struct genl_callbacks cb = { .event = on_genl_event, .family = on_genl_family, .userdata = m };
-	sigset_t mask;
 	int r;
 
 	m->request_timeout_usec = 30ull * 1000000u;
@@ -232,12 +180,11 @@ int main(int argc, char **argv)
 		log_error_errno(r, "cannot create the event loop: %m");
 		goto out;
 	}
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m);
-	sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m);
+	r = manager_setup_signals(m);
+	if (r < 0) {
+		log_error_errno(r, "cannot handle signals: %m");
+		goto out;
+	}
 	/* Pings WATCHDOG=1 at half of WatchdogSec= when systemd asks for it. */
 	sd_event_set_watchdog(m->event, true);
 

@@ -108,7 +108,7 @@ void bus_update_status(struct manager *m);
 
 /* bus-device.c */
 extern const sd_bus_vtable device_vtable[];
-/* Called when the last in-flight call finishes. */
+/* Called whenever an in-flight call finishes (manager.c). */
 void manager_call_finished(struct manager *m);
 
 /* auth.c */
@@ -122,7 +122,8 @@ typedef void (*auth_done_fn)(void *userdata, bool allowed, const sd_bus_error *e
 int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_done_fn done,
 	       void *userdata, sd_bus_error *error);
 
-/* main.c */
+/* manager.c */
 void manager_maybe_exit(struct manager *m);
+int manager_setup_signals(struct manager *m);
 
 #endif /* OTATTESTD_MANAGER_H */

@@ -89,8 +89,24 @@ int genl_parse_attrs(const struct nlmsghdr *nlh, struct genl_result *res)
 	res->n_certs = 0;
 	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))
 		return -EBADMSG;
-	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), attr_cb, res) != MNL_CB_OK)
-		return -EBADMSG;
+	{
+		const uint8_t *end = (const uint8_t *)nlh + nlh->nlmsg_len;
+		const struct nlattr *a;
+		const uint8_t *next = (const uint8_t *)mnl_nlmsg_get_payload_offset(nlh, sizeof(struct genlmsghdr));
+
+		/*
+		 * mnl_attr_parse() stops quietly at an attribute that does not
+		 * fit; we want to know, so walk by hand and require that the
+		 * attributes account for every byte.
+		 */
+		mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+			if (attr_cb(a, res) != MNL_CB_OK)
+				return -EBADMSG;
+			next = (const uint8_t *)a + MNL_ALIGN(a->nla_len);
+		}
+		if (next < end)
+			return -EBADMSG;
+	}
 	return 0;
 }
 

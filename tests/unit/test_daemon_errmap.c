@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One failure, end to end: status -> errno + extack (what the kernel
+ * sends) -> status again (otattestd) -> D-Bus error name -> exit code
+ * (otattestctl). And the parser of what the kernel sends, fed hostile
+ * messages.
+ */
+#include <check.h>
+#include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <string.h>
+
+#include "../../daemon/common/dbus-api.h"
+#include "../../daemon/common/errmap.h"
+#include "../../daemon/otattestd/genl.h"
+
+/* Every status survives the kernel's encoding and back, and names its class. */
+START_TEST(every_status_round_trips)
+{
+	unsigned n = 0;
+
+#define X(sname, scls, smod, sidx, smsg)                                                         \
+	{                                                                                   \
+		struct ota_err e;                                                           \
+		char dbus[128];                                                             \
+		ota_err_from_netlink(&e, ota_status_errno(OTA_##sname), ota_status_message(OTA_##sname)); \
+		ck_assert_uint_eq(e.cls, OTA_CLASS_##scls);                                  \
+		ck_assert_str_eq(e.message, smsg);                                           \
+		ota_class_dbus_name(e.cls, dbus, sizeof(dbus));                             \
+		ck_assert_uint_eq(ota_dbus_error_class(dbus), OTA_CLASS_##scls);             \
+		ck_assert_int_eq(ota_dbus_error_exit_code(dbus), ota_class_exit_code(OTA_CLASS_##scls)); \
+		n++;                                                                        \
+	}
+	OTA_STATUS_LIST(X)
+#undef X
+	ck_assert_uint_gt(n, 100);
+}
+END_TEST
+
+/* Statuses whose messages are unique come back exactly. */
+START_TEST(exact_status_recovered)
+{
+	struct ota_err e;
+
+	ota_err_from_netlink(&e, EKEYREJECTED, "image ECDSA P-256 signature is invalid");
+	ck_assert_uint_eq(e.status, OTA_SIG_ECDSA_INVALID);
+	ota_err_from_netlink(&e, -ENODEV, "no such otattest device");
+	ck_assert_uint_eq(e.status, OTA_HOST_NO_DEVICE);
+	/* The errno must agree with the message's class, or it is not that status. */
+	ota_err_from_netlink(&e, EIO, "image ECDSA P-256 signature is invalid");
+	ck_assert_uint_eq(e.status, 0);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_IO);
+	ck_assert_str_eq(e.message, "image ECDSA P-256 signature is invalid");
+}
+END_TEST
+
+START_TEST(plain_errnos_have_classes)
+{
+	struct ota_err e;
+
+	ota_err_from_netlink(&e, EPERM, NULL);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PERMISSION);
+	ck_assert_ptr_nonnull(strstr(e.message, "not permitted"));
+	ck_assert_uint_eq(ota_errno_class(ENOENT), OTA_CLASS_NOT_FOUND);
+	ck_assert_uint_eq(ota_errno_class(EOPNOTSUPP), OTA_CLASS_PROTOCOL);
+	ck_assert_uint_eq(ota_errno_class(ENOBUFS), OTA_CLASS_BUSY);
+	ck_assert_uint_eq(ota_errno_class(E2BIG), OTA_CLASS_PROTOCOL);
+	ck_assert_uint_eq(ota_errno_class(0), OTA_CLASS_OK);
+}
+END_TEST
+
+START_TEST(unknown_device_status_is_protocol_error)
+{
+	struct ota_err e;
+
+	ota_err_set_status(&e, 0x0a1234);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PROTOCOL);
+	ck_assert_ptr_nonnull(strstr(e.message, "0x0a1234"));
+	ota_err_set_status(&e, 0);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PROTOCOL);
+}
+END_TEST
+
+START_TEST(dbus_names_both_ways)
+{
+	ck_assert_uint_eq(ota_dbus_error_class("org.freedesktop.DBus.Error.AccessDenied"), OTA_CLASS_PERMISSION);
+	ck_assert_uint_eq(ota_dbus_error_class("org.freedesktop.DBus.Error.InvalidArgs"),
+			  OTA_CLASS_INVALID_ARGUMENT);
+	ck_assert_uint_eq(ota_dbus_error_class("org.freedesktop.DBus.Error.ServiceUnknown"),
+			  OTA_CLASS_UNAVAILABLE);
+	ck_assert_uint_eq(ota_dbus_error_class("org.freedesktop.DBus.Error.NoReply"), OTA_CLASS_TIMEOUT);
+	ck_assert_uint_eq(ota_dbus_error_class(OTA_BUS_ERROR_PREFIX "NoSuchThing"), OTA_CLASS_PROTOCOL);
+	ck_assert_uint_eq(ota_dbus_error_class("com.example.Whatever"), OTA_CLASS_PROTOCOL);
+	ck_assert_uint_eq(ota_dbus_error_class(NULL), OTA_CLASS_INTERNAL);
+	ck_assert_int_eq(ota_dbus_error_exit_code(OTA_BUS_ERROR_PREFIX "Busy"), 17);
+	ck_assert_int_eq(ota_dbus_error_exit_code("org.freedesktop.DBus.Error.AccessDenied"), 20);
+}
+END_TEST
+
+/* Every class has its own exit code, distinct from 0, 1 and 2. */
+START_TEST(exit_codes_distinct)
+{
+	int seen[256] = { 0 };
+
+#define X(name, num, err, dbus, exitc)                            \
+	if (num != 0) {                                           \
+		ck_assert_int_gt(exitc, 2);                       \
+		ck_assert_int_eq(seen[exitc], 0);                 \
+		seen[exitc] = 1;                                  \
+	}
+	OTA_CLASS_LIST(X)
+#undef X
+}
+END_TEST
+
+/* ---- the parser, fed by hand-built (and broken) kernel messages ---- */
+
+static uint8_t buf[8192];
+
+static struct nlmsghdr *start(uint8_t cmd)
+{
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *gh;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = 0x20;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = cmd;
+	return nlh;
+}
+
+START_TEST(attrs_accepted)
+{
+	struct nlmsghdr *nlh = start(OTATTEST_CMD_GET_CERTS);
+	struct genl_result res;
+
+	mnl_attr_put_u32(nlh, OTATTEST_A_DEVICE, 3);
+	mnl_attr_put(nlh, OTATTEST_A_CERT, 3, "abc");
+	mnl_attr_put(nlh, OTATTEST_A_CERT, 2, "de");
+	mnl_attr_put(nlh, 200, 4, "new!"); /* a newer kernel's attribute: ignored */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
+	ck_assert_uint_eq(mnl_attr_get_u32(res.tb[OTATTEST_A_DEVICE]), 3);
+	ck_assert_uint_eq(res.n_certs, 2);
+	ck_assert_uint_eq(mnl_attr_get_payload_len(res.certs[1]), 2);
+}
+END_TEST
+
+START_TEST(attrs_refused)
+{
+	struct nlmsghdr *nlh;
+	struct genl_result res;
+	uint8_t big[OTA_RECORD_MAX_BYTES + 1] = { 0 };
+	int i;
+
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_u16(nlh, OTATTEST_A_STATE, 2); /* u32 expected */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_u32(nlh, OTATTEST_A_STATE, 2);
+	mnl_attr_put_u32(nlh, OTATTEST_A_STATE, 3); /* which one? */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_GET_RECORD);
+	mnl_attr_put(nlh, OTATTEST_A_RECORD, sizeof(big), big); /* larger than any record */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_GET_RECORD);
+	mnl_attr_put(nlh, OTATTEST_A_RECORD, 16, big); /* shorter than a header */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_STABLE_SIGN);
+	mnl_attr_put(nlh, OTATTEST_A_SIGNATURE, 63, big);
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_GET_CERTS);
+	for (i = 0; i < (int)OTA_CERTS_MAX + 1; i++)
+		mnl_attr_put(nlh, OTATTEST_A_CERT, 1, "x");
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put(nlh, OTATTEST_A_DEVICE_NAME, 4, "abcd"); /* not NUL-terminated */
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	/* An attribute whose length runs past the message. */
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_u32(nlh, OTATTEST_A_STATE, 2);
+	((struct nlattr *)((uint8_t *)nlh + MNL_NLMSG_HDRLEN + 4))->nla_len = 200;
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
+	/* Too short for a genl header. */
+	nlh = start(0);
+	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 2;
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+}
+END_TEST
+
+static size_t put_error(int error, const char *msg, bool capped)
+{
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *e;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = error;
+	e->msg.nlmsg_len = sizeof(struct nlmsghdr) + (capped ? 0 : 20);
+	if (!capped) {
+		/* The echoed request body. */
+		memset(mnl_nlmsg_put_extra_header(nlh, 20), 0x5a, 20);
+	}
+	nlh->nlmsg_flags = capped ? NLM_F_CAPPED : 0;
+	if (msg) {
+		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
+	}
+	return nlh->nlmsg_len;
+}
+
+START_TEST(extack_parsed)
+{
+	const char *msg;
+	size_t len;
+	int err;
+
+	len = put_error(-EKEYREJECTED, "image ECDSA P-256 signature is invalid", true);
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
+	ck_assert_int_eq(err, EKEYREJECTED);
+	ck_assert_str_eq(msg, "image ECDSA P-256 signature is invalid");
+
+	len = put_error(-EPERM, "nope", false);
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
+	ck_assert_int_eq(err, EPERM);
+	ck_assert_str_eq(msg, "nope");
+
+	len = put_error(0, NULL, true);
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
+	ck_assert_int_eq(err, 0);
+	ck_assert_ptr_null(msg);
+}
+END_TEST
+
+START_TEST(extack_hostile)
+{
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct nlmsgerr *e;
+	const char *msg;
+	size_t len;
+	int err;
+
+	/* Positive error: not something the kernel sends. */
+	len = put_error(5, NULL, true);
+	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), -EBADMSG);
+	/* Truncated. */
+	len = put_error(-EIO, NULL, true);
+	ck_assert_int_eq(genl_parse_error(nlh, MNL_NLMSG_HDRLEN + 4, &err, &msg), -EBADMSG);
+	/* Claims an echoed request longer than the message. */
+	len = put_error(-EIO, "x", false);
+	e = mnl_nlmsg_get_payload(nlh);
+	e->msg.nlmsg_len = 4096;
+	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), -EBADMSG);
+	/* nlmsg_len beyond what was received. */
+	len = put_error(-EIO, "x", true);
+	ck_assert_int_eq(genl_parse_error(nlh, len - 4, &err, &msg), -EBADMSG);
+	/* Message attribute without its NUL: ignored, not read past. */
+	len = put_error(-EIO, NULL, true);
+	nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+	mnl_attr_put(nlh, NLMSGERR_ATTR_MSG, 3, "abc");
+	len = nlh->nlmsg_len;
+	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), 0);
+	ck_assert_ptr_null(msg);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("daemon_errmap");
+	TCase *tc = tcase_create("errmap");
+
+	tcase_add_test(tc, every_status_round_trips);
+	tcase_add_test(tc, exact_status_recovered);
+	tcase_add_test(tc, plain_errnos_have_classes);
+	tcase_add_test(tc, unknown_device_status_is_protocol_error);
+	tcase_add_test(tc, dbus_names_both_ways);
+	tcase_add_test(tc, exit_codes_distinct);
+	tcase_add_test(tc, attrs_accepted);
+	tcase_add_test(tc, attrs_refused);
+	tcase_add_test(tc, extack_parsed);
+	tcase_add_test(tc, extack_hostile);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

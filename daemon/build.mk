@@ -60,10 +60,13 @@ ALL_TARGETS += $(OTATTESTD) $(OTATTESTCTL)
 
 .PHONY: install-daemon
 install-daemon: $(OTATTESTD) $(OTATTESTCTL)
-	install -D -m 0755 $(OTATTESTD) $(DESTDIR)$(PREFIX)/libexec/otattestd
-	install -D -m 0755 $(OTATTESTCTL) $(DESTDIR)$(PREFIX)/bin/otattestctl
+	install -D -m 0755 $(OTATTESTD) $(DESTDIR)$(LIBEXECDIR)/otattestd
+	install -D -m 0755 $(OTATTESTCTL) $(DESTDIR)$(BINDIR)/otattestctl
 	install -D -m 0644 daemon/org.otattest.BootAttest1.xml \
 		$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.otattest.BootAttest1.xml
 	install -D -m 0644 docs/man/otattestd.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestd.8
 	install -D -m 0644 docs/man/otattestctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestctl.8
 INSTALL_TARGETS += install-daemon
+
+# test_daemon_units checks the unit as built and the binary it names.
+$(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD)

@@ -1,12 +1,97 @@
 // SPDX-License-Identifier: MIT
 /*
- * Evidence verification through libotattest's verifier (verify.h). Built
- * without it (the library not yet present), the commands that need it say
- * so and fail with the internal-error exit code instead of pretending.
+ * Evidence verification through libotattest's verifier (verify.h): the
+ * same checks and verdict as otattest-verify. Built without it (the
+ * library absent), the commands that need it say so and fail with the
+ * internal-error exit code instead of pretending.
  */
+#include <stdlib.h>
+
+#include "../common/json.h"
 #include "ctl.h"
 
-#ifndef HAVE_OTA_VERIFY
+#ifdef HAVE_OTA_VERIFY
+#include <otattest/verify.h>
+
+static const char *stage_label(uint32_t stage)
+{
+	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
+}
+
+static void print_verdict(FILE *out, const struct ota_verdict *v, ota_status_t st, bool json)
+{
+	uint32_t i;
+
+	if (json) {
+		struct json j;
+
+		json_begin(&j, out);
+		json_object_open(&j);
+		json_kv_string(&j, "verdict", st == OTA_OK ? "pass" : "fail");
+		json_kv_bool(&j, "authentic", v->authentic);
+		json_key(&j, "failures");
+		json_array_open(&j);
+		for (i = 0; i < v->failure_count; i++) {
+			json_object_open(&j);
+			json_kv_string(&j, "status", ctl_status_label(v->failures[i].status));
+			json_key(&j, "stage");
+			json_string(&j, stage_label(v->failures[i].stage));
+			json_kv_string(&j, "detail", v->failures[i].detail);
+			json_object_close(&j);
+		}
+		json_array_close(&j);
+		json_kv_bool(&j, "failures_truncated", v->failures_truncated);
+		json_object_close(&j);
+		json_end(&j);
+		return;
+	}
+	fprintf(out, "verdict: %s (%s)\n", st == OTA_OK ? "PASS" : "FAIL",
+		v->authentic ? "signature and chain valid" : "not authentic");
+	for (i = 0; i < v->failure_count; i++)
+		fprintf(out, "  %s%s%s: %s\n", ctl_status_label(v->failures[i].status),
+			stage_label(v->failures[i].stage) ? " " : "",
+			stage_label(v->failures[i].stage) ? stage_label(v->failures[i].stage) : "",
+			v->failures[i].detail);
+}
+
+int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
+			const uint8_t *nonce, size_t nonce_len, const char *policy_path,
+			bool json, FILE *out)
+{
+	struct ota_trust *ca = NULL;
+	struct ota_policy policy;
+	struct ota_verdict *v;
+	ota_status_t st;
+	char why[256] = "";
+	int rc;
+
+	st = ota_trust_load_file(ca_path, &ca);
+	if (st != OTA_OK)
+		return ctl_fail(ota_status_class(st), "cannot load the CA %s: %s", ca_path,
+				ota_status_message(st) ? ota_status_message(st) : "unknown error");
+	ota_policy_init(&policy);
+	if (policy_path) {
+		st = ota_policy_load_file(policy_path, &policy, why, sizeof(why));
+		if (st != OTA_OK) {
+			ota_trust_free(ca);
+			return ctl_fail(ota_status_class(st), "policy %s: %s", policy_path,
+					*why ? why : ota_status_message(st));
+		}
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		ota_trust_free(ca);
+		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+	}
+	st = ota_verify_evidence(ev, len, ca, nonce, nonce_len, &policy, NULL, 0, v);
+	print_verdict(out, v, st, json);
+	/* The same convention as otattest-verify: 1 for a failed verdict. */
+	rc = st == OTA_OK ? 0 : OTA_EXIT_VERDICT_FAILED;
+	free(v);
+	ota_trust_free(ca);
+	return rc;
+}
+#else
 int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
 			const uint8_t *nonce, size_t nonce_len, const char *policy_path,
 			bool json, FILE *out)

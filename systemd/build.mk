@@ -1,0 +1,54 @@
+# systemd/: the unit, D-Bus policy and activation file, udev rule,
+# sysusers.d, polkit action and rules; and `make install` for everything
+# a Debian package would ship (the daemon and CLI, the library, its
+# headers and pkg-config file, otattest-verify). DESTDIR and PREFIX work
+# as usual: `make install PREFIX=/usr DESTDIR=debian/tmp`.
+SYSTEMD_UNIT := $(B)/systemd/otattestd.service
+LIBEXECDIR ?= $(PREFIX)/libexec
+SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+DBUS_SYSTEM_CONFDIR ?= $(PREFIX)/share/dbus-1/system.d
+DBUS_SYSTEM_SERVICEDIR ?= $(PREFIX)/share/dbus-1/system-services
+POLKIT_ACTIONDIR ?= $(PREFIX)/share/polkit-1/actions
+POLKIT_RULESDIR ?= $(PREFIX)/share/polkit-1/rules.d
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+
+# The unit names the installed daemon's path, so it is rebuilt whenever
+# LIBEXECDIR (or PREFIX) changes: the stamp file holds the value it was
+# made with and is rewritten only when that differs.
+SYSTEMD_STAMP := $(B)/systemd/libexecdir.stamp
+$(shell mkdir -p $(B)/systemd; [ "$$(cat $(SYSTEMD_STAMP) 2>/dev/null)" = "$(LIBEXECDIR)" ] || \
+	echo "$(LIBEXECDIR)" > $(SYSTEMD_STAMP))
+$(SYSTEMD_UNIT): systemd/otattestd.service.in systemd/build.mk $(SYSTEMD_STAMP)
+	@mkdir -p $(dir $@)
+	sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< > $@
+ALL_TARGETS += $(SYSTEMD_UNIT)
+
+.PHONY: install-systemd install-lib
+install-systemd: $(SYSTEMD_UNIT)
+	install -D -m 0644 $(SYSTEMD_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.service
+	install -D -m 0644 systemd/otattest.sysusers $(DESTDIR)$(SYSUSERSDIR)/otattest.conf
+	install -D -m 0644 systemd/99-otattest.rules $(DESTDIR)$(UDEVRULESDIR)/99-otattest.rules
+	install -D -m 0644 systemd/org.otattest.BootAttest1.conf \
+		$(DESTDIR)$(DBUS_SYSTEM_CONFDIR)/org.otattest.BootAttest1.conf
+	install -D -m 0644 systemd/org.otattest.BootAttest1.service \
+		$(DESTDIR)$(DBUS_SYSTEM_SERVICEDIR)/org.otattest.BootAttest1.service
+	install -D -m 0644 systemd/org.otattest.BootAttest1.policy \
+		$(DESTDIR)$(POLKIT_ACTIONDIR)/org.otattest.BootAttest1.policy
+	install -D -m 0644 systemd/50-otattest.rules $(DESTDIR)$(POLKIT_RULESDIR)/50-otattest.rules
+
+# The library as other projects link it: libotattest.so.1 with the usual
+# symlinks, the public headers and otattest.pc (from libotattest/build.mk).
+install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY)
+	install -D -m 0755 $(LIBOTA_SO) $(DESTDIR)$(LIBDIR)/libotattest.so.1.0
+	ln -sf libotattest.so.1.0 $(DESTDIR)$(LIBDIR)/libotattest.so.1
+	ln -sf libotattest.so.1 $(DESTDIR)$(LIBDIR)/libotattest.so
+	install -D -m 0644 $(OTA_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/otattest.pc
+	install -d $(DESTDIR)$(INCLUDEDIR)/otattest
+	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(INCLUDEDIR)/otattest/
+	install -D -m 0755 $(OTA_VERIFY) $(DESTDIR)$(BINDIR)/otattest-verify
+
+install: install-daemon install-systemd install-lib

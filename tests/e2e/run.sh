@@ -215,6 +215,7 @@ run_one() (
 		[ -n "${E2E_MODEL_PID:-}" ] && kill -KILL "$E2E_MODEL_PID" 2>/dev/null
 	}
 	trap cleanup EXIT
+	trap 'exit 143' TERM INT # so that cleanup runs when the runner is stopped
 
 	if declare -F host_prepare >/dev/null; then
 		(set -eEuo pipefail; host_prepare) >"$dir/host-prepare.log" 2>&1 ||

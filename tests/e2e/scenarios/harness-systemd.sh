@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The systemd mode itself: systemd is PID 1 outside a container, hardening
-# options take effect for real, the system bus runs, units installed into
-# the /etc overlay by guest_setup start.
-E2E_DESCRIPTION="systemd mode: PID 1, hardened unit, system bus, overlay"
+# options take effect for real, journald, the system bus and udevd run, units
+# installed into the /etc overlay by guest_setup start.
+E2E_DESCRIPTION="systemd mode: PID 1, hardened unit, system bus, udevd, overlay"
 E2E_MODE=systemd
 E2E_TIMEOUT=60
 E2E_FILES=("tests/e2e/lib/guest.sh:/etc/e2e/copied-file")
@@ -47,6 +47,19 @@ guest_main() {
 	systemctl start --job-mode=ignore-dependencies dbus.socket dbus.service
 	e2e_assert_match '"[0-9a-f]{32}"' "$(busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetId | cut -d' ' -f2)" "system bus GetId"
 	e2e_assert_eq 4001 "$(e2e_as e2e-user busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetConnectionUnixUser s org.freedesktop.DBus >/dev/null && id -u e2e-user)" "unprivileged user on the system bus"
+
+	# udevd, for sd-device monitors: not started unless asked.
+	systemctl start --job-mode=ignore-dependencies systemd-udevd-control.socket \
+		systemd-udevd-kernel.socket systemd-udevd.service
+	udevadm trigger --settle --action=change /sys/class/mem/null
+	# The database entry exists only once udevd processed the device.
+	[ -e /run/udev/data/c1:3 ] || e2e_fail "udevd wrote no database entry for /dev/null"
+	e2e_log "ok: udevd processed an event"
+
+	# journald runs, so services' journal output is kept (out/journal.log).
+	echo hello-journal | systemd-cat -t e2e-journal-probe
+	e2e_wait_for 5 "the journal entry" sh -c 'journalctl -t e2e-journal-probe -o cat | grep -q hello-journal'
+	e2e_log "ok: journald keeps service output"
 
 	systemd-analyze security --offline=yes /etc/systemd/system/e2e-hardened.service >/tmp/security.txt 2>&1 || true
 	e2e_save /tmp/security.txt

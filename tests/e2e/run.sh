@@ -49,6 +49,7 @@ E2E_LIB=$E2E_ROOT/tests/e2e/lib
 . "$E2E_LIB/initramfs.sh"
 . "$E2E_LIB/qemu.sh"
 . "$E2E_LIB/model.sh"
+. "$E2E_LIB/provision.sh"
 . "$E2E_LIB/logscan.sh"
 
 jobs_max=$(nproc 2>/dev/null || echo 1)
@@ -132,6 +133,7 @@ prepare() (
 	done
 
 	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN")
+	[ "$E2E_PROVISION" = 1 ] && targets+=(build/otimage)
 	targets+=("${E2E_MODULES[@]}" "${E2E_BUILD_TARGETS[@]}")
 	for t in "${E2E_BINARIES[@]}"; do
 		case $t in /*) ;; *) targets+=("$t") ;; esac
@@ -201,7 +203,7 @@ run_one() (
 	. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
 	. "$E2E_LIB/host.sh"
 	export E2E_NAME=$name E2E_RUN_DIR=$dir E2E_OUT=$dir/out E2E_QMP=$dir/qmp.sock
-	export E2E_MODEL_CTL=$dir/model.ctl E2E_MODEL_STATE=$dir/state
+	export E2E_MODEL_CTL=$dir/model.ctl E2E_MODEL_STATE=$dir/state E2E_PROVISION_DIR=$dir/provision
 	t0=${EPOCHREALTIME/./}
 
 	verdict() {
@@ -217,6 +219,11 @@ run_one() (
 	trap cleanup EXIT
 	trap 'exit 143' TERM INT # so that cleanup runs when the runner is stopped
 
+	if [ "$E2E_PROVISION" = 1 ]; then
+		e2e_provision "$E2E_PROVISION_DIR" 2>"$dir/provision.err" ||
+			verdict FAIL "provisioning failed: $(head -n1 "$dir/provision.err")"
+		E2E_MODEL_ARGS+=(--load-flash="$E2E_PROVISION_DIR/flash.img" --load-otp="$E2E_PROVISION_DIR/otp.img")
+	fi
 	if declare -F host_prepare >/dev/null; then
 		(set -eEuo pipefail; host_prepare) >"$dir/host-prepare.log" 2>&1 ||
 			verdict FAIL "host_prepare failed (see host-prepare.log)"

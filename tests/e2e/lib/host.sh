@@ -9,6 +9,7 @@
 #   E2E_QMP        QEMU's QMP socket
 #   E2E_MODEL_CTL  the model's control socket (when the scenario has a device)
 #   E2E_MODEL_STATE the model's state directory
+#   E2E_PROVISION_DIR with E2E_PROVISION=1: keys, images, CA (lib/provision.sh)
 #   E2E_ROOT       the source tree
 
 e2e_log() {

@@ -130,10 +130,15 @@ static struct ota_manifest *man(uint8_t *img)
 	return (struct ota_manifest *)(void *)img;
 }
 
-static struct ota_ext_header *ext_hdr(uint8_t *img, uint32_t i)
-{
-	return (struct ota_ext_header *)(void *)(img + man(img)->ext[i].offset);
-}
+/* Edit an extension header in place; headers may sit at any alignment. */
+#define SET_HDR(img, i, assign)                                              \
+	do {                                                                 \
+		struct ota_ext_header h_;                                    \
+		uint8_t *p_ = (img) + man(img)->ext[i].offset;               \
+		memcpy(&h_, p_, sizeof(h_));                                 \
+		h_.assign;                                                   \
+		memcpy(p_, &h_, sizeof(h_));                                 \
+	} while (0)
 
 static ota_status_t parse(const uint8_t *img, size_t len, struct ota_image_view *v)
 {
@@ -666,11 +671,11 @@ START_TEST(test_ext_header_mismatch)
 {
 	uint8_t *b = dup_img(img_chain, len_chain);
 
-	ext_hdr(b, 1)->type = OTA_EXT_DLGS;
+	SET_HDR(b, 1, type = OTA_EXT_DLGS);
 	expect_ext(b, len_chain, OTA_EXT_BAD_HEADER, 1);
 	free(b);
 	b = dup_img(img_chain, len_chain);
-	ext_hdr(b, 1)->length = 223;
+	SET_HDR(b, 1, length = 223);
 	expect_ext(b, len_chain, OTA_EXT_BAD_HEADER, 1);
 	free(b);
 }
@@ -680,10 +685,10 @@ START_TEST(test_ext_header_reserved)
 {
 	uint8_t *b = dup_img(img_direct, len_direct);
 
-	ext_hdr(b, 0)->reserved = 1;
+	SET_HDR(b, 0, reserved = 1);
 	expect_ext(b, len_direct, OTA_EXT_RESERVED_NONZERO, 0);
-	ext_hdr(b, 0)->reserved = 0;
-	ext_hdr(b, 0)->reserved2 = 0x100;
+	SET_HDR(b, 0, reserved = 0);
+	SET_HDR(b, 0, reserved2 = 0x100);
 	expect_ext(b, len_direct, OTA_EXT_RESERVED_NONZERO, 0);
 	free(b);
 }
@@ -729,7 +734,7 @@ START_TEST(test_salt_rules)
 	size_t len;
 
 	b = dup_img(img_direct, len_direct);
-	ext_hdr(b, 0)->version = 2;
+	SET_HDR(b, 0, version = 2);
 	expect_ext(b, len_direct, OTA_EXT_BAD_HEADER, 0);
 	free(b);
 
@@ -774,12 +779,13 @@ END_TEST
 START_TEST(test_dlgc_contents)
 {
 	uint8_t *b;
-	struct ota_dlgc *c;
+	struct ota_dlgc copy, *c = &copy;
 
 #define DLGC_CASE(stmt, want)                                             \
 	b = dup_img(img_chain, len_chain);                                \
-	c = (struct ota_dlgc *)(void *)(b + man(b)->ext[1].offset);       \
+	memcpy(c, b + man(b)->ext[1].offset, sizeof(*c));                 \
 	stmt;                                                             \
+	memcpy(b + man(b)->ext[1].offset, c, sizeof(*c));                 \
 	expect_ext(b, len_chain, want, 1);                                \
 	free(b)
 
@@ -793,8 +799,7 @@ START_TEST(test_dlgc_contents)
 	DLGC_CASE(c->constraints.usage.lifecycle_mask = 0x40, OTA_CERT_BAD_CONSTRAINTS);
 	/* Content the parser does not judge: a bad signature is the verifier's finding. */
 	b = dup_img(img_chain, len_chain);
-	c = (struct ota_dlgc *)(void *)(b + man(b)->ext[1].offset);
-	c->signature[5] ^= 1;
+	b[man(b)->ext[1].offset + offsetof(struct ota_dlgc, signature) + 5] ^= 1;
 	expect(b, len_chain, OTA_OK);
 	free(b);
 #undef DLGC_CASE
@@ -808,7 +813,7 @@ START_TEST(test_dlgc_wrong_size)
 	struct ota_manifest *m = man(b);
 
 	m->ext[0].length = 240;
-	ext_hdr(b, 0)->length = 240;
+	SET_HDR(b, 0, length = 240);
 	m->ext[1].offset += 16;
 	m->ext[1].length -= 16;
 	memmove(b + m->ext[1].offset, b + m->ext[1].offset - 16, 16);
@@ -862,7 +867,7 @@ START_TEST(test_dlgs_rules)
 
 	/* DLGS header version. */
 	b = dup_img(img_hybrid, len_hybrid);
-	ext_hdr(b, s0)->version = 0;
+	SET_HDR(b, s0, version = 0);
 	expect_ext(b, len_hybrid, OTA_CERT_BAD_VERSION, s0);
 	free(b);
 
@@ -887,7 +892,7 @@ START_TEST(test_spxs_rules)
 	free(b);
 
 	b = dup_img(img_hybrid, len_hybrid);
-	ext_hdr(b, i)->version = 3;
+	SET_HDR(b, i, version = 3);
 	expect_ext(b, len_hybrid, OTA_EXT_BAD_HEADER, i);
 	free(b);
 }

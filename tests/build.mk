@@ -36,9 +36,7 @@ $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 # Per-target extra sources (FUZZ_SRCS_<target>) and libraries
 # (FUZZ_LDLIBS_<target>) for targets that need host code beyond the core;
 # each also becomes a prerequisite of its target.
-FUZZ_VERIFY_SRCS := libotattest/src/host/cbor_decode.c libotattest/src/host/claims_decode.c \
-	libotattest/src/host/cose_sign1.c libotattest/src/host/trust.c \
-	libotattest/src/host/fileio.c libotattest/src/host/policy.c libotattest/src/host/verify.c
+FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS)
 FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
 FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) firmware/otimage/idcert.c

@@ -184,6 +184,26 @@ START_TEST(test_stale_state_never_serves)
 }
 END_TEST
 
+START_TEST(test_lying_runtime_is_caught)
+{
+	uint32_t len;
+
+	evfix_boot_runtime(&f);
+	/*
+	 * A compromised BL0 holds the alias key and can sign any claims; it
+	 * cannot change the alias certificate ROM_EXT issued before it ran.
+	 */
+	f.bs.record.stage[2].measurement[5] ^= 0x40;
+	len = attest();
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), NULL, NULL, 0,
+					      &v),
+			  OTA_VERIFY_TCB_MISMATCH);
+	ck_assert(v.authentic);
+	ck_assert_uint_eq(v.failure_count, 1);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_BL0);
+}
+END_TEST
+
 START_TEST(test_response_too_large)
 {
 	uint32_t len = 99, full;
@@ -295,6 +315,7 @@ static Suite *evidence_suite(void)
 	tcase_add_test(tc, test_identity_key_destroyed_and_root_gone);
 	tcase_add_test(tc, test_alias_key_bound_to_measurements);
 	tcase_add_test(tc, test_stale_state_never_serves);
+	tcase_add_test(tc, test_lying_runtime_is_caught);
 	tcase_add_test(tc, test_response_too_large);
 	tcase_add_test(tc, test_get_certs_layout);
 	tcase_add_test(tc, test_no_identity_cert);

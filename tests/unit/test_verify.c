@@ -20,6 +20,7 @@
 #include "otattest/cbor.h"
 #include "otattest/sha256.h"
 #include "otattest/verify.h"
+#include "otattest/x509.h"
 
 #include "../../firmware/otimage/idcert.h"
 
@@ -36,7 +37,7 @@ struct chain {
 };
 
 static struct chain good, other;
-static struct ota_record rec;
+static struct ota_record rec; /* the alias certificates certify its booted stages */
 
 static void raw_pub(EVP_PKEY *k, uint8_t out[OTA_P256_PUBKEY_BYTES])
 {
@@ -61,9 +62,53 @@ static void add_ext(X509 *c, X509 *issuer, int nid, const char *v)
 	X509_EXTENSION_free(e);
 }
 
+/* TCG MultiTcbInfo for the booted stages of r, as the firmware writes it. */
+static void add_tcb_info(X509 *c, const struct ota_record *r)
+{
+	static const uint8_t sha256_oid[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03,
+					      0x04, 0x02, 0x01 };
+	uint8_t buf[512];
+	struct ota_der d;
+	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new();
+	ASN1_OBJECT *obj = OBJ_txt2obj("2.23.133.5.4.5", 1);
+	X509_EXTENSION *e;
+	uint32_t i, len;
+
+	ota_der_init(&d, buf, sizeof(buf));
+	ota_der_begin(&d, OTA_DER_SEQUENCE);
+	for (i = 0; i < r->hdr.stage_count; i++) {
+		const struct ota_stage_record *s = &r->stage[i];
+		const char *name = ota_stage_name(s->stage);
+
+		if (!(s->flags & OTA_STAGE_F_BOOTED))
+			continue;
+		ota_der_begin(&d, OTA_DER_SEQUENCE);
+		ota_der_put(&d, OTA_DER_CONTEXT_PRIM(1), name, (uint32_t)strlen(name));
+		ota_der_put_uint_tagged(&d, OTA_DER_CONTEXT_PRIM(3), s->security_version);
+		ota_der_put_uint_tagged(&d, OTA_DER_CONTEXT_PRIM(4), s->stage);
+		ota_der_begin(&d, OTA_DER_CONTEXT(6));
+		ota_der_begin(&d, OTA_DER_SEQUENCE);
+		ota_der_put_raw(&d, sha256_oid, sizeof(sha256_oid));
+		ota_der_put(&d, OTA_DER_OCTET_STRING, s->measurement, 32);
+		ota_der_end(&d);
+		ota_der_end(&d);
+		ota_der_end(&d);
+	}
+	ota_der_end(&d);
+	ck_assert_uint_eq(ota_der_finish(&d, &len), OTA_OK);
+	ASN1_OCTET_STRING_set(os, buf, (int)len);
+	e = X509_EXTENSION_create_by_OBJ(NULL, obj, 0, os);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_int_eq(X509_add_ext(c, e, -1), 1);
+	X509_EXTENSION_free(e);
+	ASN1_OBJECT_free(obj);
+	ASN1_OCTET_STRING_free(os);
+}
+
 /* An end-entity certificate for key, issued by issuer_key/issuer. */
 static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca)
 {
+	char cn[80];
 	X509 *c = X509_new();
 
 	ck_assert_ptr_nonnull(c);
@@ -71,14 +116,18 @@ static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool 
 	ASN1_INTEGER_set(X509_get_serialNumber(c), 7);
 	ASN1_TIME_set_string_X509(X509_getm_notBefore(c), "20250101000000Z");
 	ASN1_TIME_set_string_X509(X509_getm_notAfter(c), "99991231235959Z");
+	snprintf(cn, sizeof(cn), "%s", OTA_CERT_CN_ALIAS);
+	for (unsigned int i = 0; i < OTA_DEVICE_ID_BYTES; i++)
+		snprintf(cn + strlen(cn), sizeof(cn) - strlen(cn), "%02x", device_id[i]);
 	X509_NAME_add_entry_by_NID(X509_get_subject_name(c), NID_commonName, MBSTRING_UTF8,
-				   (const unsigned char *)"otattest alias test", -1, -1, 0);
+				   (const unsigned char *)cn, -1, -1, 0);
 	X509_set_issuer_name(c, X509_get_subject_name(issuer));
 	X509_set_pubkey(c, key);
 	add_ext(c, issuer, NID_basic_constraints, ca ? "critical,CA:TRUE" : "critical,CA:FALSE");
 	add_ext(c, issuer, NID_key_usage, "critical,digitalSignature");
 	add_ext(c, issuer, NID_subject_key_identifier, "hash");
 	add_ext(c, issuer, NID_authority_key_identifier, "keyid:always");
+	add_tcb_info(c, &rec);
 	ck_assert_int_gt(X509_sign(c, issuer_key, EVP_sha256()), 0);
 	return c;
 }
@@ -226,9 +275,16 @@ static uint32_t make_evidence(const struct ota_record *r, uint8_t *out, uint32_t
 
 static void setup(void)
 {
+	make_record(&rec);
 	make_chain(&good);
 	make_chain(&other);
-	make_record(&rec);
+}
+
+/* The device booted something else: a new alias certificate for rec. */
+static void reissue_alias(struct chain *ch)
+{
+	X509_free(ch->alias);
+	ch->alias = issue_leaf(ch->alias_key, ch->id_key, ch->id, false);
 }
 
 static void teardown(void)
@@ -473,10 +529,43 @@ START_TEST(test_refused_stage_without_fallback)
 
 	rec.stage[1].flags = 0; /* BL0 attempt not booted: the device ran no BL0 */
 	rec.stage[1].status = OTA_SIG_ECDSA_INVALID;
+	reissue_alias(&good);
 	len = make_evidence(&rec, ev, sizeof(ev));
 	ota_policy_init(&p);
 	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
 		    OTA_VERIFY_STAGE_REFUSED);
+}
+END_TEST
+
+START_TEST(test_claims_not_certified)
+{
+	uint32_t len;
+
+	/* A runtime holding the alias key signs claims about another BL0. */
+	rec.stage[1].measurement[0] ^= 1;
+	len = make_evidence(&rec, ev, sizeof(ev));
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_TCB_MISMATCH);
+	ck_assert(v.authentic); /* authentic signature, lying claims */
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_BL0);
+	rec.stage[1].measurement[0] ^= 1;
+	/* ... or about another SVN. */
+	rec.stage[0].security_version = 9;
+	len = make_evidence(&rec, ev, sizeof(ev));
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_TCB_MISMATCH);
+	ck_assert_uint_eq(v.failures[0].stage, OTA_STAGE_ROM_EXT);
+}
+END_TEST
+
+START_TEST(test_claims_for_another_device)
+{
+	uint32_t len;
+
+	rec.hdr.device_id[15] ^= 1;
+	len = make_evidence(&rec, ev, sizeof(ev));
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_DEVICE_MISMATCH);
 }
 END_TEST
 
@@ -585,6 +674,8 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_epoch_below_policy);
 	tcase_add_test(tc, test_record_mismatch);
 	tcase_add_test(tc, test_refused_stage_without_fallback);
+	tcase_add_test(tc, test_claims_not_certified);
+	tcase_add_test(tc, test_claims_for_another_device);
 	tcase_add_test(tc, test_every_failure_is_reported);
 	tcase_add_test(pol, test_policy_file_parses);
 	tcase_add_test(pol, test_policy_file_errors);

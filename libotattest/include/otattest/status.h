@@ -293,6 +293,8 @@ enum ota_status_class {
 	X(VERIFY_POLICY_MALFORMED, INVALID_ARGUMENT, VERIFY, 11, "the policy file is malformed")   \
 	X(VERIFY_STAGE_REFUSED, POLICY, VERIFY, 12, "a stage in the evidence was refused by the device") \
 	X(VERIFY_RECORD_MISMATCH, VERIFICATION, VERIFY, 13, "evidence claims disagree with the boot record digest") \
+	X(VERIFY_DEVICE_MISMATCH, VERIFICATION, VERIFY, 14, "the evidence's device id is not the device its certificate names") \
+	X(VERIFY_TCB_MISMATCH, VERIFICATION, VERIFY, 15, "evidence claims disagree with the measurements certified in the alias certificate") \
 	/* host side: driver, daemon, tools */                                                    \
 	X(HOST_TIMEOUT, TIMEOUT, HOST, 1, "the device did not answer in time")                     \
 	X(HOST_NO_DEVICE, NOT_FOUND, HOST, 2, "no such otattest device")                           \

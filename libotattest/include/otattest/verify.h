@@ -85,6 +85,27 @@ ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const ce
 			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
 			      size_t why_len);
 
+/*
+ * What the alias certificate itself certifies (it was issued by the
+ * identity key in ROM_EXT, before BL0 ran, so BL0 cannot forge it): the
+ * device id from its subject CN and, from its TCG MultiTcbInfo extension,
+ * each booted stage's SVN and measurement. The verifier holds the claims
+ * to these: a runtime signing claims about other code is caught here.
+ */
+struct ota_cert_tcb {
+	uint32_t stage; /* DiceTcbInfo layer */
+	uint32_t svn;
+	uint8_t measurement[OTA_SHA256_BYTES];
+};
+struct ota_alias_info {
+	bool has_device_id;
+	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	uint32_t tcb_count;
+	struct ota_cert_tcb tcb[OTA_STAGE_COUNT];
+};
+/* X509_MALFORMED when the certificate or its TCB info does not parse. */
+ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alias_info *out);
+
 /* ---- policy ------------------------------------------------------------ */
 
 #define OTA_POLICY_MAX_ROOT_KEYS 16u

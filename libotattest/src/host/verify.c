@@ -40,6 +40,50 @@ static bool sha256(const uint8_t *p, size_t n, uint8_t out[OTA_SHA256_BYTES])
 	return EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) == 1 && len == OTA_SHA256_BYTES;
 }
 
+/*
+ * The claims must agree with what the alias certificate certifies: the
+ * device (its CN) and, for every stage, the booted image's SVN and
+ * measurement (its MultiTcbInfo). The alias key is in the hands of the
+ * running BL0; the certificate was made before BL0 ran.
+ */
+static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *v)
+{
+	const struct ota_evidence_claims *c = &v->claims;
+	struct ota_alias_info info;
+	uint32_t i, t, matched = 0, booted = 0;
+
+	if (ota_alias_cert_info(m->certs[0], m->cert_lens[0], &info) != OTA_OK) {
+		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"the alias certificate's TCB info does not parse");
+		return;
+	}
+	if (!info.has_device_id || memcmp(info.device_id, c->device_id, OTA_DEVICE_ID_BYTES))
+		ota_verdict_add(v, OTA_VERIFY_DEVICE_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"the ueid claim is not the device the alias certificate names");
+	for (i = 0; i < c->stage_count; i++) {
+		const struct ota_evidence_stage *s = &c->stage[i];
+		bool ok = false;
+
+		if (!(s->flags & OTA_STAGE_F_BOOTED) || s->status != OTA_OK)
+			continue;
+		booted++;
+		for (t = 0; t < info.tcb_count; t++)
+			if (info.tcb[t].stage == s->stage && info.tcb[t].svn == s->svn &&
+			    !memcmp(info.tcb[t].measurement, s->measurement, OTA_SHA256_BYTES))
+				ok = true;
+		if (ok)
+			matched++;
+		else
+			ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, s->stage,
+					"%s SVN and measurement claimed are not the ones certified "
+					"in the alias certificate", ota_stage_name(s->stage));
+	}
+	if (matched == booted && info.tcb_count != booted)
+		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"the alias certificate certifies %u stages, the claims show %u booted",
+				info.tcb_count, booted);
+}
+
 ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 				 const struct ota_trust *anchors, const uint8_t *nonce,
 				 size_t nonce_len, const struct ota_policy *policy,
@@ -87,6 +131,8 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 		return v->failures[0].status;
 	}
 	v->claims_valid = true;
+
+	check_certified(&m, v);
 
 	if (nonce != NULL &&
 	    (nonce_len != v->claims.nonce_len || CRYPTO_memcmp(nonce, v->claims.nonce, nonce_len)))

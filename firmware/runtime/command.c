@@ -47,11 +47,15 @@ static ota_status_t validate(uint32_t command, const union ota_request *r,
 			return OTA_MBOX_RESERVED_NONZERO;
 		return check_var_field(r->attest.nonce_len, r->attest.nonce, OTA_MBOX_NONCE_LENGTH);
 	case OTA_CMD_STABLE_SIGN:
-		if (r->sign.svn > OTA_SVN_LIMIT ||
-		    (bs != NULL && r->sign.svn > bs->otp.chain_max_svn))
+		if (r->sign.svn > OTA_SVN_LIMIT)
 			return OTA_CHAIN_SVN_ABOVE_MAX;
-		if (bs != NULL && bs->boot_status == OTA_OK && r->sign.svn > bs->min_svn)
-			return OTA_CHAIN_SVN_ABOVE_MIN;
+		/* The chain's own bounds exist only when a runtime booted. */
+		if (bs != NULL && bs->boot_status == OTA_OK) {
+			if (r->sign.svn > bs->otp.chain_max_svn)
+				return OTA_CHAIN_SVN_ABOVE_MAX;
+			if (r->sign.svn > bs->min_svn)
+				return OTA_CHAIN_SVN_ABOVE_MIN;
+		}
 		return check_var_field(r->sign.msg_len, r->sign.msg, OTA_MBOX_MESSAGE_LENGTH);
 	case OTA_CMD_ROTATE_TAGS:
 		if (r->rotate.flags != 0 || r->rotate.reserved != 0)

@@ -82,9 +82,21 @@ static unsigned int boot_status;
 module_param(boot_status, uint, 0444);
 MODULE_PARM_DESC(boot_status, "boot_status of the record received");
 
+static char boot_status_name[48] = "";
+module_param_string(boot_status_name, boot_status_name, sizeof(boot_status_name), 0444);
+MODULE_PARM_DESC(boot_status_name, "status.h name of boot_status (empty if unknown)");
+
 static unsigned int record_generation;
 module_param(record_generation, uint, 0444);
-MODULE_PARM_DESC(record_generation, "generation of the last record read");
+MODULE_PARM_DESC(record_generation, "the generation field of the record received");
+
+static unsigned int record_stages;
+module_param(record_stages, uint, 0444);
+MODULE_PARM_DESC(record_stages, "stage_count of the record received");
+
+static unsigned int region_generation;
+module_param(region_generation, uint, 0444);
+MODULE_PARM_DESC(region_generation, "the record region's seqlock counter when last read");
 
 static unsigned int record_length;
 module_param(record_length, uint, 0444);
@@ -223,7 +235,7 @@ static int probe_read_region(struct probe_dev *p, u32 *len)
 		gen2 = readl(rec + offsetof(struct ota_shm_record, generation));
 		if (gen2 == h.generation) {
 			*len = h.length;
-			record_generation = h.generation;
+			region_generation = h.generation;
 			return 0;
 		}
 retry:
@@ -278,6 +290,9 @@ static int probe_round_trip(struct probe_dev *p, u64 *rtt)
 	if (p->resp->hdr.magic != OTA_RECORD_MAGIC) /* validate checks it; say it here too */
 		return probe_fail(p, -EBADMSG, "record magic %#x", p->resp->hdr.magic);
 	boot_status = p->resp->hdr.boot_status;
+	strscpy(boot_status_name, ota_status_name(boot_status) ?: "", sizeof(boot_status_name));
+	record_generation = p->resp->hdr.generation;
+	record_stages = p->resp->hdr.stage_count;
 
 	err = probe_read_region(p, &region_len);
 	if (err)
@@ -365,9 +380,9 @@ static int probe_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	rtt_avg_ns = div_u64(sum, rounds);
 	strscpy(result, "pass", sizeof(result));
 	dev_info(&pdev->dev,
-		 "pass: peer %u -> device peer %u, state %s, record generation %u, %u bytes; %u round trips, rtt min/avg/max %lu/%lu/%lu us\n",
+		 "pass: peer %u -> device peer %u, state %s, record generation %u, %u stages, %u bytes; %u round trips, rtt min/avg/max %lu/%lu/%lu us\n",
 		 own_peer, device_peer, ota_device_state_name(p->info.device_state),
-		 record_generation, record_length, rounds, rtt_min_ns / 1000, rtt_avg_ns / 1000,
+		 record_generation, record_stages, record_length, rounds, rtt_min_ns / 1000, rtt_avg_ns / 1000,
 		 rtt_max_ns / 1000);
 	return 0;
 

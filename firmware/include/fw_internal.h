@@ -30,6 +30,8 @@ struct ota_boot_state {
 	uint32_t min_svn;         /* min runtime SVN since cold boot */
 	uint8_t rom_ext_measurement[OTA_SHA256_BYTES];
 	uint8_t bl0_measurement[OTA_SHA256_BYTES];
+	uint32_t rom_ext_svn;
+	uint32_t chain_status;    /* OTA_OK when the SVN key chain holds link(min_svn) */
 };
 
 /* ---- provided by the boot stages (firmware/boot) ---------------------- */
@@ -39,8 +41,10 @@ const struct ota_boot_state *ota_boot_state(void);
 
 /*
  * The stable ECDSA key of SVN `svn`, derived from the retained chain link
- * of min_svn by cranking it down. CHAIN_SVN_ABOVE_MIN when svn > min_svn.
- * The caller destroys the returned handle.
+ * of min_svn by cranking it down. CHAIN_SVN_ABOVE_MAX when svn is above
+ * the chain's length, CHAIN_SVN_ABOVE_MIN when svn > min_svn,
+ * CHAIN_NOT_READY when no chain was established since cold boot. The
+ * caller destroys the returned handle.
  */
 ota_status_t ota_keychain_stable_key(uint32_t svn, hal_key_t *out);
 

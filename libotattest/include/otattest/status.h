@@ -215,6 +215,7 @@ enum ota_status_class {
 	X(NO_BOOTABLE_SLOT, UNAVAILABLE, POLICY, 8, "no slot holds an image that passes every check") \
 	X(SVN_ABOVE_MAX, LIMIT, POLICY, 9, "security version is above the supported maximum")      \
 	X(SLOT_EMPTY, NOT_FOUND, POLICY, 10, "the slot holds no image")                            \
+	X(IMAGE_TOO_LARGE, LIMIT, POLICY, 11, "image is larger than the boot stage's RAM buffer")   \
 	/* HAL */                                                                                  \
 	X(HAL_FLASH_WRITE_FAILED, IO, HAL, 1, "flash program or erase failed")                     \
 	X(HAL_FLASH_BAD_ADDRESS, INTERNAL, HAL, 2, "flash access outside the device or not page aligned") \

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One stage check, in the order of docs/boot-flow.md on every path:
+ *   1. load the slot into RAM once and parse that copy,
+ *   2. measure (done while loading),
+ *   3. path-independent policy,
+ *   4. the tag fast path, which skips only the asymmetric verification,
+ *   5. else the slow path, then a fresh tag,
+ *   6. the stage record.
+ */
+#include <string.h>
+
+#include <otattest/sha256.h>
+
+#include "boot.h"
+
+static bool tag_eligible(const struct boot_ctx *b, const struct ota_manifest *m, uint32_t mode)
+{
+	/* Past the image's max key version there is no tag key, so no tag path. */
+	return mode != BOOT_MODE_VERIFY && (b->otp.features & OTA_OTP_F_TAG_BOOT) &&
+	       (m->usage.flags & OTA_CAP_TAG_BOOT) && b->tag_key_version <= m->max_key_version;
+}
+
+static bool tag_matches(const struct boot_ctx *b, const struct boot_image *img)
+{
+	const struct ota_tag_entry *e = boot_tag_entry(b, img->stage, img->slot);
+	uint8_t tag[OTA_TAG_BYTES];
+	bool ok;
+
+	if (e->state != OTA_TAG_STATE_VALID || e->key_version != b->tag_key_version)
+		return false;
+	if (boot_tag_compute(img->stage, img, b->tag_key_version, tag) != OTA_OK)
+		return false; /* no tag key: the slow path decides */
+	ok = ota_ct_equal(tag, e->tag, OTA_TAG_BYTES);
+	memset(tag, 0, sizeof(tag));
+	return ok;
+}
+
+static ota_status_t check(struct boot_ctx *b, const struct boot_anchors *a, uint32_t mode,
+			  struct ota_stage_record *rec, struct boot_image *img)
+{
+	struct ota_dlgc certs[OTA_MAX_DELEGATION_DEPTH];
+	const struct ota_manifest *m = &img->view.manifest;
+	struct ota_chain_info chain;
+	struct boot_signer signer;
+	uint8_t tag[OTA_TAG_BYTES];
+	uint32_t root_index = 0, i;
+	bool hybrid = false, eligible;
+
+	OTA_TRY(boot_image_load(b, rec->stage, rec->slot, img));
+	memcpy(rec->measurement, img->measurement, OTA_SHA256_BYTES);
+	rec->security_version = m->security_version;
+	for (i = 0; i < img->view.cert_count; i++)
+		OTA_TRY(ota_dlgc_read(&img->view, i, &certs[i]));
+
+	OTA_TRY(boot_policy_check(b, a, img, certs, &root_index, &chain, &hybrid));
+	rec->delegation_depth = chain.depth;
+	memcpy(rec->key_ids, chain.key_ids, sizeof(rec->key_ids));
+	rec->effective = chain.effective;
+	rec->sig_scheme = hybrid || img->view.spxs_offset ? OTA_SCHEME_HYBRID : OTA_SCHEME_ECDSA_P256;
+
+	eligible = tag_eligible(b, m, mode);
+	if (eligible)
+		rec->tag_key_version = b->tag_key_version;
+	if (mode == BOOT_MODE_BOOT && eligible && tag_matches(b, img)) {
+		rec->path = OTA_PATH_TAG;
+		return OTA_OK;
+	}
+
+	OTA_TRY(boot_deleg_verify(&img->view, certs, &a->keys[root_index], &signer));
+	OTA_TRY(boot_image_sig_verify(img, &signer));
+	rec->path = OTA_PATH_SIGNATURE;
+	/* A tag that cannot be made (or written, see boot_run_stage) only costs speed. */
+	if (eligible && boot_tag_compute(rec->stage, img, b->tag_key_version, tag) == OTA_OK) {
+		boot_tag_set(b, rec->stage, rec->slot, b->tag_key_version, tag);
+		rec->path = OTA_PATH_SIGNATURE_RETAGGED;
+	}
+	return OTA_OK;
+}
+
+ota_status_t boot_stage_check(struct boot_ctx *b, const struct boot_anchors *a,
+			      uint32_t stage, uint32_t slot, uint32_t mode,
+			      struct ota_stage_record *rec, struct boot_image *img)
+{
+	uint64_t t0 = hal_time_ns(), c0 = hal_cycles();
+
+	memset(rec, 0, sizeof(*rec));
+	rec->stage = stage;
+	rec->slot = slot;
+	rec->status = check(b, a, mode, rec, img);
+	img->status = rec->status;
+	if (rec->status != OTA_OK)
+		rec->path = OTA_PATH_NONE;
+	rec->verify_time_ns = hal_time_ns() - t0;
+	rec->verify_cycles = hal_cycles() - c0;
+	return rec->status;
+}

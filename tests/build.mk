@@ -8,8 +8,8 @@ TESTLIB_SRCS := $(wildcard tests/unit/lib/*.c)
 TESTLIB_A := $(B)/libtestutil.a
 UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 # Unit tests and their fixtures see the software HAL's control API and the fixtures.
-EXTRA_CFLAGS_tests_unit_ := -Iqemu-model/hal -Itests/unit/lib
-EXTRA_CFLAGS_tests_unit_lib_ := -Iqemu-model/hal -Itests/unit/lib
+EXTRA_CFLAGS_tests_unit_ := -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
+EXTRA_CFLAGS_tests_unit_lib_ := -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
 
 # Everything a unit test may need; static archives pull only what is used.
 UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A provisioned device for boot tests, built with otimage's C API (the
+ * same code the otimage tool runs): keys, delegation certificates,
+ * signed images, owner config, OTP and flash images, loaded into the
+ * software HAL in memory.
+ *
+ * Keys are generated once per process and cached; call tu_keys_warm()
+ * from main() (before check forks) so every test case reuses them. The
+ * same goes for images that need SLH-DSA signatures (about 0.6 s each):
+ * build them in main() or in an unchecked fixture.
+ */
+#ifndef OTATTEST_TU_DEVICE_H
+#define OTATTEST_TU_DEVICE_H
+
+#include "otimage.h"
+
+enum tu_key_id {
+	TU_CREATOR0, /* OTP creator key slot 0: signs ROM_EXT */
+	TU_CREATOR1, /* OTP creator key slot 1 */
+	TU_OWNER0,   /* owner config key 0 (ECDSA) */
+	TU_OWNER1,   /* owner config key 1 (ECDSA) */
+	TU_INTER,    /* intermediate delegate (ECDSA) */
+	TU_LEAF,     /* leaf delegate (ECDSA) */
+	TU_ROGUE,    /* an ECDSA key nobody trusts */
+	TU_OWNER_H,  /* hybrid owner root key */
+	TU_INTER_H,  /* hybrid intermediate */
+	TU_LEAF_H,   /* hybrid leaf */
+	TU_ROGUE_H,  /* a hybrid key nobody trusts */
+	TU_KEY_COUNT,
+};
+
+/* Generated on first use and kept for the life of the process. */
+const struct oti_key *tu_key(enum tu_key_id id);
+/* Generate every key now (hybrid ones too when `hybrid`). */
+void tu_keys_warm(bool hybrid);
+
+/* Usage and constraints that allow everything. */
+struct ota_usage tu_usage_all(void);
+struct ota_constraints tu_constraints(uint32_t svn_min, uint32_t svn_max);
+
+struct tu_blob {
+	uint8_t *data; /* malloc'd; NULL: nothing (an erased slot) */
+	size_t len;
+};
+void tu_blob_free(struct tu_blob *b);
+struct tu_blob tu_blob_dup(const struct tu_blob *b);
+
+/* A certificate; `unchecked` skips the containment checks (refusal fixtures). */
+struct oti_cert tu_cert(enum tu_key_id parent, const struct oti_cert *parent_cert,
+			enum tu_key_id delegate, uint32_t cert_type,
+			const struct ota_constraints *c, bool unchecked);
+
+struct tu_image_spec {
+	uint32_t stage;           /* OTA_STAGE_ROM_EXT or OTA_STAGE_BL0 */
+	uint32_t svn;
+	uint32_t max_key_version;
+	struct ota_usage usage;
+	size_t payload_len;
+	uint8_t payload_seed;     /* payload bytes are a function of this */
+	bool salt;
+	enum tu_key_id signer;
+	const struct oti_cert *chain;
+	uint32_t chain_len;
+	bool unchecked;
+};
+/*
+ * ROM_EXT: signed by TU_CREATOR0. BL0: signed directly by TU_OWNER0.
+ * max_key_version 16, usage all (tag boot claimed), 4 KiB payload.
+ */
+void tu_image_spec_init(struct tu_image_spec *s, uint32_t stage, uint32_t svn);
+struct tu_blob tu_image(const struct tu_image_spec *s);
+/*
+ * A BL0 image of depth 0, 1 (OWNER0 -> LEAF) or 2 (OWNER0 -> INTER ->
+ * LEAF), constraints [0, 255] and usage all; hybrid: the _H keys.
+ */
+struct tu_blob tu_bl0(uint32_t depth, uint32_t svn, bool hybrid);
+
+/* A device to provision. */
+struct tu_device {
+	struct tu_blob slot[OTI_SLOTS]; /* owned by the device; NULL data: erased */
+
+	enum tu_key_id owner_keys[OTA_OWNER_MAX_KEYS];
+	uint32_t owner_key_lifecycle[OTA_OWNER_MAX_KEYS]; /* 0: all */
+	uint32_t owner_key_count;
+	uint32_t max_depth;
+	uint32_t owner_flags;
+
+	enum tu_key_id creator_keys[OTA_OTP_CREATOR_KEYS];
+	uint32_t creator_key_lifecycle[OTA_OTP_CREATOR_KEYS]; /* 0: all */
+	uint32_t creator_key_count;
+	uint32_t lifecycle;
+	uint32_t features;
+	uint32_t chain_max_svn;
+	uint32_t epoch;
+	uint32_t otp_floor_rom_ext, otp_floor_bl0;
+	bool creator_revoked[OTA_OTP_CREATOR_KEYS];
+	bool owner_revoked[4];
+	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	uint8_t secret[32];
+
+	uint32_t primary_slot;
+	uint32_t tag_key_version;
+	uint32_t bd_floor_rom_ext, bd_floor_bl0;
+
+	uint32_t flash_size, rom_ext_slot_size, bl0_slot_size;
+};
+
+/*
+ * Defaults: ROM_EXT A (svn 1), BL0 A (depth 1, svn 5), B slots erased;
+ * owner keys OWNER0 and OWNER1, depth 2, direct boot allowed; creator
+ * keys CREATOR0 and CREATOR1; DEV lifecycle; tag boot on; chain length
+ * 128; boot data primary A, tag key version 0, no soft floors.
+ */
+void tu_device_init(struct tu_device *d);
+void tu_device_free(struct tu_device *d);
+/* Open the software HAL in memory, factory-program it and power on. */
+void tu_device_power_on(const struct tu_device *d);
+/* Replace the contents of one slot in a running device's flash (erase + program). */
+void tu_device_write_slot(enum oti_slot_index slot, const struct tu_blob *img);
+
+/* Flash regions of the provisioned layout. */
+const struct ota_flash_region *tu_region(uint32_t type);
+uint32_t tu_slot_offset(enum oti_slot_index slot);
+/* Flip bits in flash the way an attacker with a programmer would. */
+void tu_flash_xor(uint32_t addr, uint8_t mask);
+
+/* OTP counters, programmed through hal_otp_program (OR-only, as in the field). */
+void tu_otp_raise_floor(uint32_t stage, uint32_t floor);
+void tu_otp_revoke(bool owner, uint32_t index);
+void tu_otp_bump_epoch(void);
+
+/* The last record, copied; and the attempt for a stage/slot in it (NULL: none). */
+const struct ota_record *tu_record(void);
+const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);
+/* The attempt that booted for a stage (NULL: none). */
+const struct ota_stage_record *tu_booted(uint32_t stage);
+
+/* SHA-256 of an image's signed region, computed here from the file bytes. */
+void tu_measurement(const struct tu_blob *img, uint8_t out[OTA_SHA256_BYTES]);
+
+#endif /* OTATTEST_TU_DEVICE_H */

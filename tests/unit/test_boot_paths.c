@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The two paths of a stage check: 0, 1 and 2 delegates accepted on the
+ * signature path and re-tagged, the second boot of an unchanged image on
+ * the tag path, a tampered tag sent back to the slow path and rewritten,
+ * the OTP bit and the image capability that turn tags off, and the boot
+ * record every boot publishes.
+ */
+#include <check.h>
+#include <string.h>
+
+#include <otattest/flash.h>
+#include <otattest/keys.h>
+#include <otattest/sha256.h>
+#include <otattest/shm.h>
+
+#include "hal.h"
+#include "firmware.h"
+#include "fw_internal.h"
+#include "swhal.h"
+#include "testutil.h"
+#include "tu_device.h"
+
+static struct tu_device dev;
+
+static void setup(void)
+{
+	tu_device_init(&dev);
+}
+
+static void teardown(void)
+{
+	tu_device_free(&dev);
+	swhal_close();
+}
+
+static void boot_ok(void)
+{
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+}
+
+static void check_depth(uint32_t depth)
+{
+	const struct ota_stage_record *s;
+	uint8_t m[32], id[32];
+
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = tu_bl0(depth, 7, false);
+	tu_device_power_on(&dev);
+	boot_ok();
+	s = tu_booted(OTA_STAGE_BL0);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->status, OTA_OK);
+	ck_assert_uint_eq(s->slot, OTA_SLOT_A);
+	ck_assert_uint_eq(s->path, OTA_PATH_SIGNATURE_RETAGGED);
+	ck_assert_uint_eq(s->sig_scheme, OTA_SCHEME_ECDSA_P256);
+	ck_assert_uint_eq(s->delegation_depth, depth);
+	ck_assert_uint_eq(s->security_version, 7);
+	ck_assert_uint_eq(s->tag_key_version, 0);
+	tu_measurement(&dev.slot[OTI_BL0_A], m);
+	ck_assert_mem_eq(s->measurement, m, 32);
+	/* Key ids: the root, then each delegate, the rest zero. */
+	ck_assert_mem_eq(s->key_ids[0], tu_key(TU_OWNER0)->key_id, 32);
+	if (depth == 2) {
+		ck_assert_mem_eq(s->key_ids[1], tu_key(TU_INTER)->key_id, 32);
+		ck_assert_mem_eq(s->key_ids[2], tu_key(TU_LEAF)->key_id, 32);
+	} else if (depth == 1) {
+		ck_assert_mem_eq(s->key_ids[1], tu_key(TU_LEAF)->key_id, 32);
+	}
+	memset(id, 0, sizeof(id));
+	if (depth < 2)
+		ck_assert_mem_eq(s->key_ids[2], id, 32);
+	ck_assert_uint_eq(s->effective.svn_max, OTA_SVN_LIMIT);
+	ck_assert_uint_gt(s->verify_time_ns, 0);
+
+	/* The second boot of the same image: the tag path, nothing written. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	{
+		uint64_t writes = swhal_flash_writes();
+
+		boot_ok();
+		ck_assert_uint_eq(swhal_flash_writes(), writes);
+	}
+	s = tu_booted(OTA_STAGE_BL0);
+	ck_assert_uint_eq(s->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(s->delegation_depth, depth);
+	ck_assert_mem_eq(s->measurement, m, 32);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+}
+
+START_TEST(test_direct_boot_accepted_then_tagged)
+{
+	check_depth(0);
+}
+END_TEST
+
+START_TEST(test_one_delegate_accepted_then_tagged)
+{
+	check_depth(1);
+}
+END_TEST
+
+START_TEST(test_two_delegates_accepted_then_tagged)
+{
+	check_depth(2);
+}
+END_TEST
+
+START_TEST(test_record_describes_the_boot)
+{
+	const struct ota_boot_state *bs;
+	const struct ota_record *r;
+	uint8_t m[32], rom[32];
+	uint32_t state, detail, gen;
+
+	tu_device_power_on(&dev);
+	boot_ok();
+	r = tu_record();
+	ck_assert_uint_eq(r->hdr.boot_status, OTA_OK);
+	ck_assert_uint_eq(r->hdr.reset_reason, OTA_RESET_COLD);
+	ck_assert_uint_eq(r->hdr.lifecycle, OTA_LC_DEV);
+	ck_assert_mem_eq(r->hdr.device_id, dev.device_id, 16);
+	ck_assert_uint_eq(r->hdr.stage_count, 2);
+	ck_assert_uint_eq(r->hdr.min_svn, 5);
+	ck_assert_uint_eq(r->hdr.chain_max_svn, 128);
+	ck_assert_uint_eq(r->hdr.flags, OTA_RECORD_F_TAG_BOOT_ENABLED);
+	ck_assert_uint_gt(r->hdr.boot_time_ns, 0);
+	hal_rom_identity(rom);
+	ck_assert_mem_eq(r->hdr.rom_identity, rom, 32);
+	ck_assert_uint_eq(r->stage[0].stage, OTA_STAGE_ROM_EXT);
+	ck_assert_uint_eq(r->stage[0].flags, OTA_STAGE_F_BOOTED);
+	ck_assert_mem_eq(r->stage[0].key_ids[0], tu_key(TU_CREATOR0)->key_id, 32);
+	tu_measurement(&dev.slot[OTI_ROM_EXT_A], m);
+	ck_assert_mem_eq(r->stage[0].measurement, m, 32);
+	ck_assert_uint_eq(r->stage[1].stage, OTA_STAGE_BL0);
+
+	/* The runtime's view is the published record, generation included. */
+	bs = ota_boot_state();
+	ck_assert_ptr_nonnull(bs);
+	ck_assert_uint_eq(bs->boot_status, OTA_OK);
+	ck_assert_uint_eq(bs->record_len, r->hdr.length);
+	ck_assert_mem_eq(&bs->record, r, r->hdr.length);
+	ck_assert_uint_eq(bs->bl0_svn, 5);
+	ck_assert_uint_eq(bs->rom_ext_svn, 1);
+	ck_assert_mem_eq(bs->rom_ext_measurement, m, 32);
+	swhal_last_state(&state, &detail);
+	ck_assert_uint_eq(state, OTA_DEV_READY);
+	ck_assert_uint_eq(detail, OTA_OK);
+	/* The runtime starts with the key manager at RUNTIME: no root. */
+	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
+	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+
+	gen = r->hdr.generation;
+	ck_assert_uint_eq(bs->record.hdr.generation, gen);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_record()->hdr.generation, gen + 1u);
+}
+END_TEST
+
+START_TEST(test_tampered_tag_falls_back_and_is_rewritten)
+{
+	const struct ota_flash_region *t0, *t1;
+	struct ota_tag_table tt[2];
+	uint32_t i, off;
+
+	tu_device_power_on(&dev);
+	boot_ok();
+	/* Flip one bit of the BL0 tag in whichever copy is newest, then re-seal it
+	 * so only the tag itself is wrong (an attacker forging a tag). */
+	t0 = tu_region(OTA_REGION_TAG_TABLE_0);
+	t1 = tu_region(OTA_REGION_TAG_TABLE_1);
+	ck_assert_int_eq(swhal_peek_flash(t0->offset, &tt[0], sizeof(tt[0])), 0);
+	ck_assert_int_eq(swhal_peek_flash(t1->offset, &tt[1], sizeof(tt[1])), 0);
+	i = (uint32_t)ota_tag_table_pick(tt, NULL);
+	ck_assert_uint_lt(i, 2);
+	tt[i].entry[ota_tag_index(OTA_STAGE_BL0, OTA_SLOT_A)].tag[3] ^= 0x10;
+	ota_tag_table_seal(&tt[i]);
+	off = i ? t1->offset : t0->offset;
+	ck_assert_int_eq(swhal_poke_flash(off, &tt[i], sizeof(tt[i])), 0);
+
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok(); /* not refused */
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE_RETAGGED);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+}
+END_TEST
+
+START_TEST(test_tag_boot_off_in_otp_means_no_tags)
+{
+	uint64_t writes;
+
+	dev.features = 0;
+	tu_device_power_on(&dev);
+	writes = swhal_flash_writes();
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_SIGNATURE);
+	ck_assert_uint_eq(tu_record()->hdr.flags & OTA_RECORD_F_TAG_BOOT_ENABLED, 0);
+	ck_assert_uint_eq(swhal_flash_writes(), writes);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE);
+}
+END_TEST
+
+START_TEST(test_tag_boot_off_ignores_an_existing_tag)
+{
+	struct ota_otp otp;
+
+	tu_device_power_on(&dev);
+	boot_ok();
+	/* Re-provision with the feature off, the tag table left in flash. */
+	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
+	otp.features = 0;
+	ota_sha256(&otp.device_id, OTA_OTP_HW_CFG_END - OTA_OTP_HW_CFG_START, otp.hw_cfg_digest);
+	ck_assert_int_eq(swhal_load_otp(&otp, sizeof(otp)), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE);
+}
+END_TEST
+
+START_TEST(test_image_without_tag_capability_stays_on_the_slow_path)
+{
+	struct tu_image_spec s;
+
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 3);
+	s.usage.flags = 0;
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = tu_image(&s);
+	tu_device_power_on(&dev);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_SIGNATURE_RETAGGED);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE);
+}
+END_TEST
+
+START_TEST(test_salted_image_gets_its_own_tag)
+{
+	struct tu_image_spec s;
+
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 3);
+	s.salt = true;
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = tu_image(&s);
+	tu_device_power_on(&dev);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE_RETAGGED);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+}
+END_TEST
+
+START_TEST(test_tags_are_device_unique)
+{
+	struct ota_tag_table a, b;
+	int ia, ib;
+	struct ota_tag_table tt[2];
+
+	tu_device_power_on(&dev);
+	boot_ok();
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_0)->offset, &tt[0], sizeof(tt[0])), 0);
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_1)->offset, &tt[1], sizeof(tt[1])), 0);
+	ia = ota_tag_table_pick(tt, NULL);
+	ck_assert_int_ge(ia, 0);
+	a = tt[ia];
+	swhal_close();
+	dev.secret[0] ^= 1; /* another device, same images */
+	tu_device_power_on(&dev);
+	boot_ok();
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_0)->offset, &tt[0], sizeof(tt[0])), 0);
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_1)->offset, &tt[1], sizeof(tt[1])), 0);
+	ib = ota_tag_table_pick(tt, NULL);
+	ck_assert_int_ge(ib, 0);
+	b = tt[ib];
+	ck_assert_mem_ne(a.entry[2].tag, b.entry[2].tag, 32);
+	/* ...so a tag table copied from one device to the other is refused as a tag. */
+	ck_assert_int_eq(swhal_poke_flash(tu_region(OTA_REGION_TAG_TABLE_0)->offset, &a, sizeof(a)), 0);
+	ck_assert_int_eq(swhal_poke_flash(tu_region(OTA_REGION_TAG_TABLE_1)->offset, &a, sizeof(a)), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE_RETAGGED);
+}
+END_TEST
+
+START_TEST(test_no_keys_left_for_the_runtime)
+{
+	tu_device_power_on(&dev);
+	boot_ok();
+	/* RUNTIME wiped every working slot: tag keys, chain links, identity. */
+	ck_assert_uint_eq(swhal_keys_in_use(), 0);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("boot_paths");
+	TCase *t = tcase_create("paths");
+
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_direct_boot_accepted_then_tagged);
+	tcase_add_test(t, test_one_delegate_accepted_then_tagged);
+	tcase_add_test(t, test_two_delegates_accepted_then_tagged);
+	tcase_add_test(t, test_record_describes_the_boot);
+	tcase_add_test(t, test_tampered_tag_falls_back_and_is_rewritten);
+	tcase_add_test(t, test_tag_boot_off_in_otp_means_no_tags);
+	tcase_add_test(t, test_tag_boot_off_ignores_an_existing_tag);
+	tcase_add_test(t, test_image_without_tag_capability_stays_on_the_slow_path);
+	tcase_add_test(t, test_salted_image_gets_its_own_tag);
+	tcase_add_test(t, test_tags_are_device_unique);
+	tcase_add_test(t, test_no_keys_left_for_the_runtime);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *r;
+	int failed;
+
+	tu_keys_warm(false);
+	r = srunner_create(suite());
+	srunner_run_all(r, CK_NORMAL);
+	failed = srunner_ntests_failed(r);
+	srunner_free(r);
+	return failed ? 1 : 0;
+}

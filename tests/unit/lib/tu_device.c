@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +23,18 @@ const struct oti_key *tu_key(enum tu_key_id id)
 {
 	struct oti_diag d;
 
-	ck_assert_int_lt(id, TU_KEY_COUNT);
+	ota_status_t st;
+
+	/* Also called from main(), outside any test: no ck_assert here. */
+	if (id >= TU_KEY_COUNT)
+		abort();
 	if (!key_made[id]) {
-		ck_assert_uint_eq(oti_key_generate(key_is_hybrid(id) ? OTA_KEY_ALG_HYBRID
-								     : OTA_KEY_ALG_ECDSA_P256,
-						   &keys[id], &d), OTA_OK);
+		st = oti_key_generate(key_is_hybrid(id) ? OTA_KEY_ALG_HYBRID : OTA_KEY_ALG_ECDSA_P256,
+				      &keys[id], &d);
+		if (st != OTA_OK) {
+			fprintf(stderr, "tu_key: %s\n", ota_status_name(st));
+			abort();
+		}
 		key_made[id] = true;
 	}
 	return &keys[id];
@@ -396,4 +404,44 @@ void tu_measurement(const struct tu_blob *img, uint8_t out[OTA_SHA256_BYTES])
 	ck_assert_uint_le(m.signed_end, img->len);
 	tu_sha256(img->data + OTA_MANIFEST_SIGNED_START, m.signed_end - OTA_MANIFEST_SIGNED_START,
 		  out);
+}
+
+void tu_boot_data_write(const struct ota_boot_data *bd)
+{
+	struct ota_boot_data b = *bd;
+	uint8_t page[OTA_FLASH_PAGE_SIZE];
+	uint32_t type;
+
+	ota_boot_data_seal(&b);
+	memset(page, 0xff, sizeof(page));
+	memcpy(page, &b, sizeof(b));
+	for (type = OTA_REGION_BOOT_DATA_0; type <= OTA_REGION_BOOT_DATA_1; type++)
+		ck_assert_int_eq(swhal_poke_flash(tu_region(type)->offset, page, sizeof(page)), 0);
+}
+
+struct ota_boot_data tu_boot_data(void)
+{
+	struct ota_boot_data c[2];
+	int i;
+
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_BOOT_DATA_0)->offset, &c[0], sizeof(c[0])), 0);
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_BOOT_DATA_1)->offset, &c[1], sizeof(c[1])), 0);
+	i = ota_boot_data_pick(c, NULL);
+	ck_assert_int_ge(i, 0);
+	return c[i];
+}
+
+struct ota_tag_table tu_tag_table(void)
+{
+	struct ota_tag_table t[2], none;
+	int i;
+
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_0)->offset, &t[0], sizeof(t[0])), 0);
+	ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_TAG_TABLE_1)->offset, &t[1], sizeof(t[1])), 0);
+	i = ota_tag_table_pick(t, NULL);
+	if (i < 0) {
+		memset(&none, 0, sizeof(none));
+		return none;
+	}
+	return t[i];
 }

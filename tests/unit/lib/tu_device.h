@@ -130,6 +130,13 @@ void tu_otp_raise_floor(uint32_t stage, uint32_t floor);
 void tu_otp_revoke(bool owner, uint32_t index);
 void tu_otp_bump_epoch(void);
 
+/* Overwrite both boot data copies with bd (sealed here, counter as given). */
+void tu_boot_data_write(const struct ota_boot_data *bd);
+/* The boot data the device would use now. */
+struct ota_boot_data tu_boot_data(void);
+/* The newest valid tag table (all zero when none). */
+struct ota_tag_table tu_tag_table(void);
+
 /* The last record, copied; and the attempt for a stage/slot in it (NULL: none). */
 const struct ota_record *tu_record(void);
 const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);

@@ -133,8 +133,8 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 	resource_size_t bar2 = pci_resource_len(pdev, 2);
 	void __iomem *const *map;
 	ota_status_t st;
+	int ret, vectors;
 	s32 pos;
-	int ret;
 
 	if (pci_resource_len(pdev, 0) < OTA_IVSHMEM_DOORBELL + 4 ||
 	    !(pci_resource_flags(pdev, 2) & IORESOURCE_MEM)) {
@@ -157,14 +157,6 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 	od->shm = map[2];
 	od->shm_size = (u32)bar2;
 
-	/* QEMU reads -1 here until the server has handed it the memory. */
-	pos = (s32)readl(od->regs + OTA_IVSHMEM_IV_POSITION);
-	if (pos < 0 || pos > 0xffff) {
-		dev_info(&pdev->dev, "declined: IVPosition %d: shared memory not connected\n", pos);
-		return -ENODEV;
-	}
-	od->peer_id = (u32)pos;
-
 	st = otattest_shm_read_info(od, info);
 	switch (st) {
 	case OTA_OK:
@@ -182,6 +174,20 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 		dev_warn(&pdev->dev, "declined: %s (status %#010x)\n", ota_status_message(st), st);
 		return -ENODEV;
 	}
+	/* ivshmem-plain has the memory but no doorbell: no MSI-X at all. */
+	vectors = pci_msix_vec_count(pdev);
+	if (vectors < (int)OTA_VEC_COUNT) {
+		dev_info(&pdev->dev, "declined: %d MSI-X vectors, needs %u (ivshmem-doorbell vectors=%u)\n",
+			 vectors < 0 ? 0 : vectors, OTA_VEC_COUNT, OTA_VEC_COUNT);
+		return -ENODEV;
+	}
+	/* Our doorbell peer id; -1 until the server has greeted QEMU. */
+	pos = (s32)readl(od->regs + OTA_IVSHMEM_IV_POSITION);
+	if (pos < 0 || pos > 0xffff) {
+		dev_info(&pdev->dev, "declined: no doorbell peer id (IVPosition %d)\n", pos);
+		return -ENODEV;
+	}
+	od->peer_id = (u32)pos;
 	if (info->device_peer_id > 0xffff || info->device_peer_id == od->peer_id) {
 		dev_warn(&pdev->dev, "declined: device peer id %u cannot be rung from peer %u\n",
 			 info->device_peer_id, od->peer_id);
@@ -215,8 +221,7 @@ static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	pci_set_master(pdev);
 	ret = pci_alloc_irq_vectors(pdev, OTA_VEC_COUNT, OTA_VEC_COUNT, PCI_IRQ_MSIX);
 	if (ret < 0) {
-		dev_warn(&pdev->dev, "declined: needs %u MSI-X vectors (ivshmem-doorbell vectors=%u): %d\n",
-			 OTA_VEC_COUNT, OTA_VEC_COUNT, ret);
+		dev_warn(&pdev->dev, "cannot allocate %u MSI-X vectors: %d\n", OTA_VEC_COUNT, ret);
 		goto err_free;
 	}
 

@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: MIT
+# Guest side of the kernel-* scenarios (tests/e2e/scenarios/kernel-*.sh):
+# helpers on top of tests/e2e/lib/guest.sh. A scenario ships this file
+# with E2E_FILES (KT_GUEST_FILES below) and sources it in guest_main.
+#
+# The host half is host-lib.sh: kt_host sends a request to the scenario's
+# host hook (the "bridge"), which drives the model's control socket, QEMU's
+# monitor, or the model process itself, and sends back the output.
+
+KT_NLTEST=$E2E_SRC/build/tests/e2e/kernel/otattest-nltest
+KT_DEV=otattest0
+KT_SYS=/sys/class/otattest/$KT_DEV
+KT_BRIDGE=$E2E_OUT/kt-bridge
+KT_SEQ=0
+KT_REPLY=
+
+kt_nl() {
+	"$KT_NLTEST" "$@"
+}
+
+# kt_get KEY TEXT: the value of the first KEY=... line (or word) of TEXT.
+kt_get() {
+	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p" | head -n1
+}
+
+# kt_oneline TEXT: TEXT on one line, for failure messages.
+kt_oneline() {
+	tr '\n' ' ' <<<"$1"
+}
+
+# kt_nl_ok WHAT ARGS...: otattest-nltest ARGS must succeed; its output is
+# left in KT_REPLY.
+kt_nl_ok() {
+	local what=$1
+	shift
+	KT_REPLY=$("$KT_NLTEST" "$@") || e2e_fail "$what: $(kt_oneline "$KT_REPLY")"
+	e2e_log "ok: $what"
+}
+
+# kt_nl_err ERRNAME WHAT ARGS...: otattest-nltest ARGS must fail with the
+# kernel's error ERRNAME (e.g. ETIMEDOUT); output in KT_REPLY.
+kt_nl_err() {
+	local want=$1 what=$2 rc=0
+	shift 2
+	KT_REPLY=$("$KT_NLTEST" "$@") || rc=$?
+	if [ "$rc" != 1 ] || [ "$(kt_get error "$KT_REPLY")" != "$want" ]; then
+		e2e_fail "$what: expected $want, got exit $rc: $(kt_oneline "$KT_REPLY")"
+	fi
+	e2e_log "ok: $what ($want, \"$(sed -n 's/^msg="\(.*\)"$/\1/p' <<<"$KT_REPLY")\")"
+}
+
+# kt_msg: the extack message of the last kt_nl_* reply.
+kt_msg() {
+	sed -n 's/^msg="\(.*\)"$/\1/p' <<<"$KT_REPLY"
+}
+
+# kt_elapsed: elapsed_ms of the last reply.
+kt_elapsed() {
+	kt_get elapsed_ms "$KT_REPLY"
+}
+
+# kt_host CMD ARG...: run a bridge command on the host (host-lib.sh lists
+# them), print its output, return its exit status.
+kt_host() {
+	local n=$((++KT_SEQ)) i rc
+	mkdir -p "$KT_BRIDGE"
+	printf '%s\n' "$@" >"$KT_BRIDGE/req.$n.tmp"
+	mv "$KT_BRIDGE/req.$n.tmp" "$KT_BRIDGE/req.$n"
+	for ((i = 0; i < 1200; i++)); do
+		[ -e "$KT_BRIDGE/rep.$n" ] && break
+		sleep 0.05
+	done
+	[ -e "$KT_BRIDGE/rep.$n" ] || e2e_fail "the host did not answer bridge request '$*' in 60 s"
+	rc=$(head -n1 "$KT_BRIDGE/rep.$n")
+	tail -n +2 "$KT_BRIDGE/rep.$n"
+	return "$rc"
+}
+
+# kt_model REQUEST...: one request to the model's control socket; must be ok.
+kt_model() {
+	local out
+	out=$(kt_host model "$@") || e2e_fail "model request '$*': $out"
+	e2e_log "model: $* -> $out"
+}
+
+# kt_insmod [PARAM=VALUE...]: load otattest.ko and wait for otattest0.
+kt_insmod() {
+	e2e_insmod otattest "$@"
+	e2e_wait_for 10 "$KT_SYS" test -d "$KT_SYS"
+}
+
+# kt_state: the device's state as sysfs shows it.
+kt_state() {
+	cat "$KT_SYS/state"
+}
+
+# kt_wait_state STATE [SECONDS]: until sysfs state reads STATE.
+kt_wait_state() {
+	e2e_wait_for "${2:-10}" "state $1 (now $(cat "$KT_SYS/state" 2>/dev/null))" \
+		grep -qx "$1" "$KT_SYS/state"
+}
+
+# kt_detail_name: the status name of state_detail, as status.h spells it;
+# the guest has no status table, so this compares numbers.
+kt_assert_detail() {
+	e2e_assert_eq "$1" "$(cat "$KT_SYS/state_detail")" "state_detail ($2)"
+}
+
+# kt_listen NAME nltest-listener-args...: start "otattest-nltest monitor"
+# or "uevents" in the background, output in /tmp/NAME.out, and return once
+# it is listening. kt_listen_wait NAME waits for it to end.
+kt_listen() {
+	local name=$1
+	shift
+	"$KT_NLTEST" "$@" >"/tmp/$name.out" 2>&1 &
+	eval "KT_LISTENER_$name=\$!"
+	local i
+	for ((i = 0; i < 100; i++)); do
+		grep -q '^listening' "/tmp/$name.out" && return 0
+		sleep 0.05
+	done
+	e2e_fail "listener $name did not start: $(kt_oneline "$(cat "/tmp/$name.out")")"
+}
+
+kt_listen_wait() {
+	local pid
+	eval "pid=\$KT_LISTENER_$1"
+	wait "$pid" || e2e_fail "listener $1 ended with $?: $(kt_oneline "$(cat "/tmp/$1.out")")"
+}
+
+# kt_bg NAME ARGS...: run otattest-nltest ARGS in the background (output
+# in /tmp/NAME.out, exit status in /tmp/NAME.rc once done).
+kt_bg() {
+	local name=$1
+	shift
+	rm -f "/tmp/$name.rc"
+	( rc=0; "$KT_NLTEST" "$@" >"/tmp/$name.out" 2>&1 || rc=$?; echo $rc >"/tmp/$name.rc" ) &
+}
+
+# kt_bg_wait NAME SECONDS: wait for it; KT_REPLY gets its output.
+kt_bg_wait() {
+	e2e_wait_for "$2" "background request $1" test -e "/tmp/$1.rc"
+	KT_REPLY=$(cat "/tmp/$1.out")
+}
+
+# kt_pci: sysfs path of the ivshmem function the driver is bound to.
+kt_pci() {
+	readlink -f "$KT_SYS/device"
+}
+
+# kt_dmesg_has REGEX WHAT: the kernel log must contain a line matching.
+kt_dmesg_has() {
+	dmesg | grep -qE -- "$1" || e2e_fail "$2: no kernel log line matches /$1/"
+	e2e_log "ok: $2 ($(dmesg | grep -E -- "$1" | tail -n1 | sed 's/^\[ *[0-9.]*\] //'))"
+}
+
+# A nonce/message of N bytes as hex: kt_hex N [SEED]
+kt_hex() {
+	local n=$1 seed=${2:-0} i out=
+	for ((i = 0; i < n; i++)); do
+		out+=$(printf '%02x' $(((i * 7 + seed) & 255)))
+	done
+	echo "$out"
+}

@@ -1,0 +1,132 @@
+# SPDX-License-Identifier: MIT
+# Host side of the kernel-* scenarios: the bridge that carries out the
+# guest's kt_host requests (guest-lib.sh), and the pieces it is built from.
+# Sourced by a scenario's host_hook / host_check, after tests/e2e/lib/host.sh.
+#
+# Bridge commands (one request file per command, one argument per line):
+#   model WORDS...     the model's control socket ("fault drop on", "status")
+#   qmp CMD [JSON]     one QEMU monitor command (tests/e2e/lib/qmp.py)
+#   unplug             device_del the ivshmem device (returns at once)
+#   unplugged          wait until QEMU reports it gone
+#   plug               a fresh chardev to the model's socket + device_add
+#   model-kill         SIGKILL the model (a device that dies)
+#   model-start        start a new model on the same state and sockets
+#   bar2 ADDR          read the device's shared memory through QEMU
+#                      (pmemsave at guest-physical ADDR), save the record
+#                      region's bytes as out/kt-model-record.bin and print
+#                      what otattest-recdump makes of them
+
+KT_MODEL_BIN=$E2E_ROOT/build/otattest-model
+KT_RECDUMP=$E2E_ROOT/build/tests/e2e/kernel/otattest-recdump
+KT_MODEL_PID=${E2E_MODEL_PID:-}
+
+kt_model_ctl() {
+	"$KT_MODEL_BIN" ctl --control="$E2E_MODEL_CTL" "$@"
+}
+
+# The ivshmem device as run.sh's qemu.sh plugs it: id otattest0, chardev
+# ivshmem. Re-plugging needs a new chardev: QEMU has no way to make an
+# existing one reconnect and replay the server's greeting.
+kt_unplug() {
+	e2e_qmp device_del '{"id": "otattest0"}'
+}
+
+kt_unplugged() {
+	local i
+	for ((i = 0; i < 300; i++)); do
+		e2e_qmp query-pci 2>/dev/null | grep -q '"qdev_id": "otattest0"' || return 0
+		sleep 0.05
+	done
+	echo "otattest0 still present 15 s after device_del"
+	return 1
+}
+
+kt_plug() {
+	e2e_qmp chardev-remove '{"id": "ivshmem"}' >/dev/null 2>&1 || true
+	e2e_qmp chardev-add "{\"id\": \"ivshmem\", \"backend\": {\"type\": \"socket\", \"data\":
+		{\"addr\": {\"type\": \"unix\", \"data\": {\"path\": \"$E2E_RUN_DIR/ivshmem.sock\"}},
+		 \"server\": false}}}" &&
+		e2e_qmp device_add '{"driver": "ivshmem-doorbell", "id": "otattest0", "chardev": "ivshmem", "vectors": 2}'
+}
+
+kt_model_kill() {
+	local i
+	[ -n "$KT_MODEL_PID" ] || { echo "no model to kill"; return 1; }
+	kill -KILL "$KT_MODEL_PID"
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$KT_MODEL_PID" 2>/dev/null || { echo "killed model $KT_MODEL_PID"; return 0; }
+		sleep 0.05
+	done
+	echo "model $KT_MODEL_PID did not die"
+	return 1
+}
+
+# A new model process: new shared memory, same persistent device state.
+kt_model_start() {
+	e2e_model_start "$E2E_RUN_DIR" || return 1
+	KT_MODEL_PID=$E2E_MODEL_PID
+	KT_RESTARTED_PID=$E2E_MODEL_PID
+	echo "model $KT_MODEL_PID"
+}
+
+# kt_bar2 ADDR: the record region as the device exported it, read by QEMU
+# from the shared memory (not through the guest's driver).
+kt_bar2() {
+	local addr=$1 out=$E2E_RUN_DIR/kt-bar2.bin rec_off len gen1 gen2
+	rm -f "$out"
+	e2e_qmp pmemsave "{\"val\": $((addr)), \"size\": 65536, \"filename\": \"$out\"}" >/dev/null || return 1
+	rec_off=$(od -An -tu4 -j 32 -N4 "$out" | tr -d ' ')
+	read -r gen1 len < <(od -An -tu4 -j "$rec_off" -N8 "$out")
+	gen2=$gen1
+	if [ $((gen1 & 1)) = 1 ]; then
+		echo "record region is being written (generation $gen1)"
+		return 1
+	fi
+	tail -c +$((rec_off + 16 + 1)) "$out" | head -c "$len" >"$E2E_OUT/kt-model-record.bin"
+	echo "shm_generation=$gen2"
+	"$KT_RECDUMP" "$E2E_OUT/kt-model-record.bin"
+}
+
+kt_host_run() {
+	local cmd=$1
+	shift
+	case $cmd in
+	model) kt_model_ctl "$@" ;;
+	qmp) e2e_qmp "$@" ;;
+	unplug) kt_unplug ;;
+	unplugged) kt_unplugged ;;
+	plug) kt_plug ;;
+	model-kill) kt_model_kill ;;
+	model-start) kt_model_start ;;
+	bar2) kt_bar2 "$1" ;;
+	*) echo "unknown bridge command '$cmd'"; return 2 ;;
+	esac
+}
+
+# kt_bridge: serve bridge requests in order until the guest has finished
+# (its result file exists); then stop a model this hook started itself.
+kt_bridge() {
+	local dir=$E2E_OUT/kt-bridge n=1 rc out args
+	mkdir -p "$dir"
+	KT_RESTARTED_PID=
+	while [ ! -e "$E2E_OUT/result" ]; do
+		if [ ! -e "$dir/req.$n" ]; then
+			sleep 0.05
+			continue
+		fi
+		mapfile -t args <"$dir/req.$n"
+		rc=0
+		out=$(kt_host_run "${args[@]}" 2>&1) || rc=$?
+		e2e_log "bridge $n: ${args[*]} -> $rc $(tr '\n' ' ' <<<"$out" | head -c 300)"
+		printf '%s\n%s\n' "$rc" "$out" >"$dir/rep.$n.tmp"
+		mv "$dir/rep.$n.tmp" "$dir/rep.$n"
+		n=$((n + 1))
+	done
+	if [ -n "$KT_RESTARTED_PID" ]; then
+		kill -TERM "$KT_RESTARTED_PID" 2>/dev/null
+		for ((n = 0; n < 100; n++)); do
+			kill -0 "$KT_RESTARTED_PID" 2>/dev/null || break
+			sleep 0.05
+		done
+	fi
+}

@@ -11,7 +11,6 @@ KT_NLTEST=$E2E_SRC/build/tests/e2e/kernel/otattest-nltest
 KT_DEV=otattest0
 KT_SYS=/sys/class/otattest/$KT_DEV
 KT_BRIDGE=$E2E_OUT/kt-bridge
-KT_SEQ=0
 KT_REPLY=
 
 kt_nl() {
@@ -62,8 +61,10 @@ kt_elapsed() {
 # kt_host CMD ARG...: run a bridge command on the host (host-lib.sh lists
 # them), print its output, return its exit status.
 kt_host() {
-	local n=$((++KT_SEQ)) i rc
+	local n i rc
 	mkdir -p "$KT_BRIDGE"
+	# Numbered from the files, not a variable: callers use $(kt_host ...).
+	n=$(($(find "$KT_BRIDGE" -name 'req.*' ! -name '*.tmp' | wc -l) + 1))
 	printf '%s\n' "$@" >"$KT_BRIDGE/req.$n.tmp"
 	mv "$KT_BRIDGE/req.$n.tmp" "$KT_BRIDGE/req.$n"
 	for ((i = 0; i < 1200; i++)); do
@@ -116,7 +117,7 @@ kt_listen() {
 	eval "KT_LISTENER_$name=\$!"
 	local i
 	for ((i = 0; i < 100; i++)); do
-		grep -q '^listening' "/tmp/$name.out" && return 0
+		grep -qs '^listening' "/tmp/$name.out" && return 0
 		sleep 0.05
 	done
 	e2e_fail "listener $name did not start: $(kt_oneline "$(cat "/tmp/$name.out")")"
@@ -161,4 +162,46 @@ kt_hex() {
 		out+=$(printf '%02x' $(((i * 7 + seed) & 255)))
 	done
 	echo "$out"
+}
+
+# kt_nl_answered WHAT ARGS...: the device must answer the request: success,
+# or a failure the device reported (a provisioned device attests, an
+# unprovisioned one says MBOX_NOT_READY), but not a timeout, a vanished
+# device or a protocol error. Output in KT_REPLY.
+kt_nl_answered() {
+	local what=$1 rc=0 err
+	shift
+	KT_REPLY=$("$KT_NLTEST" "$@") || rc=$?
+	err=$(kt_get error "$KT_REPLY")
+	case $rc:$err in
+	0:) e2e_log "ok: $what (answered, $(kt_elapsed) ms)" ;;
+	1:ETIMEDOUT | 1:ENODEV | 1:EPROTO | 1:)
+		e2e_fail "$what: the device did not answer properly: exit $rc $(kt_oneline "$KT_REPLY")" ;;
+	1:*) e2e_log "ok: $what (answered with $err \"$(kt_msg)\", $(kt_elapsed) ms)" ;;
+	*) e2e_fail "$what: otattest-nltest exit $rc: $(kt_oneline "$KT_REPLY")" ;;
+	esac
+}
+
+# kt_assert_between LO HI VALUE WHAT: LO <= VALUE < HI (integers).
+kt_assert_between() {
+	[ "$3" -ge "$1" ] && [ "$3" -lt "$2" ] || e2e_fail "$4: $3 is not in [$1, $2)"
+	e2e_log "ok: $4 = $3 (in [$1, $2))"
+}
+
+# kt_line_has FILE WHAT WORD...: some line of FILE holds every WORD (as a
+# space-separated word), e.g. an event with its attributes.
+kt_line_has() {
+	local file=$1 what=$2 line w ok
+	shift 2
+	while read -r line; do
+		ok=1
+		for w in "$@"; do
+			[[ " $line " == *" $w "* ]] || { ok=0; break; }
+		done
+		if [ $ok = 1 ]; then
+			e2e_log "ok: $what"
+			return 0
+		fi
+	done <"$file"
+	e2e_fail "$what: no line of $file holds $*: $(kt_oneline "$(cat "$file")")"
 }

@@ -205,3 +205,10 @@ kt_line_has() {
 	done <"$file"
 	e2e_fail "$what: no line of $file holds $*: $(kt_oneline "$(cat "$file")")"
 }
+
+# kt_now_ms: a monotonic-enough clock in ms (bash's EPOCHREALTIME; busybox
+# date has no %N).
+kt_now_ms() {
+	local t=${EPOCHREALTIME/./}
+	echo $((t / 1000))
+}

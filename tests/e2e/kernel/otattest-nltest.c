@@ -393,7 +393,7 @@ static void nl_open(struct nl *nl, int protocol, unsigned int groups)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, OTATTEST_GENL_NAME);
 	ctrl_nl = nl;
 	if (nl_talk(nl, nlh, ctrl_cb, &r) || !nl->family) {
-		printf("error=%s errno=%d msg=\"family %s is not registered (is otattest.ko loaded?)\"\n",
+		printf("error=%s\nerrno=%d\nmsg=\"family %s is not registered (is otattest.ko loaded?)\"\n",
 		       strerrorname_np(r.error ?: ENOENT), r.error ?: ENOENT, OTATTEST_GENL_NAME);
 		exit(EXIT_NLERR);
 	}

@@ -229,7 +229,9 @@ run_one() (
 			verdict FAIL "host_prepare failed (see host-prepare.log)"
 	fi
 	if [ "$E2E_DEVICE" = 1 ]; then
-		reason=$(e2e_model_start "$dir") || verdict FAIL "$reason"
+		# Not in $(...): E2E_MODEL_PID must be set in this shell, or the
+		# model is never stopped (nor its exit status checked).
+		e2e_model_start "$dir" >"$dir/model-start.log" || verdict FAIL "$(cat "$dir/model-start.log")"
 	fi
 
 	e2e_qemu_args "$dir"
@@ -268,7 +270,11 @@ run_one() (
 		fi
 		hook_pid=
 	fi
-	[ "$E2E_DEVICE" = 1 ] && model=$(e2e_model_stop)
+	# In this shell too: only the model's parent can wait for its status.
+	if [ "$E2E_DEVICE" = 1 ]; then
+		e2e_model_stop >"$dir/model-stop.txt"
+		model=$(cat "$dir/model-stop.txt")
+	fi
 
 	e2e_strip_escapes <"$dir/serial.raw" >"$dir/serial.log" 2>/dev/null
 	problems=$(e2e_kernel_problems "$E2E_DMESG_ALLOW" "$dir/serial.log" "$dir/out/dmesg.log")

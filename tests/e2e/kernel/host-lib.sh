@@ -38,12 +38,20 @@ kt_unplugged() {
 	return 1
 }
 
+# The old chardev is released some time after QEMU deleted the device,
+# so the new one gets its own id and the old is removed when it can be.
 kt_plug() {
-	e2e_qmp chardev-remove '{"id": "ivshmem"}' >/dev/null 2>&1 || true
-	e2e_qmp chardev-add "{\"id\": \"ivshmem\", \"backend\": {\"type\": \"socket\", \"data\":
+	local old new=ivshmem-$EPOCHSECONDS-$RANDOM i
+	old=$(cat "$E2E_RUN_DIR/kt-chardev" 2>/dev/null || echo ivshmem)
+	for ((i = 0; i < 50; i++)); do
+		e2e_qmp chardev-remove "{\"id\": \"$old\"}" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	e2e_qmp chardev-add "{\"id\": \"$new\", \"backend\": {\"type\": \"socket\", \"data\":
 		{\"addr\": {\"type\": \"unix\", \"data\": {\"path\": \"$E2E_RUN_DIR/ivshmem.sock\"}},
-		 \"server\": false}}}" &&
-		e2e_qmp device_add '{"driver": "ivshmem-doorbell", "id": "otattest0", "chardev": "ivshmem", "vectors": 2}'
+		 \"server\": false}}}" >/dev/null || return 1
+	echo "$new" >"$E2E_RUN_DIR/kt-chardev"
+	e2e_qmp device_add "{\"driver\": \"ivshmem-doorbell\", \"id\": \"otattest0\", \"chardev\": \"$new\", \"vectors\": 2}"
 }
 
 kt_model_kill() {
@@ -113,7 +121,9 @@ kt_bridge() {
 		fi
 		mapfile -t args <"$dir/req.$n"
 		rc=0
-		out=$(kt_host_run "${args[@]}" 2>&1) || rc=$?
+		# In this shell, not $(...): model-start must keep the new PID.
+		kt_host_run "${args[@]}" >"$dir/out.$n" 2>&1 || rc=$?
+		out=$(cat "$dir/out.$n")
 		e2e_log "bridge $n: ${args[*]} -> $rc $(tr '\n' ' ' <<<"$out" | head -c 300)"
 		printf '%s\n%s\n' "$rc" "$out" >"$dir/rep.$n.tmp"
 		mv "$dir/rep.$n.tmp" "$dir/rep.$n"

@@ -251,7 +251,8 @@ static ota_status_t provision_build(struct provision_job *job, struct oti_diag *
 		uint8_t *buf;
 		size_t len;
 
-		OTA_TRY(oti_file_read(job->secret_file, sizeof(p->device_secret), &buf, &len, d));
+		/* Read more than needed so a wrong size is reported as such, not as "too large". */
+		OTA_TRY(oti_file_read(job->secret_file, OTI_MAX_SMALL_FILE, &buf, &len, d));
 		if (len != sizeof(p->device_secret)) {
 			OPENSSL_cleanse(buf, len);
 			free(buf);

@@ -489,9 +489,17 @@ START_TEST(test_idcert)
 	b.der[0] = 0x30;
 	b.der[1] = 0x83; /* a length longer than any blob holds */
 	EXPECT(ota_identity_cert_check(&b), OTA_IDCERT_BAD_DER);
-	b.der[1] = 0x81;
-	b.der[2] = 0x10; /* non-minimal: 0x10 fits the short form */
-	EXPECT(ota_identity_cert_check(&b), OTA_IDCERT_BAD_DER);
+	{
+		/* DER lengths are minimal: 16 bytes in the long form is refused, short form is fine. */
+		static const uint8_t short_form[18] = { 0x30, 0x10 };
+		static const uint8_t long_form[19] = { 0x30, 0x81, 0x10 };
+		static const uint8_t long2_form[20] = { 0x30, 0x82, 0x00, 0x10 };
+		struct ota_identity_cert_blob t;
+
+		EXPECT(oti_idcert_blob(short_form, sizeof(short_form), &t, NULL), OTA_OK);
+		EXPECT(oti_idcert_blob(long_form, sizeof(long_form), &t, NULL), OTA_IDCERT_BAD_DER);
+		EXPECT(oti_idcert_blob(long2_form, sizeof(long2_form), &t, NULL), OTA_IDCERT_BAD_DER);
+	}
 	oti_idcert_blob(der, sizeof(der), &b, NULL);
 	b.der[sizeof(der) + 5] = 1;
 	EXPECT(ota_identity_cert_check(&b), OTA_IDCERT_RESERVED_NONZERO);

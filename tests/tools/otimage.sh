@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# otimage from the command line, the way an operator and a script use it:
+# every subcommand, --help for each, --json parsed with jq, one-line errors
+# naming file and field, exit codes by status class, and nothing written
+# when a command fails.
+#
+# Prints one line per check and "N passed, N failed"; exits 1 on failure.
+# OTIMAGE=path tests another build (an ASan one, say) as is.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+otimage=${OTIMAGE:-$B/otimage}
+# Exit codes: status classes from otattest/status.h, 2 for usage.
+E_USAGE=2 E_INVALID=10 E_MALFORMED=11 E_VERIFY=12 E_POLICY=13 E_IO=22
+
+if [ -z "${OTIMAGE:-}" ] && ! make -s "$otimage" >/dev/null; then
+	echo "otimage cli: cannot build $otimage"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+if ! command -v jq >/dev/null; then
+	echo "otimage cli: jq is not installed (run: make deps)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+otimage=$(realpath "$otimage")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+pass=0 fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+check() { # check NAME CMD...: pass when CMD succeeds
+	local name=$1
+	shift
+	if "$@"; then ok "$name"; else bad "$name"; fi
+}
+oti() { "$otimage" "$@"; }
+# rc NAME WANT ARGS...: otimage ARGS exits with exactly WANT; stdout/stderr kept.
+rc() {
+	local name=$1 want=$2 got
+	shift 2
+	oti "$@" >out.txt 2>err.txt
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		ok "$name (exit $got)"
+	else
+		bad "$name: expected exit $want, got $got: otimage $*"
+		sed 's/^/     /' err.txt
+	fi
+}
+# err_is TEXT: the last command printed exactly this one line on stderr.
+err_is() {
+	if [ "$(cat err.txt)" = "$1" ] && [ "$(wc -l <err.txt)" -eq 1 ]; then
+		ok "error line: $1"
+	else
+		bad "error line: want '$1', got '$(cat err.txt)'"
+	fi
+}
+err_has() { if grep -qF -- "$1" err.txt; then ok "error names '$1'"; else bad "error lacks '$1': $(cat err.txt)"; fi; }
+no_stdout() { if [ ! -s out.txt ]; then ok "nothing on stdout"; else bad "stdout not empty: $(head -c 200 out.txt)"; fi; }
+absent() { if [ ! -e "$1" ]; then ok "$1 not written"; else bad "$1 was written"; fi; }
+# jqt NAME FILTER FILE: jq -e FILTER holds on FILE (which must be JSON).
+jqt() { if jq -e "$2" "$3" >/dev/null 2>&1; then ok "$1"; else bad "$1: jq '$2' on $(head -c 300 "$3")"; fi; }
+# poke FILE OFFSET HEXBYTE: overwrite one byte.
+poke() { printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
+mode_of() { stat -c %a "$1"; }
+
+# ---- help and usage -----------------------------------------------------
+rc "otimage --help" 0 --help
+for c in keygen sign delegate owner-config pack provision fuse inspect; do
+	check "tool help lists $c" grep -q "^    $c " out.txt
+done
+for c in keygen sign delegate owner-config pack provision fuse inspect; do
+	rc "$c --help" 0 "$c" --help
+	check "$c --help is a manual page" \
+		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
+done
+rc "no command" $E_USAGE
+rc "unknown command" $E_USAGE frobnicate
+err_has "unknown command 'frobnicate'"
+rc "unknown option" $E_USAGE keygen --bogus
+rc "missing --out" $E_USAGE sign --key k.pem
+rc "bad --alg" $E_USAGE keygen --alg rsa --out x.pem
+absent x.pem
+
+# ---- keygen -------------------------------------------------------------
+rc "keygen ecdsa" 0 keygen --out root.pem --pub root.pub --json
+cp out.txt keygen.json
+jqt "keygen --json: algorithm and a 32-byte key id" \
+	'.algorithm == "ecdsa-p256" and (.key_id | test("^[0-9a-f]{64}$")) and (.ecdsa_public_key | length) == 128' keygen.json
+check "private key is 0600" test "$(mode_of root.pem)" = 600
+check "public key is 0644" test "$(mode_of root.pub)" = 644
+check "private key is PKCS#8 PEM" grep -q "BEGIN PRIVATE KEY" root.pem
+check "openssl reads it as P-256" bash -c "openssl pkey -in root.pem -noout -text | grep -q 'NIST CURVE: P-256'"
+rc "keygen refuses to replace a key" $E_INVALID keygen --out root.pem
+err_is "otimage: root.pem: output file exists (use --force to replace it)"
+cp root.pem root.before
+rc "keygen --force replaces it" 0 keygen --out root.pem --pub root.pub --force
+check "the key changed" bash -c '! cmp -s root.pem root.before'
+rc "keygen hybrid" 0 keygen --alg hybrid --out hroot.pem --pub hroot.pub --json
+cp out.txt hkeygen.json
+jqt "hybrid key has an SLH-DSA public key" '.algorithm == "hybrid" and (.slhdsa_public_key | length) == 64' hkeygen.json
+check "SLH-DSA secret key file is 112 bytes, 0600" bash -c 'test $(stat -c %s hroot.pem.spx) = 112 && test $(stat -c %a hroot.pem.spx) = 600'
+check "SLH-DSA public key file is 112 bytes" test "$(stat -c %s hroot.pub.spx)" = 112
+rc "export the public part" 0 keygen --key hroot.pem --pub hexport.pub --json
+cp out.txt hexport.json
+check "exported public key is the same" cmp -s hexport.pub hroot.pub
+check "exported SLH-DSA public key file is the same" cmp -s hexport.pub.spx hroot.pub.spx
+for k in inter leaf other; do oti keygen --out $k.pem --pub $k.pub >/dev/null; done
+for k in hinter hleaf; do oti keygen --alg hybrid --out $k.pem --pub $k.pub >/dev/null; done
+
+# ---- sign ---------------------------------------------------------------
+head -c 4000 /dev/urandom >code.bin
+rc "sign direct" 0 sign --key root.pem --stage rom_ext --svn 3 --payload code.bin --out re.img --json
+cp out.txt sign.json
+jqt "sign --json" '.stage == "rom_ext" and .security_version == 3 and .delegation_depth == 0 and .hybrid == false' sign.json
+check "signer key id is the root's" test "$(jq -r .signer_key_id sign.json)" = "$(oti inspect --json root.pem | jq -r .key_id)"
+rc "inspect --root-key verifies it" 0 inspect --json --root-key root.pub re.img
+cp out.txt re.json
+jqt "inspect image" '.format == "image" and .payload_length == 4000 and (.measurement == "'"$(jq -r .measurement sign.json)"'")' re.json
+rc "inspect against another root" $E_VERIFY inspect --root-key other.pub re.img
+no_stdout
+
+cat >bl0.conf <<'EOF'
+# BL0 for the lab fleet
+stage = bl0
+security_version = 6
+payload = code.bin
+slots = a
+lifecycle = dev,prod
+flags = tag-boot
+max_key_version = 7
+salt = 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
+EOF
+rc "sign from a config file" 0 sign --key root.pem --config bl0.conf --out c.img
+rc "inspect it" 0 inspect --json c.img
+cp out.txt c.json
+jqt "config fields made it into the manifest" \
+	'.stage == "bl0" and .security_version == 6 and .max_key_version == 7 and .usage.slots == "a" and .usage.lifecycle == "dev,prod" and (.salt | startswith("0011"))' c.json
+rc "options override the config" 0 sign --key root.pem --config bl0.conf --svn 9 --slots b --out c2.img
+oti inspect --json c2.img >c2.json
+jqt "overridden fields" '.security_version == 9 and .usage.slots == "b" and .max_key_version == 7' c2.json
+printf 'stage = bl0\nsecurity_version = 1\npayload = code.bin\ncolour = blue\n' >bad.conf
+rc "config: unknown key" $E_INVALID sign --key root.pem --config bad.conf --out x.img
+err_is "otimage: bad.conf: line 4: config file sets a key otimage does not know: 'colour'"
+absent x.img
+printf 'stage bl0\n' >bad2.conf
+rc "config: not key = value" $E_INVALID sign --key root.pem --config bad2.conf --out x.img
+err_has "bad2.conf: line 1"
+printf 'stage = bl0\nsecurity_version = 256\npayload = code.bin\n' >bad3.conf
+rc "config: value out of range" $E_INVALID sign --key root.pem --config bad3.conf --out x.img
+err_has "bad3.conf:2: security_version"
+rc "sign: --svn out of range" $E_INVALID sign --key root.pem --stage bl0 --svn 256 --payload code.bin --out x.img
+err_is "otimage: --svn: value is malformed or out of range: '256', expected 0..255"
+rc "sign: missing payload file" $E_IO sign --key root.pem --stage bl0 --svn 1 --payload nope.bin --out x.img
+err_is "otimage: nope.bin: reading or writing a file failed: No such file or directory"
+rc "sign: public key cannot sign" $E_INVALID sign --key root.pub --stage bl0 --svn 1 --payload code.bin --out x.img
+err_is "otimage: root.pub: a private key is needed but the file holds a public key"
+echo "not a key" >junk.pem
+rc "sign: junk key file" $E_MALFORMED sign --key junk.pem --stage bl0 --svn 1 --payload code.bin --out x.img
+err_is "otimage: junk.pem: key file is not a PEM private or public key"
+absent x.img
+
+# ---- delegate -----------------------------------------------------------
+rc "delegate intermediate" 0 delegate --parent-key root.pem --delegate-pub inter.pub --type intermediate \
+	--svn-min 4 --svn-max 20 --lifecycle dev,prod --out inter.cert --json
+cp out.txt inter.json
+jqt "intermediate certificate" '.format == "certificate" and .type == "intermediate" and .constraints.svn_min == 4 and .constraints.svn_max == 20 and .hybrid == false' inter.json
+check "certificate file is one DLGC" test "$(stat -c %s inter.cert)" = 224
+rc "delegate leaf under it" 0 delegate --parent-key inter.pem --parent-cert inter.cert --delegate-pub leaf.pub \
+	--type leaf --svn-min 5 --svn-max 9 --lifecycle dev --out leaf.cert --json
+cp out.txt leaf.json
+jqt "leaf inherits what it does not narrow" '.constraints.slots == "a,b" and .constraints.lifecycle == "dev" and .constraints.flags == "tag-boot"' leaf.json
+rc "child wider than parent (svn_min)" $E_POLICY delegate --parent-key inter.pem --parent-cert inter.cert \
+	--delegate-pub leaf.pub --type leaf --svn-min 3 --svn-max 9 --out wide.cert
+err_is "otimage: inter.cert: --svn-min: child certificate lowers its parent's minimum SVN"
+absent wide.cert
+rc "child wider than parent (lifecycle)" $E_POLICY delegate --parent-key inter.pem --parent-cert inter.cert \
+	--delegate-pub leaf.pub --type leaf --lifecycle rma --out wide.cert
+err_has "--lifecycle: child certificate allows lifecycle states its parent does not"
+rc "child wider than parent (device)" 0 delegate --parent-key root.pem --delegate-pub inter.pub --type intermediate \
+	--device 00112233445566778899aabbccddeeff --out bound.cert
+rc "bound parent, unbound child" $E_POLICY delegate --parent-key inter.pem --parent-cert bound.cert \
+	--delegate-pub leaf.pub --type leaf --device any --out wide.cert
+err_has "--device"
+rc "a leaf cannot delegate" $E_MALFORMED delegate --parent-key leaf.pem --parent-cert leaf.cert \
+	--delegate-pub other.pub --type leaf --out deep.cert
+err_has "a leaf certificate cannot delegate further"
+rc "parent key is not the certificate's delegate" $E_INVALID delegate --parent-key other.pem --parent-cert inter.cert \
+	--delegate-pub leaf.pub --type leaf --out x.cert
+rc "hybrid delegate under an ECDSA parent" $E_INVALID delegate --parent-key root.pem --delegate-pub hinter.pub \
+	--type intermediate --out x.cert
+absent x.cert
+rc "bad --type" $E_USAGE delegate --parent-key root.pem --delegate-pub inter.pub --type branch --out x.cert
+
+rc "sign with two delegates" 0 sign --key leaf.pem --cert inter.cert --cert leaf.cert --stage bl0 --svn 6 \
+	--payload code.bin --out chain.img --json
+cp out.txt chain.json
+jqt "depth 2" '.delegation_depth == 2' chain.json
+rc "chain verifies under the root" 0 inspect --json --root-key root.pub chain.img
+cp out.txt chaini.json
+jqt "inspect lists both certificates" '(.certificates | length) == 2 and .certificates[0].type == "intermediate" and .certificates[1].type == "leaf" and .usage.lifecycle == "dev"' chaini.json
+rc "image SVN above the leaf's" $E_POLICY sign --key leaf.pem --cert inter.cert --cert leaf.cert --stage bl0 --svn 10 \
+	--payload code.bin --out x.img
+err_is "otimage: manifest.security_version: image SVN is above the leaf certificate's maximum"
+rc "signer is not the leaf" $E_VERIFY sign --key inter.pem --cert inter.cert --cert leaf.cert --stage bl0 --svn 6 \
+	--payload code.bin --out x.img
+err_has "--key: image signer key is not the end of its delegation chain"
+rc "certificates out of order" $E_MALFORMED sign --key leaf.pem --cert leaf.cert --cert inter.cert --stage bl0 --svn 6 \
+	--payload code.bin --out x.img
+absent x.img
+
+# Hybrid: root -> leaf, both hybrid: DLGS and SPXS, all verified.
+rc "hybrid delegate" 0 delegate --parent-key hroot.pem --delegate-pub hleaf.pub --type leaf --svn-max 50 --out hleaf.cert --json
+cp out.txt hleaf.json
+jqt "hybrid certificate carries the delegate's SLH-DSA key" '.hybrid == true and .delegate_slhdsa_public_key == "'"$(jq -r .slhdsa_public_key < <(oti inspect --json hleaf.pub))"'"' hleaf.json
+check "hybrid certificate file is DLGC + DLGS" test "$(stat -c %s hleaf.cert)" = $((224 + 7936))
+rc "hybrid sign" 0 sign --key hleaf.pem --cert hleaf.cert --stage bl0 --svn 2 --payload code.bin --out hy.img --json
+cp out.txt hy.json
+jqt "hybrid image" '.hybrid == true and .delegation_depth == 1' hy.json
+rc "hybrid image verifies (ECDSA and SLH-DSA)" 0 inspect --root-key hroot.pub hy.img
+size=$(stat -c %s hy.img)
+cp hy.img hy-bad.img
+poke hy-bad.img $((size - 100)) 00
+poke hy-bad.img $((size - 99)) 00
+rc "tampered SLH-DSA signature" $E_VERIFY inspect --root-key hroot.pub hy-bad.img
+err_has "SPXS: image SLH-DSA signature is invalid"
+no_stdout
+
+# ---- malformed images: one line, the field, exit 11, nothing else ----------
+cp re.img bad.img
+poke bad.img 84 ff; poke bad.img 85 ff; poke bad.img 86 ff; poke bad.img 87 ff  # signed_end
+rc "inspect: signed_end out of range" $E_MALFORMED inspect bad.img
+err_is "otimage: bad.img: manifest.signed_end: signed region is out of range"
+no_stdout
+cp re.img bad.img
+poke bad.img 64 58
+rc "inspect: bad magic" $E_MALFORMED inspect --json bad.img
+err_is "otimage: bad.img: file is not in any format otimage knows"
+cp chain.img bad.img
+poke bad.img $(( $(jq -r .extensions[1].offset chaini.json) + 20 )) 01   # DLGC reserved word
+rc "inspect: reserved certificate field" $E_MALFORMED inspect bad.img
+err_is "otimage: bad.img: manifest.ext[1] (DLGC): a reserved certificate field is not zero"
+head -c 200 re.img >short.img
+rc "inspect: truncated image" $E_MALFORMED inspect short.img
+err_is "otimage: short.img: manifest: image is shorter than its manifest header"
+head -c 400 re.img >short.img
+rc "inspect: image cut after its header" $E_MALFORMED inspect short.img
+err_is "otimage: short.img: manifest.image_length: image length field disagrees with the image or its slot"
+head -c 1000 /dev/urandom >random.bin
+rc "inspect: unknown file" $E_MALFORMED inspect random.bin
+err_is "otimage: random.bin: file is not in any format otimage knows"
+rc "inspect: missing file" $E_IO inspect missing.bin
+
+# ---- owner config, pack ---------------------------------------------------
+rc "owner-config" 0 owner-config --key root.pub --key other.pub:prod --max-depth 2 --out owner.cfg --json
+cp out.txt owner.json
+jqt "owner config" '.format == "owner-config" and (.keys | length) == 2 and .keys[1].lifecycle_mask == "prod" and .direct_boot == true and .max_delegation_depth == 2' owner.json
+check "owner config is 480 bytes" test "$(stat -c %s owner.cfg)" = 480
+rc "hybrid required with an ECDSA key" $E_MALFORMED owner-config --key root.pub --hybrid-required on --out x.cfg
+err_has "--hybrid-required"
+rc "depth 3" $E_MALFORMED owner-config --key root.pub --max-depth 3 --out x.cfg
+rc "five keys" 21 owner-config --key root.pub --key other.pub --key inter.pub --key leaf.pub --key hroot.pub --out x.cfg
+absent x.cfg
+
+rc "pack" 0 pack --rom-ext-a re.img --bl0-a chain.img --bl0-b hy.img --owner-config owner.cfg --out flash.bin --json
+cp out.txt flash.json
+check "flash is 1 MiB" test "$(stat -c %s flash.bin)" = 1048576
+jqt "flash layout" '.format == "flash" and (.regions | length) == 10 and .boot_data_in_use == 1 and .tag_table_in_use == 1' flash.json
+jqt "slots as packed" '[.regions[] | select(.name == "rom_ext_a" or .name == "bl0_a" or .name == "bl0_b") | .state] == ["OK", "OK", "OK"] and ([.regions[] | select(.name == "rom_ext_b")][0].state == "erased")' flash.json
+jqt "owner config in flash" '[.regions[] | select(.name == "owner_config")][0].digest == "'"$(jq -r .digest owner.json)"'"' flash.json
+check "the slot holds the image bytes" cmp -s re.img <(dd if=flash.bin bs=1 skip=65536 count=$(stat -c %s re.img) status=none)
+rc "pack: BL0 image in a ROM_EXT slot" $E_POLICY pack --rom-ext-a chain.img --out x.bin
+err_is "otimage: chain.img: manifest.identifier: image identifier does not match the boot stage: a BL0 image for slot rom_ext_a"
+rc "pack: malformed image" $E_MALFORMED pack --bl0-a bad.img --out x.bin
+err_has "bad.img: manifest.ext[1] (DLGC)"
+rc "pack: image larger than its slot" 21 pack --bl0-a chain.img --bl0-slot-size 2048 --out x.bin
+rc "pack: bad owner config" $E_MALFORMED pack --owner-config re.img --out x.bin
+absent x.bin
+# A torn boot data copy: the device (and inspect) falls back to the other.
+cp flash.bin torn.bin
+poke torn.bin $((4096 + 20)) 07
+rc "inspect a flash image with a corrupt boot data copy" 0 inspect --json torn.bin
+cp out.txt torn.json
+jqt "falls back to copy 0" '.boot_data_in_use == 0 and ([.regions[] | select(.name == "boot_data_1")][0].state == "BOOT_DATA_DIGEST_MISMATCH")' torn.json
+cp flash.bin badlayout.bin
+poke badlayout.bin 9 10     # page_size 2048 -> 4096
+rc "inspect: flash page size" $E_MALFORMED inspect badlayout.bin
+err_is "otimage: badlayout.bin: layout.page_size: flash page size is not supported"
+
+# ---- provision, fuse --------------------------------------------------------
+head -c 32 /dev/urandom >secret.bin
+secret_hex=$(od -An -tx1 secret.bin | tr -d ' \n')
+rc "provision" 0 provision --creator-key root.pub:dev,prod --creator-key hroot.pub --owner-config owner.cfg \
+	--lifecycle prod --device-id 000102030405060708090a0b0c0d0e0f --secret-file secret.bin \
+	--floor-bl0 3 --epoch 1 --out otp.bin --json
+cp out.txt otp.json
+jqt "provisioned OTP" '.format == "otp" and .lifecycle == "prod" and .tag_boot == true and .floor_bl0 == 3 and .epoch == 1 and .device_id == "000102030405060708090a0b0c0d0e0f" and (.creator_keys | length) == 2 and .creator_keys[1].algorithm == "hybrid" and .secret_digest_ok == true' otp.json
+jqt "owner config digest provisioned" '.owner_config_digest == "'"$(jq -r .digest owner.json)"'"' otp.json
+check "OTP image is 1024 bytes, 0600" bash -c 'test $(stat -c %s otp.bin) = 1024 && test $(stat -c %a otp.bin) = 600'
+oti inspect otp.bin >otp.txt
+check "the device secret is never printed" bash -c "! grep -qi '$secret_hex' otp.json otp.txt"
+check "...not even a part of it" bash -c "! grep -qi '${secret_hex:0:16}' otp.json otp.txt"
+rc "provision: secret file of the wrong size" $E_INVALID provision --creator-key root.pub --secret-file code.bin --out x.bin
+rc "provision: no creator key" $E_USAGE provision --out x.bin
+rc "provision: bad lifecycle" $E_INVALID provision --creator-key root.pub --lifecycle beta --out x.bin
+absent x.bin
+
+cp otp.bin otp.before
+rc "fuse: raise the BL0 floor" 0 fuse otp.bin --floor bl0=8 --json
+cp out.txt fuse.json
+jqt "floor raised" '.floor_bl0 == 8 and .floor_rom_ext == 0' fuse.json
+cp otp.bin otp.raised
+rc "fuse: lowering is refused" $E_INVALID fuse otp.bin --floor bl0=7
+err_is "otimage: otp.bin: --floor: OTP programming may only set bits, never clear them: 'bl0=7': floors only go up"
+check "the OTP image is unchanged" cmp -s otp.bin otp.raised
+rc "fuse: bump epoch and revoke" 0 fuse otp.bin --bump-epoch --revoke creator:1 --revoke owner:0 --out otp2.bin --json
+cp out.txt fuse2.json
+jqt "epoch and revocations" '.epoch == 2 and .creator_keys[1].revoked == true and .owner_keys_revoked == [0]' fuse2.json
+check "--out leaves the input alone" cmp -s otp.bin otp.raised
+check "only bits were set" python3 -c "
+a = open('otp.before', 'rb').read(); b = open('otp2.bin', 'rb').read()
+raise SystemExit(any(x & ~y for x, y in zip(a, b)))"
+rc "fuse: nothing to do" $E_USAGE fuse otp.bin
+rc "fuse: bad slot" $E_INVALID fuse otp.bin --revoke creator:9
+cp otp.bin otpbad.bin
+poke otpbad.bin 30 ff     # features, inside HW_CFG
+rc "fuse: refuses a damaged OTP image" $E_MALFORMED fuse otpbad.bin --bump-epoch
+err_is "otimage: otpbad.bin: otp.hw_cfg_digest: an OTP partition digest does not match"
+head -c 1000 otp.bin >otpshort.bin
+rc "inspect: truncated OTP" $E_MALFORMED inspect otpshort.bin
+err_is "otimage: otpshort.bin: otp: OTP image is shorter than its layout: 1000 bytes, expected 1024"
+
+# ---- inspect: every other format ----------------------------------------
+for f in root.pem root.pub hroot.pem.spx hroot.pub.spx inter.cert hleaf.cert owner.cfg; do
+	rc "inspect $f" 0 inspect --json "$f"
+	cp out.txt i.json
+	jqt "inspect $f is JSON with a format" '.format | type == "string"' i.json
+done
+rc "inspect a private key" 0 inspect --json hroot.pem
+cp out.txt k.json
+jqt "key: private and hybrid, no secret printed" '.private == true and .algorithm == "hybrid" and (keys | map(test("secret|private_key")) | any | not)' k.json
+check "no private key material in the output" bash -c "! grep -q 'PRIVATE' out.txt"
+dd if=flash.bin of=bd.bin bs=1 skip=4096 count=64 status=none
+rc "inspect a boot data copy" 0 inspect --json bd.bin
+cp out.txt bd.json
+jqt "boot data" '.format == "boot-data" and .counter == 1' bd.json
+dd if=flash.bin of=tt.bin bs=1 skip=8192 count=240 status=none
+rc "inspect a tag table copy" 0 inspect --json tt.bin
+cp out.txt tt.json
+jqt "tag table" '.format == "tag-table" and (.entries | length) == 4 and ([.entries[].valid] | any | not)' tt.json
+rc "inspect text output" 0 inspect chain.img
+check "text output is key: value lines" grep -q "^security_version: 6$" out.txt
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

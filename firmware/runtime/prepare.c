@@ -14,21 +14,6 @@
 
 struct ota_runtime ota_rt;
 
-/* SVN of the booted ROM_EXT: the accepted attempt with its measurement. */
-static uint32_t rom_ext_svn(const struct ota_boot_state *bs)
-{
-	uint32_t i;
-
-	for (i = 0; i < bs->record.hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++) {
-		const struct ota_stage_record *s = &bs->record.stage[i];
-
-		if (s->stage == OTA_STAGE_ROM_EXT && s->status == OTA_OK &&
-		    memcmp(s->measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES) == 0)
-			return s->security_version;
-	}
-	return 0;
-}
-
 static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t *ctx,
 				uint32_t ctx_len, hal_key_t *key, uint8_t pub[OTA_P256_PUBKEY_BYTES])
 {
@@ -82,7 +67,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	cp.subject_pubkey = rt->alias_pubkey;
 	cp.issuer_pubkey = rt->identity_pubkey;
 	cp.tcb[0].stage = OTA_STAGE_ROM_EXT;
-	cp.tcb[0].svn = rom_ext_svn(bs);
+	cp.tcb[0].svn = bs->rom_ext_svn;
 	cp.tcb[0].measurement = bs->rom_ext_measurement;
 	cp.tcb[1].stage = OTA_STAGE_BL0;
 	cp.tcb[1].svn = bs->bl0_svn;

@@ -1,21 +1,27 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_chain: what the SVN key chain and attestation cost on the
- * software HAL, each against a baseline measured in the same run:
+ * bench_chain: what the SVN key chain and attestation cost on a booted
+ * device (tu_device: the real boot flow on the software HAL), each
+ * against a baseline measured in the same run:
  *
- *   chain-128  the worst-case crank: 128 KMAC KDF steps, each keyed with
- *              the link above and destroying it (hal_keymgr_derive, as the
- *              chain does), against one KDF step
- *   attest     one ATTEST (claims, record digest, Sig_structure hash,
- *              ES256 sign by the retained alias key, COSE framing),
- *              against one hal_ecdsa_sign
- *   verify     one host ota_verify_evidence (strict CBOR, X.509 chain,
- *              ES256, claims, policy), against one OpenSSL ECDSA verify
+ *   stable-0     the worst case of the chain: with min SVN 128, the stable
+ *                key of SVN 0 (ota_keychain_stable_key: 128 KMAC KDF steps
+ *                from the retained link, then the ECDSA derivation)
+ *   vs kdf-1     one KDF step (hal_keymgr_derive from the retained link)
+ *   boot-svn0    a cold boot of a BL0 at SVN 0: the chain is cranked all
+ *                128 steps from its top
+ *   vs boot-svn128  the same boot at SVN 128: no crank
+ *   attest       one ATTEST through ota_fw_command (claims, digests, ES256
+ *                by the retained alias key, COSE framing)
+ *   vs ecdsa-sign   one hal_ecdsa_sign
+ *   verify       one host ota_verify_evidence (strict CBOR, X.509 chain,
+ *                ES256, claims, certified TCB, policy)
+ *   vs ossl-verify  one OpenSSL ECDSA P-256 verify
  *
  * Wall time is the median of many runs; instruction counts come from
- * callgrind (valgrind --collect-atstart=no, toggled around exactly one
- * operation in a child run of this program) when valgrind is installed.
- * Never part of `make test`: timings depend on the machine.
+ * callgrind (--collect-atstart=no, toggled around exactly one operation in
+ * a child run of this program) when valgrind is installed. Never part of
+ * `make test`: timings depend on the machine.
  *
  *   bench_chain [--quick]         (make bench-chain)
  *   bench_chain --once OP         one operation, collected by callgrind
@@ -24,21 +30,40 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <valgrind/callgrind.h>
 
-#include "../unit/test_evidence_fixture.h"
+#include <otattest/shm.h>
+#include <otattest/verify.h>
 
-#define CHAIN_STEPS OTA_CHAIN_DEFAULT_MAX_SVN
+#include "../../firmware/otimage/idcert.h"
+#include "firmware.h"
+#include "fw_internal.h"
+#include "hal.h"
+#include "swhal.h"
+#include "testutil.h"
+#include "tu_device.h"
+
+#define CHAIN_MAX OTA_CHAIN_DEFAULT_MAX_SVN
 #define MAX_RUNS 401
 
-static const uint8_t nonce[32] = "bench-chain nonce, 32 bytes ...";
-static struct evfix f;
-static uint8_t ev[OTA_EVIDENCE_MAX_BYTES];
+static struct tu_device dev_top, dev_zero; /* BL0 at SVN 128 and at SVN 0 */
+static const struct tu_device *powered;
+static struct ota_trust *trust;
+static struct ota_identity_cert_blob idblob; /* for dev_top, issued once */
+static bool have_idblob;
+static hal_key_t held_link = HAL_KEY_INVALID; /* the retained chain link, for kdf-1 */
+static hal_key_t held_sign = HAL_KEY_INVALID; /* a stable key, for ecdsa-sign */
+static uint8_t ev[OTA_SHM_RESPONSE_SIZE];
 static uint32_t ev_len;
+static struct ota_req_attest areq;
+static EVP_PKEY *ossl_key;
+static uint8_t ossl_sig[80];
+static size_t ossl_sig_len;
 static int runs = 201;
 static const char *once_op;
 static const char *self;
@@ -58,56 +83,86 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* ---- the operations --------------------------------------------------- */
-
-static hal_key_t chain_top(void)
+static void cold_boot(void)
 {
-	hal_key_t root = hal_keymgr_root(), top;
-
-	ck_assert_uint_eq(hal_keymgr_derive(root, "otattest-bench-chain-top", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &top),
-			  OTA_OK);
-	return top;
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	held_link = held_sign = HAL_KEY_INVALID; /* handles do not survive a reset */
 }
 
-/* n chain links below `top`: each step keyed with the one above. */
-static void crank(hal_key_t top, uint32_t n)
+static void install_identity(void)
 {
-	hal_key_t link = top, next;
-	uint32_t svn;
+	const struct ota_flash_region *reg = tu_region(OTA_REGION_IDENTITY_CERT);
+	uint8_t *bytes = malloc(reg->size);
 
-	for (svn = n; svn > 0; svn--) {
-		uint8_t ctx[4] = { (uint8_t)svn, (uint8_t)(svn >> 8), 0, 0 };
+	ck_assert_ptr_nonnull(bytes);
+	memset(bytes, 0xff, reg->size);
+	memcpy(bytes, &idblob, sizeof(idblob));
+	ck_assert_int_eq(swhal_poke_flash(reg->offset, bytes, reg->size), 0);
+	free(bytes);
+}
 
-		ck_assert_uint_eq(hal_keymgr_derive(link, "otattest-svn-chain", ctx, sizeof(ctx), 0,
-						    0, HAL_KEY_KIND_SYMMETRIC, &next),
+/*
+ * Power a device on from its factory image and boot it twice, so the
+ * measured boots take the tag path like every boot after the first.
+ */
+static void use_device(const struct tu_device *d)
+{
+	if (powered == d)
+		return;
+	if (powered)
+		swhal_close();
+	tu_device_power_on(d);
+	if (d == &dev_top && have_idblob)
+		install_identity();
+	cold_boot();
+	cold_boot();
+	powered = d;
+}
+
+static void op(const char *name)
+{
+	hal_key_t k, link, next;
+
+	if (!strcmp(name, "stable-0") || !strcmp(name, "stable-128")) {
+		use_device(&dev_top);
+		ck_assert_uint_eq(ota_keychain_stable_key(name[7] == '0' ? 0 : CHAIN_MAX, &k), OTA_OK);
+		hal_key_destroy(k);
+	} else if (!strcmp(name, "kdf-1")) {
+		static const uint8_t ctx[4] = { 127, 0, 0, 0 };
+
+		use_device(&dev_top);
+		if (held_link == HAL_KEY_INVALID)
+			ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_CHAIN, &held_link), OTA_OK);
+		link = held_link;
+		ck_assert_uint_eq(hal_keymgr_derive(link, "otattest-svn-chain", ctx, sizeof(ctx), 0, 0,
+						    HAL_KEY_KIND_SYMMETRIC, &next),
 				  OTA_OK);
-		if (link != top)
-			hal_key_destroy(link);
-		link = next;
-	}
-	if (link != top)
-		hal_key_destroy(link);
-}
-
-static hal_key_t sign_key;
-static EVP_PKEY *ossl_key;
-static uint8_t ossl_sig[80];
-static size_t ossl_sig_len;
-
-static void op(const char *name, hal_key_t top)
-{
-	if (!strcmp(name, "kdf-1")) {
-		crank(top, 1);
-	} else if (!strcmp(name, "chain-128")) {
-		crank(top, CHAIN_STEPS);
-	} else if (!strcmp(name, "ecdsa-sign")) {
-		uint8_t digest[32] = { 1 }, sig[64];
-
-		ck_assert_uint_eq(hal_ecdsa_sign(sign_key, digest, sig), OTA_OK);
+		hal_key_destroy(next);
+	} else if (!strcmp(name, "boot-svn0")) {
+		use_device(&dev_zero);
+		cold_boot();
+	} else if (!strcmp(name, "boot-svn128")) {
+		use_device(&dev_top);
+		cold_boot();
 	} else if (!strcmp(name, "attest")) {
-		ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce,
-						sizeof(nonce), ev, sizeof(ev), &ev_len),
+		use_device(&dev_top);
+		ck_assert_uint_eq(ota_fw_command(OTA_CMD_ATTEST, (const uint8_t *)&areq, sizeof(areq),
+						 ev, sizeof(ev), &ev_len),
+				  OTA_OK);
+	} else if (!strcmp(name, "ecdsa-sign")) {
+		static const uint8_t digest[32] = { 1 };
+		uint8_t sig[64];
+
+		use_device(&dev_top);
+		if (held_sign == HAL_KEY_INVALID)
+			ck_assert_uint_eq(ota_keychain_stable_key(CHAIN_MAX, &held_sign), OTA_OK);
+		ck_assert_uint_eq(hal_ecdsa_sign(held_sign, digest, sig), OTA_OK);
+	} else if (!strcmp(name, "verify")) {
+		static struct ota_verdict v;
+
+		ck_assert_uint_eq(ota_verify_evidence(ev, ev_len, trust, areq.nonce, areq.nonce_len,
+						      NULL, NULL, 0, &v),
 				  OTA_OK);
 	} else if (!strcmp(name, "ossl-verify")) {
 		static const uint8_t digest[32] = { 2 };
@@ -116,30 +171,58 @@ static void op(const char *name, hal_key_t top)
 		ck_assert_int_eq(EVP_PKEY_verify_init(c), 1);
 		ck_assert_int_eq(EVP_PKEY_verify(c, ossl_sig, ossl_sig_len, digest, 32), 1);
 		EVP_PKEY_CTX_free(c);
-	} else if (!strcmp(name, "verify")) {
-		static struct ota_verdict v;
-
-		ck_assert_uint_eq(ota_verify_evidence(ev, ev_len, f.trust, nonce, sizeof(nonce), NULL,
-						      NULL, 0, &v),
-				  OTA_OK);
 	} else {
 		ck_abort_msg("unknown operation %s", name);
 	}
 }
 
-static void setup_all(hal_key_t *top)
+/* Issue an identity certificate into dev's flash so evidence chains to a CA. */
+static void provision_identity(const struct tu_device *d)
+{
+	uint8_t rom[32], pub[64];
+	EVP_PKEY *ca_key;
+	X509 *ca, *id;
+	BIO *bio;
+	char *pem;
+	long n;
+
+	swhal_default_rom_identity(rom);
+	ck_assert_uint_eq(swhal_derive_root_pubkey(d->secret, rom, OTA_IDENTITY_LABEL, NULL, 0, pub),
+			  OTA_OK);
+	ck_assert_uint_eq(otimage_ca_create("bench CA", &ca_key, &ca), OTA_OK);
+	ck_assert_uint_eq(otimage_identity_cert_issue(ca_key, ca, d->device_id, pub, &id), OTA_OK);
+	ck_assert_uint_eq(otimage_identity_cert_blob(id, &idblob), OTA_OK);
+	have_idblob = true;
+	install_identity();
+	bio = BIO_new(BIO_s_mem());
+	PEM_write_bio_X509(bio, ca);
+	n = BIO_get_mem_data(bio, &pem);
+	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &trust), OTA_OK);
+	BIO_free(bio);
+	X509_free(id);
+	X509_free(ca);
+	EVP_PKEY_free(ca_key);
+	cold_boot();
+}
+
+static void setup_all(void)
 {
 	static const uint8_t digest[32] = { 2 };
 	EVP_PKEY_CTX *c;
 
-	evfix_open(&f, EVFIX_IDCERT_OURS);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_OK);
-	*top = chain_top();
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "otattest-bench-sign", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &sign_key),
-			  OTA_OK);
-	ck_assert_uint_eq(ota_runtime_prepare(&f.bs), OTA_OK);
-	op("attest", *top); /* evidence for the verify runs */
+	tu_device_init(&dev_top);
+	tu_blob_free(&dev_top.slot[OTI_BL0_A]);
+	dev_top.slot[OTI_BL0_A] = tu_bl0(1, CHAIN_MAX, false);
+	tu_device_init(&dev_zero);
+	tu_blob_free(&dev_zero.slot[OTI_BL0_A]);
+	dev_zero.slot[OTI_BL0_A] = tu_bl0(1, 0, false);
+
+	use_device(&dev_top);
+	ck_assert_uint_eq(ota_boot_state()->min_svn, CHAIN_MAX);
+	provision_identity(&dev_top);
+	areq.nonce_len = 32;
+	memset(areq.nonce, 0x6e, 32);
+	op("attest"); /* evidence for the verify runs */
 
 	ossl_key = EVP_EC_gen("P-256");
 	c = EVP_PKEY_CTX_new(ossl_key, NULL);
@@ -149,17 +232,18 @@ static void setup_all(hal_key_t *top)
 	EVP_PKEY_CTX_free(c);
 }
 
-static double median_us(const char *name, hal_key_t top)
+static double median_us(const char *name)
 {
 	static double t[MAX_RUNS];
 	int i, n = runs;
 
-	if (!strcmp(name, "chain-128"))
+	if (!strncmp(name, "boot", 4))
 		n = runs / 4 + 1;
+	op(name); /* warm: device selected, caches filled */
 	for (i = 0; i < n; i++) {
 		double t0 = now_us();
 
-		op(name, top);
+		op(name);
 		t[i] = now_us() - t0;
 	}
 	qsort(t, (size_t)n, sizeof(t[0]), cmp_double);
@@ -193,45 +277,47 @@ START_TEST(bench)
 	static const struct {
 		const char *op, *baseline, *what;
 	} rows[] = {
-		{ "chain-128", "kdf-1", "SVN key chain, worst case (128 KDF steps)" },
-		{ "attest", "ecdsa-sign", "one attestation (ATTEST)" },
+		{ "stable-0", "kdf-1", "stable key of SVN 0 at min SVN 128 (128 steps)" },
+		{ "stable-0", "stable-128", "  the same, against the stable key of SVN 128" },
+		{ "boot-svn0", "boot-svn128", "cold boot, BL0 SVN 0 (128-step crank)" },
+		{ "attest", "ecdsa-sign", "one ATTEST (ota_fw_command)" },
 		{ "verify", "ossl-verify", "host evidence verification" },
 	};
 	bool have_valgrind = system("valgrind --version >/dev/null 2>&1") == 0;
-	hal_key_t top;
 	size_t i;
 
-	setup_all(&top);
+	setup_all();
 	if (once_op) {
+		op(once_op); /* select the device and warm up outside the count */
 		CALLGRIND_TOGGLE_COLLECT;
-		op(once_op, top);
+		op(once_op);
 		CALLGRIND_TOGGLE_COLLECT;
 		return;
 	}
-	printf("bench-chain: software HAL over %s, %d runs per figure (median)\n",
-	       OpenSSL_version(OPENSSL_VERSION), runs);
-	printf("%-44s %12s %12s %8s %14s %14s %8s\n", "operation", "time us", "baseline us",
+	printf("bench-chain: firmware on the software HAL over %s; median of %d runs (boots: %d)\n",
+	       OpenSSL_version(OPENSSL_VERSION), runs, runs / 4 + 1);
+	printf("%-48s %10s %12s %8s %13s %13s %8s\n", "operation", "time us", "baseline us",
 	       "ratio", "instructions", "baseline", "ratio");
 	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		double t = median_us(rows[i].op, top), b = median_us(rows[i].baseline, top);
+		double t = median_us(rows[i].op), b = median_us(rows[i].baseline);
 		unsigned long long it = have_valgrind ? instructions(rows[i].op) : 0;
 		unsigned long long ib = have_valgrind ? instructions(rows[i].baseline) : 0;
 
-		printf("%-44s %12.1f %12.1f %8.2f", rows[i].what, t, b, t / b);
+		printf("%-48s %10.1f %12.1f %8.2f", rows[i].what, t, b, t / b);
 		if (it && ib)
-			printf(" %14llu %14llu %8.2f\n", it, ib, (double)it / (double)ib);
+			printf(" %13llu %13llu %8.2f", it, ib, (double)it / (double)ib);
 		else
-			printf(" %14s %14s %8s\n", "-", "-", "-");
-		printf("%-44s   baseline: %s\n", "", rows[i].baseline);
+			printf(" %13s %13s %8s", "-", "-", "-");
+		printf("   (baseline: %s)\n", rows[i].baseline);
 	}
-	printf("chain-128 per step: %.2f us; attest evidence %u bytes\n",
-	       median_us("chain-128", top) / CHAIN_STEPS, ev_len);
+	printf("evidence: %u bytes\n", ev_len);
 	if (!have_valgrind)
 		printf("(valgrind not installed: no instruction counts)\n");
-	hal_key_destroy(top);
-	hal_key_destroy(sign_key);
+	ota_trust_free(trust);
 	EVP_PKEY_free(ossl_key);
-	evfix_close(&f);
+	swhal_close();
+	tu_device_free(&dev_top);
+	tu_device_free(&dev_zero);
 }
 END_TEST
 
@@ -256,7 +342,7 @@ int main(int argc, char **argv)
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_SILENT);
+	srunner_run_all(sr, once_op ? CK_SILENT : CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	return failed ? 1 : 0;

@@ -19,7 +19,7 @@ bench: bench-slhdsa
 # one ECDSA sign, host verification vs one OpenSSL verify: time and
 # callgrind instructions. See docs/evidence.md.
 BENCH_CHAIN := $(B)/tests/bench/bench_chain
-$(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Iqemu-model/hal -Itests/unit/lib
+$(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
 $(BENCH_CHAIN): $(B)/tests/bench/bench_chain.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
 

@@ -127,7 +127,9 @@ static inline void evfix_record(struct ota_boot_state *bs, const uint8_t device_
 	memcpy(bs->otp.device_id, device_id, OTA_DEVICE_ID_BYTES);
 	bs->rom_ext_slot = OTA_SLOT_A;
 	bs->bl0_slot = OTA_SLOT_A;
+	bs->rom_ext_svn = 2;
 	bs->bl0_svn = 5;
+	bs->chain_status = OTA_OK;
 	bs->min_svn = 5;
 	memcpy(bs->rom_ext_measurement, r->stage[0].measurement, 32);
 	memcpy(bs->bl0_measurement, r->stage[2].measurement, 32);

@@ -262,6 +262,20 @@ START_TEST(test_refuse_unsupported)
 }
 END_TEST
 
+START_TEST(test_refuse_bad_utf8)
+{
+	REFUSE(OTA_OK, 0x63, 0xe2, 0x82, 0xac);                /* "€" */
+	REFUSE(OTA_OK, 0x64, 0xf0, 0x9f, 0x98, 0x80);          /* U+1F600 */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x61, 0x80);                 /* lone continuation */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x62, 0xc0, 0xaf);           /* overlong "/" */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x63, 0xed, 0xa0, 0x80);     /* surrogate U+D800 */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x64, 0xf4, 0x90, 0x80, 0x80); /* above U+10FFFF */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x62, 0xe2, 0x82);           /* truncated sequence */
+	REFUSE(OTA_CBOR_BAD_UTF8, 0x61, 0xff);
+	REFUSE(OTA_OK, 0x42, 0xc0, 0xaf);                      /* bytes are not text */
+}
+END_TEST
+
 START_TEST(test_reader_bounds_on_unchecked_input)
 {
 	/* The cursor re-checks bounds: a lying length fails, never over-reads. */
@@ -439,6 +453,7 @@ static Suite *cbor_suite(void)
 	tcase_add_test(dec, test_refuse_nonshortest);
 	tcase_add_test(dec, test_refuse_depth);
 	tcase_add_test(dec, test_refuse_unsupported);
+	tcase_add_test(dec, test_refuse_bad_utf8);
 	tcase_add_test(dec, test_reader_bounds_on_unchecked_input);
 	tcase_add_test(cose, test_sig1_prefix);
 	tcase_add_test(cose, test_sign1_frame_decodes);

@@ -55,6 +55,7 @@ ota_status_t ota_cbor_enc_finish(const struct ota_cbor_enc *e, uint32_t *len);
  * What the decoder accepts. ota_cbor_check() validates one whole item
  * against these before anything reads it: well-formed, definite lengths,
  * shortest arguments, no duplicate map keys, nesting and sizes bounded,
+ * text strings valid UTF-8,
  * nothing after the item, and only the types otattest uses (integers,
  * byte and text strings, arrays, maps, tags, false/true/null).
  */

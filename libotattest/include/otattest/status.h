@@ -270,6 +270,7 @@ enum ota_status_class {
 	X(COSE_BAD_ALG, MALFORMED, CBOR, 11, "COSE_Sign1 algorithm is not ES256")                  \
 	X(COSE_SIG_INVALID, VERIFICATION, CBOR, 12, "COSE_Sign1 signature is invalid")             \
 	X(CBOR_UNSUPPORTED, MALFORMED, CBOR, 13, "CBOR item type is not supported here")           \
+	X(CBOR_BAD_UTF8, MALFORMED, CBOR, 14, "CBOR text string is not valid UTF-8")             \
 	/* SLH-DSA */                                                                              \
 	X(SLHDSA_BAD_LENGTH, INVALID_ARGUMENT, SLHDSA, 1, "SLH-DSA key or signature has the wrong length") \
 	X(SLHDSA_INVALID, VERIFICATION, SLHDSA, 2, "SLH-DSA signature is invalid")                 \

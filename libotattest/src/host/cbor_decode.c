@@ -4,7 +4,7 @@
  * verifier does not trust yet, so the checker refuses everything a
  * deterministic encoder would never produce: indefinite lengths,
  * non-shortest arguments, duplicate map keys, trailing bytes, oversize
- * strings and containers, deep nesting, and types otattest does not use
+ * strings and containers, deep nesting, text that is not UTF-8, and types otattest does not use
  * (floats, undefined, simple values, reserved encodings). Because
  * arguments are shortest-form, equal keys have equal encodings, and
  * duplicate detection is a byte comparison of key spans.
@@ -57,6 +57,52 @@ static ota_status_t read_head(const uint8_t *buf, size_t len, size_t *pos, struc
 	return OTA_OK;
 }
 
+/*
+ * RFC 3629 UTF-8: shortest encodings only, no surrogates, nothing above
+ * U+10FFFF. A text string that is not valid UTF-8 is invalid CBOR
+ * (RFC 8949 section 3.1) and could compare equal to another on display.
+ */
+static bool utf8_ok(const uint8_t *p, size_t n)
+{
+	size_t i = 0, k, len;
+	uint32_t cp, min;
+
+	while (i < n) {
+		uint8_t c = p[i];
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0) {
+			len = 2;
+			cp = c & 0x1fu;
+			min = 0x80;
+		} else if ((c & 0xf0) == 0xe0) {
+			len = 3;
+			cp = c & 0x0fu;
+			min = 0x800;
+		} else if ((c & 0xf8) == 0xf0) {
+			len = 4;
+			cp = c & 0x07u;
+			min = 0x10000;
+		} else {
+			return false;
+		}
+		if (n - i < len)
+			return false;
+		for (k = 1; k < len; k++) {
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = cp << 6 | (p[i + k] & 0x3fu);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return false;
+		i += len;
+	}
+	return true;
+}
+
 struct span {
 	size_t off, len;
 };
@@ -85,6 +131,8 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 			return OTA_CBOR_OVERSIZE;
 		if (len - *pos < h.arg)
 			return OTA_CBOR_TRUNCATED;
+		if (h.major == OTA_CBOR_TSTR && !utf8_ok(buf + *pos, (size_t)h.arg))
+			return OTA_CBOR_BAD_UTF8;
 		*pos += (size_t)h.arg;
 		return OTA_OK;
 	case OTA_CBOR_ARRAY:

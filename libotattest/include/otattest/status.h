@@ -81,6 +81,7 @@ enum ota_status_class {
 #define OTA_MOD_DRIVER 0x17u
 #define OTA_MOD_IDCERT 0x18u
 #define OTA_MOD_TOOL 0x19u
+#define OTA_MOD_MODEL 0x1au
 
 #define OTA_ST(cls, mod, idx)                                                \
 	((ota_status_t)(((uint32_t)OTA_CLASS_##cls << 16) |                  \
@@ -347,7 +348,11 @@ enum ota_status_class {
 	X(TOOL_UNKNOWN_FILE, MALFORMED, TOOL, 18, "file is not in any format otimage knows")        \
 	X(TOOL_CRYPTO, INTERNAL, TOOL, 19, "a cryptographic library call failed")                   \
 	X(TOOL_EXISTS, INVALID_ARGUMENT, TOOL, 20, "output file exists (use --force to replace it)") \
-	X(TOOL_TOO_MANY_KEYS, LIMIT, TOOL, 21, "more keys than the format holds")
+	X(TOOL_TOO_MANY_KEYS, LIMIT, TOOL, 21, "more keys than the format holds")            \
+	/* the device model (qemu-model/src): its control socket and ivshmem server */          \
+	X(MODEL_IMAGE_TOO_LARGE, LIMIT, MODEL, 1, "image file is larger than its flash slot")       \
+	X(MODEL_NO_GUEST, UNAVAILABLE, MODEL, 2, "no guest is connected to the model")              \
+	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

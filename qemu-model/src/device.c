@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The device itself: the software HAL (qemu-model/hal, the same emulated
+ * hardware the unit tests use) with the firmware running on it. This file
+ * is the only one that knows about either; the rest of the model sees
+ * power, commands, flash and OTP through model.h.
+ *
+ * The firmware runs synchronously on the event loop's thread: a mailbox
+ * command that resets the device (rotation, update or warm reset) runs
+ * the whole reset before it returns, publishing states, progress and
+ * records through the host ops as it goes, exactly as a single-hart
+ * device would while the host waits for its doorbell.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <otattest/flash.h>
+#include <otattest/otp.h>
+
+#include "firmware.h"
+#include "hal.h"
+#include "model.h"
+#include "swhal.h"
+
+/* ---- what the device publishes --------------------------------------- */
+
+static void on_record(void *ctx, const struct ota_record_header *rec, uint32_t len)
+{
+	model_publish_record(ctx, rec, len);
+}
+
+static void on_state(void *ctx, uint32_t state, uint32_t detail)
+{
+	model_publish_state(ctx, state, detail);
+}
+
+static void on_progress(void *ctx, uint32_t done, uint32_t total)
+{
+	model_publish_progress(ctx, done, total);
+}
+
+/*
+ * The die-at-flash-write fault fired: the HAL left the page torn and
+ * persisted it. Die the way a power cut kills a device, with no cleanup,
+ * so the harness sees exactly what a SIGKILL leaves behind.
+ */
+static void on_power_loss(void *ctx)
+{
+	(void)ctx;
+	log_error("fault-power-loss", "flash-writes=%llu action=sigkill",
+		  (unsigned long long)swhal_flash_writes());
+	raise(SIGKILL);
+	_exit(137); /* not reached */
+}
+
+/* ---- lifecycle ------------------------------------------------------- */
+
+static int read_file(const char *path, uint8_t **out, uint32_t max, uint32_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+	ssize_t n;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+		close(fd);
+		return r;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return -EFBIG;
+	}
+	buf = malloc(st.st_size ? (size_t)st.st_size : 1u);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got != (size_t)st.st_size) {
+		free(buf);
+		return -EIO;
+	}
+	*out = buf;
+	*len = (uint32_t)got;
+	return 0;
+}
+
+static int factory_load(const char *what, const char *path, uint32_t max,
+			int (*load)(const void *, uint32_t))
+{
+	uint8_t *image = NULL;
+	uint32_t len = 0;
+	int r;
+
+	r = read_file(path, &image, max, &len);
+	if (r == 0)
+		r = load(image, len);
+	free(image);
+	if (r < 0)
+		log_error("factory-load-failed", "what=%s path=%s errno=%d", what, path, -r);
+	else
+		log_info("factory-load", "what=%s path=%s bytes=%u", what, path, len);
+	return r;
+}
+
+int device_open(struct model *m)
+{
+	struct swhal_options opt = {
+		.flash_size = m->opt.flash_size,
+		.no_fsync = m->opt.no_fsync,
+	};
+	struct swhal_host_ops ops = {
+		.record = on_record,
+		.state = on_state,
+		.progress = on_progress,
+		.power_loss = on_power_loss,
+	};
+	int r;
+
+	if (mkdir(m->opt.state_dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	r = swhal_open(m->opt.state_dir, &opt);
+	if (r < 0) {
+		log_error("state-open-failed", "state-dir=%s errno=%d", m->opt.state_dir, -r);
+		return r;
+	}
+	m->device.open = true;
+	swhal_set_host_ops(&ops, m);
+	if (m->opt.load_flash &&
+	    (r = factory_load("flash", m->opt.load_flash, SWHAL_MAX_FLASH_SIZE, swhal_load_flash)) < 0)
+		return r;
+	if (m->opt.load_otp &&
+	    (r = factory_load("otp", m->opt.load_otp, sizeof(struct ota_otp), swhal_load_otp)) < 0)
+		return r;
+	log_info("state-open", "state-dir=%s flash-size=%u", m->opt.state_dir, hal_flash_size());
+	return 0;
+}
+
+void device_close(struct model *m)
+{
+	if (!m->device.open)
+		return;
+	swhal_set_host_ops(&(struct swhal_host_ops){ 0 }, NULL);
+	swhal_close();
+	m->device.open = false;
+}
+
+ota_status_t device_power_cycle(struct model *m)
+{
+	ota_status_t st;
+
+	mbox_cancel_pending(m);
+	if (swhal_powered()) {
+		swhal_power_off();
+		model_publish_state(m, OTA_DEV_OFF, OTA_OK);
+	}
+	if (swhal_power_on() < 0) {
+		log_error("power-on-failed", "state-dir=%s", m->opt.state_dir);
+		model_publish_state(m, OTA_DEV_FAILED, OTA_HAL_POWER_LOST);
+		m->device.boot_status = OTA_HAL_POWER_LOST;
+		return OTA_HAL_POWER_LOST;
+	}
+	m->device.boots++;
+	st = ota_fw_boot(OTA_RESET_COLD);
+	m->device.boot_status = st;
+	m->device.flash_writes = swhal_flash_writes();
+	log_info("cold-boot", "boot=%u status=%s flash-writes=%llu", m->device.boots,
+		 status_str(st), (unsigned long long)m->device.flash_writes);
+	return st;
+}
+
+ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *req,
+			    uint32_t req_len, uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
+{
+	ota_status_t st = ota_fw_command(command, req, req_len, resp, resp_cap, resp_len);
+
+	m->device.flash_writes = swhal_flash_writes();
+	return st;
+}
+
+void device_set_flash_fault(struct model *m, uint64_t nth)
+{
+	(void)m;
+	if (nth > UINT32_MAX)
+		nth = UINT32_MAX;
+	swhal_fault_flash((uint32_t)nth, nth ? SWHAL_FAULT_POWER_LOSS : SWHAL_FAULT_NONE);
+}
+
+/* ---- flash and OTP, as an update agent and a fuse programmer would ---- */
+
+static ota_status_t slot_region(uint32_t stage, uint32_t slot, struct ota_flash_region *out)
+{
+	struct ota_flash_layout layout;
+	const struct ota_flash_region *r;
+
+	OTA_TRY(hal_flash_read(0, &layout, sizeof(layout)));
+	OTA_TRY(ota_flash_layout_check(&layout, hal_flash_size()));
+	r = ota_flash_layout_region(&layout, ota_region_for_slot(stage, slot));
+	*out = *r;
+	return OTA_OK;
+}
+
+ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, const char *path,
+			    uint32_t *written)
+{
+	struct ota_flash_region region;
+	uint32_t page = hal_flash_page_size(), len = 0, off;
+	uint8_t *image = NULL;
+	ota_status_t st;
+	int r;
+
+	OTA_TRY(slot_region(stage, slot, &region));
+	r = read_file(path, &image, region.size, &len);
+	if (r == -EFBIG)
+		return OTA_MODEL_IMAGE_TOO_LARGE;
+	if (r < 0) {
+		log_warn("install-read-failed", "path=%s errno=%d", path, -r);
+		return OTA_HOST_IO;
+	}
+	/* Erase the whole slot, then program the image page by page. */
+	st = OTA_OK;
+	for (off = 0; off < region.size && st == OTA_OK; off += page)
+		st = hal_flash_erase_page(region.offset + off);
+	for (off = 0; off < len && st == OTA_OK; off += page)
+		st = hal_flash_program(region.offset + off, image + off,
+				       len - off < page ? len - off : page);
+	free(image);
+	m->device.flash_writes = swhal_flash_writes();
+	if (st != OTA_OK)
+		return st;
+	*written = len;
+	log_info("install", "stage=%u slot=%u offset=0x%x bytes=%u", stage, slot, region.offset,
+		 len);
+	return OTA_OK;
+}
+
+/* Read-modify-program of a thermometer counter: it may only go up. */
+static ota_status_t raise_counter(uint32_t offset, uint32_t nbytes, uint32_t value)
+{
+	uint8_t bits[OTA_OTP_FLOOR_BITS / 8];
+	uint32_t current;
+
+	if (nbytes > sizeof(bits) || value > nbytes * 8u)
+		return OTA_HOST_BAD_ARGUMENT;
+	OTA_TRY(hal_otp_read(offset, bits, nbytes));
+	OTA_TRY(ota_thermometer_decode(bits, nbytes, &current));
+	if (value < current)
+		return OTA_OTP_CLEARS_BITS;
+	ota_thermometer_encode(bits, nbytes, value);
+	return hal_otp_program(offset, bits, nbytes);
+}
+
+ota_status_t device_otp_floor(struct model *m, uint32_t stage, uint32_t value)
+{
+	uint32_t off = stage == OTA_STAGE_ROM_EXT ? offsetof(struct ota_otp, floor_rom_ext)
+						  : offsetof(struct ota_otp, floor_bl0);
+	ota_status_t st = raise_counter(off, OTA_OTP_FLOOR_BITS / 8u, value);
+
+	(void)m;
+	if (st == OTA_OK)
+		log_info("otp-floor", "stage=%u floor=%u", stage, value);
+	return st;
+}
+
+ota_status_t device_otp_epoch(struct model *m, uint32_t value)
+{
+	ota_status_t st = raise_counter(offsetof(struct ota_otp, epoch), OTA_OTP_EPOCH_BITS / 8u,
+					value);
+
+	(void)m;
+	if (st == OTA_OK)
+		log_info("otp-epoch", "epoch=%u", value);
+	return st;
+}
+
+ota_status_t device_otp_revoke(struct model *m, bool creator, uint32_t index)
+{
+	uint32_t word = OTA_OTP_REVOKED;
+	uint32_t off = (creator ? offsetof(struct ota_otp, creator_key_revoked)
+				: offsetof(struct ota_otp, owner_key_revoked)) +
+		       index * (uint32_t)sizeof(uint32_t);
+	ota_status_t st;
+
+	(void)m;
+	if (index >= 4u)
+		return OTA_HOST_BAD_ARGUMENT;
+	st = hal_otp_program(off, &word, sizeof(word));
+	if (st == OTA_OK)
+		log_info("otp-revoke", "kind=%s index=%u", creator ? "creator" : "owner", index);
+	return st;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The server side of QEMU's ivshmem client-server protocol (docs/ivshmem
+ * spec in qemu-system-data, "The ivshmem Client-Server Protocol").
+ *
+ * The connection is one-way, server to client. Every message is one
+ * little-endian int64, optionally with one file descriptor (SCM_RIGHTS):
+ *   version (0); the client's own id; -1 with the shared-memory fd;
+ *   for each other peer: its id once per vector, each with that vector's
+ *   eventfd (for ringing it); the client's own id once per vector with its
+ *   own eventfds (for being rung). Later: a peer id with an fd announces a
+ *   peer's vector, a peer id without one is that peer's disconnect.
+ */
+#ifndef MODEL_IVSHMEM_PROTO_H
+#define MODEL_IVSHMEM_PROTO_H
+
+#include <stdint.h>
+
+#define IVSHMEM_PROTOCOL_VERSION 0
+#define IVSHMEM_SHM_MARKER (-1)
+#define IVSHMEM_MAX_PEER_ID 65535u /* the Doorbell register has 16 bits for it */
+
+/*
+ * Send one message, with fd attached when fd >= 0. The socket is
+ * non-blocking: a message that does not go out whole at once is an error
+ * (these messages are 8 bytes; a peer whose socket buffer is full is not
+ * following the protocol). Returns 0 or -errno.
+ */
+int ivshmem_send(int sock, int64_t value, int fd);
+
+/*
+ * The greeting a new client gets: version, its id, the shared memory,
+ * the other peer's vectors (other_fds may be NULL when there is no other
+ * peer), then its own vectors. Returns 0 or -errno.
+ */
+int ivshmem_send_greeting(int sock, uint32_t client_id, int shm_fd, uint32_t other_id,
+			  const int *other_fds, const int *own_fds, unsigned vectors);
+
+#endif /* MODEL_IVSHMEM_PROTO_H */

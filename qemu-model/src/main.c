@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattest-model: the device behind QEMU's ivshmem-doorbell. Options,
+ * --help, startup in the order the harness relies on, and shutdown.
+ *
+ * Startup order: shared memory, the emulated hardware (state directory),
+ * the ivshmem socket listening, the cold boot, and only then the control
+ * socket. So "the control socket accepts" means "ready": the ivshmem
+ * socket is up for QEMU and the device has booted (sd_notify READY=1
+ * says the same to a service manager).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "ctl.h"
+#include "model.h"
+#include "parse.h"
+
+#define MODEL_VERSION "1"
+
+static const char help_text[] =
+"NAME\n"
+"    otattest-model - the otattest device: QEMU ivshmem server and device peer\n"
+"\n"
+"SYNOPSIS\n"
+"    otattest-model --state-dir=DIR [OPTION...]\n"
+"    otattest-model ctl [--json] [--timeout=SEC] (--control=PATH | --state-dir=DIR) REQUEST...\n"
+"\n"
+"DESCRIPTION\n"
+"    Emulates the otattest root-of-trust device for a QEMU guest. The model is\n"
+"    the ivshmem server that QEMU's stock ivshmem-doorbell device connects to,\n"
+"    and it is also the device peer on that shared memory: it publishes the info\n"
+"    block and the boot record there and serves the mailbox. The hardware\n"
+"    (flash, OTP, retention RAM, key manager, KMAC, signer) is the software HAL,\n"
+"    kept in the state directory; the firmware is compiled in. At start the\n"
+"    device is powered on and cold boots. Wire QEMU to it with:\n"
+"\n"
+"        -chardev socket,path=SOCKET,id=ota\n"
+"        -device ivshmem-doorbell,chardev=ota,vectors=2\n"
+"\n"
+"    One guest at a time: while one is connected, another connection is closed\n"
+"    before the greeting (QEMU then fails to realize its ivshmem-doorbell\n"
+"    device) and the log says guest-refused.\n"
+"\n"
+"    The control socket accepts connections once the ivshmem socket listens\n"
+"    and the cold boot is done: connect to it (or run 'ctl ... status') to wait\n"
+"    for the model. SIGTERM or SIGINT stop it cleanly with the state kept; the\n"
+"    state directory survives SIGKILL at any moment.\n"
+"\n"
+"OPTIONS\n"
+"    -d, --state-dir=DIR     Persistent hardware state (created if missing):\n"
+"                            flash.bin, otp.bin, retention.bin, host.bin.\n"
+"    -s, --socket=PATH       ivshmem server socket (default DIR/ivshmem.sock).\n"
+"    -c, --control=PATH      Control socket (default DIR/control.sock).\n"
+"        --device-peer-id=N  The device's ivshmem peer id, 0..65535 (default 0).\n"
+"                            Guests get ids from 1 up, a new one per connection.\n"
+"        --load-flash=FILE   Program FILE into flash before power-on, as a\n"
+"                            factory programmer does (no NOR rules); persisted.\n"
+"        --load-otp=FILE     Program FILE (1024 bytes) into OTP likewise.\n"
+"        --flash-size=BYTES  Flash size of a new device (default 4 MiB); an\n"
+"                            existing flash.bin keeps its size.\n"
+"        --no-fsync          Skip fsync in the state directory (throwaway\n"
+"                            directories: a SIGKILL stays safe, a host crash not).\n"
+"        --log-level=LEVEL   error, warn, info (default) or debug. One line per\n"
+"                            event on stderr: 'otattest-model: LEVEL EVENT k=v ...'.\n"
+"    -h, --help              This text.\n"
+"        --version           The model's version and shared-memory ABI.\n"
+"\n"
+"FAULT KNOBS\n"
+"    Each is also a control request 'fault NAME VALUE'; VALUE 'off' clears it.\n"
+"        --fault-delay=MS        Answer every mailbox request MS ms late\n"
+"                                (0..600000). A request that arrives meanwhile\n"
+"                                gets MBOX_BUSY at once.\n"
+"        --fault-drop=on         Read requests and never run or answer them.\n"
+"        --fault-corrupt-record=OFFSET[:XOR]\n"
+"                                XOR (default 0xff) into byte OFFSET of the record\n"
+"                                as shown in shared memory (offset 0 = the record's\n"
+"                                first byte). Up to 8; applies at once and to every\n"
+"                                later record.\n"
+"        --fault-corrupt-response=OFFSET[:XOR]\n"
+"                                The same for every response payload.\n"
+"        --fault-record-length=N Report N in the record region's length field,\n"
+"                                e.g. more than the region holds.\n"
+"        --fault-response-length=N\n"
+"                                Report N in every response header's length.\n"
+"        --fault-irq-storm=COUNT[,HZ[,VECTOR]]\n"
+"                                Ring the guest COUNT times at HZ (default 1000)\n"
+"                                on VECTOR 0, 1 or all (default) with nothing\n"
+"                                pending; runs at every guest connection.\n"
+"        --fault-die-at-flash-write=N\n"
+"                                Cut power during the Nth flash write (program or\n"
+"                                erase) from now: the page is left torn and the\n"
+"                                model kills itself with SIGKILL.\n"
+"\n"
+"CONTROL PROTOCOL\n"
+"    A UNIX stream socket. One request line in, one reply line out:\n"
+"    'ok key=value ...' or 'error NAME message', NAME a status name from\n"
+"    status.h or 'usage'. Requests:\n"
+"        help                    The request names.\n"
+"        status                  state, detail, boot-status, boots, guest,\n"
+"                                guest-peer, record-generation, shm-generation,\n"
+"                                event-counter, last-seq, requests, answered,\n"
+"                                refused, dropped, flash-writes, pending, ...\n"
+"        power-cycle             Power off and on: a cold boot. Replies with\n"
+"                                boot-status and record-generation.\n"
+"        install rom_ext|bl0 a|b PATH\n"
+"                                Erase the slot and program the image file at PATH\n"
+"                                into it through the flash controller (what an\n"
+"                                update agent's flash write does).\n"
+"        otp floor rom_ext|bl0 SVN   Raise an anti-rollback floor (never lower).\n"
+"        otp epoch N             Raise the identity epoch.\n"
+"        otp revoke creator|owner INDEX\n"
+"                                Revoke a creator (OTP) or owner (by owner config\n"
+"                                index) root key. OTP edits count from the next boot.\n"
+"        fault                   Every knob's value.\n"
+"        fault NAME VALUE|off    Set or clear one knob (names as above).\n"
+"        fault clear             Clear every knob.\n"
+"        stop                    Stop cleanly, state kept (like SIGTERM).\n"
+"\n"
+"    'otattest-model ctl' sends one request (its words joined by spaces) and\n"
+"    prints the reply; --json prints it as a JSON object instead.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 stopped cleanly (ctl: reply was ok); 2 bad command line (ctl: 'usage'\n"
+"    reply); otherwise the exit code of the failure's status class (status.h:\n"
+"    19 device unavailable, 22 I/O, ...). Killed by SIGKILL when a\n"
+"    die-at-flash-write fault fires.\n"
+"\n"
+"EXAMPLES\n"
+"    otattest-model -d /tmp/dev --load-flash=flash.img --load-otp=otp.img &\n"
+"    otattest-model ctl -d /tmp/dev status\n"
+"    otattest-model ctl -d /tmp/dev install bl0 b bl0-v2.img\n"
+"    otattest-model ctl -d /tmp/dev fault delay 250\n"
+"\n"
+"SEE ALSO\n"
+"    docs/model.md, docs/shm-abi.md\n";
+
+enum {
+	OPT_DEVICE_PEER_ID = 0x100,
+	OPT_LOAD_FLASH,
+	OPT_LOAD_OTP,
+	OPT_FLASH_SIZE,
+	OPT_NO_FSYNC,
+	OPT_LOG_LEVEL,
+	OPT_VERSION,
+	OPT_FAULT_BASE = 0x200, /* + index into fault_names */
+};
+
+static char *join_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *p = malloc(len);
+
+	if (p)
+		snprintf(p, len, "%s/%s", dir, name);
+	return p;
+}
+
+static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("otattest-model: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'otattest-model --help'.\n", stderr);
+	return OTA_EXIT_USAGE;
+}
+
+static int parse_options(int argc, char **argv, struct model *m)
+{
+	static struct option long_opts[32] = {
+		{ "state-dir", required_argument, NULL, 'd' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "control", required_argument, NULL, 'c' },
+		{ "device-peer-id", required_argument, NULL, OPT_DEVICE_PEER_ID },
+		{ "load-flash", required_argument, NULL, OPT_LOAD_FLASH },
+		{ "load-otp", required_argument, NULL, OPT_LOAD_OTP },
+		{ "flash-size", required_argument, NULL, OPT_FLASH_SIZE },
+		{ "no-fsync", no_argument, NULL, OPT_NO_FSYNC },
+		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+	};
+	static char fault_opt_names[16][40];
+	unsigned base = 11, i;
+	char err[256];
+	int c;
+
+	/* --fault-NAME for every knob, from the one list fault.c keeps. */
+	for (i = 0; fault_names[i] && base + i < 31; i++) {
+		snprintf(fault_opt_names[i], sizeof(fault_opt_names[i]), "fault-%s", fault_names[i]);
+		long_opts[base + i] = (struct option){ fault_opt_names[i], required_argument, NULL,
+						       OPT_FAULT_BASE + (int)i };
+	}
+
+	while ((c = getopt_long(argc, argv, "d:s:c:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			m->opt.state_dir = optarg;
+			break;
+		case 's':
+			m->opt.socket_path = optarg;
+			break;
+		case 'c':
+			m->opt.control_path = optarg;
+			break;
+		case OPT_DEVICE_PEER_ID:
+			if (!parse_u32(optarg, 65535, &m->opt.device_peer_id))
+				return usage_error("--device-peer-id: '%s' is not 0..65535", optarg);
+			break;
+		case OPT_LOAD_FLASH:
+			m->opt.load_flash = optarg;
+			break;
+		case OPT_LOAD_OTP:
+			m->opt.load_otp = optarg;
+			break;
+		case OPT_FLASH_SIZE:
+			if (!parse_u32(optarg, UINT32_MAX, &m->opt.flash_size) || m->opt.flash_size == 0)
+				return usage_error("--flash-size: '%s' is not a size in bytes", optarg);
+			break;
+		case OPT_NO_FSYNC:
+			m->opt.no_fsync = true;
+			break;
+		case OPT_LOG_LEVEL:
+			if (!log_level_parse(optarg, &m->opt.log_level))
+				return usage_error("--log-level: '%s' is not error, warn, info or debug",
+						   optarg);
+			break;
+		case 'h':
+			fputs(help_text, stdout);
+			exit(0);
+		case OPT_VERSION:
+			printf("otattest-model %s (shared memory ABI %u.%u)\n", MODEL_VERSION,
+			       OTA_SHM_ABI_MAJOR, OTA_SHM_ABI_MINOR);
+			exit(0);
+		default:
+			if (c >= OPT_FAULT_BASE && c < OPT_FAULT_BASE + 16) {
+				const char *name = fault_names[c - OPT_FAULT_BASE];
+
+				if (fault_set(&m->faults, name, optarg, err, sizeof(err)) < 0)
+					return usage_error("%s", err);
+				break;
+			}
+			return usage_error("unknown option (see --help)");
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!m->opt.state_dir)
+		return usage_error("--state-dir is required");
+	if (!m->opt.socket_path)
+		m->opt.socket_path = join_path(m->opt.state_dir, "ivshmem.sock");
+	if (!m->opt.control_path)
+		m->opt.control_path = join_path(m->opt.state_dir, "control.sock");
+	if (!m->opt.socket_path || !m->opt.control_path)
+		return usage_error("out of memory");
+	return 0;
+}
+
+static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, void *userdata)
+{
+	(void)src;
+	model_request_stop(userdata, si->ssi_signo == SIGTERM ? "sigterm" : "sigint");
+	return 0;
+}
+
+static int exit_code_for(ota_status_t st)
+{
+	return ota_class_exit_code(ota_status_class(st));
+}
+
+static int run(struct model *m)
+{
+	sigset_t mask;
+	ota_status_t boot;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	r = sd_event_new(&m->event);
+	if (r < 0)
+		return exit_code_for(OTA_HOST_INTERNAL);
+	if (sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m) < 0 ||
+	    sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m) < 0)
+		return exit_code_for(OTA_HOST_INTERNAL);
+
+	r = shm_create(&m->shm, m->opt.device_peer_id);
+	if (r < 0) {
+		log_error("shm-create-failed", "errno=%d", -r);
+		return exit_code_for(OTA_HOST_INTERNAL);
+	}
+	r = device_open(m);
+	if (r < 0)
+		return exit_code_for(OTA_HOST_IO);
+	if (m->faults.die_at_flash_write)
+		device_set_flash_fault(m, m->faults.die_at_flash_write);
+	r = server_start(m);
+	if (r < 0) {
+		log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.socket_path, -r,
+			  strerror(-r));
+		return exit_code_for(OTA_HOST_IO);
+	}
+	boot = device_power_cycle(m);
+	r = control_start(m);
+	if (r < 0) {
+		log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.control_path,
+			  -r, strerror(-r));
+		return exit_code_for(OTA_HOST_IO);
+	}
+	log_info("ready", "boot-status=%s socket=%s control=%s", status_str(boot),
+		 m->opt.socket_path, m->opt.control_path);
+	sd_notifyf(0, "READY=1\nSTATUS=boot %s", status_str(boot));
+
+	r = sd_event_loop(m->event);
+	sd_notify(0, "STOPPING=1");
+	return r < 0 ? exit_code_for(OTA_HOST_INTERNAL) : 0;
+}
+
+static void teardown(struct model *m)
+{
+	storm_stop(m);
+	mbox_cancel_pending(m);
+	m->mbox.delay_src = sd_event_source_disable_unref(m->mbox.delay_src);
+	control_stop(m);
+	server_stop(m);
+	device_close(m);
+	shm_destroy(&m->shm);
+	m->event = sd_event_unref(m->event);
+}
+
+int main(int argc, char **argv)
+{
+	static struct model m;
+	int r;
+
+	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
+		return ctl_main(argc - 1, argv + 1);
+
+	m.opt.device_peer_id = MODEL_DEFAULT_DEVICE_PEER_ID;
+	m.opt.log_level = LOG_LVL_INFO;
+	m.server.listen_fd = -1;
+	m.server.guest_fd = -1;
+	m.server.device = (struct peer)PEER_INIT;
+	m.server.guest = (struct peer)PEER_INIT;
+	m.control.listen_fd = -1;
+	for (unsigned i = 0; i < CONTROL_MAX_CLIENTS; i++)
+		m.control.client[i].fd = -1;
+	m.shm.fd = -1;
+
+	r = parse_options(argc, argv, &m);
+	if (r)
+		return r;
+	log_set_level(m.opt.log_level);
+	r = run(&m);
+	teardown(&m);
+	if (r == 0)
+		log_info("stopped", "state-dir=%s", m.opt.state_dir);
+	return r;
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Glue between the parts: what the device publishes goes to shared memory
+ * and rings the guest; guest arrivals and fault-knob changes take effect.
+ */
+#include <string.h>
+
+#include <otattest/record.h>
+
+#include "model.h"
+
+void model_publish_state(struct model *m, uint32_t state, uint32_t detail)
+{
+	shm_set_state(&m->shm, state, detail);
+	log_info("state", "state=%s detail=%s event-counter=%u", ota_device_state_name(state),
+		 status_str(detail), m->shm.info.event_counter);
+	server_ring_guest(m, OTA_VEC_EVENT);
+}
+
+void model_publish_progress(struct model *m, uint32_t done, uint32_t total)
+{
+	shm_set_progress(&m->shm, done, total);
+	log_info("progress", "done=%u total=%u event-counter=%u", done, total,
+		 m->shm.info.event_counter);
+	server_ring_guest(m, OTA_VEC_EVENT);
+}
+
+void model_publish_record(struct model *m, const void *record, uint32_t len)
+{
+	struct ota_record_header h;
+
+	shm_publish_record(&m->shm, record, len, &m->faults);
+	memset(&h, 0, sizeof(h));
+	memcpy(&h, record, len < sizeof(h) ? len : sizeof(h));
+	log_info("record", "generation=%u length=%u stages=%u reset=%u boot-status=%s "
+		 "shm-generation=%u event-counter=%u",
+		 h.generation, len, h.stage_count, h.reset_reason, status_str(h.boot_status),
+		 m->shm.record_seq, m->shm.info.event_counter);
+	server_ring_guest(m, OTA_VEC_EVENT);
+}
+
+static void run_storm(struct model *m)
+{
+	int r = storm_start(m, m->faults.storm_count, m->faults.storm_hz, m->faults.storm_vector);
+
+	if (r < 0)
+		log_warn("irq-storm-failed", "errno=%d", -r);
+}
+
+void model_guest_connected(struct model *m)
+{
+	mbox_reset(m);
+}
+
+void model_guest_started(struct model *m)
+{
+	/* A storm knob set at start (or left set) greets every guest. */
+	if (m->faults.storm_count)
+		run_storm(m);
+}
+
+void model_faults_changed(struct model *m, const char *name)
+{
+	bool all = strcmp(name, "clear") == 0;
+	char desc[1024];
+
+	if (all || strcmp(name, "corrupt-record") == 0 || strcmp(name, "record-length") == 0) {
+		/* Show the record as the knobs now say, as a change the guest is told of. */
+		shm_republish_record(&m->shm, &m->faults);
+		server_ring_guest(m, OTA_VEC_EVENT);
+	}
+	if (all || strcmp(name, "irq-storm") == 0) {
+		if (m->faults.storm_count && server_has_guest(m))
+			run_storm(m);
+		else
+			storm_stop(m);
+	}
+	if (all || strcmp(name, "die-at-flash-write") == 0)
+		device_set_flash_fault(m, m->faults.die_at_flash_write);
+	fault_describe(&m->faults, desc, sizeof(desc));
+	log_info("faults", "%s", desc);
+}
+
+void model_request_stop(struct model *m, const char *why)
+{
+	if (m->stopping)
+		return;
+	m->stopping = true;
+	log_info("stopping", "reason=%s", why);
+	sd_event_exit(m->event, 0);
+}

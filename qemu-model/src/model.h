@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * otattest-model: one process that is both QEMU's ivshmem server and the
+ * device peer behind it. Every part works on this one structure from one
+ * sd-event loop; nothing here runs on another thread, so the firmware, the
+ * mailbox and the control socket never race each other.
+ */
+#ifndef MODEL_MODEL_H
+#define MODEL_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <systemd/sd-event.h>
+
+#include <otattest/shm.h>
+
+#include "fault.h"
+#include "log.h"
+#include "peer.h"
+#include "shm.h"
+
+#define MODEL_DEFAULT_DEVICE_PEER_ID 0u
+#define CONTROL_MAX_CLIENTS 8u
+#define CONTROL_LINE_MAX 4096u
+
+struct model_options {
+	const char *socket_path;  /* ivshmem server socket QEMU connects to */
+	const char *control_path; /* control socket for the harness */
+	const char *state_dir;    /* the emulated hardware's persistent state */
+	const char *load_flash;   /* factory images programmed before power-on */
+	const char *load_otp;
+	uint32_t device_peer_id;
+	uint32_t flash_size;      /* for a state directory without flash yet */
+	bool no_fsync;
+	enum log_level log_level;
+};
+
+/* The ivshmem side: the listening socket, the device peer, one guest. */
+struct server {
+	int listen_fd;
+	sd_event_source *listen_src;
+	struct peer device; /* guests ring these; the model reads them */
+	sd_event_source *device_src[OTA_VEC_COUNT];
+	struct peer guest;  /* the model rings these; QEMU reads them */
+	int guest_fd;       /* the guest's server connection, -1 when none */
+	sd_event_source *guest_src;
+	uint32_t next_guest_id;
+	uint64_t guests_accepted;
+	uint64_t guests_refused;
+};
+
+/* The device's mailbox engine. */
+struct mbox {
+	uint32_t last_seq;   /* last accepted sequence (0: none yet) */
+	bool pending;        /* an answer is held back by the delay fault */
+	struct ota_mbox_header pending_hdr;
+	uint32_t pending_len;
+	sd_event_source *delay_src;
+	uint64_t requests, answered, refused, dropped;
+	/* Private copies: the request is copied out before it is looked at. */
+	uint8_t req[OTA_SHM_REQUEST_SIZE];
+	uint8_t resp[OTA_SHM_RESPONSE_SIZE];
+};
+
+struct control_client {
+	int fd;
+	sd_event_source *src;
+	char buf[CONTROL_LINE_MAX];
+	uint32_t used;
+};
+
+struct control {
+	int listen_fd;
+	sd_event_source *listen_src;
+	struct control_client client[CONTROL_MAX_CLIENTS];
+};
+
+/* The interrupt storm fault's run. */
+struct storm {
+	sd_event_source *timer;
+	uint32_t left;
+	uint32_t vector; /* FAULT_STORM_ALL_VECTORS or one vector */
+	uint64_t period_usec;
+	uint64_t raised;
+};
+
+/* The emulated hardware and the firmware on it. */
+struct device {
+	bool open;
+	bool powered;
+	uint32_t boot_status; /* of the last boot */
+	uint32_t boots;
+	uint64_t flash_writes; /* since the model started */
+};
+
+struct model {
+	sd_event *event;
+	struct model_options opt;
+	struct shm shm;
+	struct server server;
+	struct mbox mbox;
+	struct control control;
+	struct faults faults;
+	struct storm storm;
+	struct device device;
+	bool stopping;
+};
+
+/* server.c */
+int server_start(struct model *m);
+void server_stop(struct model *m);
+bool server_has_guest(const struct model *m);
+/* Ring a guest vector; with no guest the doorbell vanishes, as on ivshmem. */
+void server_ring_guest(struct model *m, unsigned vector);
+
+/* mailbox.c */
+void mbox_doorbell(struct model *m);
+/* A new guest starts from a clean mailbox and sequence. */
+void mbox_reset(struct model *m);
+/* Forget an answer held back by the delay fault (a reset or power cut). */
+void mbox_cancel_pending(struct model *m);
+
+/* control.c */
+int control_start(struct model *m);
+void control_stop(struct model *m);
+
+/* storm.c */
+int storm_start(struct model *m, uint32_t count, uint32_t hz, uint32_t vector);
+void storm_stop(struct model *m);
+
+/* device.c: the glue to the software HAL and the firmware. */
+int device_open(struct model *m);
+void device_close(struct model *m);
+/* Power-on: a cold boot. Returns the boot status. */
+ota_status_t device_power_cycle(struct model *m);
+ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *req,
+			    uint32_t req_len, uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+/* Arm (or with 0 disarm) the die-at-Nth-flash-write fault. */
+void device_set_flash_fault(struct model *m, uint64_t nth);
+/* What an update agent's flash write does: an image file into a slot. */
+ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, const char *path,
+			    uint32_t *written);
+/* OTP edits the harness needs: raise a floor or the epoch, revoke a key. */
+ota_status_t device_otp_floor(struct model *m, uint32_t stage, uint32_t value);
+ota_status_t device_otp_epoch(struct model *m, uint32_t value);
+ota_status_t device_otp_revoke(struct model *m, bool creator, uint32_t index);
+
+/* The state and record changes the device publishes (called by device.c). */
+void model_publish_state(struct model *m, uint32_t state, uint32_t detail);
+void model_publish_progress(struct model *m, uint32_t done, uint32_t total);
+void model_publish_record(struct model *m, const void *record, uint32_t len);
+/* A guest is being admitted: before its greeting (server.c). */
+void model_guest_connected(struct model *m);
+/* A guest has its greeting and can be rung. */
+void model_guest_started(struct model *m);
+/* Fault knobs changed: apply what must take effect at once. */
+void model_faults_changed(struct model *m, const char *name);
+
+void model_request_stop(struct model *m, const char *why);
+
+#endif /* MODEL_MODEL_H */

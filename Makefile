@@ -42,6 +42,12 @@ test: deps-check
 	$(MAKE) $(TEST_SUITES)
 	@scripts/run-suites.sh $(TEST_SUITES)
 
+# The main job, step by step in scripts/demo.sh: provision a device with
+# otimage, power it on in otattest-model, show the record it exports.
+demo: deps-check
+	$(MAKE) $(OTIMAGE) $(MODEL) $(MODEL_PEER)
+	B=$(B) scripts/demo.sh
+
 clean:
 	rm -rf build
 

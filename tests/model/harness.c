@@ -31,16 +31,27 @@ void rig_leave(struct rig *r)
 
 void rig_up(struct rig *r, bool provision, const char *const *extra_args)
 {
+	char load_flash[256], load_otp[256];
+	const char *args[32];
+	unsigned n = 0;
 	int e;
 
 	memset(r, 0, sizeof(*r));
 	ck_assert_int_eq(mp_init(&r->mp), 0);
 	if (provision) {
-		e = fixture_provision(r->mp.dir, r->mp.state_dir);
-		ck_assert_msg(e == 0, "provisioning a device failed (%d); see %s", e, r->mp.dir);
+		const struct fixture *fx = fixture_get();
+
+		ck_assert_msg(fx != NULL, "provisioning a device with otimage failed");
+		snprintf(load_flash, sizeof(load_flash), "--load-flash=%s", fx->flash);
+		snprintf(load_otp, sizeof(load_otp), "--load-otp=%s", fx->otp);
+		args[n++] = load_flash;
+		args[n++] = load_otp;
 		r->provisioned = true;
 	}
-	e = mp_start(&r->mp, extra_args);
+	for (unsigned i = 0; extra_args && extra_args[i] && n < 31; i++)
+		args[n++] = extra_args[i];
+	args[n] = NULL;
+	e = mp_start(&r->mp, args);
 	ck_assert_msg(e == 0, "model did not start (%d); log %s", e, r->mp.log);
 	rig_join(r);
 }
@@ -103,16 +114,25 @@ uint32_t rig_record(struct rig *r, struct ota_record *out)
 	return len;
 }
 
-int harness_run(Suite *s)
+int harness_run(Suite *s, bool needs_fixture)
 {
-	SRunner *sr = srunner_create(s);
+	SRunner *sr;
 	int run, failed;
+
+	/* Built once here, before check forks: every test loads the same images. */
+	if (needs_fixture && !fixture_get()) {
+		fprintf(stderr, "provisioning the test device with otimage failed\n");
+		printf("0 passed, 1 failed\n");
+		return 1;
+	}
+	sr = srunner_create(s);
 
 	srunner_set_fork_status(sr, CK_FORK);
 	srunner_run_all(sr, CK_NORMAL);
 	run = srunner_ntests_run(sr);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
+	fixture_remove();
 	printf("%d passed, %d failed\n", run - failed, failed);
 	return failed == 0 && run > 0 ? 0 : 1;
 }

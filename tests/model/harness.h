@@ -23,8 +23,8 @@ struct rig {
 };
 
 /*
- * Start a model (on a blank device, or a provisioned one when provision
- * is true: see fixture.h) and join it as the guest. Extra model arguments
+ * Start a model (on a blank device, or on the fixture's provisioned one
+ * when provision is true: see fixture.h) and join it as the guest. Extra model arguments
  * may be NULL. Fails the test on any error.
  */
 void rig_up(struct rig *r, bool provision, const char *const *extra_args);
@@ -46,8 +46,11 @@ ota_status_t rig_call(struct rig *r, uint32_t command, const void *req, uint32_t
 /* The record region, which must read consistently and validate. */
 uint32_t rig_record(struct rig *r, struct ota_record *out);
 
-/* Run the suite in CK_FORK mode and print both summary lines; exit code. */
-int harness_run(Suite *s);
+/*
+ * Run the suite in CK_FORK mode and print both summary lines; exit code.
+ * needs_fixture: provision the test device first (fixture.h).
+ */
+int harness_run(Suite *s, bool needs_fixture);
 
 
 

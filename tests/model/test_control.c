@@ -470,5 +470,5 @@ static Suite *control_suite(void)
 
 int main(void)
 {
-	return harness_run(control_suite());
+	return harness_run(control_suite(), false);
 }

@@ -486,5 +486,5 @@ static Suite *faults_suite(void)
 
 int main(void)
 {
-	return harness_run(faults_suite());
+	return harness_run(faults_suite(), false);
 }

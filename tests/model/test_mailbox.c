@@ -427,5 +427,5 @@ static Suite *mailbox_suite(void)
 
 int main(void)
 {
-	return harness_run(mailbox_suite());
+	return harness_run(mailbox_suite(), false);
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# make demo: provision an otattest device the way a manufacturer and an
+# owner would, run it, and show how it booted. A sequence of labelled
+# steps; each later part of the project (QEMU guest, driver, daemon,
+# attestation) adds its own steps after the model is up.
+#
+#   scripts/demo.sh [WORKDIR]     (default build/demo; made afresh)
+#
+# Needs build/otimage, build/otattest-model and build/tests/model/model-peer
+# (the Makefile's demo target builds them). Exits non-zero at the first
+# step that fails, after stopping the model.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+B=${B:-build}
+bin=$root/$B
+work=${1:-$root/$B/demo}
+otimage=$bin/otimage
+model=$bin/otattest-model
+peer=$bin/tests/model/model-peer
+model_pid=
+
+for tool in "$otimage" "$model" "$peer"; do
+	[ -x "$tool" ] || { echo "demo: $tool is missing; run 'make demo'" >&2; exit 2; }
+done
+
+step=0
+step() {
+	step=$((step + 1))
+	printf '\n== %d. %s\n' "$step" "$*"
+}
+# Run otimage quietly; its full report goes to the log, its errors to the screen.
+oti() {
+	echo "+ otimage $*" >>"$work/otimage.log"
+	"$otimage" "$@" >>"$work/otimage.log"
+}
+stop_model() {
+	if [ -n "$model_pid" ] && kill -0 "$model_pid" 2>/dev/null; then
+		"$model" ctl --state-dir="$work/device" stop >/dev/null 2>&1 || kill "$model_pid"
+		wait "$model_pid" 2>/dev/null || true
+	fi
+	model_pid=
+}
+trap stop_model EXIT
+
+rm -rf "$work"
+mkdir -p "$work/keys" "$work/images"
+cd "$work"
+
+step "Manufacturer: a CA for device identity certificates"
+if "$otimage" ca --help >/dev/null 2>&1; then
+	oti ca --key keys/ca.key --cert keys/ca.pem
+	openssl x509 -in keys/ca.pem -noout -subject | sed 's/^/   /'
+else
+	echo "   (this otimage has no 'ca' command yet: skipped)"
+fi
+
+step "Keys: creator (signs ROM_EXT), owner (root of BL0 trust), a delegate that signs BL0"
+oti keygen --out keys/creator.key --pub keys/creator.pub
+oti keygen --out keys/owner.key --pub keys/owner.pub
+oti keygen --out keys/bl0-signer.key --pub keys/bl0-signer.pub
+oti delegate --parent-key keys/owner.key --delegate-pub keys/bl0-signer.pub --type leaf \
+	--svn-min 1 --svn-max 20 --out keys/bl0-signer.cert
+for k in creator owner bl0-signer; do
+	printf '   %-11s key id %s\n' "$k" \
+		"$("$otimage" inspect --json "keys/$k.pub" | sed -n 's/.*"key_id":"\([0-9a-f]*\)".*/\1/p')"
+done
+echo "   owner -> bl0-signer: leaf delegation, SVN 1..20"
+
+step "Signed images: ROM_EXT by the creator key, BL0 by the delegate (chain in the image)"
+head -c 16384 /dev/urandom >images/rom_ext.code
+head -c 32768 /dev/urandom >images/bl0.code
+oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload images/rom_ext.code \
+	--out images/rom_ext.img
+oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
+	--payload images/bl0.code --out images/bl0.img
+for i in rom_ext bl0; do
+	printf '   %-8s %s\n' "$i" "$("$otimage" inspect --json "images/$i.img" |
+		sed -n 's/.*"security_version":\([0-9]*\).*"measurement":"\([0-9a-f]*\)".*/SVN \1, measurement \2/p')"
+done
+
+step "Device images: owner config, flash (both slots), OTP (keys, owner config digest, secret)"
+oti owner-config --key keys/owner.pub --out images/owner.cfg
+oti pack --out images/flash.img --rom-ext-a images/rom_ext.img --rom-ext-b images/rom_ext.img \
+	--bl0-a images/bl0.img --bl0-b images/bl0.img --owner-config images/owner.cfg
+oti provision --out images/otp.img --creator-key keys/creator.pub \
+	--owner-config images/owner.cfg --lifecycle dev --tag-boot on
+echo "   flash.img $(stat -c %s images/flash.img) bytes, otp.img $(stat -c %s images/otp.img) bytes"
+
+step "Power on: otattest-model with the factory images (ivshmem server + device)"
+"$model" --state-dir="$work/device" --load-flash=images/flash.img --load-otp=images/otp.img \
+	2>"$work/model.log" &
+model_pid=$!
+for _ in $(seq 200); do
+	"$model" ctl --state-dir="$work/device" status >/dev/null 2>&1 && break
+	kill -0 "$model_pid" 2>/dev/null || { cat "$work/model.log" >&2; exit 1; }
+	sleep 0.05
+done
+"$model" ctl --state-dir="$work/device" status | tr ' ' '\n' |
+	grep -E '^(state|boot-status|record-generation)=' | sed 's/^/   /'
+echo "   ivshmem socket: $work/device/ivshmem.sock (QEMU: -chardev socket,path=...,id=ota"
+echo "                   -device ivshmem-doorbell,chardev=ota,vectors=2)"
+
+step "The boot record the device exports in shared memory (as a guest would read it)"
+"$peer" --state-dir="$work/device" info | sed 's/^/   /'
+"$peer" --state-dir="$work/device" record --out="$work/record.bin" | sed 's/^/   /'
+"$otimage" inspect "$work/record.bin" | sed 's/^/   /'
+
+step "Second boot: a power cycle takes the tag fast path where the first wrote tags"
+"$model" ctl --state-dir="$work/device" power-cycle | sed 's/^/   /'
+"$peer" --state-dir="$work/device" record --out="$work/record2.bin" >/dev/null
+"$otimage" inspect --json "$work/record2.bin" | tr '{' '\n' | grep -o '"stage":"[a-z_0-9]*","slot":"[ab]"\|"path":"[a-z_-]*"' |
+	paste -d' ' - - | sed 's/^/   /' || true
+
+step "Stop (state kept in $work/device)"
+stop_model
+echo "   model log: $work/model.log, otimage log: $work/otimage.log"

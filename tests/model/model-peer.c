@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: MIT
+/*
+ * model-peer: join otattest-model where the guest would (no QEMU) and look
+ * at the device: the info block, the record region, one mailbox command.
+ * For scripts (scripts/demo.sh) and for people poking at a model by hand.
+ * Records are decoded by `otimage inspect`; this tool fetches them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <otattest/record.h>
+#include <otattest/shm.h>
+
+#include "devclient.h"
+
+static const char usage_text[] =
+"NAME\n"
+"    model-peer - talk to otattest-model as its guest, without QEMU\n"
+"\n"
+"SYNOPSIS\n"
+"    model-peer (--socket=PATH | --state-dir=DIR) [--json] [--timeout=MS] COMMAND [ARG...]\n"
+"\n"
+"DESCRIPTION\n"
+"    Connects to the model's ivshmem socket as the one guest (refused while QEMU\n"
+"    or another peer is connected), reads shared memory the way the kernel\n"
+"    driver must (copy under the seqlock, bound every length, validate) and\n"
+"    disconnects again.\n"
+"\n"
+"COMMANDS\n"
+"    info                     The info block: state, detail, counters, layout.\n"
+"    record [--out=FILE]      The record region: summary, and the validated\n"
+"                             record bytes to FILE (decode: otimage inspect FILE).\n"
+"    call CMD [ARG] [--out=FILE]\n"
+"                             One mailbox command; the response payload to FILE.\n"
+"                             CMD: get-record, get-certs, warm-reset, rotate-tags,\n"
+"                             update-reset [a|b|other], attest NONCE_HEX.\n"
+"\n"
+"OPTIONS\n"
+"    -s, --socket=PATH        The model's ivshmem socket.\n"
+"    -d, --state-dir=DIR      Use DIR/ivshmem.sock.\n"
+"        --json               One JSON object on stdout instead of text.\n"
+"        --timeout=MS         Wait at most MS for an answer (default 10000).\n"
+"        --out=FILE           Where record or call writes the bytes.\n"
+"    -h, --help               This text.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 success; 2 usage; otherwise the status class's exit code (status.h) of\n"
+"    what failed: the device's answer, a record that does not validate (11),\n"
+"    no answer in time (18), no model (16), a guest already connected (17).\n";
+
+static bool json;
+
+static int exit_for(ota_status_t st)
+{
+	return ota_class_exit_code(ota_status_class(st));
+}
+
+static const char *name_of(ota_status_t st)
+{
+	const char *n = ota_status_name(st);
+
+	return n ? n : "UNKNOWN";
+}
+
+static int write_out(const char *path, const void *buf, uint32_t len)
+{
+	FILE *f;
+
+	if (!path)
+		return 0;
+	f = fopen(path, "wb");
+	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
+		fprintf(stderr, "model-peer: %s: %s\n", path, strerror(errno));
+		return exit_for(OTA_HOST_IO);
+	}
+	return 0;
+}
+
+static int cmd_info(struct devc *d)
+{
+	struct ota_shm_info in;
+	ota_status_t st = devc_read_info(d, &in);
+
+	if (st != OTA_OK) {
+		fprintf(stderr, "model-peer: info block: %s\n", name_of(st));
+		return exit_for(st);
+	}
+	if (json) {
+		printf("{\"abi\":\"%u.%u\",\"device_peer_id\":%u,\"guest_peer_id\":%lld,"
+		       "\"state\":\"%s\",\"detail\":\"%s\",\"event_counter\":%u,"
+		       "\"progress_done\":%u,\"progress_total\":%u,\"shm_size\":%u}\n",
+		       in.abi_major, in.abi_minor, in.device_peer_id, (long long)d->iv.own_id,
+		       ota_device_state_name(in.device_state), name_of(in.state_detail),
+		       in.event_counter, in.progress_done, in.progress_total, in.shm_size);
+		return 0;
+	}
+	printf("shared memory ABI  %u.%u, %u bytes\n", in.abi_major, in.abi_minor, in.shm_size);
+	printf("device peer        %u (this guest: %lld)\n", in.device_peer_id,
+	       (long long)d->iv.own_id);
+	printf("state              %s (%s)\n", ota_device_state_name(in.device_state),
+	       name_of(in.state_detail));
+	printf("event counter      %u\n", in.event_counter);
+	printf("progress           %u/%u\n", in.progress_done, in.progress_total);
+	printf("regions            record 0x%x+0x%x, request 0x%x+0x%x, response 0x%x+0x%x\n",
+	       in.record_offset, in.record_size, in.request_offset, in.request_size,
+	       in.response_offset, in.response_size);
+	return 0;
+}
+
+static int cmd_record(struct devc *d, const char *out)
+{
+	struct ota_record rec;
+	uint32_t len = 0, gen = 0;
+	ota_status_t st = devc_read_record(d, &rec, sizeof(rec), &len, &gen);
+
+	if (st == OTA_OK)
+		st = ota_record_validate(&rec, len);
+	if (st != OTA_OK) {
+		fprintf(stderr, "model-peer: record region: %s: %s\n", name_of(st),
+			ota_status_message(st));
+		return exit_for(st);
+	}
+	if (json)
+		printf("{\"generation\":%u,\"length\":%u,\"stages\":%u,\"reset_reason\":%u,"
+		       "\"boot_status\":\"%s\",\"tag_key_version\":%u,\"min_svn\":%u,"
+		       "\"shm_generation\":%u}\n",
+		       rec.hdr.generation, len, rec.hdr.stage_count, rec.hdr.reset_reason,
+		       name_of(rec.hdr.boot_status), rec.hdr.tag_key_version, rec.hdr.min_svn, gen);
+	else
+		printf("record generation %u, %u bytes, %u stage attempts, boot %s "
+		       "(shared-memory seqlock %u)\n",
+		       rec.hdr.generation, len, rec.hdr.stage_count, name_of(rec.hdr.boot_status),
+		       gen);
+	return write_out(out, &rec, len);
+}
+
+static bool parse_hex(const char *s, uint8_t *out, uint32_t max, uint32_t *len)
+{
+	size_t n = strlen(s);
+
+	if (n % 2 || n / 2 > max)
+		return false;
+	for (size_t i = 0; i < n / 2; i++) {
+		unsigned v;
+
+		if (sscanf(s + 2 * i, "%2x", &v) != 1)
+			return false;
+		out[i] = (uint8_t)v;
+	}
+	*len = (uint32_t)(n / 2);
+	return true;
+}
+
+static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int timeout_ms)
+{
+	static uint8_t resp[OTA_SHM_RESPONSE_SIZE];
+	union {
+		struct ota_req_attest attest;
+		struct ota_req_rotate rotate;
+		struct ota_req_update update;
+	} req;
+	uint32_t command, req_len = 0, resp_len = 0;
+	ota_status_t transport, status = 0;
+
+	memset(&req, 0, sizeof(req));
+	if (argc < 1)
+		return OTA_EXIT_USAGE;
+	if (strcmp(argv[0], "get-record") == 0) {
+		command = OTA_CMD_GET_RECORD;
+	} else if (strcmp(argv[0], "get-certs") == 0) {
+		command = OTA_CMD_GET_CERTS;
+	} else if (strcmp(argv[0], "warm-reset") == 0) {
+		command = OTA_CMD_WARM_RESET;
+	} else if (strcmp(argv[0], "rotate-tags") == 0) {
+		command = OTA_CMD_ROTATE_TAGS;
+		req_len = sizeof(req.rotate);
+	} else if (strcmp(argv[0], "update-reset") == 0) {
+		command = OTA_CMD_UPDATE_RESET;
+		req_len = sizeof(req.update);
+		req.update.slot = OTA_UPDATE_SLOT_OTHER;
+		if (argc > 1 && strcmp(argv[1], "a") == 0)
+			req.update.slot = OTA_SLOT_A;
+		else if (argc > 1 && strcmp(argv[1], "b") == 0)
+			req.update.slot = OTA_SLOT_B;
+		else if (argc > 1 && strcmp(argv[1], "other") != 0)
+			return OTA_EXIT_USAGE;
+	} else if (strcmp(argv[0], "attest") == 0) {
+		command = OTA_CMD_ATTEST;
+		req_len = sizeof(req.attest);
+		if (argc < 2 || !parse_hex(argv[1], req.attest.nonce, OTA_NONCE_MAX,
+					   &req.attest.nonce_len))
+			return OTA_EXIT_USAGE;
+	} else {
+		return OTA_EXIT_USAGE;
+	}
+	transport = devc_call(d, command, &req, req_len, resp, sizeof(resp), &resp_len, &status,
+			      timeout_ms);
+	if (transport != OTA_OK) {
+		fprintf(stderr, "model-peer: %s: %s\n", argv[0], ota_status_message(transport));
+		return exit_for(transport);
+	}
+	if (json)
+		printf("{\"command\":\"%s\",\"status\":\"%s\",\"length\":%u}\n", argv[0],
+		       name_of(status), resp_len);
+	else
+		printf("%s: %s, %u bytes\n", argv[0], name_of(status), resp_len);
+	if (status != OTA_OK) {
+		write_out(out, resp, resp_len);
+		return exit_for(status);
+	}
+	return write_out(out, resp, resp_len);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "state-dir", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *socket_path = NULL, *state_dir = NULL, *out = NULL;
+	char path[4096];
+	int timeout_ms = 10000, c, r;
+	struct devc d;
+
+	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			socket_path = optarg;
+			break;
+		case 'd':
+			state_dir = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 't':
+			timeout_ms = atoi(optarg);
+			if (timeout_ms <= 0)
+				goto usage;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (optind >= argc || (!socket_path && !state_dir))
+		goto usage;
+	if (!socket_path) {
+		snprintf(path, sizeof(path), "%s/ivshmem.sock", state_dir);
+		socket_path = path;
+	}
+	r = devc_open(&d, socket_path, timeout_ms);
+	if (r == -ECONNRESET) {
+		fprintf(stderr, "model-peer: %s: %s\n", socket_path,
+			ota_status_message(OTA_MODEL_GUEST_REFUSED));
+		return exit_for(OTA_MODEL_GUEST_REFUSED);
+	}
+	if (r < 0) {
+		fprintf(stderr, "model-peer: %s: %s\n", socket_path,
+			r == -EPROTO ? "not an otattest device (info block does not validate)"
+				     : strerror(-r));
+		return exit_for(r == -EPROTO ? OTA_HOST_PROTOCOL : OTA_HOST_NO_DEVICE);
+	}
+	if (strcmp(argv[optind], "info") == 0 && optind + 1 == argc)
+		r = cmd_info(&d);
+	else if (strcmp(argv[optind], "record") == 0 && optind + 1 == argc)
+		r = cmd_record(&d, out);
+	else if (strcmp(argv[optind], "call") == 0)
+		r = cmd_call(&d, argc - optind - 1, argv + optind + 1, out, timeout_ms);
+	else
+		r = OTA_EXIT_USAGE;
+	devc_close(&d);
+	if (r == OTA_EXIT_USAGE)
+		goto usage;
+	return r;
+
+usage:
+	fputs("usage: model-peer (--socket=PATH | --state-dir=DIR) [--json] [--timeout=MS] "
+	      "info | record [--out=FILE] | call CMD [ARG] [--out=FILE]\n"
+	      "Try 'model-peer --help'.\n",
+	      stderr);
+	return OTA_EXIT_USAGE;
+}

@@ -218,6 +218,22 @@ static ota_status_t slot_region(uint32_t stage, uint32_t slot, struct ota_flash_
 	return OTA_OK;
 }
 
+/* Whether a flash page reads all 0xff. */
+static ota_status_t page_blank(uint32_t addr, uint32_t page, bool *blank)
+{
+	uint8_t buf[OTA_FLASH_PAGE_SIZE];
+
+	*blank = false;
+	if (page > sizeof(buf))
+		return OTA_OK; /* not a page size we know: just erase it */
+	OTA_TRY(hal_flash_read(addr, buf, page));
+	*blank = true;
+	for (uint32_t i = 0; i < page; i++)
+		if (buf[i] != 0xff)
+			*blank = false;
+	return OTA_OK;
+}
+
 ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, const char *path,
 			    uint32_t *written)
 {
@@ -235,10 +251,20 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 		log_warn("install-read-failed", "path=%s errno=%d", path, -r);
 		return OTA_HOST_IO;
 	}
-	/* Erase the whole slot, then program the image page by page. */
+	/*
+	 * Erase the slot, then program the image page by page. Pages that
+	 * are already blank are skipped, as flash drivers do: an erase is the
+	 * slow, wearing operation, and skipping blank ones leaves the same
+	 * contents.
+	 */
 	st = OTA_OK;
-	for (off = 0; off < region.size && st == OTA_OK; off += page)
-		st = hal_flash_erase_page(region.offset + off);
+	for (off = 0; off < region.size && st == OTA_OK; off += page) {
+		bool blank;
+
+		st = page_blank(region.offset + off, page, &blank);
+		if (st == OTA_OK && !blank)
+			st = hal_flash_erase_page(region.offset + off);
+	}
 	for (off = 0; off < len && st == OTA_OK; off += page)
 		st = hal_flash_program(region.offset + off, image + off,
 				       len - off < page ? len - off : page);

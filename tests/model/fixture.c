@@ -66,6 +66,8 @@ static int build(void)
 		return -1;
 	snprintf(fx.flash, sizeof(fx.flash), "%s/flash.img", fx.dir);
 	snprintf(fx.otp, sizeof(fx.otp), "%s/otp.img", fx.dir);
+	snprintf(fx.bl0_v1[0], sizeof(fx.bl0_v1[0]), "%s/bl0-a.img", fx.dir);
+	snprintf(fx.bl0_v1[1], sizeof(fx.bl0_v1[1]), "%s/bl0-b.img", fx.dir);
 	snprintf(fx.bl0_v2, sizeof(fx.bl0_v2), "%s/bl0-v2.img", fx.dir);
 	snprintf(fx.bl0_bad, sizeof(fx.bl0_bad), "%s/bl0-untrusted.img", fx.dir);
 	snprintf(fx.log, sizeof(fx.log), "%s/provision.log", fx.dir);
@@ -107,6 +109,23 @@ const struct fixture *fixture_get(void)
 		built = !failed;
 	}
 	return built ? &fx : NULL;
+}
+
+int fixture_sign_bl0(unsigned build, uint32_t svn, char *out, size_t cap)
+{
+	char code[64], text[64];
+
+	if (!fixture_get())
+		return -1;
+	snprintf(code, sizeof(code), "bl0-build%u.code", build);
+	snprintf(text, sizeof(text), "BL0 code, build %u", build);
+	if (write_payload(code, text) != 0 ||
+	    tool("sign --force --key signer.key --cert signer.cert --stage bl0 --svn %u "
+		 "--payload %s --out bl0-build%u.img",
+		 svn, code, build) != 0)
+		return -1;
+	snprintf(out, cap, "%s/bl0-build%u.img", fx.dir, build);
+	return 0;
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -8,10 +8,14 @@
 #ifndef TESTS_MODEL_FIXTURE_H
 #define TESTS_MODEL_FIXTURE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 struct fixture {
 	char dir[128];
 	char flash[192];    /* ROM_EXT A and B, BL0 A and B (both SVN 1), owner config */
 	char otp[192];
+	char bl0_v1[2][192]; /* the SVN 1 BL0 images packed into slots A and B */
 	char bl0_v2[192];   /* BL0, SVN 2, for installs */
 	char bl0_bad[192];  /* a BL0 signed by a key the device does not trust */
 	char log[192];      /* what otimage said */
@@ -19,6 +23,13 @@ struct fixture {
 
 /* Build it (once; later calls return the same). NULL on failure, see log. */
 const struct fixture *fixture_get(void);
+/*
+ * Sign one more BL0 image (SVN svn, a payload no other build has) with the
+ * fixture's delegate key: what a build server makes for each release.
+ * Its path goes to out. 0, or -1 with the reason in the log.
+ */
+int fixture_sign_bl0(unsigned build, uint32_t svn, char *out, size_t cap);
+
 /* Remove the directory (the test binary's parent calls this at exit). */
 void fixture_remove(void);
 

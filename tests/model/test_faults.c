@@ -394,7 +394,11 @@ START_TEST(die_at_flash_write_cuts_power_mid_install)
 	make_image(image, 3 * OTA_FLASH_PAGE_SIZE + 100, 0x3c);
 	snprintf(req, sizeof(req), "install bl0 a %s", image);
 
-	/* Calibrate: 4 erases + 4 programs. */
+	/* Into a blank slot: 4 programs; blank pages are not erased again. */
+	before = rig_status(&r, "flash-writes");
+	rig_ctl_ok(&r, req, reply, sizeof(reply));
+	ck_assert_int_eq(rig_status(&r, "flash-writes") - before, 4);
+	/* Over the image: 4 erases + 4 programs. */
 	before = rig_status(&r, "flash-writes");
 	rig_ctl_ok(&r, req, reply, sizeof(reply));
 	per_install = rig_status(&r, "flash-writes") - before;
@@ -403,7 +407,7 @@ START_TEST(die_at_flash_write_cuts_power_mid_install)
 	/* Armed beyond this install: nothing happens. */
 	rig_ctl_ok(&r, "fault die-at-flash-write 9", reply, sizeof(reply));
 	rig_ctl_ok(&r, req, reply, sizeof(reply));
-	/* Armed at the 1st write from now (the 9th was 1 past the last install). */
+	/* The 9th write is the first of the next install. */
 	ck_assert_int_eq(mp_ctl(&r.mp, req, reply, sizeof(reply)) == 0 &&
 				 strncmp(reply, "ok", 2) == 0,
 			 0);
@@ -430,7 +434,7 @@ START_TEST(die_at_flash_write_from_the_command_line)
 
 	layout_rig(&r, "--fault-die-at-flash-write=3");
 	snprintf(image, sizeof(image), "%s/bl0.bin", r.mp.dir);
-	make_image(image, OTA_FLASH_PAGE_SIZE, 0x11);
+	make_image(image, 3 * OTA_FLASH_PAGE_SIZE, 0x11);
 	snprintf(req, sizeof(req), "install rom_ext b %s", image);
 	mp_ctl(&r.mp, req, reply, sizeof(reply));
 	status = mp_wait(&r.mp, 5000);

@@ -9,8 +9,8 @@
 #   scripts/demo.sh [WORKDIR]     (default build/demo; made afresh)
 #
 # Needs build/otimage, build/otattest-model and build/tests/model/model-peer
-# (the Makefile's demo target builds them). Exits non-zero at the first
-# step that fails, after stopping the model.
+# (the Makefile's demo target builds them), openssl and jq. Exits non-zero
+# at the first step that fails, after stopping the model.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,8 +64,7 @@ oti keygen --out keys/bl0-signer.key --pub keys/bl0-signer.pub
 oti delegate --parent-key keys/owner.key --delegate-pub keys/bl0-signer.pub --type leaf \
 	--svn-min 1 --svn-max 20 --out keys/bl0-signer.cert
 for k in creator owner bl0-signer; do
-	printf '   %-11s key id %s\n' "$k" \
-		"$("$otimage" inspect --json "keys/$k.pub" | sed -n 's/.*"key_id":"\([0-9a-f]*\)".*/\1/p')"
+	printf '   %-11s key id %s\n' "$k" "$("$otimage" inspect --json "keys/$k.pub" | jq -r .key_id)"
 done
 echo "   owner -> bl0-signer: leaf delegation, SVN 1..20"
 
@@ -78,7 +77,7 @@ oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn
 	--payload images/bl0.code --out images/bl0.img
 for i in rom_ext bl0; do
 	printf '   %-8s %s\n' "$i" "$("$otimage" inspect --json "images/$i.img" |
-		sed -n 's/.*"security_version":\([0-9]*\).*"measurement":"\([0-9a-f]*\)".*/SVN \1, measurement \2/p')"
+		jq -r '"SVN \(.security_version), measurement \(.measurement)"')"
 done
 
 step "Device images: owner config, flash (both slots), OTP (keys, owner config digest, secret)"
@@ -111,8 +110,8 @@ step "The boot record the device exports in shared memory (as a guest would read
 step "Second boot: a power cycle takes the tag fast path where the first wrote tags"
 "$model" ctl --state-dir="$work/device" power-cycle | sed 's/^/   /'
 "$peer" --state-dir="$work/device" record --out="$work/record2.bin" >/dev/null
-"$otimage" inspect --json "$work/record2.bin" | tr '{' '\n' | grep -o '"stage":"[a-z_0-9]*","slot":"[ab]"\|"path":"[a-z_-]*"' |
-	paste -d' ' - - | sed 's/^/   /' || true
+"$otimage" inspect --json "$work/record2.bin" |
+	jq -r '.stages[] | "   \(.stage) slot \(.slot): \(.path), \(.verify_time_ns) ns"'
 
 step "Stop (state kept in $work/device)"
 stop_model

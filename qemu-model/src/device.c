@@ -115,9 +115,9 @@ static int factory_load(const char *what, const char *path, uint32_t max,
 		r = load(image, len);
 	free(image);
 	if (r < 0)
-		log_error("factory-load-failed", "what=%s path=%s errno=%d", what, path, -r);
+		log_error("factory-load-failed", "what=%s path=\"%s\" errno=%d", what, path, -r);
 	else
-		log_info("factory-load", "what=%s path=%s bytes=%u", what, path, len);
+		log_info("factory-load", "what=%s path=\"%s\" bytes=%u", what, path, len);
 	return r;
 }
 
@@ -248,7 +248,7 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 	if (r == -EFBIG)
 		return OTA_MODEL_IMAGE_TOO_LARGE;
 	if (r < 0) {
-		log_warn("install-read-failed", "path=%s errno=%d", path, -r);
+		log_warn("install-read-failed", "path=\"%s\" errno=%d", path, -r);
 		return OTA_HOST_IO;
 	}
 	/*

@@ -6,7 +6,7 @@
  *
  * <event> is a fixed kebab-case word (guest-connected, mbox-request, ...)
  * so a test or a person can wait for exactly one kind of line; values
- * never contain spaces.
+ * never contain spaces, except paths, which are quoted.
  */
 #ifndef MODEL_LOG_H
 #define MODEL_LOG_H

@@ -86,8 +86,11 @@ static void admit_guest(struct model *m, int fd)
 	}
 	/*
 	 * Before the greeting: the guest may write a request the instant it
-	 * has the memory, and a mailbox reset after that would wipe it.
+	 * has the memory, and a mailbox reset after that would wipe it. Rings
+	 * the previous guest left on the device's eventfds are not this one's.
 	 */
+	for (unsigned v = 0; v < OTA_VEC_COUNT; v++)
+		peer_drain(s->device.eventfd[v]);
 	model_guest_connected(m);
 	r = ivshmem_send_greeting(fd, id, m->shm.fd, s->device.id, s->device.eventfd,
 				  s->guest.eventfd, OTA_VEC_COUNT);

@@ -38,3 +38,18 @@ endif
 .PHONY: model-tests
 model-tests: $(MODEL_SUITES)
 	@scripts/run-suites.sh $(MODEL_SUITES)
+
+# libFuzzer: the model's mailbox engine against hostile request regions
+# (tests/model/fuzz/). Hosted code, so built without the freestanding flag.
+FUZZ_MODEL := $(FUZZ_B)/fuzz_model_mailbox
+FUZZ_MODEL_SRCS := tests/model/fuzz/fuzz_model_mailbox.c qemu-model/src/mailbox.c \
+	qemu-model/src/shm.c qemu-model/src/fault.c qemu-model/src/log.c qemu-model/src/parse.c
+
+$(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/src/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		$(CPPFLAGS_COMMON) -Iqemu-model/src -o $@ $(FUZZ_MODEL_SRCS) $(PKG_SYSTEMD)
+
+ifneq ($(MODEL_SRCS),)
+FUZZ_TARGETS += $(FUZZ_MODEL)
+endif

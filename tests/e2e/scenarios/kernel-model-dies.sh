@@ -11,6 +11,7 @@ E2E_DESCRIPTION="model dies and comes back: ETIMEDOUT while gone, rebinds after 
 E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
+E2E_PROVISION=1
 E2E_MODEL_MAY_EXIT=1
 E2E_REQUIRES=('qemu-model/src/*.c')
 E2E_MODULES=(build/kernel/otattest.ko)

@@ -7,6 +7,7 @@ E2E_DESCRIPTION="rmmod and insmod while a netlink request waits"
 E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
+E2E_PROVISION=1
 E2E_REQUIRES=('qemu-model/src/*.c')
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)

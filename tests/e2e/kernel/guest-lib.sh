@@ -212,3 +212,26 @@ kt_now_ms() {
 	local t=${EPOCHREALTIME/./}
 	echo $((t / 1000))
 }
+
+# kt_wait_line FILE SECONDS WHAT WORD...: until a line of FILE (a listener's
+# output) holds every WORD.
+kt_wait_line() {
+	local file=$1 secs=$2 what=$3 i
+	shift 3
+	for ((i = 0; i < secs * 20; i++)); do
+		if (kt_line_has "$file" "$what" "$@") >/dev/null 2>&1; then
+			e2e_log "ok: $what"
+			return 0
+		fi
+		sleep 0.05
+	done
+	kt_line_has "$file" "$what" "$@"
+}
+
+# kt_listen_stop NAME: end a listener started with kt_listen.
+kt_listen_stop() {
+	local pid
+	eval "pid=\$KT_LISTENER_$1"
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+}

@@ -10,6 +10,7 @@
  * whatever attributes it is given, to prove the kernel's policies.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
@@ -49,11 +50,14 @@ static const char usage_text[] =
 	"                          send command number CMD with exactly these\n"
 	"                          attributes (KIND u8, u32, str, bin (hex), flag);\n"
 	"                          no selector is added\n"
-	"  monitor [-c COUNT] [-t SECONDS]\n"
+	"  monitor [-c COUNT] [-u WORD] [-t SECONDS]\n"
 	"                          join the \"events\" group, print each event as a\n"
 	"                          line; prints \"listening\" once joined\n"
-	"  uevents [-c COUNT] [-t SECONDS]\n"
+	"  uevents [-c COUNT] [-u WORD] [-t SECONDS]\n"
 	"                          print uevents of SUBSYSTEM=otattest, one per line\n"
+	"                          (-c: stop after COUNT; -u: stop after a line\n"
+	"                          holding WORD, e.g. event=record_changed or\n"
+	"                          OTATTEST_RECORD_CHANGED=1; default 10 s)\n"
 	"\n"
 	"Options:\n"
 	"  -d N        select device N (default 0)\n"
@@ -62,7 +66,8 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success; 1 the kernel answered with an error (printed as\n"
 	"error=ENAME errno=N msg=\"...\"); 2 bad usage; 3 a local failure or, for\n"
-	"monitor and uevents, fewer than COUNT messages before the timeout.\n";
+	"monitor and uevents, fewer than COUNT messages (or no WORD) before the\n"
+	"timeout.\n";
 
 static const struct {
 	const char *name;
@@ -123,6 +128,8 @@ struct reply {
 	unsigned int certs;
 	bool one_line;
 	int messages;
+	char line[8192]; /* the last message as printed, for -u */
+	size_t line_len;
 };
 
 static char buf[1 << 17];
@@ -160,6 +167,25 @@ static int write_file(const char *path, const void *p, size_t n)
 	return 0;
 }
 
+/* Print like printf and remember it in r->line (for monitor -u). */
+static void __attribute__((format(printf, 2, 3))) emit(struct reply *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (r->line_len >= sizeof(r->line) - 1)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(r->line + r->line_len, sizeof(r->line) - r->line_len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		r->line_len = r->line_len + (size_t)n < sizeof(r->line) ? r->line_len + (size_t)n
+									: sizeof(r->line) - 1;
+}
+
 static int print_attr(const struct nlattr *a, void *data)
 {
 	struct reply *r = data;
@@ -183,13 +209,14 @@ static int print_attr(const struct nlattr *a, void *data)
 			break;
 		}
 		if (type == OTATTEST_A_EVENT)
-			printf("event=%s%s", event_name(mnl_attr_get_u32(a)), sep);
+			emit(r, "event=%s%s", event_name(mnl_attr_get_u32(a)), sep);
+		else if (attr_info[type].kind == K_U32)
+			emit(r, "%s=%" PRIu32 "%s", attr_info[type].name, mnl_attr_get_u32(a), sep);
 		else
-			printf(attr_info[type].kind == K_U32 ? "%s=%" PRIu32 "%s" : "%s=0x%08" PRIx32 "%s",
-			       attr_info[type].name, mnl_attr_get_u32(a), sep);
+			emit(r, "%s=0x%08" PRIx32 "%s", attr_info[type].name, mnl_attr_get_u32(a), sep);
 		break;
 	case K_STR:
-		printf("%s=%.*s%s", attr_info[type].name, (int)strnlen(p, len), (const char *)p, sep);
+		emit(r, "%s=%.*s%s", attr_info[type].name, (int)strnlen(p, len), (const char *)p, sep);
 		break;
 	case K_BIN:
 		if (r->out_path && type == OTATTEST_A_CERT) {
@@ -219,6 +246,8 @@ static int data_cb(const struct nlmsghdr *nlh, void *data)
 	int ret;
 
 	r->messages++;
+	r->line_len = 0;
+	r->line[0] = 0;
 	ret = mnl_attr_parse(nlh, sizeof(struct genlmsghdr), print_attr, data);
 	if (r->one_line) {
 		putchar('\n');
@@ -494,7 +523,21 @@ static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
 }
 
 /* Wait for COUNT messages on sk, for at most secs; print each with cb. */
-static int listen_loop(struct nl *nl, int count, int secs, bool uevents)
+/* " WORD " within " LINE ": WORD is one of LINE's space-separated words. */
+static bool has_word(const char *line, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = line;
+
+	while ((p = strstr(p, word))) {
+		if ((p == line || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\n' || !p[n]))
+			return true;
+		p++;
+	}
+	return false;
+}
+
+static int listen_loop(struct nl *nl, int count, const char *until, int secs, bool uevents)
 {
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl->sk), .events = POLLIN };
 	double deadline = now_ms() + secs * 1000.0;
@@ -502,9 +545,11 @@ static int listen_loop(struct nl *nl, int count, int secs, bool uevents)
 	int seen = 0;
 	ssize_t n;
 
+	bool found = false;
+
 	printf("listening\n");
 	fflush(stdout);
-	while (count <= 0 || seen < count) {
+	while ((count <= 0 && !until) || (count > 0 && seen < count) || (until && !found)) {
 		double left = deadline - now_ms();
 
 		if (left <= 0)
@@ -524,18 +569,33 @@ static int listen_loop(struct nl *nl, int count, int secs, bool uevents)
 					ours = true;
 			if (!ours)
 				continue;
+			r.line_len = 0;
+			r.line[0] = 0;
 			for (ssize_t i = (ssize_t)strlen(buf) + 1; i < n; i += (ssize_t)strlen(buf + i) + 1)
-				printf("%s%s", buf + i, i + (ssize_t)strlen(buf + i) + 1 < n ? " " : "\n");
+				emit(&r, "%s%s", buf + i, i + (ssize_t)strlen(buf + i) + 1 < n ? " " : "\n");
 			fflush(stdout);
 			seen++;
+			if (until && has_word(r.line, until))
+				found = true;
 		} else {
-			int before = r.messages;
+			/* One datagram may hold several events: check each. */
+			const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+			int rest = (int)n;
 
-			mnl_cb_run(buf, (size_t)n, 0, 0, data_cb, &r);
-			seen += r.messages - before;
+			while (mnl_nlmsg_ok(nlh, rest)) {
+				if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) {
+					data_cb(nlh, &r);
+					seen++;
+					if (until && has_word(r.line, until))
+						found = true;
+				}
+				nlh = mnl_nlmsg_next(nlh, &rest);
+			}
 		}
 	}
 	printf("received=%d\n", seen);
+	if (until && !found)
+		return EXIT_LOCAL;
 	return count > 0 && seen < count ? EXIT_LOCAL : 0;
 }
 
@@ -548,6 +608,7 @@ struct args {
 	const char *attrs[64];
 	int n_attrs;
 	int count, secs;
+	const char *until;
 	const char *pos[4];
 	int n_pos;
 };
@@ -557,12 +618,15 @@ static void parse_args(int argc, char **argv, struct args *a)
 	for (int i = 0; i < argc; i++) {
 		const char *s = argv[i];
 
-		if ((!strcmp(s, "-o") || !strcmp(s, "-a") || !strcmp(s, "-c") || !strcmp(s, "-t")) &&
+		if ((!strcmp(s, "-o") || !strcmp(s, "-a") || !strcmp(s, "-c") || !strcmp(s, "-t") ||
+		     !strcmp(s, "-u")) &&
 		    i + 1 < argc) {
 			const char *v = argv[++i];
 
 			if (s[1] == 'o')
 				a->out = v;
+			else if (s[1] == 'u')
+				a->until = v;
 			else if (s[1] == 'c')
 				a->count = atoi(v);
 			else if (s[1] == 't')
@@ -636,7 +700,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "uevents")) {
 		nl_open(&nl, NETLINK_KOBJECT_UEVENT, 1);
-		return listen_loop(&nl, a.count, a.secs, true);
+		return listen_loop(&nl, a.count, a.until, a.secs, true);
 	}
 	nl_open(&nl, NETLINK_GENERIC, 0);
 	if (!strcmp(cmd, "monitor")) {
@@ -647,7 +711,7 @@ int main(int argc, char **argv)
 		if (mnl_socket_setsockopt(nl.sk, NETLINK_ADD_MEMBERSHIP, &nl.mcgrp_events,
 					  sizeof(nl.mcgrp_events)) < 0)
 			die_local("joining the events group");
-		return listen_loop(&nl, a.count, a.secs, false);
+		return listen_loop(&nl, a.count, a.until, a.secs, false);
 	}
 
 	t0 = now_ms();

@@ -84,7 +84,7 @@ guest_main() {
 	kt_nl_err EINVAL "selectors that disagree" raw 2 -a 1=u32:0 -a 2=str:otattest1
 	kt_nl_err EINVAL "UPDATE_RESET slot 2" update 2
 	e2e_assert_eq "slot must be 0 (A), 1 (B) or 0xffffffff (the other slot)" "$(kt_msg)" "extack message"
-	kt_nl_err EINVAL "command 99" raw 99 -a 1=u32:0
+	kt_nl_err EOPNOTSUPP "command 99" raw 99 -a 1=u32:0
 	e2e_assert_eq ready "$(kt_state)" "state after all that"
 	rmmod otattest
 }

@@ -17,6 +17,13 @@
 #include <stdint.h>
 
 #define IVSHMEM_PROTOCOL_VERSION 0
+/*
+ * How the model turns a second guest away: a greeting whose version no
+ * client accepts, then EOF. QEMU fails the device's realize with "server
+ * sent version -1, expecting 0" and exits; merely closing the connection
+ * would leave QEMU 7.2 spinning in its read loop forever.
+ */
+#define IVSHMEM_REFUSED_VERSION (-1)
 #define IVSHMEM_SHM_MARKER (-1)
 #define IVSHMEM_MAX_PEER_ID 65535u /* the Doorbell register has 16 bits for it */
 

@@ -5,10 +5,10 @@
  *
  * The model is itself the first peer (the device, id --device-peer-id,
  * 0 by default) and admits one guest at a time: the device has one host
- * interface. A second guest is refused by closing its connection before
- * the greeting, which QEMU reports as a failed ivshmem-doorbell realize
- * ("server disconnected") instead of a guest that silently never gets an
- * answer. Guest ids start at 1 and move on with every connection, so a
+ * interface. A second guest is refused with a greeting of version -1 and
+ * a closed connection: QEMU then fails its ivshmem-doorbell realize
+ * ("server sent version -1, expecting 0") and exits, instead of a guest
+ * that silently never gets an answer. Guest ids start at 1 and move on with every connection, so a
  * reconnecting guest never inherits the previous one's id.
  */
 #include <errno.h>
@@ -124,9 +124,10 @@ static int on_listen(sd_event_source *src, int fd, uint32_t revents, void *userd
 		return 0;
 	}
 	if (m->server.guest_fd >= 0) {
-		/* One host interface: closing before the greeting is the refusal. */
+		/* One host interface: a version nobody accepts is the refusal. */
 		m->server.guests_refused++;
 		log_warn("guest-refused", "reason=busy connected-peer=%u", m->server.guest.id);
+		(void)ivshmem_send(conn, IVSHMEM_REFUSED_VERSION, -1);
 		close(conn);
 		return 0;
 	}

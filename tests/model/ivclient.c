@@ -166,15 +166,18 @@ int ivc_connect(struct ivc *c, const char *path, int timeout_ms)
 	/* 1. version */
 	r = recv_msg(c->sock, (int)(deadline - now_ms()), &value, &fd);
 	if (r == 0) {
-		r = -ECONNRESET; /* closed before the greeting: refused */
+		r = -ECONNRESET; /* closed before any greeting */
 		goto fail;
 	}
 	if (r < 0)
 		goto fail;
-	if (fd >= 0)
+	if (fd >= 0) {
 		close(fd);
-	if (value != 0 || fd >= 0) {
 		r = -EPROTO;
+		goto fail;
+	}
+	if (value != 0) {
+		r = -EBUSY; /* a version no client speaks: turned away */
 		goto fail;
 	}
 	/* 2. our id */

@@ -35,10 +35,11 @@ struct ivc {
 };
 
 /*
- * Connect and take the whole greeting. Returns 0; -ECONNRESET when the
- * server closed the connection before its greeting (the model's refusal
- * of a second guest); -ETIMEDOUT; -EPROTO for a greeting that breaks the
- * protocol; other -errno from the socket.
+ * Connect and take the whole greeting. Returns 0; -EBUSY when the server
+ * greets with a version other than 0 (the model's refusal of a second
+ * guest: version -1, then EOF); -ECONNRESET when it closed the connection
+ * before greeting at all; -ETIMEDOUT; -EPROTO for a greeting that breaks
+ * the protocol; other -errno from the socket.
  */
 int ivc_connect(struct ivc *c, const char *path, int timeout_ms);
 void ivc_close(struct ivc *c);

@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 		socket_path = path;
 	}
 	r = devc_open(&d, socket_path, timeout_ms);
-	if (r == -ECONNRESET) {
+	if (r == -EBUSY) {
 		fprintf(stderr, "model-peer: %s: %s\n", socket_path,
 			ota_status_message(OTA_MODEL_GUEST_REFUSED));
 		return exit_for(OTA_MODEL_GUEST_REFUSED);

@@ -130,8 +130,9 @@ START_TEST(second_guest_is_refused)
 	struct ivc second;
 	int e;
 
+	/* Turned away with a version no client speaks (QEMU exits on it). */
 	e = ivc_connect(&second, rig.mp.socket, CONNECT_TIMEOUT_MS);
-	ck_assert_int_eq(e, -ECONNRESET);
+	ck_assert_int_eq(e, -EBUSY);
 	ck_assert_int_eq(rig_status(&rig, "guests-refused"), 1);
 	ck_assert_int_eq(mp_log_count(&rig.mp, "guest-refused reason=busy"), 1);
 	/* The first guest is untouched. */

@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!inside(buf, size, m.certs[i], m.cert_lens[i]))
 				abort();
 	}
-	if (ota_evidence_decode_claims(buf, size, &claims) == OTA_OK) {
+	if (ota_evidence_decode_claims(buf, size, &claims, NULL, 0) == OTA_OK) {
 		if (claims.nonce_len < OTA_NONCE_MIN || claims.nonce_len > OTA_NONCE_MAX ||
 		    claims.stage_count > OTA_RECORD_MAX_STAGES)
 			abort();

@@ -164,7 +164,7 @@ START_TEST(test_attest_nonce_lengths)
 		r = attest_req(n);
 		ck_assert_uint_eq(cmd(OTA_CMD_ATTEST, &r, sizeof(r)), OTA_OK);
 		ck_assert_uint_eq(ota_cose_sign1_decode(resp, resp_len, &m), OTA_OK);
-		ck_assert_uint_eq(ota_evidence_decode_claims(m.payload, m.payload_len, &c), OTA_OK);
+		ck_assert_uint_eq(ota_evidence_decode_claims(m.payload, m.payload_len, &c, NULL, 0), OTA_OK);
 		ck_assert_uint_eq(c.nonce_len, n);
 		ck_assert_mem_eq(c.nonce, r.nonce, n);
 		ck_assert_mem_eq(c.device_id, dev.device_id, sizeof(dev.device_id));

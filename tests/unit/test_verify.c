@@ -590,6 +590,70 @@ START_TEST(test_every_failure_is_reported)
 }
 END_TEST
 
+/* Replace the first occurrence of `from` in buf (n bytes each). */
+static void patch(uint8_t *buf, uint32_t len, const void *from, const void *to, uint32_t n)
+{
+	for (uint32_t i = 0; i + n <= len; i++)
+		if (!memcmp(buf + i, from, n)) {
+			memcpy(buf + i, to, n);
+			return;
+		}
+	ck_abort_msg("pattern not found");
+}
+
+/* Claims with one thing wrong, decoded directly: the reason names the claim. */
+START_TEST(test_claims_refusals)
+{
+	uint8_t claims[OTA_CLAIMS_MAX_BYTES], copy[OTA_CLAIMS_MAX_BYTES], digest[32];
+	struct ota_evidence_claims c;
+	uint32_t len;
+	char why[160];
+
+	ota_sha256(&rec, rec.hdr.length, digest);
+	ck_assert_uint_eq(ota_evidence_encode_claims(&rec, digest, nonce, 16, claims,
+						     sizeof(claims), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(ota_evidence_decode_claims(claims, len, &c, why, sizeof(why)), OTA_OK);
+
+	/* lifecycle (-75004 = 3a 00 01 24 fb) 2 (prod) -> 9 */
+	memcpy(copy, claims, len);
+	patch(copy, len, "\x3a\x00\x01\x24\xfb\x02", "\x3a\x00\x01\x24\xfb\x09", 6);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim -75004 is malformed or out of range");
+
+	/* epoch (-75003) renamed to an unknown private claim (-75100) */
+	memcpy(copy, claims, len);
+	patch(copy, len, "\x3a\x00\x01\x24\xfa", "\x3a\x00\x01\x25\x5b", 5);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "unknown claim -75100");
+
+	/* a 15-byte nonce: {0a: h'<16>'} shortened by hand (the encoder refuses 15) */
+	memcpy(copy, claims, len);
+	ck_assert_uint_eq(copy[2], 0x50);
+	copy[2] = 0x4f;
+	memmove(copy + 3 + 15, copy + 3 + 16, len - (3 + 16));
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len - 1, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim 10 is malformed or out of range");
+
+	/* a stage's depth (key 6) lowered without dropping its key id: 06 01 -> 06 00 */
+	memcpy(copy, claims, len);
+	patch(copy, len, "\x06\x01\x07\x05", "\x06\x00\x07\x05", 4);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "stage 1 has 2 key ids for delegation depth 0");
+
+	/* the profile string changed */
+	memcpy(copy, claims, len);
+	patch(copy, len, "evidence-v1", "evidence-v2", 11);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim 265 is malformed or out of range");
+}
+END_TEST
+
 START_TEST(test_policy_file_parses)
 {
 	static const char text[] =
@@ -677,6 +741,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_claims_not_certified);
 	tcase_add_test(tc, test_claims_for_another_device);
 	tcase_add_test(tc, test_every_failure_is_reported);
+	tcase_add_test(tc, test_claims_refusals);
 	tcase_add_test(pol, test_policy_file_parses);
 	tcase_add_test(pol, test_policy_file_errors);
 	tcase_add_test(pol, test_trust_load_errors);

@@ -44,9 +44,12 @@ struct ota_evidence_claims {
 	struct ota_evidence_stage stage[OTA_RECORD_MAX_STAGES];
 };
 
-/* Decode and range-check a claims set (the COSE payload). */
+/*
+ * Decode and range-check a claims set (the COSE payload). why (may be
+ * NULL) names the claim at fault.
+ */
 ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
-					struct ota_evidence_claims *out);
+					struct ota_evidence_claims *out, char *why, size_t why_len);
 
 /* The parts of a COSE_Sign1, pointing into the caller's buffer. */
 #define OTA_COSE_MAX_CERTS 4u

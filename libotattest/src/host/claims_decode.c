@@ -7,6 +7,8 @@
  * A claims set that passes here can be shown and judged without further
  * checks.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "otattest/cbor.h"
@@ -39,19 +41,37 @@ static ota_status_t get_fixed(struct ota_cbor_dec *d, uint8_t *out, size_t want)
 	return OTA_OK;
 }
 
-static ota_status_t decode_stage(struct ota_cbor_dec *d, struct ota_evidence_stage *s)
+/* The reason, for the verdict; returns BAD. */
+static ota_status_t why_fmt(char *why, size_t why_len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static ota_status_t why_fmt(char *why, size_t why_len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && why_len) {
+		va_start(ap, fmt);
+		vsnprintf(why, why_len, fmt, ap);
+		va_end(ap);
+	}
+	return BAD;
+}
+
+static ota_status_t decode_stage(struct ota_cbor_dec *d, struct ota_evidence_stage *s,
+				 uint32_t index, char *why, size_t why_len)
 {
 	uint64_t pairs, n, i;
 	uint32_t seen = 0, bit;
 	ota_status_t st = OTA_OK;
 
 	if (ota_cbor_get_map(d, &pairs) != OTA_OK || pairs != OTA_SCLAIM_COUNT)
-		return BAD;
+		return why_fmt(why, why_len, "stage %u is not a map of %u claims", index,
+			       OTA_SCLAIM_COUNT);
 	for (i = 0; i < pairs && st == OTA_OK; i++) {
 		uint64_t key;
 
 		if (ota_cbor_get_uint(d, &key) != OTA_OK || key < 1 || key > OTA_SCLAIM_COUNT)
-			return BAD;
+			return why_fmt(why, why_len, "stage %u has an unknown claim (#%llu)", index,
+				       (unsigned long long)i);
 		bit = 1u << key;
 		if (seen & bit)
 			return BAD; /* the checker already refuses this; belt and braces */
@@ -71,8 +91,10 @@ static ota_status_t decode_stage(struct ota_cbor_dec *d, struct ota_evidence_sta
 		case OTA_SCLAIM_TAG_KEY_VERSION: st = get_u32(d, UINT32_MAX, &s->tag_key_version); break;
 		case OTA_SCLAIM_MEASUREMENT: st = get_fixed(d, s->measurement, OTA_SHA256_BYTES); break;
 		case OTA_SCLAIM_KEY_IDS:
-			if (ota_cbor_get_array(d, &n) != OTA_OK || n < 1 || n > OTA_MAX_CHAIN_KEYS)
-				return BAD;
+			if (ota_cbor_get_array(d, &n) != OTA_OK || n < 1 || n > OTA_MAX_CHAIN_KEYS) {
+				st = BAD;
+				break;
+			}
 			s->key_id_count = (uint32_t)n;
 			for (uint64_t k = 0; k < n && st == OTA_OK; k++)
 				st = get_fixed(d, s->key_ids[k], OTA_KEY_ID_BYTES);
@@ -87,12 +109,14 @@ static ota_status_t decode_stage(struct ota_cbor_dec *d, struct ota_evidence_sta
 				st = BAD;
 			break;
 		}
+		if (st != OTA_OK)
+			return why_fmt(why, why_len, "stage %u claim %llu is out of range", index,
+				       (unsigned long long)key);
 	}
-	if (st != OTA_OK)
-		return st;
 	/* The chain holds the root plus one key per delegation. */
 	if (s->key_id_count != s->depth + 1u)
-		return BAD;
+		return why_fmt(why, why_len, "stage %u has %u key ids for delegation depth %u",
+			       index, s->key_id_count, s->depth);
 	return OTA_OK;
 }
 
@@ -109,7 +133,7 @@ static int claim_index(int64_t key)
 }
 
 ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
-					struct ota_evidence_claims *c)
+					struct ota_evidence_claims *c, char *why, size_t why_len)
 {
 	uint8_t ueid[OTA_UEID_BYTES];
 	struct ota_cbor_dec d;
@@ -123,36 +147,50 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 	ota_status_t st;
 
 	memset(c, 0, sizeof(*c));
+	if (why && why_len)
+		snprintf(why, why_len, "ok");
 	st = ota_cbor_check(buf, len, &claims_limits);
-	if (st != OTA_OK)
+	if (st != OTA_OK) {
+		if (why && why_len)
+			snprintf(why, why_len, "%s", ota_status_message(st));
 		return st;
+	}
 	ota_cbor_dec_init(&d, buf, len);
 	if (ota_cbor_get_map(&d, &pairs) != OTA_OK || pairs != OTA_CLAIM_COUNT)
-		return BAD;
+		return why_fmt(why, why_len, "not a map of %lld claims", (long long)OTA_CLAIM_COUNT);
 	for (i = 0; i < pairs; i++) {
 		if (ota_cbor_get_int(&d, &key) != OTA_OK)
-			return BAD;
+			return why_fmt(why, why_len, "claim key #%lld is not an integer",
+				       (long long)i);
 		idx = claim_index(key);
-		if (idx < 0 || (seen & (1u << idx)))
-			return BAD;
+		if (idx < 0)
+			return why_fmt(why, why_len, "unknown claim %lld", (long long)key);
+		if (seen & (1u << idx))
+			return why_fmt(why, why_len, "claim %lld appears twice", (long long)key);
 		seen |= 1u << idx;
 		switch (key) {
 		case OTA_CLAIM_NONCE:
 			if (ota_cbor_get_bytes(&d, &p, &plen) != OTA_OK || plen < OTA_NONCE_MIN ||
-			    plen > OTA_NONCE_MAX)
-				return BAD;
+			    plen > OTA_NONCE_MAX) {
+				st = BAD;
+				break;
+			}
 			memcpy(c->nonce, p, plen);
 			c->nonce_len = (uint32_t)plen;
 			break;
 		case OTA_CLAIM_UEID:
-			if (get_fixed(&d, ueid, sizeof(ueid)) != OTA_OK || ueid[0] != OTA_UEID_TYPE_RAND)
-				return BAD;
+			if (get_fixed(&d, ueid, sizeof(ueid)) != OTA_OK || ueid[0] != OTA_UEID_TYPE_RAND) {
+				st = BAD;
+				break;
+			}
 			memcpy(c->device_id, ueid + 1, OTA_DEVICE_ID_BYTES);
 			break;
 		case OTA_CLAIM_EAT_PROFILE:
 			if (ota_cbor_get_text(&d, &txt, &plen) != OTA_OK ||
-			    plen != sizeof(OTA_EAT_PROFILE) - 1u || memcmp(txt, OTA_EAT_PROFILE, plen))
-				return BAD;
+			    plen != sizeof(OTA_EAT_PROFILE) - 1u || memcmp(txt, OTA_EAT_PROFILE, plen)) {
+				st = BAD;
+				break;
+			}
 			break;
 		case OTA_CLAIM_RECORD_DIGEST: st = get_fixed(&d, c->record_digest, 32); break;
 		case OTA_CLAIM_ROM_IDENTITY: st = get_fixed(&d, c->rom_identity, 32); break;
@@ -168,23 +206,30 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 		case OTA_CLAIM_RECORD_FLAGS: st = get_u32(&d, OTA_RECORD_F_ALL, &c->record_flags); break;
 		case OTA_CLAIM_CHAIN_MAX_SVN: st = get_u32(&d, OTA_SVN_LIMIT, &c->chain_max_svn); break;
 		case OTA_CLAIM_FLOORS:
-			if (ota_cbor_get_array(&d, &n) != OTA_OK || n != 2)
-				return BAD;
+			if (ota_cbor_get_array(&d, &n) != OTA_OK || n != 2) {
+				st = BAD;
+				break;
+			}
 			st = get_u32(&d, OTA_SVN_LIMIT, &c->floor_rom_ext);
 			if (st == OTA_OK)
 				st = get_u32(&d, OTA_SVN_LIMIT, &c->floor_bl0);
 			break;
 		case OTA_CLAIM_GENERATION: st = get_u32(&d, UINT32_MAX, &c->generation); break;
 		case OTA_CLAIM_STAGES:
-			if (ota_cbor_get_array(&d, &n) != OTA_OK || n > OTA_RECORD_MAX_STAGES)
-				return BAD;
+			if (ota_cbor_get_array(&d, &n) != OTA_OK || n > OTA_RECORD_MAX_STAGES) {
+				st = BAD;
+				break;
+			}
 			c->stage_count = (uint32_t)n;
 			for (uint64_t k = 0; k < n && st == OTA_OK; k++)
-				st = decode_stage(&d, &c->stage[k]);
+				st = decode_stage(&d, &c->stage[k], (uint32_t)k, why, why_len);
+			if (st != OTA_OK)
+				return st; /* the stage said why */
 			break;
 		}
 		if (st != OTA_OK)
-			return st;
+			return why_fmt(why, why_len, "claim %lld is malformed or out of range",
+				       (long long)key);
 	}
 	return OTA_OK;
 }

@@ -124,10 +124,10 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 	}
 	v->authentic = chain_ok && sig_ok;
 
-	st = ota_evidence_decode_claims(m.payload, m.payload_len, &v->claims);
+	st = ota_evidence_decode_claims(m.payload, m.payload_len, &v->claims, why, sizeof(why));
 	if (st != OTA_OK) {
 		ota_verdict_add(v, OTA_VERIFY_CLAIMS_INVALID, OTA_VERDICT_NO_STAGE,
-				"claims set is malformed: %s", ota_status_message(st));
+				"claims set is malformed: %s", why);
 		return v->failures[0].status;
 	}
 	v->claims_valid = true;

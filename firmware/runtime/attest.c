@@ -62,9 +62,10 @@ ota_status_t ota_rt_attest(const struct ota_boot_state *bs, const struct ota_run
 {
 	uint8_t digest[OTA_SHA256_BYTES], sig[OTA_P256_SIG_BYTES];
 	const uint8_t *certs[2];
-	uint32_t cert_lens[2], ncerts = 1, claims_len;
+	uint32_t cert_lens[2], ncerts = 1, claims_len, need;
 	ota_status_t st;
 
+	*resp_len = 0;
 	if (bs->record_len > sizeof(bs->record))
 		return OTA_RECORD_BAD_LENGTH;
 	st = hash_record(bs, digest);
@@ -85,11 +86,13 @@ ota_status_t ota_rt_attest(const struct ota_boot_state *bs, const struct ota_run
 		cert_lens[1] = rt->identity_cert_len;
 		ncerts = 2;
 	}
-	st = ota_evidence_encode_sign1(claims_buf, claims_len, certs, cert_lens, ncerts, sig, resp,
-				       resp_cap, resp_len);
-	if (st == OTA_CBOR_BUFFER_FULL) {
-		*resp_len = 0;
+	/* Measure first: a response that does not fit leaves the region untouched. */
+	st = ota_evidence_encode_sign1(claims_buf, claims_len, certs, cert_lens, ncerts, sig, NULL,
+				       0, &need);
+	if (st != OTA_OK)
+		return st;
+	if (need > resp_cap)
 		return OTA_MBOX_RESPONSE_TOO_LARGE;
-	}
-	return st;
+	return ota_evidence_encode_sign1(claims_buf, claims_len, certs, cert_lens, ncerts, sig, resp,
+					 resp_cap, resp_len);
 }

@@ -165,6 +165,27 @@ START_TEST(test_encode_buffer_full_is_sticky)
 }
 END_TEST
 
+START_TEST(test_encode_measure_only)
+{
+	uint8_t buf[64];
+	struct ota_cbor_enc e, m;
+	uint32_t len, need;
+
+	ota_cbor_enc_init(&e, buf, sizeof(buf));
+	ota_cbor_enc_init(&m, NULL, 0);
+	ota_cbor_put_map(&e, 1);
+	ota_cbor_put_map(&m, 1);
+	ota_cbor_put_int(&e, -75012);
+	ota_cbor_put_int(&m, -75012);
+	ota_cbor_put_bytes(&e, "0123456789abcdef0123456789", 26);
+	ota_cbor_put_bytes(&m, "0123456789abcdef0123456789", 26);
+	ck_assert_uint_eq(ota_cbor_enc_finish(&e, &len), OTA_OK);
+	ck_assert_uint_eq(ota_cbor_enc_finish(&m, &need), OTA_OK);
+	ck_assert_uint_eq(need, len);
+	ck_assert_uint_eq(len, 1 + 5 + 2 + 26);
+}
+END_TEST
+
 #define REFUSE(want, ...)                                                                  \
 	do {                                                                               \
 		static const uint8_t in_[] = { __VA_ARGS__ };                              \
@@ -445,6 +466,7 @@ static Suite *cbor_suite(void)
 	tcase_add_test(enc, test_encode_negative_and_strings);
 	tcase_add_test(enc, test_encode_containers_round_trip);
 	tcase_add_test(enc, test_encode_buffer_full_is_sticky);
+	tcase_add_test(enc, test_encode_measure_only);
 	tcase_add_test(dec, test_refuse_truncated);
 	tcase_add_test(dec, test_refuse_trailing);
 	tcase_add_test(dec, test_refuse_indefinite);

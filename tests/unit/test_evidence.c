@@ -210,10 +210,13 @@ START_TEST(test_response_too_large)
 
 	evfix_boot_runtime(&f);
 	full = attest();
+	memset(ev, 0xa5, sizeof(ev));
 	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
 					full - 1, &len),
 			  OTA_MBOX_RESPONSE_TOO_LARGE);
 	ck_assert_uint_eq(len, 0);
+	for (uint32_t i = 0; i < full; i++) /* not one byte written */
+		ck_assert_uint_eq(ev[i], 0xa5);
 	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
 					full, &len),
 			  OTA_OK);

@@ -33,6 +33,7 @@ struct ota_cbor_enc {
 	ota_status_t err; /* OTA_OK until something did not fit */
 };
 
+/* buf NULL: measure only (nothing is written; finish gives the length). */
 void ota_cbor_enc_init(struct ota_cbor_enc *e, uint8_t *buf, uint32_t cap);
 /* Major type + argument in its shortest form (the building block). */
 void ota_cbor_put_head(struct ota_cbor_enc *e, uint32_t major, uint64_t arg);

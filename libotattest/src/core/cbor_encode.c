@@ -17,13 +17,23 @@ void ota_cbor_enc_init(struct ota_cbor_enc *e, uint8_t *buf, uint32_t cap)
 	e->err = OTA_OK;
 }
 
-/* Reserve n bytes; NULL (and a sticky error) when they do not fit. */
+/*
+ * Reserve n bytes; NULL (and a sticky error) when they do not fit. With no
+ * buffer the encoder only measures: it counts and writes nothing.
+ */
 static uint8_t *enc_reserve(struct ota_cbor_enc *e, uint32_t n)
 {
 	uint8_t *p;
 
 	if (e->err != OTA_OK)
 		return NULL;
+	if (e->buf == NULL) {
+		if (n > UINT32_MAX - e->len)
+			e->err = OTA_CBOR_BUFFER_FULL;
+		else
+			e->len += n;
+		return NULL;
+	}
 	if (!ota_range_ok(e->len, n, e->cap)) {
 		e->err = OTA_CBOR_BUFFER_FULL;
 		return NULL;
@@ -60,7 +70,7 @@ void ota_cbor_put_head(struct ota_cbor_enc *e, uint32_t major, uint64_t arg)
 	}
 	p = enc_reserve(e, 1u + extra);
 	if (!p)
-		return;
+		return; /* full, or measuring */
 	p[0] = ib;
 	for (i = 0; i < extra; i++)
 		p[1u + i] = (uint8_t)(arg >> (8u * (extra - 1u - i)));

@@ -148,6 +148,7 @@ ota_status_t oti_key_load(const char *path, bool need_private, struct oti_key *o
 {
 	uint8_t *pem = NULL, *spx = NULL;
 	size_t pem_len = 0, spx_len = 0;
+	struct oti_diag local;
 	char spx_path[4096];
 	ota_status_t st;
 
@@ -163,12 +164,14 @@ ota_status_t oti_key_load(const char *path, bool need_private, struct oti_key *o
 		if (st != OTA_OK)
 			goto out;
 	}
-	st = oti_key_parse(pem, pem_len, spx, spx_len, out, d);
+	oti_diag_clear(&local);
+	st = oti_key_parse(pem, pem_len, spx, spx_len, out, &local);
 	if (st != OTA_OK) {
-		/* Blame the half that failed. */
-		bool spx_fault = ((st >> 8) & 0xffu) == OTA_MOD_TOOL &&
-				 st >= OTA_TOOL_SPXKEY_BAD_MAGIC && st <= OTA_TOOL_SPXKEY_MISMATCH;
+		/* Blame the half that failed: the parser names SLH-DSA key file fields. */
+		bool spx_fault = strncmp(local.field, "spx_key", 7) == 0;
 
+		if (d)
+			*d = local;
 		oti_diag_set(d, st, spx_fault ? spx_path : path, NULL, NULL);
 		goto out;
 	}

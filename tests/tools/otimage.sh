@@ -352,6 +352,24 @@ dd if=flash.bin of=tt.bin bs=1 skip=8192 count=240 status=none
 rc "inspect a tag table copy" 0 inspect --json tt.bin
 cp out.txt tt.json
 jqt "tag table" '.format == "tag-table" and (.entries | length) == 4 and ([.entries[].valid] | any | not)' tt.json
+# A boot record as the device exports it: header and one BL0 stage.
+python3 - <<'PY'
+import struct
+stage = struct.pack("<8I32s96s", 2, 1, 0x739, 1, 1, 1, 6, 0, b"\x11" * 32, b"\x22" * 32 + b"\x33" * 32 + bytes(32))
+stage += struct.pack("<2I", 5, 9) + struct.pack("<4I16s", 3, 2, 1, 0, bytes(16))
+stage += struct.pack("<QIIQ", 123456, 1, 0, 999)
+assert len(stage) == 224
+hdr = struct.pack("<4sHHIIII16sIIIIIIIIII32sQ2I", b"OTBR", 1, 128, 128 + 224, 7, 1, 1, bytes(range(16)),
+                  2, 6, 0, 6, 1, 3, 1, 0x739, 1, 128, b"\x44" * 32, 5000, 0, 0)
+assert len(hdr) == 128
+open("record.bin", "wb").write(hdr + stage)
+PY
+rc "inspect a boot record" 0 inspect --json record.bin
+cp out.txt rec.json
+jqt "boot record" '.format == "boot-record" and .reset_reason == "cold" and .min_svn == 6 and (.stages | length) == 1 and .stages[0].path == "tag" and .stages[0].delegation_depth == 1 and (.stages[0].key_ids | length) == 2 and .stages[0].booted == true' rec.json
+head -c 200 record.bin >rec-short.bin
+rc "inspect: truncated boot record" $E_MALFORMED inspect rec-short.bin
+err_is "otimage: rec-short.bin: record.length: boot record length field is inconsistent"
 rc "inspect text output" 0 inspect chain.img
 check "text output is key: value lines" grep -q "^security_version: 6$" out.txt
 

@@ -33,7 +33,9 @@ ota_status_t ota_rt_get_certs(const struct ota_runtime *rt, uint8_t *resp, uint3
 	if (rt->identity_cert_len == 0)
 		return rt->identity_cert_status != OTA_OK ? rt->identity_cert_status
 							  : OTA_RUNTIME_NO_CERTS;
-	if (resp_cap < sizeof(hdr))
+	/* Check the whole size first: a response that does not fit writes nothing. */
+	if (sizeof(hdr) + 8u + ((rt->alias_cert_len + 3u) & ~3u) +
+		    ((rt->identity_cert_len + 3u) & ~3u) > resp_cap)
 		return OTA_MBOX_RESPONSE_TOO_LARGE;
 	st = put_entry(rt->alias_cert, rt->alias_cert_len, resp, resp_cap, &at);
 	if (st == OTA_OK)

@@ -246,7 +246,11 @@ START_TEST(test_get_certs_layout)
 	ck_assert_uint_eq(n, rt->identity_cert_len);
 	ck_assert_mem_eq(buf + at + 4, rt->identity_cert, n);
 	ck_assert_uint_eq(len, at + 4 + ((n + 3) & ~3u));
-	ck_assert_uint_eq(ota_rt_get_certs(rt, buf, len - 1, &len), OTA_MBOX_RESPONSE_TOO_LARGE);
+	memset(buf, 0x5a, sizeof(buf));
+	n = len;
+	ck_assert_uint_eq(ota_rt_get_certs(rt, buf, n - 1, &len), OTA_MBOX_RESPONSE_TOO_LARGE);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(buf[i], 0x5a);
 }
 END_TEST
 

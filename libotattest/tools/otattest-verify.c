@@ -37,7 +37,8 @@ static const char usage_text[] =
 	"                   only authenticity, freshness and accepted stages count\n"
 	"  --record FILE    boot record bytes read from the host (sysfs 'record');\n"
 	"                   must hash to the evidence's record digest claim\n"
-	"  --json           print the verdict as one JSON object on stdout\n"
+	"  --json           print the verdict as one JSON object on stdout (an input\n"
+	"                   that cannot be used gives {\"verdict\":\"error\",...})\n"
 	"  -q, --quiet      print nothing; the exit status is the verdict\n"
 	"  -h, --help       show this help\n"
 	"\n"
@@ -227,10 +228,26 @@ static void print_human(const struct ota_verdict *v, ota_status_t st)
 	}
 }
 
-static int fail_input(const char *what, const char *path, ota_status_t st)
+static bool json_out;
+
+/*
+ * An input that could not be used: one line on stderr, and with --json
+ * one object on stdout too, so a script always gets something to parse.
+ */
+static int fail_input(const char *what, const char *path, ota_status_t st, const char *detail)
 {
-	fprintf(stderr, PROG ": %s %s: %s\n", what, path,
-		st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s %s: %s", what, path,
+		 detail ? detail : st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
+	fprintf(stderr, PROG ": %s\n", msg);
+	if (json_out) {
+		printf("{\"verdict\":\"error\",\"status\":");
+		json_string(stdout, ota_status_name(st) ? ota_status_name(st) : "UNKNOWN");
+		printf(",\"code\":%u,\"detail\":", st);
+		json_string(stdout, msg);
+		printf("}\n");
+	}
 	return class_exit(st);
 }
 
@@ -266,7 +283,7 @@ int main(int argc, char **argv)
 		case 'N': no_nonce = true; break;
 		case 'p': policy_path = optarg; break;
 		case 'r': record_path = optarg; break;
-		case 'j': json = true; break;
+		case 'j': json = json_out = true; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
@@ -286,26 +303,24 @@ int main(int argc, char **argv)
 	ota_policy_init(&policy);
 	if (policy_path) {
 		st = ota_policy_load_file(policy_path, &policy, why, sizeof(why));
-		if (st != OTA_OK) {
-			fprintf(stderr, PROG ": policy %s: %s\n", policy_path, why);
-			return class_exit(st);
-		}
+		if (st != OTA_OK)
+			return fail_input("policy", policy_path, st, why);
 	}
 	st = ota_trust_load_file(ca_path, &ca);
 	if (st != OTA_OK)
-		return fail_input("CA", ca_path, st);
+		return fail_input("CA", ca_path, st, NULL);
 	st = ota_read_file(strcmp(argv[optind], "-") ? argv[optind] : "/dev/stdin",
 			   OTA_EVIDENCE_MAX_BYTES * 4u, &ev, &ev_len);
 	if (st != OTA_OK) {
 		ota_trust_free(ca);
-		return fail_input("evidence", argv[optind], st);
+		return fail_input("evidence", argv[optind], st, NULL);
 	}
 	if (record_path) {
 		st = ota_read_file(record_path, OTA_RECORD_MAX_BYTES, &rec, &rec_len);
 		if (st != OTA_OK) {
 			ota_trust_free(ca);
 			free(ev);
-			return fail_input("record", record_path, st);
+			return fail_input("record", record_path, st, NULL);
 		}
 	}
 

@@ -101,6 +101,9 @@ expect_rc 10 "otattest-verify: malformed policy is exit 10" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/bad.policy" "$work/evidence.cose"
 expect_rc 22 "otattest-verify: unreadable evidence is exit 22" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/missing.cose"
+"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/missing.cose" >"$work/json" 2>/dev/null
+[ $? = 22 ] && jq -e '.verdict == "error" and .status == "HOST_IO"' "$work/json" >/dev/null
+ok $? "otattest-verify --json: an input error is exit 22 and a JSON object on stdout"
 expect_rc 2 "otattest-verify: no --nonce is a usage error" \
 	"$verify" --ca "$work/ca.pem" "$work/evidence.cose"
 expect_rc 0 "otattest-verify --help" "$verify" --help

@@ -50,12 +50,8 @@ mkdir -p "$work/keys" "$work/images"
 cd "$work"
 
 step "Manufacturer: a CA for device identity certificates"
-if "$otimage" ca --help >/dev/null 2>&1; then
-	oti ca --key keys/ca.key --cert keys/ca.pem
-	openssl x509 -in keys/ca.pem -noout -subject | sed 's/^/   /'
-else
-	echo "   (this otimage has no 'ca' command yet: skipped)"
-fi
+oti ca --key keys/ca.key --cert keys/ca.pem
+openssl x509 -in keys/ca.pem -noout -subject | sed 's/^/   /'
 
 step "Keys: creator (signs ROM_EXT), owner (root of BL0 trust), a delegate that signs BL0"
 oti keygen --out keys/creator.key --pub keys/creator.pub
@@ -80,13 +76,18 @@ for i in rom_ext bl0; do
 		jq -r '"SVN \(.security_version), measurement \(.measurement)"')"
 done
 
-step "Device images: owner config, flash (both slots), OTP (keys, owner config digest, secret)"
+step "Device images: OTP (keys, owner config digest, secret) with its identity certificate, flash"
 oti owner-config --key keys/owner.pub --out images/owner.cfg
-oti pack --out images/flash.img --rom-ext-a images/rom_ext.img --rom-ext-b images/rom_ext.img \
-	--bl0-a images/bl0.img --bl0-b images/bl0.img --owner-config images/owner.cfg
 oti provision --out images/otp.img --creator-key keys/creator.pub \
-	--owner-config images/owner.cfg --lifecycle dev --tag-boot on
-echo "   flash.img $(stat -c %s images/flash.img) bytes, otp.img $(stat -c %s images/otp.img) bytes"
+	--owner-config images/owner.cfg --lifecycle dev --tag-boot on \
+	--ca-key keys/ca.key --ca-cert keys/ca.pem --identity-cert images/identity.der
+oti pack --out images/flash.img --rom-ext-a images/rom_ext.img --rom-ext-b images/rom_ext.img \
+	--bl0-a images/bl0.img --bl0-b images/bl0.img --owner-config images/owner.cfg \
+	--identity-cert images/identity.der
+echo "   otp.img $(stat -c %s images/otp.img) bytes, flash.img $(stat -c %s images/flash.img) bytes"
+openssl x509 -inform der -in images/identity.der -noout -subject | sed 's/^/   identity certificate: /'
+openssl verify -CAfile keys/ca.pem <(openssl x509 -inform der -in images/identity.der) |
+	sed 's#^.*: #   checked against the CA: #'
 
 step "Power on: otattest-model with the factory images (ivshmem server + device)"
 "$model" --state-dir="$work/device" --load-flash=images/flash.img --load-otp=images/otp.img \

@@ -70,6 +70,7 @@ static int build(void)
 	snprintf(fx.bl0_v1[1], sizeof(fx.bl0_v1[1]), "%s/bl0-b.img", fx.dir);
 	snprintf(fx.bl0_v2, sizeof(fx.bl0_v2), "%s/bl0-v2.img", fx.dir);
 	snprintf(fx.bl0_bad, sizeof(fx.bl0_bad), "%s/bl0-untrusted.img", fx.dir);
+	snprintf(fx.ca, sizeof(fx.ca), "%s/ca.pem", fx.dir);
 	snprintf(fx.log, sizeof(fx.log), "%s/provision.log", fx.dir);
 
 	if (write_payload("rom_ext.code", "ROM_EXT code") ||
@@ -94,10 +95,12 @@ static int build(void)
 	    tool("sign --key stranger.key --stage bl0 --svn 3 --payload bl0-v2.code "
 		 "--out bl0-untrusted.img") ||
 	    tool("owner-config --key owner.pub --out owner.cfg") ||
-	    tool("pack --out flash.img --rom-ext-a rom_ext.img --rom-ext-b rom_ext.img "
-		 "--bl0-a bl0-a.img --bl0-b bl0-b.img --owner-config owner.cfg") ||
+	    tool("ca --key ca.key --cert ca.pem") ||
 	    tool("provision --out otp.img --creator-key creator.pub --owner-config owner.cfg "
-		 "--lifecycle dev"))
+		 "--lifecycle dev --ca-key ca.key --ca-cert ca.pem --identity-cert identity.der") ||
+	    tool("pack --out flash.img --rom-ext-a rom_ext.img --rom-ext-b rom_ext.img "
+		 "--bl0-a bl0-a.img --bl0-b bl0-b.img --owner-config owner.cfg "
+		 "--identity-cert identity.der"))
 		return -1;
 	return 0;
 }

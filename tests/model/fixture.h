@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A provisioned device for the tests that need one, made with otimage the
- * way an operator would (creator and owner keys, a leaf delegate for BL0,
- * signed images, owner config, flash and OTP images), once per test
- * binary, before check forks the tests.
+ * way an operator would (a manufacturer CA and the device's identity
+ * certificate, creator and owner keys, a leaf delegate for BL0, signed
+ * images, owner config, flash and OTP images), once per test binary,
+ * before check forks the tests.
  */
 #ifndef TESTS_MODEL_FIXTURE_H
 #define TESTS_MODEL_FIXTURE_H
@@ -18,6 +19,7 @@ struct fixture {
 	char bl0_v1[2][192]; /* the SVN 1 BL0 images packed into slots A and B */
 	char bl0_v2[192];   /* BL0, SVN 2, for installs */
 	char bl0_bad[192];  /* a BL0 signed by a key the device does not trust */
+	char ca[192];       /* the manufacturer CA certificate (PEM) */
 	char log[192];      /* what otimage said */
 };
 

@@ -191,6 +191,26 @@ START_TEST(attest_returns_signed_fresh_evidence)
 	ck_assert_uint_ge(cose.cert_count, 1);
 	ck_assert(cert_pubkey(cose.certs[0], cose.cert_lens[0], alias));
 	ck_assert_uint_eq(ota_cose_sign1_verify(&cose, alias), OTA_OK);
+	/* And the whole verdict: chain to the manufacturer CA, nonce, record, policy. */
+	{
+		const struct fixture *fx = fixture_get();
+		static struct ota_verdict v;
+		struct ota_policy pol;
+		struct ota_trust *ca = NULL;
+
+		ck_assert_uint_eq(ota_trust_load_file(fx->ca, &ca), OTA_OK);
+		ota_policy_init(&pol);
+		ck_assert_uint_eq(ota_verify_evidence(ev, len, ca, req.nonce, 24, &pol,
+						      (const uint8_t *)&rec, rlen, &v),
+				  OTA_OK);
+		ck_assert(v.authentic);
+		/* A different nonce is refused. */
+		req.nonce[0] ^= 1;
+		ck_assert_uint_ne(ota_verify_evidence(ev, len, ca, req.nonce, 24, &pol,
+						      (const uint8_t *)&rec, rlen, &v),
+				  OTA_OK);
+		ota_trust_free(ca);
+	}
 	ev[len - 1] ^= 1;
 	ck_assert_uint_eq(ota_cose_sign1_decode(ev, len, &cose), OTA_OK);
 	ck_assert_uint_ne(ota_cose_sign1_verify(&cose, alias), OTA_OK);
@@ -240,15 +260,39 @@ START_TEST(stable_sign_signs_with_the_svn_key)
 }
 END_TEST
 
-START_TEST(get_certs_without_an_identity_certificate)
+START_TEST(get_certs_chain_to_the_manufacturer_ca)
 {
 	static uint8_t buf[OTA_SHM_RESPONSE_SIZE];
-	uint32_t len = 1;
+	const struct fixture *fx = fixture_get();
+	const struct ota_resp_certs *hdr = (const struct ota_resp_certs *)buf;
+	const uint8_t *certs[OTA_CERTS_MAX];
+	size_t lens[OTA_CERTS_MAX];
+	struct ota_trust *ca = NULL;
+	uint8_t leaf[64];
+	uint32_t len, off = sizeof(*hdr);
+	char why[256];
 
-	/* The fixture provisions no identity certificate: the device says exactly that. */
 	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_GET_CERTS, NULL, 0, buf, sizeof(buf), &len),
-			  OTA_RUNTIME_NO_CERTS);
-	ck_assert_uint_eq(len, 0);
+			  OTA_OK);
+	ck_assert_uint_ge(len, sizeof(*hdr));
+	ck_assert_uint_eq(hdr->count, 2); /* alias, then device identity */
+	ck_assert_uint_eq(hdr->reserved, 0);
+	for (uint32_t i = 0; i < hdr->count; i++) {
+		uint32_t n;
+
+		ck_assert_uint_le(off + 4u, len);
+		memcpy(&n, buf + off, 4);
+		ck_assert_uint_le(n, len - off - 4u);
+		certs[i] = buf + off + 4;
+		lens[i] = n;
+		off += 4u + ((n + 3u) & ~3u);
+	}
+	ck_assert_uint_eq(off, len);
+	/* The chain checks out against the CA otimage made, with OpenSSL. */
+	ck_assert_uint_eq(ota_trust_load_file(fx->ca, &ca), OTA_OK);
+	ck_assert_msg(ota_chain_verify(ca, certs, lens, 2, leaf, why, sizeof(why)) == OTA_OK,
+		      "chain: %s", why);
+	ota_trust_free(ca);
 }
 END_TEST
 
@@ -500,7 +544,7 @@ static Suite *commands_suite(void)
 	tcase_add_test(cmds, get_record_equals_the_region);
 	tcase_add_test(cmds, attest_returns_signed_fresh_evidence);
 	tcase_add_test(cmds, stable_sign_signs_with_the_svn_key);
-	tcase_add_test(cmds, get_certs_without_an_identity_certificate);
+	tcase_add_test(cmds, get_certs_chain_to_the_manufacturer_ca);
 	tcase_add_test(cmds, rotate_tags_bumps_the_key_version);
 	tcase_add_test(cmds, warm_reset_keeps_the_image);
 	tcase_add_test(cmds, update_reset_switches_slots_and_refuses_untrusted_images);

@@ -45,6 +45,22 @@ struct send_done {
 	int err;
 };
 
+/*
+ * Two sender lanes, because the family is parallel_ops: GET_DEVICE and
+ * GET_RECORD read the driver's snapshot and return at once, so they get a
+ * lane of their own and a cache refresh never waits behind an attestation
+ * or a rotation on the device's mailbox.
+ */
+enum { LANE_SNAPSHOT, LANE_MAILBOX, N_LANES };
+
+struct lane {
+	struct genl *g;
+	pthread_t thread;
+	bool started;
+	pthread_cond_t cond;
+	struct send_item *head, **tail;
+};
+
 struct genl {
 	sd_event *event;
 	struct genl_callbacks cb;
@@ -59,11 +75,8 @@ struct genl {
 	struct genl_req *pending;
 	unsigned n_pending;
 
-	pthread_t thread;
-	bool thread_started;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct send_item *queue_head, **queue_tail;
+	pthread_mutex_t lock; /* the lanes' queues and stop */
+	struct lane lanes[N_LANES];
 	bool stop;
 	int pipe_fd[2];
 
@@ -249,16 +262,21 @@ static bool unqueue(struct genl *g, uint32_t seq)
 {
 	struct send_item **pp, *it;
 	bool found = false;
+	int l;
 
 	pthread_mutex_lock(&g->lock);
-	for (pp = &g->queue_head; (it = *pp); pp = &it->next) {
-		if (it->seq == seq) {
-			*pp = it->next;
-			if (!*pp)
-				g->queue_tail = pp;
-			free(it);
-			found = true;
-			break;
+	for (l = 0; l < N_LANES && !found; l++) {
+		struct lane *lane = &g->lanes[l];
+
+		for (pp = &lane->head; (it = *pp); pp = &it->next) {
+			if (it->seq == seq) {
+				*pp = it->next;
+				if (!*pp)
+					lane->tail = pp;
+				free(it);
+				found = true;
+				break;
+			}
 		}
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -517,7 +535,8 @@ static int on_ev_io(sd_event_source *s, int fd, uint32_t revents, void *userdata
 
 static void *sender_main(void *p)
 {
-	struct genl *g = p;
+	struct lane *lane = p;
+	struct genl *g = lane->g;
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int fd = mnl_socket_get_fd(g->req_sock);
 
@@ -527,16 +546,16 @@ static void *sender_main(void *p)
 		ssize_t n;
 
 		pthread_mutex_lock(&g->lock);
-		while (!g->queue_head && !g->stop)
-			pthread_cond_wait(&g->cond, &g->lock);
+		while (!lane->head && !g->stop)
+			pthread_cond_wait(&lane->cond, &g->lock);
 		if (g->stop) {
 			pthread_mutex_unlock(&g->lock);
 			return NULL;
 		}
-		it = g->queue_head;
-		g->queue_head = it->next;
-		if (!g->queue_head)
-			g->queue_tail = &g->queue_head;
+		it = lane->head;
+		lane->head = it->next;
+		if (!lane->head)
+			lane->tail = &lane->head;
 		pthread_mutex_unlock(&g->lock);
 
 		/* Blocks for as long as the kernel's handler waits on the device. */
@@ -631,11 +650,17 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	g->pending = req;
 	g->n_pending++;
 
-	pthread_mutex_lock(&g->lock);
-	*g->queue_tail = it;
-	g->queue_tail = &it->next;
-	pthread_cond_signal(&g->cond);
-	pthread_mutex_unlock(&g->lock);
+	{
+		struct lane *lane = &g->lanes[cmd == OTATTEST_CMD_GET_DEVICE || cmd == OTATTEST_CMD_GET_RECORD
+						      ? LANE_SNAPSHOT
+						      : LANE_MAILBOX];
+
+		pthread_mutex_lock(&g->lock);
+		*lane->tail = it;
+		lane->tail = &it->next;
+		pthread_cond_signal(&lane->cond);
+		pthread_mutex_unlock(&g->lock);
+	}
 	return 0;
 }
 
@@ -710,7 +735,7 @@ int genl_new(struct genl **ret, sd_event *event, const struct genl_callbacks *cb
 	uint32_t notify = 0;
 	sigset_t all, old;
 	struct genl *g;
-	int r;
+	int r, l;
 
 	g = calloc(1, sizeof(*g));
 	if (!g)
@@ -718,10 +743,13 @@ int genl_new(struct genl **ret, sd_event *event, const struct genl_callbacks *cb
 	g->event = sd_event_ref(event);
 	g->cb = *cb;
 	g->pipe_fd[0] = g->pipe_fd[1] = -1;
-	g->queue_tail = &g->queue_head;
 	g->seq = (uint32_t)time(NULL);
 	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->cond, NULL);
+	for (l = 0; l < N_LANES; l++) {
+		g->lanes[l].g = g;
+		g->lanes[l].tail = &g->lanes[l].head;
+		pthread_cond_init(&g->lanes[l].cond, NULL);
+	}
 
 	g->rbuf = malloc(GENL_RECV_BUF);
 	g->req_sock = open_socket();
@@ -753,14 +781,16 @@ int genl_new(struct genl **ret, sd_event *event, const struct genl_callbacks *cb
 	else
 		log_warning("cannot subscribe to nlctrl notifications; driver reloads are noticed late");
 
-	/* The thread must not take signals the loop handles by signalfd. */
+	/* The threads must not take signals the loop handles by signalfd. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
-	r = -pthread_create(&g->thread, NULL, sender_main, g);
+	for (l = 0, r = 0; l < N_LANES && r == 0; l++) {
+		r = -pthread_create(&g->lanes[l].thread, NULL, sender_main, &g->lanes[l]);
+		g->lanes[l].started = r == 0;
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r < 0)
 		goto fail;
-	g->thread_started = true;
 
 	genl_resolve(g);
 	*ret = g;
@@ -773,20 +803,24 @@ fail:
 struct genl *genl_free(struct genl *g)
 {
 	struct send_item *it;
+	int l;
 
 	if (!g)
 		return NULL;
 	fail_all(g, OTA_HOST_DEVICE_GONE, "otattestd is shutting down");
-	if (g->thread_started) {
-		pthread_mutex_lock(&g->lock);
-		g->stop = true;
-		pthread_cond_signal(&g->cond);
-		pthread_mutex_unlock(&g->lock);
-		pthread_join(g->thread, NULL);
-	}
-	while ((it = g->queue_head)) {
-		g->queue_head = it->next;
-		free(it);
+	pthread_mutex_lock(&g->lock);
+	g->stop = true;
+	for (l = 0; l < N_LANES; l++)
+		pthread_cond_signal(&g->lanes[l].cond);
+	pthread_mutex_unlock(&g->lock);
+	for (l = 0; l < N_LANES; l++) {
+		if (g->lanes[l].started)
+			pthread_join(g->lanes[l].thread, NULL);
+		while ((it = g->lanes[l].head)) {
+			g->lanes[l].head = it->next;
+			free(it);
+		}
+		pthread_cond_destroy(&g->lanes[l].cond);
 	}
 	sd_event_source_disable_unref(g->req_src);
 	sd_event_source_disable_unref(g->ev_src);
@@ -801,7 +835,6 @@ struct genl *genl_free(struct genl *g)
 		close(g->pipe_fd[1]);
 	free(g->rbuf);
 	pthread_mutex_destroy(&g->lock);
-	pthread_cond_destroy(&g->cond);
 	sd_event_unref(g->event);
 	free(g);
 	return NULL;

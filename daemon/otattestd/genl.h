@@ -3,16 +3,18 @@
  * Generic netlink client for the kernel's "otattest" family (genl.h), on
  * libmnl and the daemon's sd-event loop.
  *
- * Why a sender thread: generic netlink runs a command's handler inside the
+ * Why sender threads: generic netlink runs a command's handler inside the
  * sendmsg() call that delivers it, and the otattest handlers wait for the
  * device's mailbox (tens of milliseconds, seconds for a rotation, the
  * driver's timeout for a silent device). Sending from the event loop would
  * freeze every property read and signal behind one slow attestation. So
- * the loop encodes a request, hands it to one sender thread (the device
- * serves one request at a time anyway) and goes on; the kernel queues the
- * reply on the socket, where the loop's I/O source reads it and matches it
- * to its request by sequence number. Every request also has a deadline,
- * so a reply the socket dropped (ENOBUFS) ends in a Timeout, not a hang.
+ * the loop encodes a request, hands it to a sender thread and goes on; the
+ * kernel queues the reply on the socket, where the loop's I/O source reads
+ * it and matches it to its request by sequence number. There are two
+ * lanes (the family is parallel_ops): snapshot reads (GET_DEVICE,
+ * GET_RECORD) never wait behind mailbox commands, which the device serves
+ * one at a time anyway. Every request also has a deadline, so a reply the
+ * socket dropped (ENOBUFS) ends in a Timeout, not a hang.
  *
  * Two sockets: one for requests and replies, one for multicast: the
  * family's "events" group and nlctrl's "notify" group, which tells us when

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: MIT
+# Shared by the daemon-* scenarios (sourced; defines functions only, so
+# the runner and the guest may both source it). Not a scenario itself: the
+# runner only picks up *.sh.
+#
+# Host side: daemon_provision (host_prepare) builds keys, signed images,
+# an OTP image with a device identity certificate from a fresh CA, and a
+# flash image, and installs them as the model's persistent state.
+# Guest side (systemd mode): daemon_guest_setup installs the shipped
+# units, policy and sysusers file into the /etc overlay; daemon_start
+# brings up the bus, the driver and otattestd.
+
+DAEMON_BUS=org.otattest.BootAttest1
+DAEMON_ROOT=/org/otattest/BootAttest1
+DAEMON_DEV=/org/otattest/BootAttest1/device/otattest0
+DAEMON_IFACE=org.otattest.BootAttest1.Device
+
+# ---- host ----
+
+# daemon_provision: a provisioned device for the model (CA in $E2E_OUT/ca.pem).
+daemon_provision() {
+	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage
+	mkdir -p "$p" "$E2E_MODEL_STATE"
+	"$oi" keygen --out "$p/creator.key" --pub "$p/creator.pub" >/dev/null
+	"$oi" keygen --out "$p/owner.key" --pub "$p/owner.pub" >/dev/null
+	"$oi" ca --key "$p/ca.key" --cert "$p/ca.pem" >/dev/null
+	"$oi" sign --key "$p/creator.key" --stage rom_ext --svn 2 --out "$p/rom_ext.bin" >/dev/null
+	"$oi" sign --key "$p/owner.key" --stage bl0 --svn 3 --out "$p/bl0.bin" >/dev/null
+	"$oi" owner-config --key "$p/owner.pub" --out "$p/owner.cfg" >/dev/null
+	"$oi" provision --out "$p/otp.bin" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
+		--lifecycle prod --ca-key "$p/ca.key" --ca-cert "$p/ca.pem" --identity-cert "$p/id.der" >/dev/null
+	"$oi" pack --out "$p/flash.bin" --rom-ext-a "$p/rom_ext.bin" --bl0-a "$p/bl0.bin" \
+		--bl0-b "$p/bl0.bin" --owner-config "$p/owner.cfg" --identity-cert "$p/id.der" >/dev/null
+	# The model's state files are the raw flash and OTP contents.
+	cp "$p/flash.bin" "$E2E_MODEL_STATE/flash.bin"
+	cp "$p/otp.bin" "$E2E_MODEL_STATE/otp.bin"
+	cp "$p/ca.pem" "$E2E_OUT/ca.pem"
+}
+
+# ---- guest, chrooted before systemd starts ----
+
+daemon_guest_setup() {
+	local src=$E2E_SRC
+	# The shipped unit, pointed at the build tree (the host root is
+	# visible read-only at its own path). The drop-in only keeps the
+	# boot from pulling in sysinit.target; the hardening is untouched.
+	sed "s|^ExecStart=.*|ExecStart=$src/build/otattestd|" "$src/build/systemd/otattestd.service" \
+		>/etc/systemd/system/otattestd.service
+	mkdir -p /etc/systemd/system/otattestd.service.d
+	printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/otattestd.service.d/e2e.conf
+	# The shipped D-Bus policy and activation file; the servicedir line
+	# makes dbus-daemon read activation files from the writable /etc.
+	cp "$src/systemd/org.otattest.BootAttest1.conf" /etc/dbus-1/system.d/
+	mkdir -p /etc/dbus-1/system-services
+	cp "$src/systemd/org.otattest.BootAttest1.service" /etc/dbus-1/system-services/
+	printf '<busconfig><servicedir>/etc/dbus-1/system-services</servicedir></busconfig>\n' \
+		>/etc/dbus-1/system.d/e2e-servicedir.conf
+	# The shipped sysusers file creates the otattestd user.
+	mkdir -p /etc/sysusers.d
+	cp "$src/systemd/otattest.sysusers" /etc/sysusers.d/otattest.conf
+	systemd-sysusers /etc/sysusers.d/otattest.conf
+	id otattestd >/dev/null
+}
+
+# ---- guest, in guest_main ----
+
+daemon_bus_up() {
+	systemctl start --job-mode=ignore-dependencies dbus.socket dbus.service
+}
+
+daemon_has_name() {
+	busctl --system status "$DAEMON_BUS" >/dev/null 2>&1
+}
+
+daemon_state_is() {
+	[ "$(busctl --system get-property "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" State 2>/dev/null)" = "s \"$1\"" ]
+}
+
+# daemon_start [WANT_STATE]: bus, driver, otattestd; waits for the name and,
+# with an argument, for otattest0 to reach that state.
+daemon_start() {
+	daemon_bus_up
+	e2e_insmod otattest
+	systemctl start otattestd.service
+	e2e_wait_for 15 "otattestd on the bus" daemon_has_name
+	if [ -n "${1:-}" ]; then
+		e2e_wait_for 15 "otattest0 $1" daemon_state_is "$1"
+	fi
+}
+
+daemon_pid() {
+	systemctl show -p MainPID --value otattestd.service
+}
+
+daemon_prop() {
+	busctl --system get-property "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" "$1"
+}
+
+# daemon_ctl ARGS...: build/otattestctl from the tree.
+daemon_ctl() {
+	"$E2E_SRC/build/otattestctl" "$@"
+}
+
+# daemon_expect_exit CODE WHAT CMD...: CMD must exit with CODE.
+daemon_expect_exit() {
+	local want=$1 what=$2 rc=0
+	shift 2
+	"$@" >/tmp/expect.out 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || e2e_fail "$what: exit $rc, expected $want: $(head -c 300 /tmp/expect.out)"
+	e2e_log "$what: exit $rc as expected ($(head -c 160 /tmp/expect.out | tr '\n' ' '))"
+}
+
+# daemon_save_journal: otattestd's structured journal entries, when journald runs.
+daemon_save_journal() {
+	journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service >/tmp/otattestd-journal.txt 2>&1 || true
+	e2e_save /tmp/otattestd-journal.txt
+}

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+# The shipped unit starts otattestd with its hardening in force, the API
+# is on the bus, and systemd-analyze rates the unit at 2.0 or lower.
+E2E_DESCRIPTION="otattestd: shipped unit, hardening in force, busctl introspect, exposure <= 2.0"
+E2E_MODE=systemd
+E2E_TIMEOUT=90
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c)
+
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash"
+
+guest_setup() {
+	daemon_guest_setup
+}
+
+guest_main() {
+	local pid status exposure
+	daemon_start
+
+	pid=$(daemon_pid)
+	[ "$pid" -gt 1 ] || e2e_fail "otattestd has no main PID"
+	status=$(cat /proc/"$pid"/status)
+	e2e_log "$(grep -E '^(Uid|Gid|NoNewPrivs|Seccomp|CapInh|CapPrm|CapEff|CapBnd|CapAmb):' <<<"$status" | tr '\t' ' ' | tr '\n' ';')"
+	e2e_assert_eq "$(id -u otattestd)" "$(awk '/^Uid:/ {print $3}' <<<"$status")" "runs as the otattestd user (euid)"
+	e2e_assert_eq 1 "$(awk '/^NoNewPrivs:/ {print $2}' <<<"$status")" "NoNewPrivileges"
+	e2e_assert_eq 2 "$(awk '/^Seccomp:/ {print $2}' <<<"$status")" "SystemCallFilter: seccomp filter"
+	# CAP_NET_ADMIN is bit 12: the bounding set holds it and nothing else.
+	e2e_assert_eq 0000000000001000 "$(awk '/^CapBnd:/ {print $2}' <<<"$status")" "CapabilityBoundingSet=CAP_NET_ADMIN"
+	e2e_assert_eq 0000000000001000 "$(awk '/^CapEff:/ {print $2}' <<<"$status")" "effective: CAP_NET_ADMIN only"
+	[ "$(readlink /proc/"$pid"/ns/mnt)" != "$(readlink /proc/1/ns/mnt)" ] ||
+		e2e_fail "no mount namespace of its own (ProtectSystem/PrivateTmp)"
+	# ProtectSystem=strict, PrivateTmp: seen from inside the service's namespace.
+	nsenter -t "$pid" -m -- sh -c 'touch /usr/e2e-x' 2>/dev/null && e2e_fail "/usr writable for otattestd"
+	nsenter -t "$pid" -m -- sh -c 'touch /etc/e2e-x' 2>/dev/null && e2e_fail "/etc writable for otattestd"
+	[ -z "$(nsenter -t "$pid" -m -- ls -A /tmp)" ] || e2e_fail "PrivateTmp: /tmp not private"
+	nsenter -t "$pid" -m -- test -e /dev/sda && e2e_fail "PrivateDevices: /dev not private"
+	nsenter -t "$pid" -m -- test -d /sys/class/otattest || e2e_fail "/sys/class/otattest not visible to sd-device"
+
+	busctl --system introspect "$DAEMON_BUS" "$DAEMON_ROOT" >/tmp/introspect.txt
+	e2e_save /tmp/introspect.txt
+	grep -q '^org.otattest.BootAttest1.Manager' /tmp/introspect.txt || e2e_fail "Manager interface not introspected"
+	grep -q '^org.freedesktop.DBus.ObjectManager' /tmp/introspect.txt || e2e_fail "ObjectManager missing"
+	grep -q '^\.GetDevice ' /tmp/introspect.txt || e2e_fail "GetDevice missing"
+	e2e_assert_eq 's "0.1"' "$(busctl --system get-property "$DAEMON_BUS" "$DAEMON_ROOT" org.otattest.BootAttest1.Manager Version)" "Version property"
+
+	# The watchdog is armed (WatchdogSec=) and otattestd keeps it fed.
+	e2e_assert_eq 30s "$(systemctl show -p WatchdogUSec --value otattestd.service)" "WatchdogSec"
+	# STATUS= from sd_notify; no "driver not loaded": the genl family was
+	# resolved by name (this scenario has no device).
+	e2e_assert_eq '0 device(s), 0 ready' "$(systemctl show -p StatusText --value otattestd.service)" "STATUS= from sd_notify"
+
+	systemd-analyze security --offline=yes --no-pager /etc/systemd/system/otattestd.service >/tmp/security.txt 2>&1 || true
+	e2e_save /tmp/security.txt
+	exposure=$(sed -n 's/.*Overall exposure level for otattestd.service: \([0-9.]*\).*/\1/p' /tmp/security.txt)
+	e2e_log "systemd-analyze security --offline=yes otattestd.service: exposure $exposure"
+	awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.0) }' || e2e_fail "exposure '$exposure' is above 2.0"
+
+	# A clean stop: SIGTERM, exit 0.
+	systemctl stop otattestd.service
+	e2e_assert_eq "success" "$(systemctl show -p Result --value otattestd.service)" "clean stop"
+	daemon_save_journal
+}

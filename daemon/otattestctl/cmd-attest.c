@@ -71,7 +71,8 @@ int cmd_attest(struct ctl *c, int argc, char **argv)
 	const void *ev;
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "n:o:", opts, NULL)) >= 0) {
 		switch (o) {
 		case 'n':
@@ -173,7 +174,8 @@ int cmd_verify(struct ctl *c, int argc, char **argv)
 	bool json = c->json, have_nonce = false;
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "n:", opts, NULL)) >= 0) {
 		switch (o) {
 		case 'n':

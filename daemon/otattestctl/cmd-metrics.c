@@ -25,7 +25,8 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 	FILE *mem;
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "o:", opts, NULL)) >= 0) {
 		if (o != 'o')
 			return OTA_EXIT_USAGE;

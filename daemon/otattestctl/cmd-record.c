@@ -22,7 +22,8 @@ int cmd_record(struct ctl *c, int argc, char **argv)
 	ota_status_t s;
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "jr", opts, NULL)) >= 0) {
 		if (o == 'j')
 			json = true;

@@ -168,7 +168,8 @@ int cmd_update_reset(struct ctl *c, int argc, char **argv)
 	char path[160];
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "s:", opts, NULL)) >= 0) {
 		if (o != 's')
 			return OTA_EXIT_USAGE;

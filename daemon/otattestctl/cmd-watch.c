@@ -256,7 +256,8 @@ int cmd_watch(struct ctl *c, int argc, char **argv)
 	char rule[512];
 	int r, o;
 
-	optind = 1;
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
 	while ((o = getopt_long(argc, argv, "jn:", opts, NULL)) >= 0) {
 		if (o == 'j') {
 			c->json = true;

@@ -17,24 +17,38 @@ DAEMON_IFACE=org.otattest.BootAttest1.Device
 
 # ---- host ----
 
-# daemon_provision: a provisioned device for the model (CA in $E2E_OUT/ca.pem).
+# daemon_provision: a provisioned device for the model (CA in $E2E_OUT/ca.pem):
+# ROM_EXT signed by the creator key, BL0 by a leaf delegate of the owner,
+# both slots filled, tag boot on, a device identity certificate from a
+# fresh CA. Each step checks its own status: host_prepare runs in a
+# context where set -e does not apply.
 daemon_provision() {
 	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage
-	mkdir -p "$p" "$E2E_MODEL_STATE"
-	"$oi" keygen --out "$p/creator.key" --pub "$p/creator.pub" >/dev/null
-	"$oi" keygen --out "$p/owner.key" --pub "$p/owner.pub" >/dev/null
-	"$oi" ca --key "$p/ca.key" --cert "$p/ca.pem" >/dev/null
-	"$oi" sign --key "$p/creator.key" --stage rom_ext --svn 2 --out "$p/rom_ext.bin" >/dev/null
-	"$oi" sign --key "$p/owner.key" --stage bl0 --svn 3 --out "$p/bl0.bin" >/dev/null
-	"$oi" owner-config --key "$p/owner.pub" --out "$p/owner.cfg" >/dev/null
-	"$oi" provision --out "$p/otp.bin" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
-		--lifecycle prod --ca-key "$p/ca.key" --ca-cert "$p/ca.pem" --identity-cert "$p/id.der" >/dev/null
-	"$oi" pack --out "$p/flash.bin" --rom-ext-a "$p/rom_ext.bin" --bl0-a "$p/bl0.bin" \
-		--bl0-b "$p/bl0.bin" --owner-config "$p/owner.cfg" --identity-cert "$p/id.der" >/dev/null
+	mkdir -p "$p" "$E2E_MODEL_STATE" || return 1
+	oi() { "$oi" "$@" >>"$p/otimage.log" || { echo "otimage $* failed" >&2; return 1; }; }
+	oi keygen --out "$p/creator.key" --pub "$p/creator.pub" || return 1
+	oi keygen --out "$p/owner.key" --pub "$p/owner.pub" || return 1
+	oi keygen --out "$p/signer.key" --pub "$p/signer.pub" || return 1
+	oi delegate --parent-key "$p/owner.key" --delegate-pub "$p/signer.pub" --type leaf \
+		--svn-min 1 --svn-max 20 --out "$p/signer.cert" || return 1
+	oi ca --key "$p/ca.key" --cert "$p/ca.pem" || return 1
+	head -c 16384 /dev/urandom >"$p/rom_ext.code"
+	head -c 32768 /dev/urandom >"$p/bl0.code"
+	oi sign --key "$p/creator.key" --stage rom_ext --svn 2 --payload "$p/rom_ext.code" \
+		--out "$p/rom_ext.bin" || return 1
+	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
+		--payload "$p/bl0.code" --out "$p/bl0.bin" || return 1
+	oi owner-config --key "$p/owner.pub" --out "$p/owner.cfg" || return 1
+	oi provision --out "$p/otp.bin" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
+		--lifecycle prod --tag-boot on --ca-key "$p/ca.key" --ca-cert "$p/ca.pem" \
+		--identity-cert "$p/id.der" || return 1
+	oi pack --out "$p/flash.bin" --rom-ext-a "$p/rom_ext.bin" --rom-ext-b "$p/rom_ext.bin" \
+		--bl0-a "$p/bl0.bin" --bl0-b "$p/bl0.bin" --owner-config "$p/owner.cfg" \
+		--identity-cert "$p/id.der" || return 1
 	# The model's state files are the raw flash and OTP contents.
-	cp "$p/flash.bin" "$E2E_MODEL_STATE/flash.bin"
-	cp "$p/otp.bin" "$E2E_MODEL_STATE/otp.bin"
-	cp "$p/ca.pem" "$E2E_OUT/ca.pem"
+	cp "$p/flash.bin" "$E2E_MODEL_STATE/flash.bin" || return 1
+	cp "$p/otp.bin" "$E2E_MODEL_STATE/otp.bin" || return 1
+	cp "$p/ca.pem" "$E2E_OUT/ca.pem" || return 1
 }
 
 # ---- guest, chrooted before systemd starts ----

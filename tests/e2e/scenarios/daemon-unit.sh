@@ -8,7 +8,9 @@ E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service)
 E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c)
 
-. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash"
+# Shared helpers; the host tree is visible in the guest at its own path.
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
 
 guest_setup() {
 	daemon_guest_setup

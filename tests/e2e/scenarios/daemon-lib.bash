@@ -83,7 +83,8 @@ daemon_bus_up() {
 }
 
 daemon_has_name() {
-	busctl --system status "$DAEMON_BUS" >/dev/null 2>&1
+	[ "$(busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus \
+		NameHasOwner s "$DAEMON_BUS" 2>/dev/null)" = "b true" ]
 }
 
 daemon_state_is() {
@@ -94,7 +95,7 @@ daemon_state_is() {
 # with an argument, for otattest0 to reach that state.
 daemon_start() {
 	daemon_bus_up
-	e2e_insmod otattest
+	e2e_insmod otattest ${DAEMON_INSMOD_ARGS:-}
 	systemctl start otattestd.service
 	e2e_wait_for 15 "otattestd on the bus" daemon_has_name
 	if [ -n "${1:-}" ]; then
@@ -128,4 +129,35 @@ daemon_expect_exit() {
 daemon_save_journal() {
 	journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service >/tmp/otattestd-journal.txt 2>&1 || true
 	e2e_save /tmp/otattestd-journal.txt
+}
+
+# ---- host: hot-unplug and re-plug of the ivshmem device over QMP ----
+
+daemon_unplug() {
+	local i
+	e2e_qmp device_del '{"id": "otattest0"}' >/dev/null || return 1
+	# device_del only asks: the guest ejects, then QEMU deletes the device.
+	for ((i = 0; i < 200; i++)); do
+		e2e_qmp qom-list '{"path": "/machine/peripheral"}' |
+			jq -e 'map(.name) | index("otattest0") | not' >/dev/null && return 0
+		sleep 0.1
+	done
+	echo "otattest0 still present 20 s after device_del"
+	return 1
+}
+
+# Re-plugging needs a fresh chardev: an existing one cannot reconnect and
+# replay the model's greeting. The old one is removed once QEMU lets go.
+daemon_plug() {
+	local old new=ivshmem-$RANDOM i
+	old=$(cat "$E2E_RUN_DIR/daemon-chardev" 2>/dev/null || echo ivshmem)
+	for ((i = 0; i < 50; i++)); do
+		e2e_qmp chardev-remove "{\"id\": \"$old\"}" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	e2e_qmp chardev-add "{\"id\": \"$new\", \"backend\": {\"type\": \"socket\", \"data\":
+		{\"addr\": {\"type\": \"unix\", \"data\": {\"path\": \"$E2E_RUN_DIR/ivshmem.sock\"}},
+		 \"server\": false}}}" >/dev/null || return 1
+	echo "$new" >"$E2E_RUN_DIR/daemon-chardev"
+	e2e_qmp device_add "{\"driver\": \"ivshmem-doorbell\", \"id\": \"otattest0\", \"chardev\": \"$new\", \"vectors\": 2}" >/dev/null
 }

@@ -52,7 +52,8 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 			d->state);
 	else
 		fprintf(out, "%s  %s", d->name, d->state);
-	if (d->state_detail)
+	/* OTA_OK is the "nothing to explain" detail too: no parenthesis. */
+	if (d->state_detail && d->state_detail != OTA_OK)
 		fprintf(out, " (%s: %s)", ctl_status_label(d->state_detail), d->state_message);
 	fputc('\n', out);
 	if (!d->record_valid) {
@@ -138,6 +139,7 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 		json_kv_string(&j, "name", d->name);
 		json_kv_string(&j, "state", d->state);
 		json_kv_string(&j, "state_detail", d->state_detail ? ctl_status_label(d->state_detail) : "OK");
+		json_kv_uint(&j, "state_detail_code", d->state_detail);
 		json_kv_string(&j, "state_message", d->state_message);
 		json_kv_bool(&j, "record_valid", d->record_valid);
 		if (d->record_valid) {

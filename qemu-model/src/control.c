@@ -209,11 +209,15 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		reply_err(r, "usage", "empty request; try 'help'");
 		return;
 	}
-	if (strcmp(w[0], "help") == 0) {
+	if ((strcmp(w[0], "help") == 0 || strcmp(w[0], "status") == 0 ||
+	     strcmp(w[0], "power-cycle") == 0 || strcmp(w[0], "stop") == 0) &&
+	    n != 1) {
+		reply_err(r, "usage", "'%s' takes no arguments", w[0]);
+	} else if (strcmp(w[0], "help") == 0) {
 		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,stop");
-	} else if (strcmp(w[0], "status") == 0 && n == 1) {
+	} else if (strcmp(w[0], "status") == 0) {
 		cmd_status(m, r);
-	} else if (strcmp(w[0], "power-cycle") == 0 && n == 1) {
+	} else if (strcmp(w[0], "power-cycle") == 0) {
 		st = device_power_cycle(m);
 		reply_ok(r, "boot-status=%s record-generation=%u", status_str(st),
 			 record_generation(m));
@@ -223,7 +227,7 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		cmd_otp(m, w, n, r);
 	} else if (strcmp(w[0], "fault") == 0) {
 		cmd_fault(m, w, n, r);
-	} else if (strcmp(w[0], "stop") == 0 && n == 1) {
+	} else if (strcmp(w[0], "stop") == 0) {
 		reply_ok(r, "stopping");
 		model_request_stop(m, "control");
 	} else {

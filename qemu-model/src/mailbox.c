@@ -115,7 +115,6 @@ static void refuse(struct model *m, const struct ota_mbox_header *h, ota_status_
 	m->mbox.refused++;
 	log_info("mbox-refused", "seq=%u command=%u length=%u status=%s", h->seq, h->command,
 		 h->length, status_str(st));
-	m->mbox.resp[0] = 0;
 	answer(m, h->seq, h->command, st, 0);
 }
 

@@ -79,7 +79,8 @@ START_TEST(requests_and_refusals)
 	expect_reply("help", "ok commands=help,status,power-cycle,install,otp,fault,stop");
 	expect_reply("nonsense", "error usage unknown request 'nonsense'");
 	expect_reply("", "error usage empty request");
-	expect_reply("status extra", "error usage unknown request 'status'");
+	expect_reply("status extra", "error usage 'status' takes no arguments");
+	expect_reply("stop now", "error usage 'stop' takes no arguments");
 	expect_reply("a b c d e f g h i", "error usage too many words");
 	expect_reply("status\r", "ok state=");
 	rig_ctl_ok(&rig, "status", reply, sizeof(reply));

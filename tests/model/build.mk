@@ -53,3 +53,18 @@ $(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/src/*.h)
 ifneq ($(MODEL_SRCS),)
 FUZZ_TARGETS += $(FUZZ_MODEL)
 endif
+
+# Benchmark: a mailbox round trip through the model vs a bare eventfd
+# bounce, measured in the same run (tests/model/bench/). `make bench-model`.
+BENCH_MODEL := $(B)/tests/model/bench/bench_model
+$(BENCH_MODEL): $(B)/tests/model/bench/bench_model.o $(MODELTEST_A) $(LIBOTA_HOST_A) \
+		$(LIBOTA_CORE_A) | $(MODEL) $(OTIMAGE)
+	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(PKG_OPENSSL)
+
+EXTRA_CFLAGS_tests_model_bench_ := $(EXTRA_CFLAGS_tests_model_)
+
+.PHONY: bench-model
+bench-model: $(BENCH_MODEL)
+	$(BENCH_MODEL)
+
+bench: bench-model

@@ -15,6 +15,7 @@
 #include <linux/ratelimit.h>
 
 #include "otattest.h"
+#include "parse.h"
 
 #define OTA_RESP_SEQ offsetof(struct ota_mbox_header, seq)
 
@@ -78,46 +79,35 @@ static bool otattest_mbox_answered(struct otattest_device *od, void __iomem *res
 	return READ_ONCE(od->gone) || readl(resp + OTA_RESP_SEQ) == seq;
 }
 
-/* Statuses only the host side produces; a device claiming one is lying. */
-static bool otattest_status_is_host_only(ota_status_t st)
-{
-	u32 module = (st >> 8) & 0xffu;
-
-	return module == OTA_MOD_HOST || module == OTA_MOD_SHM || module == OTA_MOD_DRIVER ||
-	       module == OTA_MOD_VERIFY;
-}
-
 static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void __iomem *resp,
 						u32 seq, u32 command, void *buf, u32 cap,
 						u32 *len)
 {
 	struct ota_mbox_header h;
+	ota_status_t st;
 
 	rmb(); /* the sequence number before the rest of the answer */
 	memcpy_fromio(&h, resp, sizeof(h));
-	if (h.seq != seq || h.command != command) {
+	st = otattest_response_check(&h, seq, command, od->layout.response_size, cap);
+	switch (st) {
+	case OTA_OK:
+		break;
+	case OTA_HOST_PROTOCOL:
 		dev_warn_ratelimited(&od->dev,
 				     "answer to request %u (command %u) claims request %u, command %u\n",
 				     seq, command, h.seq, h.command);
-		return OTA_HOST_PROTOCOL;
-	}
-	if (h.length > od->layout.response_size - sizeof(h)) {
-		dev_warn_ratelimited(&od->dev, "response length %u exceeds the %u-byte region\n",
-				     h.length, od->layout.response_size);
-		return OTA_DRIVER_RESPONSE_OVERSIZE;
-	}
-	if (h.status != OTA_OK) {
-		if (!ota_status_message(h.status) || otattest_status_is_host_only(h.status)) {
-			dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#010x\n",
-					     command, h.status);
-			return OTA_DRIVER_UNKNOWN_STATUS;
-		}
-		return h.status;
-	}
-	if (h.length > cap) {
-		dev_warn_ratelimited(&od->dev, "command %u: %u-byte response, at most %u expected\n",
-				     command, h.length, cap);
-		return OTA_DRIVER_RESPONSE_OVERSIZE;
+		return st;
+	case OTA_DRIVER_RESPONSE_OVERSIZE:
+		dev_warn_ratelimited(&od->dev,
+				     "command %u: %u-byte response, region %u bytes, at most %u expected\n",
+				     command, h.length, od->layout.response_size, cap);
+		return st;
+	case OTA_DRIVER_UNKNOWN_STATUS:
+		dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#010x\n",
+				     command, h.status);
+		return st;
+	default:
+		return st; /* the device's refusal */
 	}
 	memcpy_fromio(buf, resp + sizeof(h), h.length);
 	/* The device zeroes seq before writing another answer over this one. */

@@ -18,9 +18,9 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
-#include <asm/unaligned.h>
 
 #include "otattest.h"
+#include "parse.h"
 
 #define OTATTEST_NAME_MAX 32
 
@@ -388,8 +388,7 @@ static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;
-	/* Exactly the struct, reserved zero, and for the SVN we asked about. */
-	if (len != sizeof(*r) || r->reserved || r->svn != req.svn) {
+	if (otattest_stable_sign_check(resp, len, req.svn) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed stable-sign response (%u bytes)\n", len);
 		kvfree(resp);
 		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
@@ -407,33 +406,6 @@ static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 	kvfree(resp);
 	return ret;
-}
-
-/*
- * Check a GET_CERTS response: count entries of (u32 length, DER, zero
- * padding to 4), nothing before, between or after. Returns the count,
- * or 0 when the response is malformed.
- */
-static u32 otattest_certs_check(const u8 *p, u32 len)
-{
-	const struct ota_resp_certs *h = (const void *)p;
-	u32 off = sizeof(*h), i, clen, padded;
-
-	if (len < sizeof(*h) || !h->count || h->count > OTA_CERTS_MAX || h->reserved)
-		return 0;
-	for (i = 0; i < h->count; i++) {
-		if (len - off < sizeof(u32))
-			return 0;
-		clen = get_unaligned_le32(p + off);
-		off += sizeof(u32);
-		if (!clen || clen > len - off)
-			return 0;
-		padded = round_up(clen, 4);
-		if (padded > len - off || memchr_inv(p + off + clen, 0, padded - clen))
-			return 0;
-		off += padded;
-	}
-	return off == len ? h->count : 0;
 }
 
 static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
@@ -462,13 +434,12 @@ static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
 	msg = otattest_reply_new(info, od, len + count * NLA_HDRLEN, &hdr);
 	if (!msg)
 		goto out;
-	for (i = 0, off = sizeof(struct ota_resp_certs); i < count; i++) {
-		clen = get_unaligned_le32(p + off);
-		if (nla_put(msg, OTATTEST_A_CERT, clen, p + off + sizeof(u32))) {
+	for (i = 0; i < count; i++) {
+		otattest_cert_at(p, i, &off, &clen);
+		if (nla_put(msg, OTATTEST_A_CERT, clen, p + off)) {
 			nlmsg_free(msg);
 			goto out;
 		}
-		off += sizeof(u32) + round_up(clen, 4);
 	}
 	ret = otattest_reply_send(msg, hdr, info);
 out:
@@ -491,7 +462,7 @@ static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;
-	if (len != sizeof(*r) || r->reserved) {
+	if (otattest_rotate_check(resp, len) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed rotate response (%u bytes)\n", len);
 		kvfree(resp);
 		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
@@ -535,7 +506,7 @@ static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;
-	if (len != sizeof(*r) || r->reserved || r->booted_slot >= OTA_SLOT_COUNT) {
+	if (otattest_reset_check(resp, len) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed reset response (%u bytes)\n", len);
 		kvfree(resp);
 		return otattest_nl_status(info, OTA_HOST_PROTOCOL);

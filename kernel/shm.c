@@ -11,6 +11,7 @@
 #include <linux/io.h>
 
 #include "otattest.h"
+#include "parse.h"
 
 /*
  * A writer holds the seqlock for a few hundred nanoseconds; a copy that
@@ -87,12 +88,8 @@ ota_status_t otattest_shm_read_record(struct otattest_device *od, struct ota_rec
 				      u32 *len)
 {
 	void __iomem *region = od->shm + od->layout.record_offset;
-	u32 cap = od->layout.record_size - sizeof(struct ota_shm_record);
 	struct ota_shm_record rh;
-	u32 gen, try;
-
-	/* The validated layout guarantees room for a full record. */
-	cap = min_t(u32, cap, sizeof(*out));
+	u32 gen, try, n;
 
 	for (try = 0; try < OTATTEST_RECORD_TRIES; try++) {
 		if (try)
@@ -102,21 +99,15 @@ ota_status_t otattest_shm_read_record(struct otattest_device *od, struct ota_rec
 			continue; /* writer active */
 		rmb(); /* generation before contents */
 		memcpy_fromio(&rh, region, sizeof(rh));
-		if (rh.length && rh.length <= cap)
-			memcpy_fromio(out, region + sizeof(rh), rh.length);
+		/* Copy only what fits the region and *out; judge after. */
+		n = otattest_record_copy_len(&rh, od->layout.record_size);
+		if (n)
+			memcpy_fromio(out, region + sizeof(rh), n);
 		rmb(); /* contents before the second generation read */
 		if (readl(region + offsetof(struct ota_shm_record, generation)) != gen)
 			continue; /* torn: the device wrote meanwhile */
-
-		/* A consistent copy; now judge it. */
-		if (rh.reserved[0] || rh.reserved[1])
-			return OTA_RECORD_RESERVED_NONZERO;
-		if (!rh.length)
-			return OTA_DRIVER_NO_RECORD;
-		if (rh.length > cap)
-			return OTA_DRIVER_RECORD_OVERSIZE;
 		*len = rh.length;
-		return ota_record_validate(out, rh.length);
+		return otattest_record_check(&rh, od->layout.record_size, out);
 	}
 	return OTA_RECORD_TORN;
 }

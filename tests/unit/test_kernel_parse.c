@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel driver's checks on what the device wrote (kernel/parse.h,
+ * compiled into otattest.ko unchanged): each lie a device can tell in a
+ * record region header, a response header or a payload is refused with
+ * its own status, and what is accepted is exactly what the driver may use.
+ * tests/fuzz/fuzz_kernel_parse.c attacks the same functions at random.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../kernel/parse.h"
+
+/* A valid record with no stages (enough for the region checks). */
+static struct ota_record rec;
+
+static void make_record(void)
+{
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.magic = OTA_RECORD_MAGIC;
+	rec.hdr.version = OTA_RECORD_VERSION;
+	rec.hdr.header_size = sizeof(rec.hdr);
+	rec.hdr.length = sizeof(rec.hdr);
+	rec.hdr.reset_reason = OTA_RESET_COLD;
+	rec.hdr.lifecycle = OTA_LC_DEV;
+	rec.hdr.boot_status = OTA_OK;
+}
+
+static struct ota_shm_record region_hdr(uint32_t length)
+{
+	struct ota_shm_record rh = { .generation = 2, .length = length };
+
+	return rh;
+}
+
+START_TEST(test_record_copy_len)
+{
+	struct ota_shm_record rh = region_hdr(576);
+
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 0x1000), 576);
+	/* Bounded by struct ota_record, even in a larger region. */
+	rh.length = sizeof(struct ota_record);
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 0x1000), sizeof(struct ota_record));
+	rh.length = sizeof(struct ota_record) + 1;
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 0x1000), 0);
+	/* Bounded by the region. */
+	rh.length = 100;
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 16 + 100), 100);
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 16 + 99), 0);
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 15), 0);
+	rh.length = 0xffffffffu;
+	ck_assert_uint_eq(otattest_record_copy_len(&rh, 0xffffffffu), 0);
+}
+END_TEST
+
+START_TEST(test_record_check)
+{
+	struct ota_shm_record rh = region_hdr(sizeof(rec.hdr));
+
+	make_record();
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_OK);
+	rh.reserved[1] = 1;
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_RECORD_RESERVED_NONZERO);
+	rh = region_hdr(0);
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_NO_RECORD);
+	rh = region_hdr(0x2000);
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_RECORD_OVERSIZE);
+	rh = region_hdr(1025);
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_RECORD_OVERSIZE);
+	/* A length that fits but is not the record's own. */
+	rh = region_hdr(sizeof(rec.hdr) + 4);
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_RECORD_BAD_LENGTH);
+	/* The record itself goes through ota_record_validate. */
+	rh = region_hdr(sizeof(rec.hdr));
+	rec.hdr.magic ^= 0xff;
+	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_RECORD_BAD_MAGIC);
+}
+END_TEST
+
+static struct ota_mbox_header resp(uint32_t seq, uint32_t cmd, uint32_t len, uint32_t status)
+{
+	struct ota_mbox_header h = { .seq = seq, .command = cmd, .length = len, .status = status };
+
+	return h;
+}
+
+START_TEST(test_response_check)
+{
+	struct ota_mbox_header h = resp(42, OTA_CMD_ATTEST, 1700, OTA_OK);
+	const uint32_t region = 0xc000, cap = 16384;
+
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap), OTA_OK);
+	/* Someone else's answer, or an answer to another command. */
+	ck_assert_uint_eq(otattest_response_check(&h, 43, OTA_CMD_ATTEST, region, cap), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_GET_CERTS, region, cap), OTA_HOST_PROTOCOL);
+	/* Longer than the region (checked before the status), or than the command allows. */
+	h = resp(42, OTA_CMD_ATTEST, region - 16 + 1, OTA_MBOX_BUSY);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_RESPONSE_OVERSIZE);
+	h = resp(42, OTA_CMD_ATTEST, cap + 1, OTA_OK);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_RESPONSE_OVERSIZE);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, 8, cap),
+			  OTA_DRIVER_RESPONSE_OVERSIZE);
+	/* The device's own refusal passes, payload or not. */
+	h = resp(42, OTA_CMD_STABLE_SIGN, 0, OTA_CHAIN_SVN_ABOVE_MIN);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_STABLE_SIGN, region, 136),
+			  OTA_CHAIN_SVN_ABOVE_MIN);
+	h = resp(42, OTA_CMD_UPDATE_RESET, 16, OTA_RUNTIME_UPDATE_REJECTED);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_UPDATE_RESET, region, 16),
+			  OTA_RUNTIME_UPDATE_REJECTED);
+	/* Zero is not success; unknown codes and host-side codes are lies. */
+	h = resp(42, OTA_CMD_ATTEST, 0, 0);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_UNKNOWN_STATUS);
+	h = resp(42, OTA_CMD_ATTEST, 0, 0x12345678u);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_UNKNOWN_STATUS);
+	h = resp(42, OTA_CMD_ATTEST, 0, OTA_HOST_PERMISSION);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_UNKNOWN_STATUS);
+	h = resp(42, OTA_CMD_ATTEST, 0, OTA_HOST_TIMEOUT);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_UNKNOWN_STATUS);
+	h = resp(42, OTA_CMD_ATTEST, 0, OTA_VERIFY_NONCE_MISMATCH);
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap),
+			  OTA_DRIVER_UNKNOWN_STATUS);
+}
+END_TEST
+
+/* Build a certificate list; returns its length. */
+static uint32_t cert_list(uint8_t *out, uint32_t count, const uint32_t *lens)
+{
+	uint32_t off = 8, i;
+
+	memset(out, 0, 4096);
+	memcpy(out, &count, 4);
+	for (i = 0; i < count; i++) {
+		memcpy(out + off, &lens[i], 4);
+		memset(out + off + 4, 0x30 + (int)i, lens[i]);
+		off += 4 + ((lens[i] + 3) & ~3u);
+	}
+	return off;
+}
+
+START_TEST(test_certs)
+{
+	static uint8_t b[4096];
+	const uint32_t two[] = { 267, 156 }, one_odd[] = { 5 };
+	uint32_t len, off, clen, bad;
+
+	len = cert_list(b, 2, two);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 2);
+	otattest_cert_at(b, 0, &off, &clen);
+	ck_assert_uint_eq(off, 12);
+	ck_assert_uint_eq(clen, 267);
+	otattest_cert_at(b, 1, &off, &clen);
+	ck_assert_uint_eq(off, 8 + 4 + 268 + 4);
+	ck_assert_uint_eq(clen, 156);
+	ck_assert_uint_eq(b[off], 0x31);
+	/* Nothing may follow the last certificate, or be missing from it. */
+	ck_assert_uint_eq(otattest_certs_check(b, len + 1), 0);
+	ck_assert_uint_eq(otattest_certs_check(b, len - 1), 0);
+	/* Padding must be zero. */
+	len = cert_list(b, 1, one_odd);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 1);
+	b[8 + 4 + 5] = 1;
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	/* Count 0, above OTA_CERTS_MAX, reserved set, empty certificate. */
+	len = cert_list(b, 0, NULL);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	len = cert_list(b, 1, one_odd);
+	b[0] = OTA_CERTS_MAX + 1;
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	b[0] = 1;
+	b[4] = 1;
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	b[4] = 0;
+	memset(b + 8, 0, 4);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	/* Lengths that would wrap a 32-bit sum. */
+	len = cert_list(b, 1, one_odd);
+	bad = 0xfffffffdu;
+	memcpy(b + 8, &bad, 4);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	bad = 0xffffffffu;
+	memcpy(b + 8, &bad, 4);
+	ck_assert_uint_eq(otattest_certs_check(b, len), 0);
+	/* Too short for the header. */
+	ck_assert_uint_eq(otattest_certs_check(b, 7), 0);
+}
+END_TEST
+
+START_TEST(test_fixed_responses)
+{
+	struct ota_resp_stable_sign s = { .svn = 3 };
+	struct ota_resp_rotate r = { .old_key_version = 1, .new_key_version = 2 };
+	struct ota_resp_reset u = { .boot_status = OTA_OK, .generation = 9, .booted_slot = OTA_SLOT_B };
+
+	ck_assert_uint_eq(otattest_stable_sign_check(&s, sizeof(s), 3), OTA_OK);
+	ck_assert_uint_eq(otattest_stable_sign_check(&s, sizeof(s), 2), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_stable_sign_check(&s, sizeof(s) - 1, 3), OTA_HOST_PROTOCOL);
+	s.reserved = 1;
+	ck_assert_uint_eq(otattest_stable_sign_check(&s, sizeof(s), 3), OTA_HOST_PROTOCOL);
+
+	ck_assert_uint_eq(otattest_rotate_check(&r, sizeof(r)), OTA_OK);
+	ck_assert_uint_eq(otattest_rotate_check(&r, 12), OTA_HOST_PROTOCOL);
+	r.reserved = 7;
+	ck_assert_uint_eq(otattest_rotate_check(&r, sizeof(r)), OTA_HOST_PROTOCOL);
+
+	ck_assert_uint_eq(otattest_reset_check(&u, sizeof(u)), OTA_OK);
+	u.booted_slot = 2;
+	ck_assert_uint_eq(otattest_reset_check(&u, sizeof(u)), OTA_HOST_PROTOCOL);
+	u.booted_slot = OTA_SLOT_A;
+	u.reserved = 1;
+	ck_assert_uint_eq(otattest_reset_check(&u, sizeof(u)), OTA_HOST_PROTOCOL);
+	u.reserved = 0;
+	ck_assert_uint_eq(otattest_reset_check(&u, 0), OTA_HOST_PROTOCOL);
+}
+END_TEST
+
+static Suite *kernel_parse_suite(void)
+{
+	Suite *s = suite_create("kernel_parse");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_record_copy_len);
+	tcase_add_test(tc, test_record_check);
+	tcase_add_test(tc, test_response_check);
+	tcase_add_test(tc, test_certs);
+	tcase_add_test(tc, test_fixed_responses);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(kernel_parse_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -117,3 +117,18 @@ step "Second boot: a power cycle takes the tag fast path where the first wrote t
 step "Stop (state kept in $work/device)"
 stop_model
 echo "   model log: $work/model.log, otimage log: $work/otimage.log"
+
+# ---- The host side: a QEMU guest with the driver, otattestd and otattestctl ----
+# The guest half is the e2e scenario daemon-demo, booted by the e2e harness
+# (tests/e2e/run.sh builds the module, daemon and CLI it needs). It gets a
+# fresh device made from this demo's factory images, so its first boot
+# verifies signatures and writes tags, and the power cycle it asks for
+# boots on the tag path.
+step "In a QEMU guest: otattest.ko, the shipped hardened otattestd.service, otattestctl"
+echo "   (tests/e2e/run.sh daemon-demo: a fresh device from the images above; logs in $B/e2e/daemon-demo/)"
+guest_rc=0
+DAEMON_PROVISION_FROM=$work "$root/tests/e2e/run.sh" daemon-demo | sed 's/^/   /' || guest_rc=$?
+if [ -f "$root/build/e2e/daemon-demo/out/demo.txt" ]; then
+	sed 's/^/   /' "$root/build/e2e/daemon-demo/out/demo.txt"
+fi
+[ "$guest_rc" -eq 0 ] || { echo "demo: the guest part failed (see $root/build/e2e/daemon-demo/)" >&2; exit 1; }

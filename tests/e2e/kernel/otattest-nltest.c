@@ -10,6 +10,8 @@
  * whatever attributes it is given, to prove the kernel's policies.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -53,6 +55,10 @@ static const char usage_text[] =
 	"  monitor [-c COUNT] [-u WORD] [-t SECONDS]\n"
 	"                          join the \"events\" group, print each event as a\n"
 	"                          line; prints \"listening\" once joined\n"
+	"  pollsysfs FILE [-t SECONDS]\n"
+	"                          read a sysfs attribute, print \"listening\", wait\n"
+	"                          until poll(2) reports it changed (sysfs_notify),\n"
+	"                          print the new value\n"
 	"  uevents [-c COUNT] [-u WORD] [-t SECONDS]\n"
 	"                          print uevents of SUBSYSTEM=otattest, one per line\n"
 	"                          (-c: stop after COUNT; -u: stop after a line\n"
@@ -659,6 +665,41 @@ static const struct {
 	{ "update", OTATTEST_CMD_UPDATE_RESET, 0, 1 },
 };
 
+/* sysfs_notify wakes poll() with POLLPRI | POLLERR; the file is re-read. */
+static int poll_sysfs(const char *path, int secs)
+{
+	char val[256];
+	struct pollfd pfd;
+	ssize_t n;
+	int fd, r;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die_local(path);
+	n = pread(fd, val, sizeof(val) - 1, 0); /* arms the notification */
+	if (n < 0)
+		die_local("reading the attribute");
+	val[n] = 0;
+	printf("listening value=%s", val);
+	fflush(stdout);
+	pfd.fd = fd;
+	pfd.events = POLLPRI | POLLERR;
+	r = poll(&pfd, 1, secs * 1000);
+	if (r < 0)
+		die_local("poll");
+	if (r == 0) {
+		printf("timeout\n");
+		return EXIT_LOCAL;
+	}
+	n = pread(fd, val, sizeof(val) - 1, 0);
+	if (n < 0)
+		die_local("reading the attribute again");
+	val[n] = 0;
+	printf("changed value=%s", val);
+	close(fd);
+	return 0;
+}
+
 static const struct option long_opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -698,6 +739,11 @@ int main(int argc, char **argv)
 	cmd = argv[optind];
 	parse_args(argc - optind - 1, argv + optind + 1, &a);
 
+	if (!strcmp(cmd, "pollsysfs")) {
+		if (a.n_pos != 1)
+			usage_error("pollsysfs wants a file");
+		return poll_sysfs(a.pos[0], a.secs);
+	}
 	if (!strcmp(cmd, "uevents")) {
 		nl_open(&nl, NETLINK_KOBJECT_UEVENT, 1);
 		return listen_loop(&nl, a.count, a.until, a.secs, true);

@@ -50,7 +50,7 @@ guest_main() {
 	e2e_assert_eq "$gen0" "$(cat "$KT_SYS/generation")" "generation after the refused commands"
 
 	# Rotation as root.
-	kt_listen mon monitor -u event=record_changed -t 30
+	kt_listen mon monitor -t 30
 	kt_nl_ok "ROTATE_TAGS as root" rotate
 	e2e_assert_eq "$tkv0" "$(kt_get key_version_old "$KT_REPLY")" "KEY_VERSION_OLD"
 	e2e_assert_eq $((tkv0 + 1)) "$(kt_get key_version_new "$KT_REPLY")" "KEY_VERSION_NEW"
@@ -58,14 +58,20 @@ guest_main() {
 	e2e_assert_eq $((tkv0 + 1)) "$(cat "$KT_SYS/tag_key_version")" "sysfs tag_key_version after rotation"
 	gen1=$(cat "$KT_SYS/generation")
 	[ "$gen1" -gt "$gen0" ] || e2e_fail "rotation did not move the generation ($gen0 -> $gen1)"
-	kt_listen_wait mon
-	kt_line_has /tmp/mon.out "RECORD_CHANGED after rotation" event=record_changed
+	kt_wait_line /tmp/mon.out 5 "RECORD_CHANGED after rotation" event=record_changed "generation=$gen1"
+	kt_wait_line /tmp/mon.out 5 "STATE_CHANGED back to ready" event=state_changed state=2
+	kt_listen_stop mon
+	# The rotation was seen while it ran (rotating, or its progress).
+	grep -qE 'event=(rotate_progress|state_changed .*state=5 )' /tmp/mon.out ||
+		e2e_fail "neither ROTATE_PROGRESS nor STATE_CHANGED to rotating: $(kt_oneline "$(cat /tmp/mon.out)")"
+	e2e_log "ok: events during rotation: $(sed -n 's/^event=\([a-z_]*\).* state=\([0-9]*\).*/\1:\2/p; s/^event=\(rotate_progress\).*progress_done=\([0-9]*\).*/\1:\2/p' /tmp/mon.out | tr '\n' ' ')"
 	e2e_assert_eq ready "$(kt_state)" "state after rotation"
 
 	# Install BL0 v2 in slot B (the model's flash programmer), then update-reset into it.
 	kt_model install bl0 b "$prov/bl0-v2.img"
 	kt_listen uev uevents -t 30
 	kt_listen mon monitor -t 30
+	kt_listen gpoll pollsysfs "$KT_SYS/generation" -t 30
 	kt_nl_ok "UPDATE_RESET to slot 1 as root" update 1
 	e2e_assert_eq 0x00000739 "$(kt_get boot_status "$KT_REPLY")" "BOOT_STATUS"
 	e2e_assert_eq 1 "$(kt_get slot "$KT_REPLY")" "SLOT now running"
@@ -85,6 +91,8 @@ guest_main() {
 		event=record_changed device=0 "generation=$gen2"
 	kt_listen_stop uev
 	kt_listen_stop mon
+	kt_listen_wait gpoll
+	kt_line_has /tmp/gpoll.out "poll(2) on generation woke (sysfs_notify)" changed
 
 	# An image the device does not trust: refused, the running one stays.
 	kt_model install bl0 a "$prov/bl0-untrusted.img"

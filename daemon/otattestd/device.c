@@ -68,7 +68,8 @@ const char *device_state_string(const struct device *d)
 		return OTA_STATE_ABSENT;
 	if (!genl_available(d->m->genl) || !d->have_state)
 		return OTA_STATE_UNREACHABLE;
-	return ota_device_state_name(d->state);
+	/* The driver's own verdicts (record_invalid, ...) first: genl.h. */
+	return otattest_driver_state_name(d->state) ?: ota_device_state_name(d->state);
 }
 
 bool device_usable(const struct device *d, const struct manager *m, struct ota_err *e)

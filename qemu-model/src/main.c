@@ -360,6 +360,7 @@ int main(int argc, char **argv)
 	for (unsigned i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		m.control.client[i].fd = -1;
 	m.shm.fd = -1;
+	m.storm.fd = -1;
 
 	r = parse_options(argc, argv, &m);
 	if (r)

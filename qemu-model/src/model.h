@@ -78,10 +78,12 @@ struct control {
 
 /* The interrupt storm fault's run. */
 struct storm {
-	sd_event_source *timer;
-	uint32_t left;
+	int fd;          /* periodic timerfd pacing the rings, -1 when none */
+	sd_event_source *src;
+	uint32_t count;  /* rings to raise in all; 0 when no storm runs */
+	uint32_t hz;
 	uint32_t vector; /* FAULT_STORM_ALL_VECTORS or one vector */
-	uint64_t period_usec;
+	uint64_t start_usec;
 	uint64_t raised;
 };
 

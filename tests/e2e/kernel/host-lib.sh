@@ -15,6 +15,9 @@
 #                      (pmemsave at guest-physical ADDR), save the record
 #                      region's bytes as out/kt-model-record.bin and print
 #                      what otattest-recdump makes of them
+#   scribble OFF HEX   write bytes into the shared memory at OFF, as any
+#                      peer of it could (through the model's memfd)
+#   peek OFF LEN       print LEN bytes of the shared memory at OFF as hex
 
 KT_RECDUMP=$E2E_ROOT/build/tests/e2e/kernel/otattest-recdump
 KT_MODEL_PID=${E2E_MODEL_PID:-}
@@ -92,6 +95,30 @@ kt_bar2() {
 	"$KT_RECDUMP" "$E2E_OUT/kt-model-record.bin"
 }
 
+# kt_shm OFF HEX|LEN: the model's shared memory, opened through its memfd
+# in /proc (a hostile peer writing BAR2; the guest cannot map a BAR the
+# driver claimed, CONFIG_IO_STRICT_DEVMEM).
+kt_shm() {
+	local mode=$1 off=$2 arg=$3
+	[ -n "$KT_MODEL_PID" ] || { echo "no model"; return 1; }
+	/usr/bin/python3 - "$KT_MODEL_PID" "$mode" "$off" "$arg" <<'PY'
+import mmap, os, sys
+pid, mode, off, arg = sys.argv[1], sys.argv[2], int(sys.argv[3], 0), sys.argv[4]
+fds = [f"/proc/{pid}/fd/{n}" for n in os.listdir(f"/proc/{pid}/fd")]
+shm = [f for f in fds if os.readlink(f).startswith("/memfd:otattest-shm")]
+if len(shm) != 1:
+    sys.exit(f"expected one otattest-shm memfd, found {len(shm)}")
+with open(shm[0], "r+b") as f:
+    m = mmap.mmap(f.fileno(), 0)
+    if mode == "write":
+        data = bytes.fromhex(arg)
+        m[off:off + len(data)] = data
+        print(f"wrote {len(data)} bytes at {off:#x}")
+    else:
+        print(m[off:off + int(arg, 0)].hex())
+PY
+}
+
 kt_host_run() {
 	local cmd=$1
 	shift
@@ -104,6 +131,8 @@ kt_host_run() {
 	model-kill) kt_model_kill ;;
 	model-start) kt_model_start ;;
 	bar2) kt_bar2 "$1" ;;
+	scribble) kt_shm write "$1" "$2" ;;
+	peek) kt_shm read "$1" "$2" ;;
 	*) echo "unknown bridge command '$cmd'"; return 2 ;;
 	esac
 }

@@ -70,3 +70,8 @@ INSTALL_TARGETS += install-daemon
 
 # test_daemon_units checks the unit as built and the binary it names.
 $(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD)
+
+# libFuzzer target for otattestd's netlink parser (tests/fuzz/fuzz_daemon_genl.c).
+FUZZ_SRCS_fuzz_daemon_genl := daemon/otattestd/genl-parse.c
+FUZZ_LDLIBS_fuzz_daemon_genl := $(PKG_MNL)
+build/fuzz/fuzz_daemon_genl: $(FUZZ_SRCS_fuzz_daemon_genl)

@@ -87,7 +87,13 @@ int genl_parse_attrs(const struct nlmsghdr *nlh, struct genl_result *res)
 {
 	memset(res->tb, 0, sizeof(res->tb));
 	res->n_certs = 0;
-	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)))
+	/*
+	 * The kernel pads every attribute, so a real message's length is a
+	 * multiple of 4. libmnl rounds the length up when it walks, so an
+	 * unaligned one would let it read up to 3 bytes past the message.
+	 */
+	if (nlh->nlmsg_len < MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct genlmsghdr)) ||
+	    nlh->nlmsg_len != MNL_ALIGN(nlh->nlmsg_len))
 		return -EBADMSG;
 	{
 		const uint8_t *end = (const uint8_t *)nlh + nlh->nlmsg_len;
@@ -118,7 +124,8 @@ int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const cha
 
 	*msg = NULL;
 	if (len < MNL_NLMSG_HDRLEN + sizeof(*e) || nlh->nlmsg_len > len ||
-	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*e))
+	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*e) ||
+	    nlh->nlmsg_len != MNL_ALIGN(nlh->nlmsg_len))
 		return -EBADMSG;
 	total = nlh->nlmsg_len;
 	e = mnl_nlmsg_get_payload(nlh);

@@ -190,6 +190,13 @@ START_TEST(attrs_refused)
 	((struct nlattr *)((uint8_t *)nlh + MNL_NLMSG_HDRLEN + 4))->nla_len = 200;
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
 
+	/* A length that is not a multiple of 4 (found by fuzz_daemon_genl). */
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_u32(nlh, OTATTEST_A_STATE, 2);
+	mnl_attr_put_u16(nlh, OTATTEST_A_DEVICE, 0);
+	nlh->nlmsg_len -= 2;
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+
 	/* Too short for a genl header. */
 	nlh = start(0);
 	nlh->nlmsg_len = MNL_NLMSG_HDRLEN + 2;

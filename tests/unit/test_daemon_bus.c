@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../daemon/otattestctl/ctl.h"
 #include "../../daemon/otattestd/log.h"
 #include "../../daemon/otattestd/manager.h"
 
@@ -39,6 +40,7 @@ struct fake_cfg {
 	int fail_errno[OTATTEST_CMD_MAX + 1];
 	const char *fail_msg[OTATTEST_CMD_MAX + 1];
 	struct client_limits limits;
+	bool use_polkit; /* ask (a fake) polkit instead of skipping it */
 };
 
 static struct fake_cfg cfg;
@@ -297,7 +299,7 @@ static void run_server(void)
 	memset(&m, 0, sizeof(m));
 	ck_assert_int_ge(sd_event_new(&m.event), 0);
 	m.bus_address = address;
-	m.skip_polkit = true;
+	m.skip_polkit = !cfg.use_polkit;
 	m.request_timeout_usec = 5000000;
 	m.admin_timeout_usec = 5000000;
 	client_table_init(&m.clients, &cfg.limits);
@@ -1069,6 +1071,145 @@ START_TEST(sigterm_answers_accepted_calls)
 }
 END_TEST
 
+/* otattestctl's reading of the properties, against the real vtable. */
+START_TEST(ctl_reads_what_the_daemon_serves)
+{
+	struct ctl c = { 0 };
+	struct ctl_device d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	go();
+	c.bus = client;
+	ck_assert_int_eq(ctl_get_device(&c, DEV_PATH, &d), 0);
+	ck_assert_str_eq(d.name, "otattest0");
+	ck_assert_str_eq(d.state, "ready");
+	ck_assert(d.record_valid);
+	ck_assert_uint_eq(d.generation, 4);
+	ck_assert_uint_eq(d.min_svn, 3);
+	ck_assert_uint_eq(d.floor_bl0, 2);
+	ck_assert(d.tag_boot_enabled);
+	ck_assert_str_eq(d.lifecycle, "prod");
+	ck_assert_uint_eq(d.device_id_len, 16);
+	ck_assert_uint_eq(d.device_id[15], 0x11);
+	ck_assert_uint_eq(d.n_stages, 2);
+	ck_assert_str_eq(d.stages[1].stage, "bl0");
+	ck_assert_uint_eq(d.stages[1].n_keys, 2);
+	ck_assert_uint_eq(d.stages[1].key_ids[1][0], 0xb1);
+	ck_assert_uint_eq(d.stages[0].verify_time_ns, 150000);
+	ck_assert(d.stages[0].booted);
+
+	f = open_memstream(&text, &len);
+	ctl_metrics_format(f, &d, 1, 0);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(text, "otattest_record_generation{device=\"otattest0\"} 4\n"));
+	ck_assert_ptr_nonnull(strstr(text, "otattest_stage_tag_path{device=\"otattest0\",stage=\"rom_ext\",slot=\"a\"} 1\n"));
+	free(text);
+	{
+		char p[160];
+
+		c.device = "otattest0";
+		ck_assert_int_eq(ctl_device_path(&c, p, sizeof(p)), 0);
+		ck_assert_str_eq(p, DEV_PATH);
+		c.device = "otattest5";
+		ck_assert_int_eq(ctl_device_path(&c, p, sizeof(p)), 16); /* NoSuchDevice's exit code */
+	}
+	finish();
+}
+END_TEST
+
+/* ---- polkit over D-Bus, with a fake authority on the private bus ---- */
+
+static int polkit_answer = -1; /* 1 authorized, 0 not */
+static char polkit_action[128], polkit_subject_kind[64];
+
+static int fake_check_authorization(sd_bus_message *m, void *userdata, sd_bus_error *error)
+{
+	const char *kind, *action;
+
+	(void)userdata;
+	(void)error;
+	ck_assert_int_ge(sd_bus_message_enter_container(m, 'r', "sa{sv}"), 0);
+	ck_assert_int_ge(sd_bus_message_read(m, "s", &kind), 0);
+	snprintf(polkit_subject_kind, sizeof(polkit_subject_kind), "%s", kind);
+	ck_assert_int_ge(sd_bus_message_skip(m, "a{sv}"), 0);
+	ck_assert_int_ge(sd_bus_message_exit_container(m), 0);
+	ck_assert_int_ge(sd_bus_message_read(m, "s", &action), 0);
+	snprintf(polkit_action, sizeof(polkit_action), "%s", action);
+	return sd_bus_reply_method_return(m, "(bba{ss})", polkit_answer, 0, 0);
+}
+
+static const sd_bus_vtable fake_polkit_vtable[] = {
+	SD_BUS_VTABLE_START(0),
+	SD_BUS_METHOD("CheckAuthorization", "(sa{sv})sa{ss}us", "(bba{ss})", fake_check_authorization,
+		      SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_VTABLE_END,
+};
+
+/* nobody calls RotateTags; the fake authority (in this process) decides. */
+static void rotate_as_nobody_with_polkit(int answer, const char *want_error)
+{
+	sd_bus *pk;
+	pid_t pid;
+	int status = -1, i;
+
+	polkit_answer = answer;
+	pk = connect_bus();
+	ck_assert_int_ge(sd_bus_add_object_vtable(pk, NULL, "/org/freedesktop/PolicyKit1/Authority",
+						  "org.freedesktop.PolicyKit1.Authority",
+						  fake_polkit_vtable, NULL), 0);
+	ck_assert_int_ge(sd_bus_request_name(pk, "org.freedesktop.PolicyKit1", 0), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		sd_bus_error e = SD_BUS_ERROR_NULL;
+		gid_t none = 65534;
+		sd_bus *bus;
+		int r;
+
+		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(90);
+		bus = connect_bus();
+		r = sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags", &e,
+				       NULL, NULL);
+		if (want_error ? r >= 0 || strcmp(e.name, want_error) != 0 : r < 0)
+			_exit(91);
+		_exit(0);
+	}
+	/* Serve the authority until the child is done. */
+	for (i = 0; i < 500; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+		while (sd_bus_process(pk, NULL) > 0)
+			;
+		sd_bus_wait(pk, 10000);
+	}
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "nobody's RotateTags with polkit=%d: %d",
+		      answer, WEXITSTATUS(status));
+	ck_assert_str_eq(polkit_action, OTA_POLKIT_ACTION_ROTATE);
+	ck_assert_str_eq(polkit_subject_kind, "system-bus-name");
+	sd_bus_flush_close_unref(pk);
+}
+
+START_TEST(polkit_allows)
+{
+	cfg.use_polkit = true;
+	go();
+	rotate_as_nobody_with_polkit(1, NULL);
+	finish();
+}
+END_TEST
+
+START_TEST(polkit_denies)
+{
+	cfg.use_polkit = true;
+	go();
+	rotate_as_nobody_with_polkit(0, SD_BUS_ERROR_ACCESS_DENIED);
+	finish();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon_bus");
@@ -1087,6 +1228,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, rotate_unprivileged_denied_by_daemon);
 	tcase_add_test(tc, device_removed_and_readded);
 	tcase_add_test(tc, sigterm_answers_accepted_calls);
+	tcase_add_test(tc, ctl_reads_what_the_daemon_serves);
+	tcase_add_test(tc, polkit_allows);
+	tcase_add_test(tc, polkit_denies);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+# How otattestd gets started, with the shipped files only: the udev rule
+# starts it when the device appears (TAG+="systemd", SYSTEMD_WANTS), and
+# the D-Bus activation file starts it when a client calls the name while
+# it is stopped. Its sd-device monitor then follows uevents.
+E2E_DESCRIPTION="otattestd: started by the udev rule on device add, and by D-Bus activation"
+E2E_MODE=systemd
+E2E_TIMEOUT=120
+E2E_DEVICE=1
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/src/*.c firmware/boot/*.c)
+
+# Shared helpers; the host tree is visible in the guest at its own path.
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
+
+host_prepare() {
+	daemon_provision
+}
+
+guest_setup() {
+	daemon_guest_setup
+	mkdir -p /etc/udev/rules.d
+	cp "$E2E_SRC/systemd/99-otattest.rules" /etc/udev/rules.d/
+}
+
+daemon_active() {
+	systemctl is-active --quiet otattestd.service
+}
+
+guest_main() {
+	local unit
+	daemon_bus_up
+	systemctl start --job-mode=ignore-dependencies systemd-udevd-control.socket \
+		systemd-udevd-kernel.socket systemd-udevd.service
+	daemon_active && e2e_fail "otattestd runs before anything asked for it"
+
+	# The device appears: udev tags it for systemd, which pulls in the service.
+	e2e_insmod otattest
+	udevadm settle -t 20
+	e2e_wait_for 30 "otattestd started by the udev rule" daemon_active
+	unit=$(systemd-escape --path --suffix=device "$(readlink -f /sys/class/otattest/otattest0)")
+	e2e_assert_match '.*otattestd.service.*' "$(systemctl show -p Wants --value "$unit")" \
+		"the device unit wants otattestd.service"
+	e2e_wait_for 15 "otattest0 ready" daemon_state_is ready
+
+	# A uevent reaches otattestd's sd-device monitor: it refreshes the record.
+	udevadm trigger --settle --action=change /sys/class/otattest/otattest0
+	daemon_state_is ready || e2e_fail "otattest0 not ready after a change uevent"
+
+	# Stopped, then called by a client: D-Bus activation starts it again.
+	systemctl stop otattestd.service
+	daemon_active && e2e_fail "otattestd still active after stop"
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q --json status >/tmp/status.json ||
+		e2e_fail "the call that should have activated otattestd failed: $(cat /tmp/status.json)"
+	daemon_active || e2e_fail "D-Bus activation did not start otattestd.service"
+	e2e_log "activated by a call: $(head -c 200 /tmp/status.json)"
+	daemon_save_journal
+}

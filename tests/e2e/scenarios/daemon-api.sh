@@ -138,6 +138,29 @@ PY
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate | tee /tmp/rotate.txt
 	grep -q "tag key version $v -> $((v + 1))" /tmp/rotate.txt || e2e_fail "rotation did not bump the key version"
 	e2e_wait_for 10 "TagKeyVersion $((v + 1))" test "$(daemon_prop TagKeyVersion)" = "u $((v + 1))"
+
+	# UpdateReset into slot B as the update agent: the record moves on and
+	# RecordChanged says so (watched by an unprivileged client).
+	local gen watch_pid
+	gen=$(daemon_prop Generation | cut -d' ' -f2)
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch --count 1 >/tmp/watch.json 2>&1 &
+	watch_pid=$!
+	sleep 0.5
+	e2e_as e2e-update "$E2E_SRC/build/otattestctl" --json update-reset --slot b | tee /tmp/reset.json
+	grep -q '"boot_status":"OK"' /tmp/reset.json || e2e_fail "update reset did not boot"
+	grep -q '"booted_slot":"b"' /tmp/reset.json || e2e_fail "update reset did not boot slot b"
+	wait "$watch_pid" || e2e_fail "otattestctl watch failed"
+	cat /tmp/watch.json
+	e2e_wait_for 10 "a newer record" sh -c "[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE Generation | cut -d' ' -f2)\" -gt $gen ]"
+	e2e_assert_eq 's "update"' "$(daemon_prop ResetReason)" "ResetReason after UpdateReset"
+
+	# Metrics for node_exporter, written atomically by an unprivileged user.
+	mkdir -p /tmp/textfile && chmod 1777 /tmp/textfile
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" metrics -o /tmp/textfile/otattest.prom
+	grep -qx 'otattest_device_up{device="otattest0"} 1' /tmp/textfile/otattest.prom || e2e_fail "metrics: device not up"
+	grep -q '^otattest_tag_key_version{device="otattest0"} ' /tmp/textfile/otattest.prom || e2e_fail "metrics: no key version"
+	e2e_assert_eq 1 "$(ls -A /tmp/textfile | wc -l)" "only the metrics file in the textfile directory"
+	e2e_save /tmp/textfile/otattest.prom
 	daemon_save_journal
 }
 

@@ -21,7 +21,9 @@
 
 #include "boot.h"
 
+#ifndef LOAD_CHUNK
 #define LOAD_CHUNK 4096u
+#endif
 
 static uint8_t image_buf[OTA_BOOT_IMAGE_MAX] __attribute__((aligned(8)));
 

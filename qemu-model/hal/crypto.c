@@ -47,11 +47,36 @@ void swhal_wipe(void *buf, size_t len)
 	OPENSSL_cleanse(buf, len);
 }
 
+/*
+ * Masks for the key shares come from a pool refilled 1 KiB at a time:
+ * one RAND_bytes call costs about 0.7 us here, and a tag check re-masks
+ * keys three or four times. Bytes are wiped from the pool as they are
+ * handed out.
+ */
+#define RANDOM_POOL 1024u
+static uint8_t random_pool[RANDOM_POOL];
+static uint32_t random_used = RANDOM_POOL;
+
 void swhal_random(void *buf, uint32_t len)
 {
-	/* The DRBG failing means the process cannot do crypto at all. */
-	if (RAND_bytes(buf, (int)len) != 1)
-		abort();
+	uint8_t *out = buf;
+
+	while (len) {
+		uint32_t n;
+
+		if (random_used == RANDOM_POOL) {
+			/* The DRBG failing means the process cannot do crypto at all. */
+			if (RAND_bytes(random_pool, (int)sizeof(random_pool)) != 1)
+				abort();
+			random_used = 0;
+		}
+		n = RANDOM_POOL - random_used < len ? RANDOM_POOL - random_used : len;
+		memcpy(out, random_pool + random_used, n);
+		swhal_wipe(random_pool + random_used, n);
+		random_used += n;
+		out += n;
+		len -= n;
+	}
 }
 
 int swhal_crypto_init(void)

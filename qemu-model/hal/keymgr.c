@@ -12,9 +12,6 @@
  */
 #include <string.h>
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
-
 #include "swhal_priv.h"
 
 #define GEN_MASK 0xffffffu
@@ -163,20 +160,16 @@ uint32_t hal_keymgr_state(void)
 hal_key_t hal_keymgr_root(void)
 {
 	struct swhal_key *root = &swhal_dev.keys[SWHAL_ROOT_SLOT];
-	uint8_t digest[OTA_SHA256_BYTES], clear[SWHAL_KEY_BYTES];
-	unsigned int dlen = 0;
-	bool ok;
+	uint8_t clear[SWHAL_KEY_BYTES];
 
 	if (!swhal_powered() || swhal_dev.keymgr_state >= HAL_KEYMGR_RUNTIME)
 		return HAL_KEY_INVALID;
 	if (root->kind)
 		return handle_of(SWHAL_ROOT_SLOT);
-	ok = EVP_Digest(swhal_dev.otp.device_secret, sizeof(swhal_dev.otp.device_secret),
-			digest, &dlen, EVP_sha256(), NULL) == 1 &&
-	     dlen == OTA_SHA256_BYTES &&
-	     CRYPTO_memcmp(digest, swhal_dev.otp.secret_digest, OTA_SHA256_BYTES) == 0;
-	if (!ok || swhal_device_root(swhal_dev.otp.device_secret, swhal_dev.rom_identity,
-				     clear) != OTA_OK)
+	/* The partition digest as libotattest defines it (otp.h): one definition. */
+	if (ota_otp_secret_check(&swhal_dev.otp) != OTA_OK ||
+	    swhal_device_root(swhal_dev.otp.device_secret, swhal_dev.rom_identity,
+			      clear) != OTA_OK)
 		return HAL_KEY_INVALID;
 	bump(root);
 	store(root, HAL_KEY_KIND_SYMMETRIC, clear);

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <openssl/rand.h>
+
 #include "swhal_priv.h"
 
 uint64_t hal_time_ns(void)
@@ -29,8 +31,9 @@ ota_status_t hal_trng_fill(void *buf, uint32_t len)
 		return OTA_HAL_POWER_LOST;
 	if (!buf && len)
 		return OTA_HAL_BAD_ARGUMENT;
-	if (len)
-		swhal_random(buf, len);
+	/* The TRNG is the DRBG itself, not the masking pool. */
+	if (len && RAND_bytes(buf, (int)len) != 1)
+		return OTA_HAL_CRYPTO_FAILED;
 	return OTA_OK;
 }
 

@@ -27,3 +27,18 @@ bench-chain: $(BENCH_CHAIN)
 	$(BENCH_CHAIN)
 
 bench: bench-chain
+
+# Boot stage check on the tag path, the ECDSA and the hybrid signature path,
+# for 64 KiB and 1 MiB images and 0/1/2 delegates, as ratios to the bare
+# SHA-256 of the same image; callgrind instruction counts when valgrind is
+# installed. See docs/boot-flow.md.
+BENCH_BOOT := $(B)/tests/bench/bench_boot
+$(B)/tests/bench/bench_boot.o: EXTRA_CFLAGS_tests_bench_ += -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
+$(BENCH_BOOT): $(B)/tests/bench/bench_boot.o $(UNIT_LINK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+
+.PHONY: bench-boot
+bench-boot: $(BENCH_BOOT)
+	$(BENCH_BOOT)
+
+bench: bench-boot

@@ -48,7 +48,10 @@ enum ota_retained_key {
 /*
  * Retention RAM contents, at offset 0. Survives warm and update resets;
  * zero after a cold boot. A bad magic, version or digest is treated as
- * "no retained state" (the same as a cold boot for the key chain).
+ * "no retained state": no pending request, and on a warm or update reset
+ * no SVN key chain until the next cold boot (re-deriving it from the top
+ * would let a runtime that damages retention RAM raise its own minimum;
+ * docs/keychain.md).
  */
 struct ota_retention {
 	uint32_t magic;            /* 0 */

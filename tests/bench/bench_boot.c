@@ -15,8 +15,9 @@
  *   slow-hybrid  a hybrid image on the signature path (plus an SLH-DSA
  *                verify per certificate and for the image)
  *   fast-hybrid  the hybrid image on the tag path
- * Each figure is the median of repeated runs, interleaved so drift hits
- * every column alike. Then, when valgrind is installed, callgrind counts
+ * Each figure is the median of repeated runs: 7 rounds, each running
+ * every op in a block of repetitions (steady state), so drift in the
+ * machine hits every column alike. Then, when valgrind is installed, callgrind counts
  * the instructions of one run of each (in a child process per count).
  *
  * Targets (issue 3): fast within 1.25x of the SHA-256 floor at 64 KiB and
@@ -162,33 +163,41 @@ static double time_op(enum op op)
 
 static int reps_for(size_t size, enum op op)
 {
-	int base = size > (64u << 10) ? 101 : 301;
+	int base = size > (64u << 10) ? 15 : 64;
 
-	return op == OP_SLOW_HYBRID ? base / 6 + 5 : base;
+	return op == OP_SLOW_HYBRID ? base / 4 + 1 : base;
 }
+
+/*
+ * Rounds of blocks: within a round each op runs a block of repetitions in
+ * a row (steady state, as one boot after another would run it), and the
+ * rounds alternate the ops so drift in the machine hits every column.
+ */
+#define ROUNDS 7
 
 static void measure(uint32_t s, uint32_t d)
 {
-	static double samples[OP_COUNT][301];
-	int n[OP_COUNT] = { 0 }, r, max = reps_for(payload_sizes[s], OP_SHA);
+	static double samples[OP_COUNT][ROUNDS * 64];
+	int n[OP_COUNT] = { 0 }, round, r;
 	enum op op;
 
-	/* Interleaved: ECDSA image for sha/fast/slow, hybrid image for the rest. */
-	provision(&images[s][d][0]);
-	for (r = 0; r < 5; r++) /* warm the caches and the verify-key cache */
-		for (op = OP_SHA; op <= OP_SLOW_ECDSA; op++)
+	for (round = 0; round < ROUNDS; round++) {
+		provision(&images[s][d][0]);
+		for (op = OP_SHA; op <= OP_SLOW_ECDSA; op++) {
+			int reps = reps_for(payload_sizes[s], op);
+
+			(void)time_op(op); /* warm this op's working set */
+			for (r = 0; r < reps; r++)
+				samples[op][n[op]++] = time_op(op);
+		}
+		provision(&images[s][d][1]);
+		for (op = OP_SLOW_HYBRID; op <= OP_FAST_HYBRID; op++) {
+			int reps = reps_for(payload_sizes[s], op);
+
 			(void)time_op(op);
-	for (r = 0; r < max; r++) {
-		for (op = OP_SHA; op <= OP_SLOW_ECDSA; op++)
-			samples[op][n[op]++] = time_op(op);
-	}
-	provision(&images[s][d][1]);
-	(void)time_op(OP_FAST_HYBRID);
-	(void)time_op(OP_SLOW_HYBRID);
-	for (r = 0; r < max; r++) {
-		samples[OP_FAST_HYBRID][n[OP_FAST_HYBRID]++] = time_op(OP_FAST_HYBRID);
-		if (r < reps_for(payload_sizes[s], OP_SLOW_HYBRID))
-			samples[OP_SLOW_HYBRID][n[OP_SLOW_HYBRID]++] = time_op(OP_SLOW_HYBRID);
+			for (r = 0; r < reps; r++)
+				samples[op][n[op]++] = time_op(op);
+		}
 	}
 	for (op = 0; op < OP_COUNT; op++)
 		median_ns[s][d][op] = median(samples[op], n[op]);
@@ -199,13 +208,16 @@ static double hybrid_floor[SIZES][DEPTHS];
 
 static void measure_hybrid_floor(uint32_t s, uint32_t d)
 {
-	static double samples[301];
-	int r, max = reps_for(payload_sizes[s], OP_SHA);
+	static double samples[ROUNDS * 64];
+	int r, n = 0, round, reps = reps_for(payload_sizes[s], OP_SHA);
 
 	current = &images[s][d][1];
-	for (r = 0; r < max; r++)
-		samples[r] = time_op(OP_SHA);
-	hybrid_floor[s][d] = median(samples, max);
+	for (round = 0; round < ROUNDS; round++) {
+		(void)time_op(OP_SHA);
+		for (r = 0; r < reps; r++)
+			samples[n++] = time_op(OP_SHA);
+	}
+	hybrid_floor[s][d] = median(samples, n);
 }
 
 /* ---- callgrind ------------------------------------------------------------- */

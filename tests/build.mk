@@ -41,6 +41,12 @@ FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
 FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) firmware/otimage/idcert.c
 FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
+# The boot flow on a hostile BL0 slot: firmware, software HAL and the
+# otimage library that provisions the device.
+FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS)
+# otimage is hosted code: this target is built without OTA_FREESTANDING.
+FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Iqemu-model/hal -Ifirmware/otimage $(PKG_OPENSSL)
+$(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 

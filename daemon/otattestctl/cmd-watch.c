@@ -77,6 +77,17 @@ static int print_value(sd_bus_message *m, struct json *j, bool json, char *text,
 		snprintf(text, tlen, "%s", b ? "yes" : "no");
 		break;
 	default:
+		if (!strcmp(contents, "ay")) {
+			const void *p = NULL;
+			size_t n = 0;
+
+			/* Binary values (ids, digests) as hex, as everywhere else. */
+			r = sd_bus_message_read_array(m, 'y', &p, &n);
+			if (r >= 0 && json)
+				json_hex(j, p, n);
+			snprintf(text, tlen, "(%zu bytes)", n);
+			break;
+		}
 		r = sd_bus_message_skip(m, contents);
 		if (json)
 			json_null(j);
@@ -276,9 +287,12 @@ int cmd_watch(struct ctl *c, int argc, char **argv)
 	snprintf(rule, sizeof(rule), "type='signal',sender='%s',path_namespace='%s'", OTA_BUS_NAME,
 		 OTA_BUS_ROOT_PATH);
 	r = sd_bus_add_match(c->bus, NULL, rule, on_signal, &w);
+	/* otattestd itself coming and going: only its name's owner changes. */
 	if (r >= 0)
-		r = sd_bus_match_signal(c->bus, NULL, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-					"org.freedesktop.DBus", "NameOwnerChanged", on_signal, &w);
+		r = sd_bus_add_match(c->bus, NULL,
+				     "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+				     "member='NameOwnerChanged',arg0='" OTA_BUS_NAME "'",
+				     on_signal, &w);
 	if (r < 0)
 		return ctl_fail(OTA_CLASS_INTERNAL, "cannot subscribe to signals");
 	while (w.remaining != 0) {

@@ -152,12 +152,34 @@ void bus_emit_device_added(struct manager *m, struct device *d)
 				       NULL);
 }
 
-void bus_emit_device_changed(struct device *d)
+/* The properties each kind of change moves (all EMITS_CHANGE). */
+static char *const state_props[] = { "State", "StateDetail", "StateMessage", NULL };
+static char *const record_props[] = {
+	"RecordValid", "DeviceId", "Lifecycle", "ResetReason", "Epoch", "MinSvn", "ChainMaxSvn",
+	"FloorRomExt", "FloorBl0", "TagBootEnabled", "TagKeyVersion", "Generation", "BootStatus",
+	"BootDataCounter", "BootTimeNs", "RomIdentity", "Stages", NULL,
+};
+
+void bus_emit_state_changed(struct device *d)
 {
 	if (!d->m->bus)
 		return;
-	/* NULL: every property marked EMITS_CHANGE, in one signal. */
-	sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, NULL);
+	sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE,
+					    (char **)state_props);
+}
+
+void bus_emit_record_props_changed(struct device *d)
+{
+	if (!d->m->bus)
+		return;
+	sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE,
+					    (char **)record_props);
+}
+
+void bus_emit_device_changed(struct device *d)
+{
+	bus_emit_state_changed(d);
+	bus_emit_record_props_changed(d);
 }
 
 void bus_emit_record_changed(struct device *d)

@@ -152,7 +152,7 @@ static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 	d->state = state;
 	d->state_detail = detail;
 	if (changed)
-		bus_emit_device_changed(d);
+		bus_emit_state_changed(d);
 }
 
 static void on_record(void *userdata, const struct genl_result *res)
@@ -165,7 +165,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 		/* No record (device off, failed boot, or invalid): say so, keep serving. */
 		if (d->have_record) {
 			d->have_record = false;
-			bus_emit_device_changed(d);
+			bus_emit_record_props_changed(d);
 		}
 		log_event(LOG_INFO, 0, NULL, d->name, NULL, res->err.status,
 			  "no boot record: %s", res->err.message);
@@ -184,7 +184,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  "kernel handed over an invalid boot record: %s", ota_status_message(s));
 			if (d->have_record) {
 				d->have_record = false;
-				bus_emit_device_changed(d);
+				bus_emit_record_props_changed(d);
 			}
 		} else if (records_differ(d, &rec, len)) {
 			d->record = rec;
@@ -197,7 +197,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  ota_status_name(rec.hdr.boot_status) ? ota_status_name(rec.hdr.boot_status)
 									 : "unknown",
 				  rec.hdr.tag_key_version);
-			bus_emit_device_changed(d);
+			bus_emit_record_props_changed(d);
 			bus_emit_record_changed(d);
 		}
 	}

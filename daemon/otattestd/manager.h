@@ -98,7 +98,9 @@ int udev_setup(struct manager *m);
 /* bus.c */
 int bus_setup(struct manager *m);
 void bus_emit_device_added(struct manager *m, struct device *d);
-void bus_emit_device_changed(struct device *d);
+void bus_emit_device_changed(struct device *d);       /* state and record */
+void bus_emit_state_changed(struct device *d);        /* State, StateDetail, StateMessage */
+void bus_emit_record_props_changed(struct device *d); /* the record's properties */
 void bus_emit_record_changed(struct device *d);
 void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total);
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,

@@ -143,15 +143,18 @@ PY
 	# RecordChanged says so (watched by an unprivileged client).
 	local gen watch_pid
 	gen=$(daemon_prop Generation | cut -d' ' -f2)
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch --count 1 >/tmp/watch.json 2>&1 &
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
 	watch_pid=$!
 	sleep 0.5
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" --json update-reset --slot b | tee /tmp/reset.json
 	grep -q '"boot_status":"OK"' /tmp/reset.json || e2e_fail "update reset did not boot"
 	grep -q '"booted_slot":"b"' /tmp/reset.json || e2e_fail "update reset did not boot slot b"
-	wait "$watch_pid" || e2e_fail "otattestctl watch failed"
-	cat /tmp/watch.json
 	e2e_wait_for 10 "a newer record" sh -c "[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE Generation | cut -d' ' -f2)\" -gt $gen ]"
+	e2e_wait_for 10 "RecordChanged seen by watch" grep -q '"event":"record-changed"' /tmp/watch.json
+	kill "$watch_pid"
+	grep -v '"event":"daemon-' /tmp/watch.json >/dev/null || true
+	grep -q '"event":"daemon-' /tmp/watch.json && e2e_fail "watch reported otattestd starting or stopping"
+	e2e_save /tmp/watch.json
 	e2e_assert_eq 's "update"' "$(daemon_prop ResetReason)" "ResetReason after UpdateReset"
 
 	# Metrics for node_exporter, written atomically by an unprivileged user.

@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: MIT
 # The shipped unit starts otattestd with its hardening in force, the API
-# is on the bus, and systemd-analyze rates the unit at 2.0 or lower.
+# is on the bus, and systemd-analyze rates the unit at 2.0 or lower. The
+# device is factory-blank (never provisioned): its boot fails, and that
+# shows as a state with its reason, and as named errors, never silence.
 E2E_DESCRIPTION="otattestd: shipped unit, hardening in force, busctl introspect, exposure <= 2.0"
 E2E_MODE=systemd
 E2E_TIMEOUT=90
+E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service)
-E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/src/*.c)
 
 # Shared helpers; the host tree is visible in the guest at its own path.
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
@@ -49,8 +52,17 @@ guest_main() {
 	# The watchdog is armed (WatchdogSec=) and otattestd keeps it fed.
 	e2e_assert_eq 30s "$(systemctl show -p WatchdogUSec --value otattestd.service)" "WatchdogSec"
 	# STATUS= from sd_notify; no "driver not loaded": the genl family was
-	# resolved by name (this scenario has no device).
-	e2e_assert_eq '0 device(s), 0 ready' "$(systemctl show -p StatusText --value otattestd.service)" "STATUS= from sd_notify"
+	# resolved by name.
+	e2e_wait_for 15 "otattest0 failed (blank device)" daemon_state_is failed
+	e2e_assert_eq '1 device(s), 0 ready' "$(systemctl show -p StatusText --value otattestd.service)" "STATUS= from sd_notify"
+
+	# A failed device: a state with its reason, and named errors.
+	e2e_assert_match 'u [0-9]+' "$(daemon_prop StateDetail)" "StateDetail"
+	e2e_log "StateMessage: $(daemon_prop StateMessage)"
+	[ "$(daemon_prop StateMessage)" != 's ""' ] || e2e_fail "a failed device without a reason"
+	daemon_expect_exit 19 "Attest on a failed device" e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest \
+		--nonce 00112233445566778899aabbccddeeff -o /tmp/x
+	daemon_expect_exit 19 "status of a failed device" e2e_as e2e-user "$E2E_SRC/build/otattestctl" status
 
 	systemd-analyze security --offline=yes --no-pager /etc/systemd/system/otattestd.service >/tmp/security.txt 2>&1 || true
 	e2e_save /tmp/security.txt

@@ -198,6 +198,7 @@ prepare() (
 # "PASS|FAIL<TAB>seconds<TAB>detail". Runs as a background job.
 run_one() (
 	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= problems
+	local E2E_MODEL_LOAD_ARGS=()
 	local reason= ready= grc= secs i tq boot=
 	e2e_scenario_defaults
 	. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
@@ -214,7 +215,7 @@ run_one() (
 	cleanup() {
 		[ -n "${qemu_pid:-}" ] && kill -KILL "$qemu_pid" 2>/dev/null
 		[ -n "$hook_pid" ] && kill -KILL "$hook_pid" 2>/dev/null
-		[ -n "${E2E_MODEL_PID:-}" ] && kill -KILL "$E2E_MODEL_PID" 2>/dev/null
+		[ -f "$dir/model.pid" ] && kill -KILL "$(cat "$dir/model.pid")" 2>/dev/null
 	}
 	trap cleanup EXIT
 	trap 'exit 143' TERM INT # so that cleanup runs when the runner is stopped
@@ -222,15 +223,15 @@ run_one() (
 	if [ "$E2E_PROVISION" = 1 ]; then
 		e2e_provision "$E2E_PROVISION_DIR" 2>"$dir/provision.err" ||
 			verdict FAIL "provisioning failed: $(head -n1 "$dir/provision.err")"
-		E2E_MODEL_ARGS+=(--load-flash="$E2E_PROVISION_DIR/flash.img" --load-otp="$E2E_PROVISION_DIR/otp.img")
+		E2E_MODEL_LOAD_ARGS=(--load-flash="$E2E_PROVISION_DIR/flash.img" --load-otp="$E2E_PROVISION_DIR/otp.img")
 	fi
 	if declare -F host_prepare >/dev/null; then
 		(set -eEuo pipefail; host_prepare) >"$dir/host-prepare.log" 2>&1 ||
 			verdict FAIL "host_prepare failed (see host-prepare.log)"
 	fi
 	if [ "$E2E_DEVICE" = 1 ]; then
-		# Not in $(...): E2E_MODEL_PID must be set in this shell, or the
-		# model is never stopped (nor its exit status checked).
+		# Not in $(...): E2E_MODEL_PID must be set in this shell, where
+		# host hooks inherit it.
 		e2e_model_start "$dir" >"$dir/model-start.log" || verdict FAIL "$(cat "$dir/model-start.log")"
 	fi
 
@@ -270,9 +271,9 @@ run_one() (
 		fi
 		hook_pid=
 	fi
-	# In this shell too: only the model's parent can wait for its status.
+	# The current model (a hook may have restarted it): see lib/model.sh.
 	if [ "$E2E_DEVICE" = 1 ]; then
-		e2e_model_stop >"$dir/model-stop.txt"
+		e2e_model_stop "$dir" >"$dir/model-stop.txt"
 		model=$(cat "$dir/model-stop.txt")
 	fi
 

@@ -47,7 +47,7 @@ e2e_wait_for() {
 	shift 2
 	n=$((secs * 20))
 	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
+		"$@" >/dev/null && return 0
 		sleep 0.05
 	done
 	e2e_fail "timed out after ${secs}s waiting for $what"

@@ -8,6 +8,7 @@
 #   E2E_OUT        its out/: the guest's writable share
 #   E2E_QMP        QEMU's QMP socket
 #   E2E_MODEL_CTL  the model's control socket (when the scenario has a device)
+#   E2E_MODEL_PID  the model's pid (the current one, after e2e_model_start)
 #   E2E_MODEL_STATE the model's state directory
 #   E2E_PROVISION_DIR with E2E_PROVISION=1: keys, images, CA (lib/provision.sh)
 #   E2E_ROOT       the source tree
@@ -33,6 +34,54 @@ e2e_qmp() {
 # the reply, fails unless it is "ok". Example: e2e_model_ctl fault drop on
 e2e_model_ctl() {
 	"$E2E_ROOT/$E2E_MODEL_BIN" ctl --control="$E2E_MODEL_CTL" "$@"
+}
+
+# e2e_model_kill [SIGNAL]: end the model (default SIGKILL: the device dies
+# with no warning). QEMU stays up; the guest's device goes silent. The
+# scenario sets E2E_MODEL_MAY_EXIT=1 unless it restarts the model.
+e2e_model_kill() {
+	e2e_model_signal "$E2E_RUN_DIR" "${1:-KILL}" || e2e_fail "the model did not end on SIG${1:-KILL}"
+}
+
+# e2e_model_restart: stop the model if it runs (SIGTERM) and start it again
+# on the same state directory with the scenario's E2E_MODEL_ARGS (but not
+# the provisioning images: the device keeps what it had). Returns once it is
+# ready. QEMU's ivshmem device keeps the old shared memory: replug it
+# (e2e_device_unplug, e2e_device_plug) so the guest meets the new model.
+e2e_model_restart() {
+	e2e_model_signal "$E2E_RUN_DIR" TERM || e2e_fail "the model did not stop on SIGTERM"
+	e2e_model_start "$E2E_RUN_DIR" >/dev/null || e2e_fail "the restarted model did not become ready"
+}
+
+# e2e_device_unplug: hot-unplug the device (QMP device_del of otattest0;
+# the guest's ACPI hotplug ejects it, which waits for its driver's remove).
+# Fails if QEMU still has it after 20 s.
+e2e_device_unplug() {
+	local i
+	e2e_qmp device_del '{"id": "otattest0"}' >/dev/null
+	for ((i = 0; i < 200; i++)); do
+		e2e_qmp qom-list '{"path": "/machine/peripheral"}' |
+			jq -e 'map(.name) | index("otattest0") | not' >/dev/null && return 0
+		sleep 0.1
+	done
+	e2e_fail "QEMU still has otattest0 20 s after device_del"
+}
+
+# e2e_device_plug: plug the device back on a new chardev to the model's
+# socket (QEMU cannot make an old one reconnect and replay the greeting).
+# QEMU releases the old chardev a while after deleting the device, so the
+# new one gets a fresh id and the old is removed once it can be.
+e2e_device_plug() {
+	local old new=ivshmem-$EPOCHSECONDS-$RANDOM i
+	old=$(cat "$E2E_RUN_DIR/chardev-id" 2>/dev/null || echo ivshmem)
+	for ((i = 0; i < 50; i++)); do
+		e2e_qmp chardev-remove "{\"id\": \"$old\"}" >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	e2e_qmp chardev-add "$(jq -nc --arg id "$new" --arg p "$E2E_RUN_DIR/ivshmem.sock" \
+		'{id: $id, backend: {type: "socket", data: {addr: {type: "unix", data: {path: $p}}, server: false}}}')" >/dev/null
+	echo "$new" >"$E2E_RUN_DIR/chardev-id"
+	e2e_qmp device_add "$(jq -nc --arg c "$new" '{driver: "ivshmem-doorbell", id: "otattest0", chardev: $c, vectors: 2}')" >/dev/null
 }
 
 # e2e_wait_guest NAME [SECONDS]: wait until the guest ran e2e_signal NAME.

@@ -31,7 +31,9 @@ static const char *state_color(const char *state)
 	if (!strcmp(state, "ready"))
 		return ANSI_GREEN;
 	if (!strcmp(state, "failed") || !strcmp(state, OTA_STATE_ABSENT) ||
-	    !strcmp(state, OTA_STATE_UNREACHABLE) || !strcmp(state, "off"))
+	    !strcmp(state, OTA_STATE_UNREACHABLE) || !strcmp(state, "off") ||
+	    !strcmp(state, "record_invalid") || !strcmp(state, "info_invalid") ||
+	    !strcmp(state, "unresponsive"))
 		return ANSI_RED;
 	return ANSI_YELLOW;
 }

@@ -57,8 +57,10 @@ static void stage_labels(FILE *out, const struct ctl_device *d, const struct ctl
 
 void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint64_t now_sec)
 {
+	/* Device states (shm.h), the driver's own (genl.h), the daemon's. */
 	static const char *const states[] = { "off", "booting", "ready", "failed", "resetting",
-					      "rotating", OTA_STATE_ABSENT, OTA_STATE_UNREACHABLE };
+					      "rotating", "record_invalid", "info_invalid",
+					      "unresponsive", OTA_STATE_ABSENT, OTA_STATE_UNREACHABLE };
 	size_t i, s, k;
 
 	family(out, "otattest_device_up", "gauge", "1 when the device is present and ready.");

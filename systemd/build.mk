@@ -52,3 +52,6 @@ install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY)
 	install -D -m 0755 $(OTA_VERIFY) $(DESTDIR)$(BINDIR)/otattest-verify
 
 install: install-daemon install-systemd install-lib
+
+# otattest.pc (libotattest/build.mk) holds PREFIX too: rebuild it with the unit.
+$(OTA_PC): $(SYSTEMD_STAMP)

@@ -196,7 +196,7 @@ prepare() (
 
 # run_one NAME: boot the scenario and write build/e2e/NAME/verdict as
 # "PASS|FAIL<TAB>seconds<TAB>detail". Runs as a background job.
-run_one() (
+run_one() { # runs as a background job: already its own process
 	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= problems
 	local E2E_MODEL_LOAD_ARGS=()
 	local reason= ready= grc= secs i tq boot=
@@ -213,8 +213,13 @@ run_one() (
 		exit 0
 	}
 	cleanup() {
-		[ -n "${qemu_pid:-}" ] && kill -KILL "$qemu_pid" 2>/dev/null
-		[ -n "$hook_pid" ] && kill -KILL "$hook_pid" 2>/dev/null
+		# qemu_pid is timeout(1): SIGTERM makes it pass the signal on to
+		# QEMU, which a SIGKILL of timeout itself would leave running.
+		if [ -n "${qemu_pid:-}" ] && kill -TERM "$qemu_pid" 2>/dev/null; then
+			sleep 0.5
+			kill -KILL "$qemu_pid" 2>/dev/null
+		fi
+		[ -n "$hook_pid" ] && { kill -KILL "$hook_pid"; wait "$hook_pid"; } 2>/dev/null
 		[ -f "$dir/model.pid" ] && kill -KILL "$(cat "$dir/model.pid")" 2>/dev/null
 	}
 	trap cleanup EXIT
@@ -330,7 +335,7 @@ run_one() (
 		}
 	fi
 	verdict PASS "${boot:+booted to the scenario in ${boot}s}"
-)
+}
 
 # report NAME: the line (and on failure the evidence) for one scenario.
 report() {
@@ -360,6 +365,8 @@ pids=()
 stop_all() {
 	local p
 	for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+	wait # each job stops its QEMU, hook and model (cleanup above)
+	echo "run.sh: interrupted" >&2
 	exit 2
 }
 trap stop_all INT TERM

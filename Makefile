@@ -24,6 +24,11 @@ include mk/common.mk
 
 all: $(ALL_TARGETS)
 
+# Prerequisite lists are expanded when a rule is read, so the fuzz targets
+# that suites' build.mk files add after tests/build.mk are attached here,
+# once every build.mk has been read.
+fuzz fuzz-smoke: $(FUZZ_TARGETS)
+
 deps:
 	scripts/deps.sh
 

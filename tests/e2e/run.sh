@@ -28,6 +28,11 @@ Options:
                  vmlinux (slower; for comparison)
   -h, --help     this text
 
+Environment:
+  E2E_QEMU_WRAP  a command to run QEMU under, for debugging, e.g.
+                 "gdb -batch -ex run -ex bt --args" (a crash's backtrace
+                 lands in qemu.log)
+
 Output: one line per scenario (PASS, FAIL with the reason and the log
 directory, or SKIP when a part it needs is not in the tree yet), then
 "N passed, N failed, N skipped".
@@ -257,7 +262,7 @@ run_one() { # runs as a background job: already its own process
 		) >"$dir/host-hook.log" 2>&1 &
 		hook_pid=$!
 	fi
-	wait "$qemu_pid"
+	{ wait "$qemu_pid"; } 2>/dev/null # the verdict reports a crash, not bash
 	qrc=$?
 	qemu_pid=
 
@@ -316,6 +321,9 @@ run_one() { # runs as a background job: already its own process
 	fi
 	if [ -z "$grc" ]; then
 		reason=$(grep -a -m1 'E2E-INIT-FAIL:' "$dir/serial.log" | sed 's/.*E2E-INIT-FAIL: //')
+		if [ -z "$reason" ] && [ "$qrc" -gt 128 ]; then
+			reason="QEMU itself was killed by SIG$(kill -l $((qrc - 128))) (see qemu.log; E2E_QEMU_WRAP gives a backtrace)"
+		fi
 		verdict FAIL "the guest ended without a result: ${reason:-QEMU exit status $qrc}"
 	fi
 	if [ "$grc" != 0 ]; then

@@ -7,7 +7,9 @@
 #   E2E_NAME  scenario name          E2E_MODE  fast | systemd
 #   E2E_DIR   harness files in the guest (modules/, files/, lib/, guest/)
 #   E2E_OUT   the writable share: build/e2e/<name>/out/ on the host
-#   E2E_SRC   the source tree's path on the host (binaries keep host paths)
+#   E2E_SRC   the source tree: its host path, except in systemd mode for a
+#             tree under /tmp or /run, where it is /run/e2e/src (so that
+#             services with PrivateTmp= see it too). Always use $E2E_SRC.
 
 e2e_log() {
 	echo "[e2e] $*"

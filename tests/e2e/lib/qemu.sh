@@ -13,8 +13,13 @@
 e2e_qemu_args() {
 	local dir=$1 append
 	append="console=ttyS0 panic=-1 loglevel=5 $E2E_KERNEL_ARGS"
+	# E2E_QEMU_WRAP (environment, for debugging): a command QEMU runs
+	# under, e.g. "gdb -batch -ex run -ex bt --args" for a backtrace of a
+	# QEMU crash in qemu.log.
+	# shellcheck disable=SC2206 # word splitting on purpose
+	local wrap=(${E2E_QEMU_WRAP:-})
 	E2E_QEMU_CMD=(
-		qemu-system-x86_64 -accel tcg -M pc -m "$E2E_MEM" -smp "$E2E_SMP"
+		"${wrap[@]}" qemu-system-x86_64 -accel tcg -M pc -m "$E2E_MEM" -smp "$E2E_SMP"
 		-nodefaults -no-user-config -display none -no-reboot
 		-kernel "$E2E_KIMAGE" -initrd "$dir/initrd.cpio" -append "$append"
 		-serial "file:$dir/serial.raw"

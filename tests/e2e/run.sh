@@ -204,7 +204,7 @@ prepare() (
 run_one() { # runs as a background job: already its own process
 	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= problems
 	local E2E_MODEL_LOAD_ARGS=()
-	local reason= ready= grc= secs i tq boot=
+	local reason= ready= grc= secs i tq boot= proxy_pid=
 	e2e_scenario_defaults
 	. "$E2E_ROOT/tests/e2e/scenarios/$name.sh"
 	. "$E2E_LIB/host.sh"
@@ -225,6 +225,7 @@ run_one() { # runs as a background job: already its own process
 			kill -KILL "$qemu_pid" 2>/dev/null
 		fi
 		[ -n "$hook_pid" ] && { kill -KILL "$hook_pid"; wait "$hook_pid"; } 2>/dev/null
+		[ -n "${proxy_pid:-}" ] && kill -TERM "$proxy_pid" 2>/dev/null
 		[ -f "$dir/model.pid" ] && kill -KILL "$(cat "$dir/model.pid")" 2>/dev/null
 	}
 	trap cleanup EXIT
@@ -251,6 +252,15 @@ run_one() { # runs as a background job: already its own process
 	tq=$EPOCHREALTIME
 	timeout -k 5 "$E2E_TIMEOUT" "${E2E_QEMU_CMD[@]}" >"$dir/qemu.log" 2>&1 &
 	qemu_pid=$!
+	# The one QMP connection, before any hook runs (lib/qmp-proxy.py: why).
+	/usr/bin/python3 "$E2E_LIB/qmp-proxy.py" "$dir/qemu-qmp.sock" "$dir/qmp.sock" \
+		"$dir/qmp-events.log" </dev/null >"$dir/qmp-proxy.log" 2>&1 &
+	proxy_pid=$!
+	for ((i = 0; i < 400; i++)); do
+		[ -S "$dir/qmp.sock" ] && break
+		kill -0 "$proxy_pid" 2>/dev/null || break
+		sleep 0.025
+	done
 	if declare -F host_hook >/dev/null; then
 		# A failed hook says so on the share, so a guest waiting for it in
 		# e2e_wait_host fails at once instead of at its timeout.
@@ -265,6 +275,10 @@ run_one() { # runs as a background job: already its own process
 	{ wait "$qemu_pid"; } 2>/dev/null # the verdict reports a crash, not bash
 	qrc=$?
 	qemu_pid=
+	# The proxy ends with QEMU's connection; make sure.
+	kill -TERM "$proxy_pid" 2>/dev/null
+	{ wait "$proxy_pid"; } 2>/dev/null
+	proxy_pid=
 
 	if [ -n "$hook_pid" ]; then
 		for ((i = 0; i < 100; i++)); do

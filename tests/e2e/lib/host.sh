@@ -6,7 +6,7 @@
 #   E2E_NAME       scenario name
 #   E2E_RUN_DIR    build/e2e/<name>/ (logs, sockets, state)
 #   E2E_OUT        its out/: the guest's writable share
-#   E2E_QMP        QEMU's QMP socket
+#   E2E_QMP        QMP, through lib/qmp-proxy.py (events: qmp-events.log)
 #   E2E_MODEL_CTL  the model's control socket (when the scenario has a device)
 #   E2E_MODEL_PID  the model's pid (the current one, after e2e_model_start)
 #   E2E_MODEL_STATE the model's state directory
@@ -23,8 +23,8 @@ e2e_fail() {
 }
 
 # e2e_qmp COMMAND [ARGUMENTS-JSON]: one QMP command; prints the return
-# value as JSON, fails on an error reply. Events seen meanwhile go to
-# stderr. Example: e2e_qmp device_del '{"id": "otattest0"}'
+# value as JSON, fails on an error reply. Events are in qmp-events.log.
+# Example: e2e_qmp device_del '{"id": "otattest0"}'
 e2e_qmp() {
 	/usr/bin/python3 "$E2E_ROOT/tests/e2e/lib/qmp.py" "$E2E_QMP" "$@"
 }

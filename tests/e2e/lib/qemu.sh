@@ -24,7 +24,7 @@ e2e_qemu_args() {
 		-kernel "$E2E_KIMAGE" -initrd "$dir/initrd.cpio" -append "$append"
 		-serial "file:$dir/serial.raw"
 		-device isa-debug-exit,iobase=0xf4,iosize=0x04
-		-qmp "unix:$dir/qmp.sock,server=on,wait=off"
+		-qmp "unix:$dir/qemu-qmp.sock,server=on,wait=off"
 		-virtfs "local,path=$dir/out,mount_tag=e2eout,security_model=none,multidevs=remap,id=e2eout"
 	)
 	if [ "$E2E_MODE" = systemd ]; then

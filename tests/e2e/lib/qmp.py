@@ -1,13 +1,13 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Send one QMP command to QEMU and print the reply as JSON.
+"""Send one QMP command to QEMU and print the reply's return value as JSON.
 
-usage: qmp.py SOCKET COMMAND [ARGUMENTS-JSON]
+usage: qmp.py PROXY-SOCKET COMMAND [ARGUMENTS-JSON]
 
-Exits 0 when QEMU returned "return", 1 on "error" (printed on stderr), 2 on
-a protocol or connection problem. Asynchronous events that arrive before
-the reply are printed on stderr, one JSON object a line, so a hook can
-wait for e.g. DEVICE_DELETED with qmp-events.
+PROXY-SOCKET is the scenario's qmp.sock, served by lib/qmp-proxy.py, which
+holds the one connection to QEMU (see there why). Exits 0 when QEMU
+returned "return", 1 on "error" (printed on stderr), 2 on a connection
+problem. Events are not printed: the proxy logs them to qmp-events.log.
 """
 import json
 import socket
@@ -19,38 +19,21 @@ def main():
         print(__doc__.strip(), file=sys.stderr)
         return 2
     path, command = sys.argv[1], sys.argv[2]
-    args = json.loads(sys.argv[3]) if len(sys.argv) == 4 else None
+    req = {"execute": command}
+    if len(sys.argv) == 4:
+        req["arguments"] = json.loads(sys.argv[3])
     try:
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(30)
         sock.connect(path)
-        stream = sock.makefile("rw", encoding="utf-8", newline="\n")
-
-        def send(obj):
-            stream.write(json.dumps(obj) + "\n")
-            stream.flush()
-
-        def recv():
-            while True:
-                line = stream.readline()
-                if not line:
-                    raise ConnectionError("QEMU closed the QMP socket")
-                msg = json.loads(line)
-                if "event" in msg:
-                    print(json.dumps(msg), file=sys.stderr)
-                    continue
-                return msg
-
-        greeting = json.loads(stream.readline() or "{}")
-        if "QMP" not in greeting:
-            raise ConnectionError("no QMP greeting")
-        send({"execute": "qmp_capabilities"})
-        recv()
-        req = {"execute": command}
-        if args is not None:
-            req["arguments"] = args
-        send(req)
-        reply = recv()
+        sock.sendall((json.dumps(req) + "\n").encode())
+        buf = b""
+        while b"\n" not in buf:
+            data = sock.recv(65536)
+            if not data:
+                raise ConnectionError("the QMP proxy closed the connection (QEMU gone?)")
+            buf += data
+        reply = json.loads(buf.split(b"\n", 1)[0])
     except (OSError, ValueError, ConnectionError) as e:
         print(f"qmp: {path}: {e}", file=sys.stderr)
         return 2

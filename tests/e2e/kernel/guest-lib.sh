@@ -61,12 +61,21 @@ kt_elapsed() {
 # kt_host CMD ARG...: run a bridge command on the host (host-lib.sh lists
 # them), print its output, return its exit status.
 kt_host() {
-	local n i rc
+	local n i rc quiet=0
+	if [ "$1" = --quiet ]; then
+		quiet=$2
+		shift 2
+	fi
 	mkdir -p "$KT_BRIDGE"
 	# Numbered from the files, not a variable: callers use $(kt_host ...).
 	n=$(($(find "$KT_BRIDGE" -name 'req.*' ! -name '*.tmp' | wc -l) + 1))
 	printf '%s\n' "$@" >"$KT_BRIDGE/req.$n.tmp"
 	mv "$KT_BRIDGE/req.$n.tmp" "$KT_BRIDGE/req.$n"
+	# --quiet S: touch no file on the share for S seconds (see kt_unplug
+	# in host-lib.sh: new host files opened by QEMU's 9p server right
+	# after an ivshmem unplug can land on fd numbers QEMU left a stale
+	# handler on).
+	[ "$quiet" = 0 ] || sleep "$quiet"
 	for ((i = 0; i < 1200; i++)); do
 		[ -e "$KT_BRIDGE/rep.$n" ] && break
 		sleep 0.05

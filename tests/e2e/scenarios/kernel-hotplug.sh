@@ -26,7 +26,7 @@ guest_main() {
 	kt_model fault drop on
 	kt_bg wait attest "$(kt_hex 48)"
 	sleep 1
-	kt_host unplug >/dev/null || e2e_fail "device_del failed"
+	kt_host --quiet 4 unplug >/dev/null || e2e_fail "device_del failed"
 	kt_bg_wait wait 20
 	e2e_assert_eq ENODEV "$(kt_get error "$KT_REPLY")" "the waiting request's error"
 	kt_assert_between 800 20000 "$(kt_elapsed)" "ms the request waited (30 s timeout)"

@@ -37,7 +37,7 @@ guest_main() {
 	e2e_assert_eq "$gen0" "$(kt_get generation "$KT_REPLY")" "generation of the last record"
 
 	kt_host model-start || e2e_fail "could not restart the model"
-	kt_host unplug >/dev/null || e2e_fail "device_del failed"
+	kt_host --quiet 4 unplug >/dev/null || e2e_fail "device_del failed"
 	e2e_wait_for 20 "the old function to go" eval '[ ! -e "$pci" ]'
 	kt_host unplugged >/dev/null || e2e_fail "QEMU still has the device"
 	kt_host plug >/dev/null || e2e_fail "device_add failed"

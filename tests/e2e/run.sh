@@ -224,7 +224,7 @@ run_one() { # runs as a background job: already its own process
 			sleep 0.5
 			kill -KILL "$qemu_pid" 2>/dev/null
 		fi
-		[ -n "$hook_pid" ] && { kill -KILL "$hook_pid"; wait "$hook_pid"; } 2>/dev/null
+		[ -n "$hook_pid" ] && { kill -KILL -- "-$hook_pid"; wait "$hook_pid"; } 2>/dev/null
 		[ -n "${proxy_pid:-}" ] && kill -TERM "$proxy_pid" 2>/dev/null
 		[ -f "$dir/model.pid" ] && kill -KILL "$(cat "$dir/model.pid")" 2>/dev/null
 	}
@@ -262,6 +262,9 @@ run_one() { # runs as a background job: already its own process
 		sleep 0.025
 	done
 	if declare -F host_hook >/dev/null; then
+		# Its own process group (job control on for this one job), so
+		# that stopping it stops the subshells and commands inside too.
+		set -m
 		# A failed hook says so on the share, so a guest waiting for it in
 		# e2e_wait_host fails at once instead of at its timeout.
 		(
@@ -271,6 +274,7 @@ run_one() { # runs as a background job: already its own process
 			exit $rc
 		) >"$dir/host-hook.log" 2>&1 &
 		hook_pid=$!
+		set +m
 	fi
 	{ wait "$qemu_pid"; } 2>/dev/null # the verdict reports a crash, not bash
 	qrc=$?
@@ -286,11 +290,11 @@ run_one() { # runs as a background job: already its own process
 			sleep 0.05
 		done
 		if kill -0 "$hook_pid" 2>/dev/null; then
-			kill -KILL "$hook_pid" 2>/dev/null
+			kill -KILL -- "-$hook_pid" 2>/dev/null
 			{ wait "$hook_pid"; } 2>/dev/null # no "Killed" notice
 			hook_rc="still running 5 s after the guest ended"
 		else
-			wait "$hook_pid"
+			{ wait "$hook_pid"; } 2>/dev/null
 			hook_rc=$?
 		fi
 		hook_pid=
@@ -363,6 +367,7 @@ run_one() { # runs as a background job: already its own process
 report() {
 	local name=$1 dir=$E2E_BUILD/$1 v secs detail n
 	IFS=$'\t' read -r v secs detail <"$dir/verdict"
+	[ -d "$dir/attempt1" ] && detail="$detail [second attempt: QEMU crashed in the first, see attempt1/]"
 	printf '%-4s %-28s %6ss  %s\n' "$v" "$name" "$secs" "$detail"
 	[ "$v" = FAIL ] || return 0
 	n=8; [ $verbose = 1 ] && n=40
@@ -407,7 +412,42 @@ tally() {
 	esac
 }
 
+# QEMU 7.2's ivshmem-doorbell can leave a stale fd handler behind when the
+# device is deleted, and QEMU then dies of SIGSEGV when the freed fd number
+# is reused by a readable file (README.md, "Known problems"; the QMP proxy
+# closes most of that window, 9p traffic at the instant of unplug can still
+# hit it). A scenario whose QEMU died of SIGSEGV runs once more; the first
+# attempt's directory is kept as attempt1/ and the line says so. Any other
+# failure, and a second crash, stand.
+retry_after_qemu_crash() {
+	local dir=$E2E_BUILD/$1 f
+	grep -q 'QEMU itself was killed by SIGSEGV' "$dir/verdict" 2>/dev/null || return 1
+	[ -d "$dir/attempt1" ] && return 1
+	mkdir "$dir/attempt1"
+	for f in "$dir"/* "$dir"/.[!.]*; do
+		[ -e "$f" ] || continue
+		case ${f##*/} in
+		attempt1 | initrd.cpio | extra.cpio | build.log) ;;
+		*) mv "$f" "$dir/attempt1/" ;;
+		esac
+	done
+	mkdir -p "$dir/out"
+	chmod 1777 "$dir/out"
+	return 0
+}
+
 declare -A running=()
+job_done() {
+	local name=${running[$1]}
+	unset "running[$1]"
+	if retry_after_qemu_crash "$name"; then
+		run_one "$name" &
+		running[$!]=$name
+		pids+=($!)
+	else
+		tally "$name"
+	fi
+}
 for name in "${scenarios[@]}"; do
 	prepare "$name"
 	if [ -f "$E2E_BUILD/$name/verdict" ]; then
@@ -416,8 +456,7 @@ for name in "${scenarios[@]}"; do
 	fi
 	while [ ${#running[@]} -ge "$jobs_max" ]; do
 		wait -n -p done_pid "${!running[@]}"
-		tally "${running[$done_pid]}"
-		unset "running[$done_pid]"
+		job_done "$done_pid"
 	done
 	run_one "$name" &
 	running[$!]=$name
@@ -425,8 +464,7 @@ for name in "${scenarios[@]}"; do
 done
 while [ ${#running[@]} -gt 0 ]; do
 	wait -n -p done_pid "${!running[@]}"
-	tally "${running[$done_pid]}"
-	unset "running[$done_pid]"
+	job_done "$done_pid"
 done
 
 echo "$pass passed, $fail failed, $skip skipped"

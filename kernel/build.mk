@@ -2,6 +2,8 @@
 # the guest boots (scripts/kernel-version.sh, never `uname -r`).
 #   build/kernel/otattest.ko   the module (part of `make all`)
 #   make kernel-check          W=1 and sparse (C=2); fails on any warning
+#   kernel/check-suite.sh      the same as a suite of `make test`, which also
+#                              proves the check fails on a W=1 or sparse warning
 # kbuild builds external modules in their source directory, so the build
 # happens in $(B)/kernel/mod, which holds symlinks to the sources: the
 # tree stays clean and each build directory has its own objects.
@@ -32,4 +34,5 @@ kernel-check: kernel-spec-check
 kernel-spec-check:
 	kernel/netlink/check-spec.py
 TEST_SUITES += kernel/netlink/check-spec.py
+TEST_SUITES += kernel/check-suite.sh
 -include tests/e2e/kernel/build.mk

@@ -247,6 +247,18 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	(void)timeout_usec;
 	if (!g->available)
 		return -ENOENT;
+	/*
+	 * The daemon bounds nonces (and SVNs) before anything reaches the
+	 * kernel. One out of bounds arriving here is that check missing: the
+	 * fake kernel dies, so the test's next call fails.
+	 */
+	if ((cmd == OTATTEST_CMD_ATTEST || cmd == OTATTEST_CMD_STABLE_SIGN) &&
+	    (!args || !args->nonce || args->nonce_len < OTA_NONCE_MIN ||
+	     args->nonce_len > OTA_NONCE_MAX || (cmd == OTATTEST_CMD_STABLE_SIGN && !args->has_svn))) {
+		fprintf(stderr, "fake kernel: command %u reached the kernel with a %zu-byte nonce\n",
+			cmd, args && args->nonce ? args->nonce_len : (size_t)0);
+		_exit(97);
+	}
 	r = calloc(1, sizeof(*r));
 	ck_assert_ptr_nonnull(r);
 	r->g = g;
@@ -777,6 +789,20 @@ START_TEST(bad_arguments_get_named_errors)
 	}
 	ck_assert_str_eq(e.name, OTA_BUS_ERROR_PREFIX "InvalidArgument");
 	sd_bus_error_free(&e);
+	/* A stable-key message of 15 and of 65 bytes, with a valid SVN. */
+	for (size_t len = 15; len <= 65; len += 50) {
+		static const uint8_t msg[65];
+		sd_bus_message *call = NULL;
+
+		ck_assert_int_ge(sd_bus_message_new_method_call(client, &call, OTA_BUS_NAME, DEV_PATH,
+								OTA_BUS_DEVICE_IFACE, "SignWithStableKey"), 0);
+		ck_assert_int_ge(sd_bus_message_append_array(call, 'y', msg, len), 0);
+		ck_assert_int_ge(sd_bus_message_append(call, "u", 0), 0);
+		ck_assert_int_lt(sd_bus_call(client, call, 0, &e, NULL), 0);
+		sd_bus_message_unref(call);
+		ck_assert_str_eq(e.name, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+		sd_bus_error_free(&e);
+	}
 	ck_assert_int_lt(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
 					    "UpdateReset", &e, NULL, "u", 7), 0);
 	ck_assert_str_eq(e.name, OTA_BUS_ERROR_PREFIX "InvalidArgument");
@@ -794,7 +820,7 @@ START_TEST(bad_arguments_get_named_errors)
 					    OTA_BUS_DEVICE_IFACE, "GetRecord", &e, NULL, NULL), 0);
 	ck_assert_str_eq(e.name, SD_BUS_ERROR_UNKNOWN_OBJECT);
 	sd_bus_error_free(&e);
-	/* And it keeps serving. */
+	/* And it keeps serving: the fake kernel saw no nonce out of bounds. */
 	ck_assert_ptr_null(attest(client, 16, 2));
 	ck_assert_ptr_null(attest(client, 64, 3));
 	finish();

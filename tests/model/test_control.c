@@ -281,6 +281,47 @@ START_TEST(help_documents_everything)
 }
 END_TEST
 
+/*
+ * --log-level keeps exactly the lines at or above the level: a model at
+ * each level sees the same warn event (a control line too long), info
+ * events (a power cycle's cold boot) and debug ones (every control
+ * request); the log holds only what its level allows.
+ */
+START_TEST(log_level_filters_lines)
+{
+	static const char *const levels[] = { "error", "warn", "info", "debug" };
+	static const char *const prefixes[] = { "otattest-model: error ", "otattest-model: warn ",
+						"otattest-model: info ", "otattest-model: debug " };
+	static char too_long[4150 + 1]; /* past the model's 4096-byte control line */
+	char arg[32], reply[512];
+
+	memset(too_long, 'x', sizeof(too_long) - 1);
+	for (unsigned lv = 0; lv < 4; lv++) {
+		const char *args[] = { arg, NULL };
+		struct model_proc mp;
+
+		snprintf(arg, sizeof(arg), "--log-level=%s", levels[lv]);
+		ck_assert_int_eq(mp_init(&mp), 0);
+		ck_assert_int_eq(mp_start(&mp, args), 0);
+		(void)mp_ctl(&mp, too_long, reply, sizeof(reply)); /* refused: warn */
+		ck_assert_int_eq(mp_ctl(&mp, "power-cycle", reply, sizeof(reply)), 0);
+		ck_assert_int_eq(mp_stop(&mp, 10000), 0);
+		/* What each level must show: one warn, some info and debug lines. */
+		ck_assert_int_eq(mp_log_count(&mp, "warn control-line-too-long"), lv >= 1 ? 1 : 0);
+		if (lv >= 2)
+			ck_assert_int_ge(mp_log_count(&mp, "info cold-boot"), 2);
+		if (lv >= 3)
+			ck_assert_int_ge(mp_log_count(&mp, "debug control-request"), 1);
+		/* And nothing below it. */
+		for (unsigned below = lv + 1; below < 4; below++)
+			ck_assert_msg(mp_log_count(&mp, prefixes[below]) == 0,
+				      "--log-level=%s logged a %s line (%s)", levels[lv], levels[below],
+				      mp.log);
+		mp_cleanup(&mp);
+	}
+}
+END_TEST
+
 START_TEST(a_second_model_on_the_same_socket_is_refused)
 {
 	struct model_proc other;
@@ -450,6 +491,7 @@ static Suite *control_suite(void)
 	tcase_add_test(proto, many_requests_on_one_connection);
 	tcase_add_test(proto, ctl_client_exit_codes_and_json);
 	tcase_add_test(proto, help_documents_everything);
+	tcase_add_test(proto, log_level_filters_lines);
 	suite_add_tcase(s, proto);
 
 	tcase_add_checked_fixture(life, setup, teardown);

@@ -9,6 +9,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* The caller's location is added below: sd-journal's own would be this file. */
+#define SD_JOURNAL_SUPPRESS_LOCATION
 #include <systemd/sd-journal.h>
 
 static enum log_target target = LOG_TARGET_AUTO;
@@ -53,12 +55,13 @@ static void log_stderr(int prio, const char *device, const char *sender, ota_sta
 	fputc('\n', stderr);
 }
 
-int log_event(int prio, int err, const char *message_id, const char *device,
-	      const char *sender, ota_status_t status, const char *fmt, ...)
+int log_event_at(const char *file, int line, const char *func, int prio, int err,
+		 const char *message_id, const char *device, const char *sender,
+		 ota_status_t status, const char *fmt, ...)
 {
 	char msg[1024], f_msg[1100], f_prio[16], f_mid[48], f_dev[64], f_sender[300],
-		f_status[96], f_errno[32];
-	struct iovec iov[8];
+		f_status[96], f_errno[32], f_file[256], f_line[32], f_func[128];
+	struct iovec iov[11];
 	int n = 0, saved = errno;
 	va_list ap;
 
@@ -93,6 +96,9 @@ int log_event(int prio, int err, const char *message_id, const char *device,
 			    ota_status_name(status) ? ota_status_name(status) : "unknown");
 		if (err)
 			ADD(f_errno, "ERRNO=%d", err);
+		ADD(f_file, "CODE_FILE=%s", file);
+		ADD(f_line, "CODE_LINE=%d", line);
+		ADD(f_func, "CODE_FUNC=%s", func);
 #undef ADD
 		if (sd_journal_sendv(iov, n) >= 0)
 			goto out;

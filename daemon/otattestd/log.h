@@ -31,11 +31,14 @@ int log_max_priority(void);
 /*
  * Log one event. message_id, device and sender may be NULL; status 0 means
  * none. Returns -err when err is non-zero (so `return log_err(...)` works),
- * else 0.
+ * else 0. A macro, so the journal's CODE_FILE/CODE_LINE/CODE_FUNC name the
+ * caller, not log.c.
  */
-int log_event(int prio, int err, const char *message_id, const char *device,
-	      const char *sender, ota_status_t status, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+int log_event_at(const char *file, int line, const char *func, int prio, int err,
+		 const char *message_id, const char *device, const char *sender,
+		 ota_status_t status, const char *fmt, ...)
+	__attribute__((format(printf, 10, 11)));
+#define log_event(...) log_event_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
 
 #define log_debug(...) log_event(LOG_DEBUG, 0, NULL, NULL, NULL, 0, __VA_ARGS__)
 #define log_info(...) log_event(LOG_INFO, 0, NULL, NULL, NULL, 0, __VA_ARGS__)

@@ -20,7 +20,7 @@ guest_setup() {
 }
 
 guest_main() {
-	local pid status exposure
+	local pid status exposure mid
 	daemon_start
 
 	pid=$(daemon_pid)
@@ -69,6 +69,22 @@ guest_main() {
 	exposure=$(sed -n 's/.*Overall exposure level for otattestd.service: \([0-9.]*\).*/\1/p' /tmp/security.txt)
 	e2e_log "systemd-analyze security --offline=yes otattestd.service: exposure $exposure"
 	awk -v e="$exposure" 'BEGIN { exit !(e != "" && e <= 2.0) }' || e2e_fail "exposure '$exposure' is above 2.0"
+
+	# Structured journal entries: the device and the status as fields, and
+	# the caller's place in the source (not the logging helper's).
+	mid=$(sed -n 's/^#define MID_DEVICE_ADDED "\([0-9a-f]*\)"$/\1/p' "$E2E_SRC/daemon/otattestd/log.h")
+	[ -n "$mid" ] || e2e_fail "MID_DEVICE_ADDED not found in daemon/otattestd/log.h"
+	e2e_wait_for 10 "the journal's 'device appeared' entry" sh -c \
+		"journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service MESSAGE_ID=$mid >/tmp/added.txt 2>&1 && grep -q '^ *OTATTEST_DEVICE=otattest0\$' /tmp/added.txt"
+	grep -q '^ *CODE_FILE=daemon/otattestd/device.c$' /tmp/added.txt ||
+		e2e_fail "'device appeared' entry without its source location: $(grep CODE_ /tmp/added.txt | tr -s ' \n' ' ')"
+	journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service OTATTEST_DEVICE=otattest0 \
+		>/tmp/device-entries.txt 2>&1 || true
+	grep -q '^ *OTATTEST_STATUS=[A-Z0-9_]*$' /tmp/device-entries.txt ||
+		e2e_fail "no journal entry of the failed device carries OTATTEST_STATUS="
+	grep -q '^ *CODE_FILE=daemon/otattestd/log.c$' /tmp/device-entries.txt &&
+		e2e_fail "journal entries name log.c as their source"
+	e2e_log "journal: 'device appeared' with OTATTEST_DEVICE, CODE_FILE=daemon/otattestd/device.c; $(grep -c '^ *OTATTEST_STATUS=' /tmp/device-entries.txt) entries with OTATTEST_STATUS"
 
 	# A clean stop: SIGTERM, exit 0.
 	systemctl stop otattestd.service

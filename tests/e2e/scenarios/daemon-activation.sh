@@ -2,7 +2,7 @@
 # How otattestd gets started, with the shipped files only: the udev rule
 # starts it when the device appears (TAG+="systemd", SYSTEMD_WANTS), and
 # the D-Bus activation file starts it when a client calls the name while
-# it is stopped. Its sd-device monitor then follows uevents.
+# it is stopped. Its sd-device monitor then follows uevents (remove, add).
 E2E_DESCRIPTION="otattestd: started by the udev rule on device add, and by D-Bus activation"
 E2E_MODE=systemd
 E2E_TIMEOUT=120
@@ -45,9 +45,13 @@ guest_main() {
 		"the device unit wants otattestd.service"
 	e2e_wait_for 15 "otattest0 ready" daemon_state_is ready
 
-	# A uevent reaches otattestd's sd-device monitor: it refreshes the record.
-	udevadm trigger --settle --action=change /sys/class/otattest/otattest0
-	daemon_state_is ready || e2e_fail "otattest0 not ready after a change uevent"
+	# otattestd's sd-device monitor follows uevents on its own: a synthetic
+	# "remove" uevent, for which the driver sends no netlink event, makes
+	# the device absent; the "add" after it makes it ready again.
+	udevadm trigger --settle --action=remove /sys/class/otattest/otattest0
+	e2e_wait_for 10 "State absent after a remove uevent (sd-device monitor)" daemon_state_is absent
+	udevadm trigger --settle --action=add /sys/class/otattest/otattest0
+	e2e_wait_for 15 "State ready after an add uevent (sd-device monitor)" daemon_state_is ready
 
 	# Stopped, then called by a client: D-Bus activation starts it again.
 	systemctl stop otattestd.service

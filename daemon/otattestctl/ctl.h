@@ -79,6 +79,11 @@ int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d);
 int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d);
 
 /* ---- format.c ---- */
+/*
+ * Colour for the status table: only on a terminal (tty) whose TERM is set
+ * and not "dumb", never with --json, --no-color or NO_COLOR set.
+ */
+bool ctl_want_color(bool no_color, bool json, bool tty, const char *term);
 void ctl_print_status(FILE *out, const struct ctl_device *d, bool color);
 void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n);
 /*

@@ -44,6 +44,11 @@ static void print_ms(FILE *out, uint64_t ns)
 		(unsigned long long)(ns / 1000u % 1000u));
 }
 
+bool ctl_want_color(bool no_color, bool json, bool tty, const char *term)
+{
+	return !no_color && !json && tty && term && *term && strcmp(term, "dumb") != 0;
+}
+
 void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 {
 	char hex[2 * OTA_SHA256_BYTES + 1];

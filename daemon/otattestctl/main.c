@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "otattestctl: no command given; see otattestctl --help\n");
 		return OTA_EXIT_USAGE;
 	}
-	c.color = !no_color && !c.json && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0;
+	c.color = ctl_want_color(no_color, c.json, isatty(STDOUT_FILENO), term);
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(argv[optind], commands[i].name) != 0)
 			continue;

@@ -330,6 +330,11 @@ static void status_table(FILE *f, void *arg)
 	ctl_print_status(f, arg, false);
 }
 
+static void status_table_color(FILE *f, void *arg)
+{
+	ctl_print_status(f, arg, true);
+}
+
 START_TEST(status_table_plain_without_color)
 {
 	struct ctl_device d;
@@ -342,6 +347,35 @@ START_TEST(status_table_plain_without_color)
 	ck_assert_ptr_nonnull(strstr(out, "tag boot         enabled, key version 4"));
 	ck_assert_ptr_nonnull(strstr(out, "bl0      a    tag"));
 	free(out);
+}
+END_TEST
+
+/* The same table on a terminal: the state in its colour, nothing else changed. */
+START_TEST(status_table_colored_on_a_terminal)
+{
+	static const struct {
+		const char *state, *color;
+	} cases[] = { { "ready", "\033[32mready" }, { "failed", "\033[1;31mfailed" },
+		      { "rotating", "\033[33mrotating" } };
+	struct ctl_device d;
+	char *out;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fill_device(&d, "otattest0", cases[i].state);
+		out = capture(status_table_color, &d);
+		ck_assert_msg(strstr(out, cases[i].color) != NULL, "%s not coloured: %s",
+			      cases[i].state, out);
+		ck_assert_ptr_nonnull(strstr(out, "tag boot         enabled, key version 4"));
+		free(out);
+	}
+	/* When: a terminal with a real TERM, and neither --json nor --no-color/NO_COLOR. */
+	ck_assert(ctl_want_color(false, false, true, "xterm-256color"));
+	ck_assert(!ctl_want_color(true, false, true, "xterm"));
+	ck_assert(!ctl_want_color(false, true, true, "xterm"));
+	ck_assert(!ctl_want_color(false, false, false, "xterm"));
+	ck_assert(!ctl_want_color(false, false, true, "dumb"));
+	ck_assert(!ctl_want_color(false, false, true, ""));
+	ck_assert(!ctl_want_color(false, false, true, NULL));
 }
 END_TEST
 
@@ -359,6 +393,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, atomic_write_replaces);
 	tcase_add_test(tc, hex_round_trip_and_refusals);
 	tcase_add_test(tc, status_table_plain_without_color);
+	tcase_add_test(tc, status_table_colored_on_a_terminal);
 	suite_add_tcase(s, tc);
 	return s;
 }

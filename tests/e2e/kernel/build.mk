@@ -5,7 +5,8 @@
 KTEST_B := $(B)/tests/e2e/kernel
 KTEST_BINS := $(KTEST_B)/otattest-nltest $(KTEST_B)/otattest-recdump
 
-$(KTEST_B)/otattest-nltest: $(B)/tests/e2e/kernel/otattest-nltest.o
+# Hex arguments are decoded by the daemon's helper (daemon/common/hex.c).
+$(KTEST_B)/otattest-nltest: $(B)/tests/e2e/kernel/otattest-nltest.o $(B)/daemon/common/hex.o
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_MNL)
 
 $(KTEST_B)/otattest-recdump: $(B)/tests/e2e/kernel/otattest-recdump.o

@@ -29,6 +29,8 @@
 #include <otattest/genl.h>
 #include <otattest/shm.h>
 
+#include "../../../daemon/common/hex.h"
+
 #define EXIT_NLERR 1 /* the kernel answered with an error */
 #define EXIT_USAGE 2
 #define EXIT_LOCAL 3 /* socket, file or timeout on our side */
@@ -448,34 +450,6 @@ static int finish(struct reply *r, double t0)
 	return r->error ? EXIT_NLERR : 0;
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Decode hex into out (at most cap bytes); returns the length or -1. */
-static int parse_hex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(s), i;
-
-	if (n % 2 || n / 2 > cap)
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return (int)(n / 2);
-}
-
 static bool parse_u32(const char *s, uint32_t *v)
 {
 	char *end;
@@ -522,7 +496,7 @@ static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
 		mnl_attr_put_strz(nlh, (uint16_t)type, colon + 1);
 	else if (!strcmp(kind, "flag"))
 		mnl_attr_put(nlh, (uint16_t)type, 0, NULL);
-	else if (!strcmp(kind, "bin") && (n = parse_hex(colon + 1, bin, sizeof(bin))) >= 0)
+	else if (!strcmp(kind, "bin") && (n = ota_hex_decode(bin, sizeof(bin), colon + 1)) >= 0)
 		mnl_attr_put(nlh, (uint16_t)type, (size_t)n, bin);
 	else
 		usage_error("-a: bad KIND or VALUE");
@@ -793,12 +767,12 @@ int main(int argc, char **argv)
 
 	switch (commands[c].cmd) {
 	case OTATTEST_CMD_ATTEST:
-		if ((n = parse_hex(a.pos[0], nonce, sizeof(nonce))) < 0)
+		if ((n = ota_hex_decode(nonce, sizeof(nonce), a.pos[0])) < 0)
 			usage_error("attest wants a hex nonce");
 		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);
 		break;
 	case OTATTEST_CMD_STABLE_SIGN:
-		if (!parse_u32(a.pos[0], &v) || (n = parse_hex(a.pos[1], nonce, sizeof(nonce))) < 0)
+		if (!parse_u32(a.pos[0], &v) || (n = ota_hex_decode(nonce, sizeof(nonce), a.pos[1])) < 0)
 			usage_error("sign wants SVN and a hex nonce");
 		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, v);
 		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);

@@ -2,7 +2,11 @@
 #  otimage.sh   every otimage subcommand: --help, --json through jq, one-line
 #               errors naming file and field, exit codes, nothing written on
 #               failure. OTIMAGE=build/asan/otimage runs it on the ASan build.
+#  install.sh   `make install` with DESTDIR and PREFIX (/usr, /opt/otattest):
+#               the file list, nothing outside DESTDIR, the unit's ExecStart,
+#               otattest.pc, a program built against the staged library.
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE)
 
 TEST_SUITES += tests/tools/otimage.sh
+TEST_SUITES += tests/tools/install.sh

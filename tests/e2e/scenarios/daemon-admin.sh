@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: MIT
+# The privileged half of the D-Bus API (daemon-api has the rest): RotateTags
+# and UpdateReset are refused with AccessDenied for an unprivileged user
+# and done for a member of otattest-update; the rotation bumps
+# TagKeyVersion, the update reset boots slot B and an unprivileged
+# watcher sees RecordChanged.
+E2E_DESCRIPTION="otattestd: RotateTags/UpdateReset AccessDenied unprivileged, done by otattest-update"
+E2E_MODE=systemd
+E2E_TIMEOUT=120
+E2E_DEVICE=1
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/src/*.c firmware/boot/*.c)
+
+# Shared helpers; the host tree is visible in the guest at its own path.
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
+
+host_prepare() {
+	daemon_provision
+}
+
+guest_setup() {
+	daemon_guest_setup
+}
+
+guest_main() {
+	local v
+	daemon_start ready
+
+	# Privileged: refused for e2e-user (D-Bus policy, then the daemon), done for otattest-update.
+	daemon_expect_exit 20 "RotateTags as e2e-user" e2e_as e2e-user "$E2E_SRC/build/otattestctl" rotate
+	grep -q 'AccessDenied' /tmp/expect.out || e2e_fail "no AccessDenied for e2e-user"
+	daemon_expect_exit 20 "UpdateReset as e2e-user" e2e_as e2e-user "$E2E_SRC/build/otattestctl" update-reset
+	v=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
+	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate | tee /tmp/rotate.txt
+	grep -q "tag key version $v -> $((v + 1))" /tmp/rotate.txt || e2e_fail "rotation did not bump the key version"
+	e2e_wait_for 10 "TagKeyVersion $((v + 1))" test "$(daemon_prop TagKeyVersion)" = "u $((v + 1))"
+
+	# UpdateReset into slot B as the update agent: the record moves on and
+	# RecordChanged says so (watched by an unprivileged client).
+	local gen watch_pid
+	gen=$(daemon_prop Generation | cut -d' ' -f2)
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
+	watch_pid=$!
+	sleep 0.5
+	e2e_as e2e-update "$E2E_SRC/build/otattestctl" --json update-reset --slot b | tee /tmp/reset.json
+	grep -q '"boot_status":"OK"' /tmp/reset.json || e2e_fail "update reset did not boot"
+	grep -q '"booted_slot":"b"' /tmp/reset.json || e2e_fail "update reset did not boot slot b"
+	e2e_wait_for 10 "a newer record" sh -c "[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE Generation | cut -d' ' -f2)\" -gt $gen ]"
+	e2e_wait_for 10 "RecordChanged seen by watch" grep -q '"event":"record-changed"' /tmp/watch.json
+	kill "$watch_pid"
+	grep -q '"event":"daemon-' /tmp/watch.json && e2e_fail "watch reported otattestd starting or stopping"
+	e2e_save /tmp/watch.json
+	e2e_assert_eq 's "update"' "$(daemon_prop ResetReason)" "ResetReason after UpdateReset"
+
+	daemon_save_journal
+}

@@ -504,7 +504,8 @@ static void on_auth(void *userdata, bool allowed, const sd_bus_error *err)
 		sd_bus_error error = SD_BUS_ERROR_NULL;
 
 		log_event(LOG_NOTICE, 0, MID_ACCESS_DENIED, c->d->name, c->sender, OTA_HOST_PERMISSION,
-			  "polkit refused %s", sd_bus_message_get_member(c->msg));
+			  "refused %s: not root, not in group %s, not authorized by polkit",
+			  sd_bus_message_get_member(c->msg), OTA_UPDATE_GROUP);
 		if (err && sd_bus_error_is_set(err))
 			sd_bus_error_copy(&error, err);
 		else
@@ -533,8 +534,7 @@ static int privileged(sd_bus_message *msg, struct device *d, uint8_t cmd, const 
 	r = auth_check(d->m, msg, action, on_auth, c, error);
 	if (r < 0) {
 		log_event(LOG_NOTICE, 0, MID_ACCESS_DENIED, d->name, c->sender, OTA_HOST_PERMISSION,
-			  "refused %s: not root, not in group %s", sd_bus_message_get_member(msg),
-			  OTA_UPDATE_GROUP);
+			  "refused %s: cannot ask the bus who the caller is", sd_bus_message_get_member(msg));
 		d->m->requests_refused++;
 		call_free(c);
 		return r;

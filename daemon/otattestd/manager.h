@@ -116,10 +116,11 @@ void manager_call_finished(struct manager *m);
 /* auth.c */
 typedef void (*auth_done_fn)(void *userdata, bool allowed, const sd_bus_error *error);
 /*
- * Decide whether the sender of msg may perform `action`. Returns 1 when
- * allowed at once (root or the otattest-update group), 0 when the answer
- * will come through done() (polkit), or a negative errno with error set
- * (AccessDenied when neither applies).
+ * Decide whether the sender of msg may perform `action`, from what the bus
+ * vouches for (never /proc). Returns 1 when allowed at once (euid 0), 0
+ * when the answer will come through done() (the otattest-update group
+ * from the bus's GetConnectionCredentials, then polkit; a refusal carries
+ * AccessDenied), or a negative errno with error set.
  */
 int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_done_fn done,
 	       void *userdata, sd_bus_error *error);

@@ -101,9 +101,10 @@ static inline bool ota_record_enum_ok(uint32_t v, uint32_t lo, uint32_t hi)
 
 /*
  * Validate len bytes claimed to be a record. Checks everything a consumer
- * relies on: the length adds up, counts are bounded, every enum is in
- * range, reserved fields are zero. It does not judge the status codes
- * beyond that (an unknown code is shown as a number, not trusted).
+ * relies on: the length adds up, counts are bounded, every enum and every
+ * SVN is in range (a policy compares SVNs), reserved fields are zero. It
+ * does not judge the status codes beyond that (an unknown code is shown
+ * as a number, not trusted).
  */
 static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
 {
@@ -140,7 +141,7 @@ static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
 		    s->slot >= OTA_SLOT_COUNT || s->path > OTA_PATH_MAX ||
 		    s->sig_scheme > OTA_SCHEME_HYBRID ||
 		    s->delegation_depth > OTA_MAX_DELEGATION_DEPTH ||
-		    (s->flags & ~OTA_STAGE_F_ALL))
+		    s->security_version > OTA_SVN_LIMIT || (s->flags & ~OTA_STAGE_F_ALL))
 			return OTA_RECORD_BAD_FIELD;
 		/* Key id slots past the chain must be empty. */
 		for (k = s->delegation_depth + 1u; k < OTA_MAX_CHAIN_KEYS; k++)

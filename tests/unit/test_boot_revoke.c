@@ -2,7 +2,8 @@
 /*
  * Revocation and the other path-independent refusals, each checked after
  * the image was tagged: a valid old tag must never let a revoked or
- * rolled-back image boot. Floors raised above a delegate's ceiling (OTP
+ * rolled-back image boot, and with the tags gone the slow path refuses it
+ * with the same status. Floors raised above a delegate's ceiling (OTP
  * and boot data), revoked root keys (owner and creator), lifecycle-bound
  * keys, the anti-rollback floor itself, the image's own usage claims, the
  * key chain's SVN ceiling, and what OTP and boot data problems do.
@@ -58,6 +59,40 @@ static void reboot_expect(ota_status_t boot, uint32_t stage, uint32_t slot, ota_
 	expect_attempt(stage, slot, want);
 }
 
+/* The tag of (stage, slot) is in the table, valid for the current key version. */
+static void assert_tag_valid(uint32_t stage, uint32_t slot)
+{
+	struct ota_tag_table t = tu_tag_table();
+	const struct ota_tag_entry *e = &t.entry[ota_tag_index(stage, slot)];
+
+	ck_assert_uint_eq(e->state, OTA_TAG_STATE_VALID);
+	ck_assert_uint_eq(e->key_version, tu_record()->hdr.tag_key_version);
+}
+
+static void erase_tag_tables(void)
+{
+	uint8_t page[OTA_FLASH_PAGE_SIZE];
+
+	memset(page, 0xff, sizeof(page));
+	ck_assert_int_eq(swhal_poke_flash(tu_region(OTA_REGION_TAG_TABLE_0)->offset, page, sizeof(page)), 0);
+	ck_assert_int_eq(swhal_poke_flash(tu_region(OTA_REGION_TAG_TABLE_1)->offset, page, sizeof(page)), 0);
+}
+
+/*
+ * The tag path: the image's valid tag is still in place and the boot
+ * refuses it anyway (refusing leaves the tag alone). The slow path: with
+ * no tag table at all, the same refusal.
+ */
+static void refused_on_both_paths(ota_status_t boot, uint32_t stage, uint32_t slot,
+				  ota_status_t want)
+{
+	assert_tag_valid(stage, slot);
+	reboot_expect(boot, stage, slot, want);
+	assert_tag_valid(stage, slot);
+	erase_tag_tables();
+	reboot_expect(boot, stage, slot, want);
+}
+
 /* OWNER0 -> LEAF [0, ceiling] -> image svn. */
 static struct tu_blob leaf_image(uint32_t ceiling, uint32_t svn, enum tu_key_id leaf)
 {
@@ -79,7 +114,8 @@ START_TEST(test_otp_floor_above_delegate_ceiling_refuses_on_both_paths)
 	dev.slot[OTI_BL0_A] = leaf_image(10, 5, TU_LEAF);
 	provision_and_tag();
 	tu_otp_raise_floor(OTA_STAGE_BL0, 11);
-	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A, OTA_DELEG_REVOKED_BY_FLOOR);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A,
+			      OTA_DELEG_REVOKED_BY_FLOOR);
 	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 11);
 }
 END_TEST
@@ -95,7 +131,8 @@ START_TEST(test_boot_data_floor_above_delegate_ceiling_refuses_on_both_paths)
 	bd.floor_bl0 = 11;
 	bd.counter += 1;
 	tu_boot_data_write(&bd);
-	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A, OTA_DELEG_REVOKED_BY_FLOOR);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A,
+			      OTA_DELEG_REVOKED_BY_FLOOR);
 }
 END_TEST
 
@@ -115,7 +152,8 @@ START_TEST(test_floor_revokes_an_intermediate_and_all_below_it)
 	dev.slot[OTI_BL0_A] = tu_image(&s);
 	provision_and_tag();
 	tu_otp_raise_floor(OTA_STAGE_BL0, 11);
-	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A, OTA_DELEG_REVOKED_BY_FLOOR);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A,
+			      OTA_DELEG_REVOKED_BY_FLOOR);
 }
 END_TEST
 
@@ -141,7 +179,7 @@ START_TEST(test_svn_below_floor_refuses_on_both_paths)
 	dev.slot[OTI_BL0_A] = tu_bl0(0, 5, false);
 	provision_and_tag();
 	tu_otp_raise_floor(OTA_STAGE_BL0, 6);
-	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A, OTA_SVN_BELOW_FLOOR);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A, OTA_SVN_BELOW_FLOOR);
 }
 END_TEST
 
@@ -149,7 +187,8 @@ START_TEST(test_rom_ext_floor)
 {
 	provision_and_tag();
 	tu_otp_raise_floor(OTA_STAGE_ROM_EXT, 2);
-	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_ROM_EXT, OTA_SLOT_A, OTA_SVN_BELOW_FLOOR);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_ROM_EXT, OTA_SLOT_A,
+			      OTA_SVN_BELOW_FLOOR);
 }
 END_TEST
 
@@ -163,9 +202,7 @@ START_TEST(test_revoked_owner_key_refuses_on_both_paths)
 	provision_and_tag();
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_A);
 	tu_otp_revoke(true, 0);
-	ck_assert_int_eq(swhal_power_on(), 0);
-	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	expect_attempt(OTA_STAGE_BL0, OTA_SLOT_A, OTA_ROOT_KEY_REVOKED);
+	refused_on_both_paths(OTA_OK, OTA_STAGE_BL0, OTA_SLOT_A, OTA_ROOT_KEY_REVOKED);
 	/* The other owner key still signs: its image boots as the fallback. */
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_B);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->flags, OTA_STAGE_F_BOOTED | OTA_STAGE_F_FALLBACK);
@@ -182,9 +219,7 @@ START_TEST(test_revoked_creator_key_refuses_on_both_paths)
 	dev.slot[OTI_ROM_EXT_B] = tu_image(&s);
 	provision_and_tag();
 	tu_otp_revoke(false, 0);
-	ck_assert_int_eq(swhal_power_on(), 0);
-	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	expect_attempt(OTA_STAGE_ROM_EXT, OTA_SLOT_A, OTA_ROOT_KEY_REVOKED);
+	refused_on_both_paths(OTA_OK, OTA_STAGE_ROM_EXT, OTA_SLOT_A, OTA_ROOT_KEY_REVOKED);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->slot, OTA_SLOT_B);
 	tu_otp_revoke(false, 1);
 	reboot_expect(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_ROM_EXT, OTA_SLOT_B, OTA_ROOT_KEY_REVOKED);

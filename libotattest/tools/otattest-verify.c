@@ -238,6 +238,9 @@ static int fail_input(const char *what, const char *path, ota_status_t st, const
 {
 	char msg[512];
 
+	/* ota_read_file says HOST_BAD_ARGUMENT for a file over its limit: say that. */
+	if (!detail && st == OTA_HOST_BAD_ARGUMENT)
+		detail = "file is larger than any valid input of its kind";
 	snprintf(msg, sizeof(msg), "%s %s: %s", what, path,
 		 detail ? detail : st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
 	fprintf(stderr, PROG ": %s\n", msg);
@@ -294,11 +297,11 @@ int main(int argc, char **argv)
 				"Try '" PROG " --help'.\n");
 		return OTA_EXIT_USAGE;
 	}
+	/* A nonce that is not one is a bad value (exit 10, as --help says), not bad usage. */
 	if (nonce_hex && (parse_hex(nonce_hex, nonce, sizeof(nonce), &nonce_len) != 0 ||
-			  nonce_len < OTA_NONCE_MIN)) {
-		fprintf(stderr, PROG ": --nonce must be 16 to 64 bytes of hex\n");
-		return OTA_EXIT_USAGE;
-	}
+			  nonce_len < OTA_NONCE_MIN))
+		return fail_input("--nonce", nonce_hex, OTA_HOST_BAD_ARGUMENT,
+				  "must be 16 to 64 bytes of hex");
 
 	ota_policy_init(&policy);
 	if (policy_path) {

@@ -110,7 +110,18 @@ expect_rc 22 "otattest-verify: unreadable evidence is exit 22" \
 ok $? "otattest-verify --json: an input error is exit 22 and a JSON object on stdout"
 expect_rc 2 "otattest-verify: no --nonce is a usage error" \
 	"$verify" --ca "$work/ca.pem" "$work/evidence.cose"
+expect_rc 10 "otattest-verify: a 15-byte nonce is an invalid argument" \
+	"$verify" --ca "$work/ca.pem" --nonce "${nonce:0:30}" "$work/evidence.cose"
+"$verify" --json --ca "$work/ca.pem" --nonce "zz${nonce:2}" "$work/evidence.cose" >"$work/json" 2>/dev/null
+[ $? = 10 ] && jq -e '.verdict == "error" and .status == "HOST_BAD_ARGUMENT" and (.detail | test("--nonce"))' \
+	"$work/json" >/dev/null
+ok $? "otattest-verify --json: a nonce that is not hex is exit 10 and a JSON object naming --nonce"
 expect_rc 0 "otattest-verify --help" "$verify" --help
+head -c $((4 * 1024 * 1024)) /dev/zero >"$work/huge.cose"
+expect_rc 10 "otattest-verify: evidence larger than any evidence is exit 10" \
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/huge.cose"
+grep -q "larger than any valid input" "$work/out"
+ok $? "otattest-verify says the evidence file is too large"
 head -c 100 "$work/evidence.cose" >"$work/trunc.cose"
 expect_rc 1 "otattest-verify: truncated evidence is a failed verdict" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/trunc.cose"

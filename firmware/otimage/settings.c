@@ -91,7 +91,7 @@ ota_status_t oti_config_read(const char *path, struct oti_setting *s, size_t n,
 			goto out;
 		}
 		if (seen[set - s]) {
-			st = oti_diag_set(d, OTA_TOOL_CONFIG_SYNTAX, path, where, "'%s' set twice", key);
+			st = oti_diag_set(d, OTA_TOOL_CONFIG_DUPLICATE_KEY, path, where, "'%s'", key);
 			goto out;
 		}
 		seen[set - s] = true;

@@ -147,6 +147,10 @@ printf 'stage = bl0\nsecurity_version = 1\npayload = code.bin\ncolour = blue\n' 
 rc "config: unknown key" $E_INVALID sign --key root.pem --config bad.conf --out x.img
 err_is "otimage: bad.conf: line 4: config file sets a key otimage does not know: 'colour'"
 absent x.img
+printf 'stage = bl0\nsecurity_version = 6\nsecurity_version = 7\npayload = code.bin\n' >dup.conf
+rc "config: a key given twice" $E_INVALID sign --key root.pem --config dup.conf --out x.img
+err_is "otimage: dup.conf: line 3: config file sets a key twice: 'security_version'"
+absent x.img
 printf 'stage bl0\n' >bad2.conf
 rc "config: not key = value" $E_INVALID sign --key root.pem --config bad2.conf --out x.img
 err_has "bad2.conf: line 1"

@@ -34,15 +34,17 @@ static const char ca_help[] =
 	"    --cert CA_CERT  where to write the CA certificate.\n"
 	"    --cn NAME       subject common name (default \"otattest manufacturer CA\").\n"
 	"    --force         replace existing output files.\n"
-	"    --json          print the certificate's subject and key id as JSON.\n"
+	"    --json          print the certificate as `otimage inspect --json` would.\n"
 	"    -h, --help      show this help.\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help).\n"
+	"    (see otimage --help). Nothing is written on failure, and existing files\n"
+	"    are not replaced without --force.\n"
 	"\n"
-	"EXAMPLE\n"
+	"EXAMPLES\n"
 	"    otimage ca --key ca.key --cert ca.pem\n"
+	"    otimage inspect ca.pem\n"
 	"    openssl x509 -in ca.pem -noout -text\n";
 
 /* PEM of a key or certificate in memory (caller frees *out). */
@@ -81,9 +83,7 @@ int oti_cmd_ca(int argc, char **argv)
 	struct oti_output outs[2];
 	char *key_pem = NULL, *cert_pem = NULL;
 	size_t key_len = 0, cert_len = 0;
-	const ASN1_OCTET_STRING *ski;
 	struct oti_diag d;
-	struct oti_out o;
 	EVP_PKEY *key;
 	X509 *cert;
 	ota_status_t st;
@@ -119,17 +119,9 @@ int oti_cmd_ca(int argc, char **argv)
 		outs[1] = (struct oti_output){ cert_path, cert_pem, cert_len, 0644 };
 		st = oti_files_write(outs, 2, force, &d);
 	}
-	if (st == OTA_OK) {
-		ski = X509_get0_subject_key_id(cert);
-		oti_out_init(&o, stdout, json);
-		oti_out_str(&o, "subject_cn", cn);
-		if (ski)
-			oti_out_hex(&o, "key_id", ASN1_STRING_get0_data(ski),
-				    (size_t)ASN1_STRING_length(ski));
-		oti_out_str(&o, "key_file", key_path);
-		oti_out_str(&o, "cert_file", cert_path);
-		oti_out_finish(&o);
-	}
+	/* Like every command that writes a file: print it as inspect would. */
+	if (st == OTA_OK)
+		st = oti_inspect(cert_path, (const uint8_t *)cert_pem, cert_len, json, stdout, &d);
 	free(key_pem);
 	free(cert_pem);
 	EVP_PKEY_free(key);

@@ -20,6 +20,22 @@ static uint32_t magic_at(const uint8_t *buf, size_t len, size_t off)
 	return v;
 }
 
+/*
+ * What a DER certificate looks like from outside: a SEQUENCE with a
+ * minimal long-form length (every certificate is longer than 127 bytes).
+ * Truncated or padded ones count too, so the X.509 parser can say what is
+ * wrong with them; random bytes rarely start this way.
+ */
+static bool der_certificate_like(const uint8_t *buf, size_t len)
+{
+	size_t k;
+
+	if (len < 4 || buf[0] != 0x30 || buf[1] < 0x81 || buf[1] > 0x83)
+		return false;
+	k = buf[1] & 0x7fu;
+	return buf[2] != 0 && (k > 1 || buf[2] >= 0x80);
+}
+
 enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len)
 {
 	static const struct {
@@ -45,8 +61,12 @@ enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len)
 	for (i = 0; i < sizeof(at0) / sizeof(at0[0]); i++)
 		if (m0 == at0[i].magic)
 			return at0[i].kind;
+	if (len >= 27 && memcmp(buf, "-----BEGIN CERTIFICATE-----", 27) == 0)
+		return OTI_FILE_X509;
 	if (len >= 10 && memcmp(buf, "-----BEGIN", 10) == 0)
 		return OTI_FILE_KEY_PEM;
+	if (der_certificate_like(buf, len))
+		return OTI_FILE_X509;
 	return OTI_FILE_UNKNOWN;
 }
 
@@ -64,6 +84,7 @@ const char *oti_file_kind_name(enum oti_file_kind k)
 	case OTI_FILE_RECORD: return "boot-record";
 	case OTI_FILE_KEY_PEM: return "key";
 	case OTI_FILE_KEY_SPX: return "slhdsa-key";
+	case OTI_FILE_X509: return "x509-certificate";
 	case OTI_FILE_UNKNOWN: break;
 	}
 	return "unknown";
@@ -114,6 +135,7 @@ ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len
 	case OTI_FILE_RECORD: st = oti_inspect_record(&o, buf, len, d); break;
 	case OTI_FILE_KEY_PEM: st = oti_inspect_key(&o, path, buf, len, d); break;
 	case OTI_FILE_KEY_SPX: st = oti_inspect_spx_key(&o, buf, len, d); break;
+	case OTI_FILE_X509: st = oti_inspect_x509(&o, buf, len, d); break;
 	default: st = OTA_TOOL_UNKNOWN_FILE; break;
 	}
 	oti_out_finish(&o);

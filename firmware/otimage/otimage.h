@@ -374,6 +374,7 @@ enum oti_file_kind {
 	OTI_FILE_RECORD,
 	OTI_FILE_KEY_PEM,
 	OTI_FILE_KEY_SPX,
+	OTI_FILE_X509, /* a DER or PEM X.509 certificate (CA, identity, alias) */
 };
 
 enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len);

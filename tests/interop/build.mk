@@ -19,5 +19,5 @@ EVIDENCE_TOOL := $(B)/tests/interop/evidence_tool
 $(B)/tests/interop/evidence_tool.o: EXTRA_CFLAGS_tests_interop_ += -Iqemu-model/hal -Itests/unit/lib
 $(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
-tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
+tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
 TEST_SUITES += tests/interop/evidence.sh

@@ -14,6 +14,7 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 tool=$B/tests/interop/evidence_tool
 verify=$B/otattest-verify
+otimage=$B/otimage
 py=/usr/bin/python3
 
 fail_early() {
@@ -23,7 +24,7 @@ fail_early() {
 }
 $py -c 'import cbor2, cryptography' 2>/dev/null ||
 	fail_early "Debian's python3-cbor2 and python3-cryptography are needed (make deps)"
-make -s "$tool" "$verify" >/dev/null || fail_early "cannot build $tool and $verify"
+make -s "$tool" "$verify" "$otimage" >/dev/null || fail_early "cannot build $tool, $verify and $otimage"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -78,6 +79,16 @@ ok $? "openssl x509: identity is CA:TRUE, pathlen:0"
 openssl asn1parse -in "$work/alias.pem" >"$work/asn1" 2>&1
 grep -q "2.23.133.5.4.5" "$work/asn1"
 ok $? "openssl asn1parse: alias carries TCG MultiTcbInfo (2.23.133.5.4.5)"
+
+# otimage inspect reads the device's alias certificate: the stages it certifies.
+"$otimage" inspect --json "$work/alias.pem" >"$work/alias.json" 2>&1
+ok $? "otimage inspect describes the alias certificate"
+"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/evidence.cose" >"$work/claims.json" 2>/dev/null
+jq -e --slurpfile c "$work/claims.json" '.role == "alias" and .ca == false and
+	.device_id == $c[0].claims.device_id and (.tcb | length) == 2 and
+	[.tcb[] | {stage, svn, measurement}] ==
+	[$c[0].claims.stages[] | select(.booted) | {stage, svn, measurement}]' "$work/alias.json" >/dev/null
+ok $? "otimage inspect: the alias certificate certifies the booted stages the claims name"
 
 # otattest-verify on the same evidence.
 expect_rc 0 "otattest-verify accepts the evidence" \

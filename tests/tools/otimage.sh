@@ -70,10 +70,10 @@ mode_of() { stat -c %a "$1"; }
 
 # ---- help and usage -----------------------------------------------------
 rc "otimage --help" 0 --help
-for c in keygen sign delegate owner-config pack provision fuse inspect; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
 	check "tool help lists $c" grep -q "^    $c " out.txt
 done
-for c in keygen sign delegate owner-config pack provision fuse inspect; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
 	rc "$c --help" 0 "$c" --help
 	check "$c --help is a manual page" \
 		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
@@ -337,6 +337,56 @@ err_is "otimage: otpbad.bin: otp.hw_cfg_digest: an OTP partition digest does not
 head -c 1000 otp.bin >otpshort.bin
 rc "inspect: truncated OTP" $E_MALFORMED inspect otpshort.bin
 err_is "otimage: otpshort.bin: otp: OTP image is shorter than its layout: 1000 bytes, expected 1024"
+
+# ---- ca, and the identity certificate provision issues ----------------------
+rc "ca" 0 ca --key ca.key --cert ca.pem --json
+cp out.txt ca.json
+jqt "ca prints its certificate as inspect does" \
+	'.format == "x509-certificate" and .role == "ca" and .ca == true and .path_length == 1 and .subject == "CN=otattest manufacturer CA,O=otattest" and .issuer == .subject and .key_usage == ["keyCertSign", "cRLSign"]' ca.json
+check "CA key is 0600, certificate 0644" bash -c 'test $(stat -c %a ca.key) = 600 && test $(stat -c %a ca.pem) = 644'
+check "openssl reads a self-signed CA:TRUE, pathlen:1" bash -c \
+	"openssl x509 -in ca.pem -noout -ext basicConstraints | grep -q 'CA:TRUE, pathlen:1' && openssl verify -CAfile ca.pem ca.pem >/dev/null"
+oti inspect --json ca.key >cakey.json
+jqt "the certificate's key is the key file's (same otattest key id)" '.key_id == "'"$(jq -r .key_id cakey.json)"'"' ca.json
+cp ca.key ca.key.before
+rc "ca: existing files are not replaced" $E_INVALID ca --key ca.key --cert ca2.pem
+check "...the key file is unchanged" cmp -s ca.key ca.key.before
+absent ca2.pem
+rc "ca: --cn too long" $E_USAGE ca --key x.key --cert x.pem --cn "$(printf 'c%.0s' $(seq 65))"
+absent x.key
+oti ca --key other-ca.key --cert other-ca.pem >/dev/null
+
+rc "provision with an identity certificate" 0 provision --creator-key root.pub --owner-config owner.cfg \
+	--device-id 00112233445566778899aabbccddeeff --ca-key ca.key --ca-cert ca.pem \
+	--identity-cert identity.der --out otp-id.bin --json
+check "identity certificate is DER, 0644" bash -c 'test $(stat -c %a identity.der) = 644 && openssl x509 -inform der -in identity.der -noout'
+check "openssl verify: the identity certificate chains to the CA" bash -c \
+	'openssl x509 -inform der -in identity.der -out identity.pem && openssl verify -CAfile ca.pem identity.pem >/dev/null'
+check "...and not to another CA" bash -c '! openssl verify -CAfile other-ca.pem identity.pem >/dev/null 2>&1'
+rc "inspect the identity certificate" 0 inspect --json identity.der
+cp out.txt idcert.json
+jqt "identity certificate: device identity of this device, CA:TRUE pathlen 0, issued by the CA" \
+	'.format == "x509-certificate" and .role == "device-identity" and .device_id == "00112233445566778899aabbccddeeff" and .ca == true and .path_length == 0 and .issuer == "CN=otattest manufacturer CA,O=otattest" and .key_usage == ["keyCertSign"]' idcert.json
+rc "inspect the identity certificate as PEM too" 0 inspect --json identity.pem
+jqt "PEM and DER describe the same certificate" '.serial == "'"$(jq -r .serial idcert.json)"'"' out.txt
+rc "provision: a CA key that is not the certificate's" $E_INVALID provision --creator-key root.pub \
+	--ca-key other-ca.key --ca-cert ca.pem --identity-cert x.der --out x.bin
+err_is "otimage: other-ca.key: --ca-key: key does not match the certificate it is used with: not the key of ca.pem"
+absent x.der
+absent x.bin
+rc "provision: --ca-key alone" $E_USAGE provision --creator-key root.pub --ca-key ca.key --out x.bin
+absent x.bin
+rc "pack the identity certificate" 0 pack --rom-ext-a re.img --bl0-a chain.img --owner-config owner.cfg \
+	--identity-cert identity.der --out flash-id.bin --json
+cp out.txt flashid.json
+jqt "the flash holds it, intact" '[.regions[] | select(.name == "identity_cert")][0] | .der_length == '"$(stat -c %s identity.der)"' and .der_sha256 == "'"$(sha256sum identity.der | cut -c1-64)"'"' flashid.json
+cat ca.pem identity.pem >bundle.pem
+rc "inspect: a PEM bundle is not one certificate" $E_MALFORMED inspect bundle.pem
+err_is "otimage: bundle.pem: x509: certificate is malformed: not exactly one DER or PEM X.509 certificate"
+head -c 300 identity.der >short.der
+rc "inspect: a truncated DER certificate" $E_MALFORMED inspect short.der
+err_has "short.der: x509: certificate is malformed"
+no_stdout
 
 # ---- inspect: every other format ----------------------------------------
 for f in root.pem root.pub hroot.pem.spx hroot.pub.spx inter.cert hleaf.cert owner.cfg; do

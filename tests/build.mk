@@ -3,6 +3,7 @@
 #  unit/lib/*.c    fixtures shared by unit tests (device builder, keys)
 #  fuzz/fuzz_*.c   one libFuzzer target each
 #  interop/, model/, e2e/, bench/: see their READMEs
+#  rv32/           freestanding rv32imc build of firmware and core (rules, size budget)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 TESTLIB_SRCS := $(wildcard tests/unit/lib/*.c)
 TESTLIB_A := $(B)/libtestutil.a
@@ -63,6 +64,7 @@ endif
 # Suites with their own build rules.
 -include tests/interop/build.mk
 -include tests/tools/build.mk
+-include tests/rv32/build.mk
 -include tests/model/build.mk
 -include tests/e2e/build.mk
 -include tests/bench/build.mk

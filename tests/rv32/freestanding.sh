@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The firmware and libotattest core are freestanding: no heap, no libc
+# beyond mem*/str*, hardware only through firmware/include/hal.h, and they
+# build for rv32imc -Os (DESIGN.md; HACKING.md). `make size` builds them
+# that way but nothing else looks at the result, so this suite does:
+#  1. `make size` passes: every object compiles for rv32imc and the
+#     delegation verifier with its containment check is within 2048 bytes;
+#  2. every symbol the objects use and do not define is a HAL entry point
+#     declared in hal.h or a libgcc helper: no malloc, printf, OpenSSL...;
+#  3. the mem*/str* they use are the ones firmware/boot/rv32_libc.c defines.
+# Prints one line per check and "N passed, N failed"; exits 1 on failure.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+NM=${RV32_NM:-riscv64-unknown-elf-nm}
+# Integer helpers gcc may call for 64-bit arithmetic on rv32 (libgcc).
+LIBGCC='^__(ashl|ashr|lshr|mul|div|udiv|mod|umod|clz|ctz|popcount|bswap)[sd]i[23]$'
+
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+if ! command -v "$NM" >/dev/null; then
+	echo "rv32: $NM is not installed (run: make deps)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if make -s B="$B" size >"$work/size" 2>&1; then
+	ok "make size: every module builds for rv32imc -Os"
+else
+	bad "make size failed:"
+	sed 's/^/     /' "$work/size"
+fi
+if grep -q '^delegation verifier .*budget 2048: ok)$' "$work/size"; then
+	ok "$(grep '^delegation verifier' "$work/size" | tr -s ' ')"
+else
+	bad "delegation verifier not within its 2048-byte budget: $(grep '^delegation verifier' "$work/size")"
+fi
+
+make -s B="$B" rv32-objs >"$work/objs"
+mapfile -t objs <"$work/objs"
+missing=0
+for o in "${objs[@]}"; do [ -f "$o" ] || missing=$((missing + 1)); done
+if [ "${#objs[@]}" -gt 0 ] && [ "$missing" -eq 0 ]; then
+	ok "${#objs[@]} rv32 objects"
+else
+	bad "rv32 objects: ${#objs[@]} listed, $missing missing"
+fi
+
+"$NM" -u "${objs[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u >"$work/used"
+"$NM" --defined-only "${objs[@]}" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u >"$work/defined"
+comm -23 "$work/used" "$work/defined" >"$work/external"
+# HAL entry points are the functions hal.h declares.
+grep -oE '\bhal_[a-z0-9_]+\(' firmware/include/hal.h | tr -d '(' | sort -u >"$work/hal"
+grep -vxFf "$work/hal" "$work/external" | grep -vE "$LIBGCC" >"$work/foreign"
+if [ -s "$work/foreign" ]; then
+	bad "symbols outside hal.h and libgcc: $(tr '\n' ' ' <"$work/foreign")"
+else
+	ok "external symbols are hal.h entry points and libgcc helpers only ($(wc -l <"$work/external") in all)"
+fi
+if grep -qE '^(malloc|calloc|realloc|free|printf|fprintf|snprintf|puts|abort|exit|EVP_.*|OPENSSL_.*)$' "$work/used"; then
+	bad "heap, stdio or OpenSSL used: $(grep -E '^(malloc|calloc|realloc|free|printf|fprintf|snprintf|puts|abort|exit|EVP_.*|OPENSSL_.*)$' "$work/used" | tr '\n' ' ')"
+else
+	ok "no heap, no stdio, no OpenSSL"
+fi
+libc_used=$(grep -E '^(mem|str)[a-z]+$' "$work/used" | tr '\n' ' ')
+libc_ours=$("$NM" --defined-only "$B/rv32/firmware/boot/rv32_libc.o" | awk '$2 == "T" { print $3 }' | sort -u | tr '\n' ' ')
+undefined_libc=$(grep -E '^(mem|str)[a-z]+$' "$work/external" | tr '\n' ' ')
+if [ -z "$undefined_libc" ]; then
+	ok "mem*/str* used ($libc_used) are defined by rv32_libc.c ($libc_ours)"
+else
+	bad "mem*/str* used but not defined for rv32: $undefined_libc"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

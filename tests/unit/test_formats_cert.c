@@ -16,16 +16,7 @@
 
 #include "../../firmware/otimage/otimage.h"
 #include "testutil.h"
-
-#define FIX(expr)                                                                  \
-	do {                                                                       \
-		ota_status_t fix_st_ = (expr);                                     \
-		if (fix_st_ != OTA_OK) {                                           \
-			fprintf(stderr, "%s:%d: fixture: %s\n", __FILE__, __LINE__, \
-				ota_status_name(fix_st_));                          \
-			exit(2);                                                   \
-		}                                                                  \
-	} while (0)
+#include "tu_check.h"
 
 static struct oti_key root, inter, leaf, other, hroot, hleaf, root_pub;
 static struct oti_cert c_inter, c_leaf, hc_leaf, c_root_leaf;
@@ -65,13 +56,6 @@ static void build_fixtures(void)
 	FIX(oti_cert_issue(&root, NULL, &leaf, OTA_CERT_LEAF, &cl, 0, &c_root_leaf, NULL));
 	FIX(oti_cert_issue(&hroot, NULL, &hleaf, OTA_CERT_LEAF, &cl, 0, &hc_leaf, NULL));
 }
-
-#define EXPECT(expr, want)                                                            \
-	do {                                                                          \
-		ota_status_t st_ = (expr);                                            \
-		ck_assert_msg(st_ == (want), "%s: got %s, want %s", #expr,            \
-			      ota_status_name(st_), ota_status_name(want));           \
-	} while (0)
 
 /* ---- issue and parse ------------------------------------------------------ */
 

@@ -14,23 +14,7 @@
 
 #include "../../firmware/otimage/otimage.h"
 #include "testutil.h"
-
-#define FIX(expr)                                                                  \
-	do {                                                                       \
-		ota_status_t fix_st_ = (expr);                                     \
-		if (fix_st_ != OTA_OK) {                                           \
-			fprintf(stderr, "%s:%d: fixture: %s\n", __FILE__, __LINE__, \
-				ota_status_name(fix_st_));                          \
-			exit(2);                                                   \
-		}                                                                  \
-	} while (0)
-
-#define EXPECT(expr, want)                                                            \
-	do {                                                                          \
-		ota_status_t st_ = (expr);                                            \
-		ck_assert_msg(st_ == (want), "%s: got %s, want %s", #expr,            \
-			      ota_status_name(st_), ota_status_name(want));           \
-	} while (0)
+#include "tu_check.h"
 
 static struct oti_key creator, owner, owner2, howner;
 static struct ota_owner_config owner_cfg;

@@ -14,6 +14,7 @@
 
 #include "../../firmware/otimage/otimage.h"
 #include "testutil.h"
+#include "tu_check.h"
 
 /* Fixtures, built once in main() and inherited by every forked test. */
 static struct oti_key root, inter, leaf, hroot, hinter, hleaf;
@@ -23,17 +24,6 @@ static const uint8_t salt[32] = { 0x5a, 0x17, [31] = 0x99 };
 static uint8_t *img_direct, *img_chain, *img_hybrid, *img_unknown;
 static size_t len_direct, len_chain, len_hybrid, len_unknown;
 static const uint8_t unknown_body[40] = { 1, 2, 3 };
-
-/* Fixture setup runs outside any test, where check's asserts cannot report. */
-#define FIX(expr)                                                                  \
-	do {                                                                       \
-		ota_status_t fix_st_ = (expr);                                     \
-		if (fix_st_ != OTA_OK) {                                           \
-			fprintf(stderr, "%s:%d: fixture: %s\n", __FILE__, __LINE__, \
-				ota_status_name(fix_st_));                          \
-			exit(2);                                                   \
-		}                                                                  \
-	} while (0)
 
 static struct oti_image_params base_params(void)
 {

@@ -128,6 +128,15 @@ expect_rc 10 "otattest-verify: a 15-byte nonce is an invalid argument" \
 	"$work/json" >/dev/null
 ok $? "otattest-verify --json: a nonce that is not hex is exit 10 and a JSON object naming --nonce"
 expect_rc 0 "otattest-verify --help" "$verify" --help
+grep -q "^NAME" "$work/out" && grep -q "^SYNOPSIS" "$work/out" && grep -q "^OPTIONS" "$work/out" &&
+	grep -q "^EXIT STATUS" "$work/out" && grep -q "^EXAMPLES" "$work/out"
+ok $? "otattest-verify --help is a manual page"
+undocumented=""
+for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' libotattest/tools/otattest-verify.c | cut -d'"' -f2); do
+	grep -q -- "--$o" "$work/out" || undocumented="$undocumented --$o"
+done
+[ -z "$undocumented" ]
+ok $? "otattest-verify --help documents every option${undocumented:+ (missing:$undocumented)}"
 head -c $((4 * 1024 * 1024)) /dev/zero >"$work/huge.cose"
 expect_rc 10 "otattest-verify: evidence larger than any evidence is exit 10" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/huge.cose"

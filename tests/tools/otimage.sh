@@ -24,6 +24,7 @@ if ! command -v jq >/dev/null; then
 	exit 1
 fi
 otimage=$(realpath "$otimage")
+src_dir=$(pwd)
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -77,6 +78,14 @@ for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
 	rc "$c --help" 0 "$c" --help
 	check "$c --help is a manual page" \
 		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
+	# Every long option the command parses is in its manual page.
+	src=$src_dir/firmware/otimage/cmd_${c%-config}.c
+	undocumented=""
+	for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' "$src" | cut -d'"' -f2); do
+		grep -q -- "--$o" out.txt || undocumented="$undocumented --$o"
+	done
+	check "$c --help documents every option its code parses${undocumented:+ (missing:$undocumented)}" \
+		test -z "$undocumented" -a -f "$src"
 done
 rc "no command" $E_USAGE
 rc "unknown command" $E_USAGE frobnicate

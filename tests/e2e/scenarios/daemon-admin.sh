@@ -3,7 +3,9 @@
 # and UpdateReset are refused with AccessDenied for an unprivileged user
 # and done for a member of otattest-update; the rotation bumps
 # TagKeyVersion, the update reset boots slot B and an unprivileged
-# watcher sees RecordChanged.
+# watcher sees RecordChanged. With WatchdogSec= cut to 3 s the same
+# otattestd process serves it all: it pings the watchdog (sd-event) while
+# it works.
 E2E_DESCRIPTION="otattestd: RotateTags/UpdateReset AccessDenied unprivileged, done by otattest-update"
 E2E_MODE=systemd
 E2E_TIMEOUT=120
@@ -22,11 +24,15 @@ host_prepare() {
 
 guest_setup() {
 	daemon_guest_setup
+	printf '[Service]\nWatchdogSec=3s\n' >/etc/systemd/system/otattestd.service.d/watchdog.conf
 }
 
 guest_main() {
-	local v
+	local v pid0 t0
 	daemon_start ready
+	pid0=$(daemon_pid)
+	t0=$SECONDS
+	e2e_assert_eq 3s "$(systemctl show -p WatchdogUSec --value otattestd.service)" "WatchdogSec for this test"
 
 	# Privileged: refused for e2e-user (D-Bus policy, then the daemon), done for otattest-update.
 	daemon_expect_exit 20 "RotateTags as e2e-user" e2e_as e2e-user "$E2E_SRC/build/otattestctl" rotate
@@ -54,5 +60,9 @@ guest_main() {
 	e2e_save /tmp/watch.json
 	e2e_assert_eq 's "update"' "$(daemon_prop ResetReason)" "ResetReason after UpdateReset"
 
+	# The watchdog would have killed a process that stopped pinging it.
+	while ((SECONDS - t0 < 8)); do sleep 1; done
+	e2e_assert_eq "$pid0" "$(daemon_pid)" "otattestd's PID after $((SECONDS - t0)) s with WatchdogSec=3s"
+	e2e_assert_eq 0 "$(systemctl show -p NRestarts --value otattestd.service)" "restarts (watchdog)"
 	daemon_save_journal
 }

@@ -5,8 +5,12 @@
 #  install.sh   `make install` with DESTDIR and PREFIX (/usr, /opt/otattest):
 #               the file list, nothing outside DESTDIR, the unit's ExecStart,
 #               otattest.pc, a program built against the staged library.
+#  demo.sh      `make demo` (scripts/demo.sh, guest part included) in a scratch
+#               directory: exit 0 and every part of its story in its output.
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE)
 
 TEST_SUITES += tests/tools/otimage.sh
 TEST_SUITES += tests/tools/install.sh
+tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
+TEST_SUITES += tests/tools/demo.sh

@@ -79,7 +79,7 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	print_ms(out, d->boot_time_ns);
 	fputc('\n', out);
 	fprintf(out, "  %-16s %s\n", "boot status", ctl_status_label(d->boot_status));
-	fprintf(out, "\n  %-8s %-4s %-19s %-29s %4s %5s %12s  %s\n", "STAGE", "SLOT", "PATH", "SCHEME",
+	fprintf(out, "\n  %-8s %-4s %-19s %-29s %4s %5s %16s  %s\n", "STAGE", "SLOT", "PATH", "SCHEME",
 		"SVN", "DEPTH", "VERIFY", "STATUS");
 	for (i = 0; i < d->n_stages; i++) {
 		const struct ctl_stage *s = &d->stages[i];

@@ -335,6 +335,32 @@ static void status_table_color(FILE *f, void *arg)
 	ctl_print_status(f, arg, true);
 }
 
+/*
+ * Columns of the stage table: where VERIFY ends and STATUS starts in the
+ * header, and where " ms" ends in the bl0 row; false when one is missing.
+ * noinline: inlined into a test, gcc 12 takes the pointers into the
+ * memstream buffer for dangling ones (-Wdangling-pointer false positive).
+ */
+static __attribute__((noinline)) bool stage_columns(const char *table, long *verify_end,
+						     long *status_col, long *ms_end)
+{
+	const char *head = strstr(table, "  STAGE "), *row = strstr(table, "\n  bl0 ");
+	const char *v, *st, *ms;
+
+	if (!head || !row)
+		return false;
+	row++;
+	v = strstr(head, "VERIFY");
+	st = strstr(head, "STATUS");
+	ms = strstr(row, " ms  ");
+	if (!v || !st || !ms)
+		return false;
+	*verify_end = (long)(v - head) + 6;
+	*status_col = (long)(st - head);
+	*ms_end = (long)(ms - row) + 3;
+	return true;
+}
+
 START_TEST(status_table_plain_without_color)
 {
 	struct ctl_device d;
@@ -346,6 +372,14 @@ START_TEST(status_table_plain_without_color)
 	ck_assert_ptr_nonnull(strstr(out, "otattest0  ready\n"));
 	ck_assert_ptr_nonnull(strstr(out, "tag boot         enabled, key version 4"));
 	ck_assert_ptr_nonnull(strstr(out, "bl0      a    tag"));
+	{
+		/* The columns line up: VERIFY over the times, STATUS over the statuses. */
+		long verify_end, status_col, ms_end;
+
+		ck_assert(stage_columns(out, &verify_end, &status_col, &ms_end));
+		ck_assert_int_eq(verify_end, ms_end);
+		ck_assert_int_eq(status_col, ms_end + 2);
+	}
 	free(out);
 }
 END_TEST

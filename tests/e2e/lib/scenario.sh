@@ -13,6 +13,7 @@ e2e_scenario_defaults() {
 	E2E_PROVISION=0        # 1: provision a device (lib/provision.sh) and load it
 	E2E_QEMU_ARGS=()       # extra QEMU arguments (devices, ...)
 	E2E_KERNEL_ARGS=""     # extra kernel command line
+	E2E_KERNEL_IMAGE=""    # bzimage: boot the compressed image, not PVH
 	E2E_MEM=512            # guest memory, MiB
 	E2E_SMP=1              # guest CPUs (each one is a host thread under TCG)
 	E2E_MODULES=()         # .ko make targets, e.g. build/kernel/otattest.ko
@@ -22,7 +23,7 @@ e2e_scenario_defaults() {
 	E2E_DBUS=0             # fast mode: ship dbus-daemon for e2e_dbus_start
 	E2E_REQUIRES=()        # globs (tree-relative): SKIP unless each matches
 	E2E_DMESG_ALLOW=""     # regex of kernel lines this scenario expects
-	E2E_EXPECT=pass        # harness self-tests: kernel-problem | timeout
+	E2E_EXPECT=pass        # harness self-tests: kernel-problem | timeout | host-check-fails
 	E2E_EXPECT_KERNEL=""   # with kernel-problem: regex a problem must match
 	E2E_MODEL_MAY_EXIT=0   # 1: the model ending early is part of the test
 }

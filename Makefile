@@ -8,6 +8,7 @@
 #   make fuzz     run each fuzz target for longer
 #   make size     rv32imc -Os code size per firmware module
 #   make bench    benchmarks (see docs/performance.md)
+#   make soak     32 clients for minutes while daemon and model are killed
 
 .DEFAULT_GOAL := all
 include mk/common.mk
@@ -20,7 +21,7 @@ include mk/common.mk
 -include systemd/build.mk
 -include tests/build.mk
 
-.PHONY: all deps deps-check unit test demo fuzz size bench clean install
+.PHONY: all deps deps-check unit test demo fuzz size bench soak clean install
 
 all: $(ALL_TARGETS)
 

@@ -42,3 +42,29 @@ bench-boot: $(BENCH_BOOT)
 	$(BENCH_BOOT)
 
 bench: bench-boot
+
+# The whole stack in a QEMU guest: otattestd vs tpm2-abrmd on a swtpm
+# (bench-stack), and the load and soak test (soak). The guest side is
+# otattest-loadgen (tests/bench/stack/), built with `make all` so it never
+# rots; the runs themselves are tests/bench/stack.sh and soak.sh.
+LOADGEN_SRCS := $(wildcard tests/bench/stack/*.c)
+LOADGEN := $(B)/tests/bench/otattest-loadgen
+PKG_TSS2 := $(shell pkg-config --cflags --libs tss2-esys tss2-tctildr tss2-rc 2>/dev/null || \
+	echo -ltss2-esys -ltss2-tctildr -ltss2-rc)
+EXTRA_CFLAGS_tests_bench_stack_ := $(DAEMON_CFLAGS) -pthread
+
+$(LOADGEN): $(LOADGEN_SRCS:%.c=$(B)/%.o) $(DAEMON_COMMON_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_TSS2)
+
+ALL_TARGETS += $(LOADGEN)
+
+E2E_STACK_DEPS := $(LOADGEN) $(OTATTESTD) $(OTATTESTCTL) $(OTIMAGE) $(MODEL) $(MODEL_PEER)
+
+.PHONY: bench-stack soak
+bench-stack: $(E2E_STACK_DEPS)
+	tests/bench/stack.sh
+
+bench: bench-stack
+
+soak: $(E2E_STACK_DEPS)
+	tests/bench/soak.sh

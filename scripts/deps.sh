@@ -23,6 +23,7 @@ packages=(
 	python3-cbor2 python3-cryptography python3-dbus # independent evidence checks
 	python3-yaml                        # kernel/netlink/check-spec.py reads the YAML spec
 	swtpm swtpm-tools tpm2-abrmd tpm2-tools libtss2-dev # TPM comparison benchmark
+	libtss2-tcti-tabrmd0                # ESAPI clients reach tpm2-abrmd through it
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests
 )

@@ -93,14 +93,31 @@ ok $? "otimage inspect: the alias certificate certifies the booted stages the cl
 # otattest-verify on the same evidence.
 expect_rc 0 "otattest-verify accepts the evidence" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --record "$work/record.bin" "$work/evidence.cose"
-expect_rc 1 "otattest-verify: wrong nonce is a failed verdict" \
-	"$verify" --ca "$work/ca.pem" --nonce "00${nonce:2}" "$work/evidence.cose"
-grep -q "VERIFY_NONCE_MISMATCH" "$work/out"
-ok $? "otattest-verify names VERIFY_NONCE_MISMATCH"
-expect_rc 1 "otattest-verify: another CA is a failed verdict" \
-	"$verify" --ca "$work/other.pem" --nonce "$nonce" "$work/evidence.cose"
-grep -q "VERIFY_CHAIN_UNTRUSTED" "$work/out"
-ok $? "otattest-verify names VERIFY_CHAIN_UNTRUSTED"
+
+# expect_refusal check stage authentic what verify-args...: exit 1
+# (OTA_EXIT_VERDICT_FAILED, --help's "the verdict failed") and exactly one
+# failure, check, for stage (- for none), named in the text verdict and in
+# --json; authentic (true/false) says whether the evidence still is.
+expect_refusal() {
+	local check=$1 stage=$2 authentic=$3 what=$4 yes=no stage_json=null
+	local line="^  FAILED $check: "
+	shift 4
+	[ "$authentic" = true ] && yes=yes
+	[ "$stage" != - ] && stage_json="\"$stage\"" line="$line$stage "
+	expect_rc 1 "otattest-verify: $what is a failed verdict" "$verify" "$@"
+	grep -qx "verdict: FAIL (evidence authentic: $yes)" "$work/out" &&
+		[ "$(grep -c '^  FAILED ' "$work/out")" = 1 ] && grep -q "$line" "$work/out"
+	ok $? "otattest-verify: $what names $check, nothing else"
+	expect_rc 1 "otattest-verify --json: $what is a failed verdict" "$verify" --json "$@"
+	jq -e --arg c "$check" --argjson s "$stage_json" --argjson a "$authentic" \
+		'.verdict == "fail" and .authentic == $a and .status == $c and
+		[.failures[] | {check, stage}] == [{check: $c, stage: $s}]' "$work/out" >/dev/null
+	ok $? "otattest-verify --json: $what lists $check (stage $stage), nothing else"
+}
+expect_refusal VERIFY_NONCE_MISMATCH - true "a wrong nonce" --ca "$work/ca.pem" \
+	--nonce "$(printf %02x $((0x${nonce:0:2} ^ 1)))${nonce:2}" "$work/evidence.cose"
+expect_refusal VERIFY_CHAIN_UNTRUSTED - false "a chain to another CA" --ca "$work/other.pem" \
+	--nonce "$nonce" "$work/evidence.cose"
 printf 'min_svn_bl0 = 6\ntag_path_allowed = false\n' >"$work/strict.policy"
 expect_rc 1 "otattest-verify: policy failures" \
 	"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/strict.policy" \
@@ -111,6 +128,48 @@ jq -e '.verdict == "fail" and .authentic == true and
 ok $? "otattest-verify --json lists exactly the two policy failures"
 jq -e --arg n "$nonce" '.claims.nonce == $n and (.claims.stages | length) == 3' "$work/out" >/dev/null
 ok $? "otattest-verify --json shows the claims"
+
+# Each policy rule alone, on authentic evidence: refused for the stage that
+# breaks the rule, and beside it where it can a policy that passes. The
+# fixture (see evidence_tool.c) boots ROM_EXT on the tag path, ECDSA only,
+# depth 0, SVN 2, and BL0 A signature-retagged, hybrid, depth 1, SVN 5, after
+# BL0 B (depth 2) was refused.
+policy_refuses() { # check stage what policy-text [evidence-dir]
+	local dir=${5:-$work}
+	printf '%b\n' "$4" >"$work/rule.policy"
+	expect_refusal "$1" "$2" true "$3" --ca "$dir/ca.pem" --nonce "$(cat "$dir/nonce.hex")" \
+		--policy "$work/rule.policy" "$dir/evidence.cose"
+}
+policy_passes() { # what policy-text [evidence-dir]
+	local dir=${3:-$work}
+	printf '%b\n' "$2" >"$work/rule.policy"
+	expect_rc 0 "otattest-verify: $1 passes" "$verify" --ca "$dir/ca.pem" \
+		--nonce "$(cat "$dir/nonce.hex")" --policy "$work/rule.policy" "$dir/evidence.cose"
+}
+root_of() { # stage [n]: the n-th key id (0: the root) of the stage's booted attempt
+	jq -r --arg s "$1" --argjson n "${2:-0}" \
+		'.claims.stages[] | select(.booted and .stage == $s) | .key_ids[$n]' "$work/claims.json"
+}
+rom_ext_root=$(root_of rom_ext) bl0_root=$(root_of bl0) bl0_delegate=$(root_of bl0 1)
+policy_refuses VERIFY_SVN_BELOW_POLICY bl0 "an SVN under the policy minimum" "min_svn_bl0 = 6"
+policy_passes "an SVN equal to the policy minimum" "min_svn_bl0 = 5\nmin_svn_rom_ext = 2"
+policy_refuses VERIFY_TAG_PATH_FORBIDDEN rom_ext "a tag-path boot the policy forbids" \
+	"tag_path_allowed = false"
+policy_refuses VERIFY_ROOT_KEY_NOT_ALLOWED bl0 "a root key not allowed" \
+	"allowed_root_key = $rom_ext_root"
+policy_refuses VERIFY_ROOT_KEY_NOT_ALLOWED bl0 "a delegate's key id allowed as if it were a root" \
+	"allowed_root_key = $rom_ext_root\nallowed_root_key = $bl0_delegate"
+policy_passes "both stages' root keys allowed" \
+	"allowed_root_key = $rom_ext_root\nallowed_root_key = $bl0_root"
+policy_refuses VERIFY_DEPTH_EXCEEDED bl0 "a delegation deeper than allowed" "max_delegation_depth = 0"
+policy_passes "a delegation as deep as allowed (the refused depth-2 BL0 B is not judged)" \
+	"max_delegation_depth = 1"
+policy_refuses VERIFY_HYBRID_MISSING rom_ext "a missing hybrid signature the policy requires" \
+	"hybrid_required = true"
+mkdir "$work/hybrid"
+"$tool" --rom-ext-hybrid "$work/hybrid"
+ok $? "evidence_tool --rom-ext-hybrid: evidence in which every booted stage is hybrid"
+policy_passes "hybrid required, every booted stage hybrid" "hybrid_required = true" "$work/hybrid"
 printf 'min_svn_bl0 = lots\n' >"$work/bad.policy"
 expect_rc 10 "otattest-verify: malformed policy is exit 10" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/bad.policy" "$work/evidence.cose"
@@ -147,6 +206,51 @@ expect_rc 1 "otattest-verify: truncated evidence is a failed verdict" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/trunc.cose"
 grep -q "CBOR_TRUNCATED" "$work/out"
 ok $? "otattest-verify names CBOR_TRUNCATED"
+
+# A flipped byte (^0xff) anywhere is refused: exit 1 with both outputs naming the
+# same failures, evidence not authentic, and first the reason the part of the
+# evidence it is in calls for (evidence_regions.py finds the parts with cbor2):
+#   structure  one failure, CBOR_* or COSE_* (checks 1 and 2 stop the run)
+#   cert       VERIFY_CHAIN_UNTRUSTED (the claims may not match it either)
+#   payload    VERIFY_SIGNATURE_INVALID (the claims may be refused too)
+#   signature  VERIFY_SIGNATURE_INVALID, nothing else
+# Byte 0, every 37th, the last and every structure byte; the unit test
+# test_verify.c flips every byte with three masks through the library.
+flip_refused() { # offset region
+	local at=$1 region=$2 byte rc rc_json want
+	cp "$work/evidence.cose" "$work/flip.cose"
+	byte=$(od -An -tu1 -j "$at" -N1 "$work/flip.cose" | tr -d ' ')
+	printf "\\$(printf %03o $((byte ^ 0xff)))" |
+		dd of="$work/flip.cose" bs=1 seek="$at" conv=notrunc status=none
+	"$verify" --ca "$work/ca.pem" --nonce "$nonce" "$work/flip.cose" >"$work/flip.txt" 2>&1
+	rc=$?
+	"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/flip.cose" >"$work/flip.json" 2>/dev/null
+	rc_json=$?
+	case $region in
+	structure) want='(.failures | length) == 1 and (.status | test("^(CBOR|COSE)_"))' ;;
+	cert) want='.status == "VERIFY_CHAIN_UNTRUSTED"' ;;
+	payload) want='.status == "VERIFY_SIGNATURE_INVALID"' ;;
+	signature) want='[.failures[].check] == ["VERIFY_SIGNATURE_INVALID"]' ;;
+	*) want=false ;;
+	esac
+	[ "$rc" = 1 ] && [ "$rc_json" = 1 ] &&
+		jq -e ".verdict == \"fail\" and .authentic == false and $want" "$work/flip.json" >/dev/null &&
+		grep -qx 'verdict: FAIL (evidence authentic: no)' "$work/flip.txt" &&
+		[ "$(sed -n 's/^  FAILED \([A-Z0-9_]*\): .*/\1/p' "$work/flip.txt")" = \
+			"$(jq -r '.failures[].check' "$work/flip.json")" ]
+	ok $? "otattest-verify: byte $at of $ev_len flipped ($region) is refused, exit $rc/$rc_json: $(
+		jq -r '[.failures[].check] | join(", ")' "$work/flip.json" 2>/dev/null)"
+}
+ev_len=$(stat -c %s "$work/evidence.cose")
+$py tests/interop/evidence_regions.py "$work/evidence.cose" 37 >"$work/regions" 2>&1
+ok $? "evidence_regions.py finds the parts of the evidence"
+while read -r at region; do
+	flip_refused "$at" "$region"
+done <"$work/regions"
+grep -q " cert$" "$work/regions" && grep -q " payload$" "$work/regions" &&
+	grep -q " signature$" "$work/regions" && grep -q "^0 structure$" "$work/regions" &&
+	grep -q "^$((ev_len - 1)) signature$" "$work/regions"
+ok $? "the flipped bytes include the first, the last and bytes of every part"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * evidence_tool OUTDIR: run the firmware's runtime on the software HAL
- * (the fixture of tests/unit/test_evidence_fixture.h: a provisioned
- * device, ROM_EXT's handoff, the key manager locked) and write what an
- * independent verifier needs:
+ * evidence_tool [--rom-ext-hybrid] OUTDIR: run the firmware's runtime on
+ * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
+ * provisioned device, ROM_EXT's handoff, the key manager locked) and write
+ * what an independent verifier needs:
  *
  *   ca.pem         the manufacturer CA
  *   alias.pem      the alias certificate the device issued (from GET_CERTS)
@@ -12,15 +12,22 @@
  *   record.bin     the boot record the claims describe
  *   nonce.hex      the nonce, as hex
  *
+ * The fixture's booted BL0 is hybrid-signed and its ROM_EXT ECDSA only;
+ * --rom-ext-hybrid records the ROM_EXT as hybrid too, so that evidence in
+ * which every booted stage is hybrid shows a hybrid_required policy can
+ * pass (evidence.sh).
+ *
  * The work runs as one check test (the fixture asserts with check).
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "../unit/test_evidence_fixture.h"
 
 static const char *outdir;
+static bool rom_ext_hybrid;
 
 static void write_file(const char *name, const void *buf, size_t len)
 {
@@ -60,6 +67,10 @@ START_TEST(make_evidence)
 	struct evfix f;
 
 	evfix_open(&f, EVFIX_IDCERT_OURS);
+	if (rom_ext_hybrid) {
+		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
+		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
+	}
 	evfix_boot_runtime(&f);
 	ck_assert_uint_eq(hal_trng_fill(nonce, sizeof(nonce)), OTA_OK);
 	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
@@ -92,11 +103,13 @@ int main(int argc, char **argv)
 	SRunner *sr;
 	int failed;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: evidence_tool OUTDIR\n");
+	if (argc == 3 && !strcmp(argv[1], "--rom-ext-hybrid"))
+		rom_ext_hybrid = true;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid] OUTDIR\n");
 		return 2;
 	}
-	outdir = argv[1];
+	outdir = argv[argc - 1];
 	tcase_add_test(tc, make_evidence);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

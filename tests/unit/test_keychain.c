@@ -177,7 +177,11 @@ START_TEST(test_maximum_svn_enforced)
 	ck_assert_uint_eq(stable_pub(OTA_CHAIN_DEFAULT_MAX_SVN + 1, pub), OTA_CHAIN_SVN_ABOVE_MAX);
 	ck_assert_uint_eq(stable_pub(OTA_SVN_LIMIT, pub), OTA_CHAIN_SVN_ABOVE_MAX);
 	ck_assert_uint_eq(stable_pub(OTA_CHAIN_DEFAULT_MAX_SVN, pub), OTA_CHAIN_SVN_ABOVE_MIN);
-	/* A shorter chain from OTP: its own ceiling, and BL0 above it does not boot. */
+	/*
+	 * A shorter chain from OTP is its own ceiling: key 5 derivable, key 6
+	 * refused as above the maximum. That a BL0 above the ceiling does not
+	 * boot is test_bl0_svn_above_the_key_chain in test_boot_revoke.c.
+	 */
 	swhal_close();
 	dev.chain_max_svn = 5;
 	tu_device_power_on(&dev);

@@ -160,8 +160,18 @@ START_TEST(test_no_call_yields_key_bytes)
 	ck_assert(!swhal_key_storage_contains(root, 32));
 	ck_assert(!swhal_key_storage_contains(k, 32));
 	ck_assert(!swhal_key_storage_contains(k, 8));
-	/* ...while the search itself works: the device secret is in OTP, not key storage. */
+	/* The device secret is in OTP, not key storage. */
 	ck_assert(!swhal_key_storage_contains(secret, 32));
+	/*
+	 * ...while the search itself works, so the checks above can fail: k
+	 * written in the clear to the last bytes of retention RAM (part of the
+	 * storage searched) is found, whole and as a prefix.
+	 */
+	ck_assert_uint_eq(hal_retention_write(HAL_RETENTION_BYTES - 32, k, 32), OTA_OK);
+	ck_assert(swhal_key_storage_contains(k, 32));
+	ck_assert(swhal_key_storage_contains(k, 8));
+	ck_assert_uint_eq(hal_retention_write(0, ram2, sizeof(ram2)), OTA_OK);
+	ck_assert(!swhal_key_storage_contains(k, 32));
 	hal_key_destroy(sym);
 	hal_key_destroy(ec);
 }

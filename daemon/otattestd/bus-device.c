@@ -313,6 +313,20 @@ static void on_call_done(void *userdata, const struct genl_result *res)
 		case OTATTEST_CMD_UPDATE_RESET: r = reply_update(c, res, &e); break;
 		}
 	}
+	if (r < 0 && e.status == OTA_HOST_NO_DEVICE) {
+		char why[sizeof(e.message)];
+
+		/*
+		 * The kernel no longer has the device this object stands for
+		 * (unplugged, unbound, or gone while the request waited). To
+		 * the caller that is the documented absent device
+		 * (DeviceUnavailable), not a name that never existed
+		 * (NoSuchDevice, which GetDevice answers).
+		 */
+		snprintf(why, sizeof(why), "%s", e.message);
+		ota_err_set_statusf(&e, OTA_HOST_DEVICE_GONE, "%s went away during the request (%s)",
+				    c->d->name, why);
+	}
 	if (c->cmd == OTATTEST_CMD_ROTATE_TAGS) {
 		/* Ours, and reported here: not an "observed" rotation as well. */
 		c->d->rotation_ours = false;

@@ -848,6 +848,28 @@ START_TEST(kernel_errors_keep_their_meaning)
 }
 END_TEST
 
+/*
+ * The kernel answers "no such otattest device" when the device went away
+ * between the daemon's last look and the request (found by make soak,
+ * which unplugs the device under load): a known object's device is
+ * absent, which is DeviceUnavailable; NoSuchDevice is for names that
+ * never were devices.
+ */
+START_TEST(device_gone_under_a_request_is_unavailable)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+
+	cfg.fail_errno[OTATTEST_CMD_ATTEST] = ENODEV;
+	cfg.fail_msg[OTATTEST_CMD_ATTEST] = ota_status_message(OTA_HOST_NO_DEVICE);
+	go();
+	ck_assert_int_lt(call_bytes(client, "Attest", "0123456789abcdef", 16, &e, NULL), 0);
+	ck_assert_str_eq(e.name, OTA_BUS_ERROR_PREFIX "DeviceUnavailable");
+	ck_assert_ptr_nonnull(strstr(e.message, "otattest0 went away"));
+	sd_bus_error_free(&e);
+	finish();
+}
+END_TEST
+
 /* Order of replies, to show what waited for what (no clock involved). */
 static char order[16];
 
@@ -1250,6 +1272,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, properties_and_record_from_cache);
 	tcase_add_test(tc, bad_arguments_get_named_errors);
 	tcase_add_test(tc, kernel_errors_keep_their_meaning);
+	tcase_add_test(tc, device_gone_under_a_request_is_unavailable);
 	tcase_add_test(tc, slow_attestation_does_not_block_reads);
 	tcase_add_test(tc, attest_rate_limited_per_client);
 	tcase_add_test(tc, queue_bounded_per_client);

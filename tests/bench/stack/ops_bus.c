@@ -94,13 +94,15 @@ int lg_op_stages(struct lg_client *c)
 	unsigned n = 0;
 	int r;
 
-	/* The whole boot state: every stage's struct, decoded. */
 	r = sd_bus_get_property(c->bus, OTA_BUS_NAME, DEVICE_PATH, OTA_BUS_DEVICE_IFACE, "Stages",
 				&e, &m, "a" OTA_STAGE_STRUCT_SIG);
 	if (r < 0) {
 		r = fail(c, r, &e);
 		goto out;
 	}
+	/* Every stage's struct, decoded. Empty is a right answer too: it is
+	 * what the property reads while the device has no valid record
+	 * (absent, re-plugged, booting), which the soak provokes. */
 	r = sd_bus_message_enter_container(m, 'a', OTA_STAGE_STRUCT_SIG);
 	while (r >= 0) {
 		r = sd_bus_message_skip(m, OTA_STAGE_STRUCT_SIG);
@@ -108,7 +110,7 @@ int lg_op_stages(struct lg_client *c)
 			break;
 		n++;
 	}
-	if (r < 0 || n == 0)
+	if (r < 0 || n > OTA_RECORD_MAX_STAGES)
 		r = fail(c, r < 0 ? r : -EBADMSG, NULL);
 out:
 	sd_bus_message_unref(m);

@@ -44,12 +44,22 @@ guest_setup() {
 	daemon_guest_setup
 }
 
+# chaos_sleep SECS UNTIL: sleep SECS, but not past SECONDS = UNTIL, so that
+# the chaos stops on time and never outlives the clients.
+chaos_sleep() {
+	local end=$((SECONDS + $1))
+	[ "$end" -le "$2" ] || end=$2
+	while [ "$SECONDS" -lt "$end" ]; do
+		sleep 1
+	done
+}
+
 # chaos_daemon UNTIL: restart or SIGKILL otattestd at random moments until
 # SECONDS reaches UNTIL; one line per event in out/chaos-daemon.
 chaos_daemon() {
 	local until=$1 what
 	while :; do
-		sleep $((10 + RANDOM % 20))
+		chaos_sleep $((10 + RANDOM % 20)) "$until"
 		[ "$SECONDS" -lt "$until" ] || break
 		if ((RANDOM % 2)); then
 			what=restart
@@ -93,13 +103,13 @@ guest_main() {
 # Kill the device (the model) at random moments, bring it back and re-plug
 # it, until 20 s before the clients stop.
 host_hook() {
-	local secs until
+	local until
 	e2e_wait_guest soak-start 180
 	. "$E2E_OUT/soak.conf"
 	until=$((SECONDS + SOAK_SECONDS - 20))
 	: >"$E2E_OUT/chaos-model"
 	while :; do
-		sleep $((15 + RANDOM % 25))
+		chaos_sleep $((15 + RANDOM % 25)) "$until"
 		[ "$SECONDS" -lt "$until" ] || break
 		e2e_model_kill
 		sleep "0.$((RANDOM % 10))"

@@ -71,7 +71,8 @@ ota_status_t hal_flash_erase_page(uint32_t addr)
 	if (addr % OTA_FLASH_PAGE_SIZE || !ota_range_ok(addr, OTA_FLASH_PAGE_SIZE, swhal_dev.flash_size))
 		return OTA_HAL_FLASH_BAD_ADDRESS;
 	torn = write_faults();
-	memset(swhal_dev.flash + addr, 0xff, torn ? OTA_FLASH_PAGE_SIZE / 2 : OTA_FLASH_PAGE_SIZE);
+	memset(swhal_dev.flash + addr, 0xff,
+	       torn ? swhal_tear_landed(true, addr, NULL, OTA_FLASH_PAGE_SIZE) : OTA_FLASH_PAGE_SIZE);
 	return finish_write(torn);
 }
 
@@ -96,7 +97,7 @@ ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
 	if (!len)
 		return OTA_OK;
 	torn = write_faults();
-	n = torn ? len / 2 : len;
+	n = torn ? swhal_tear_landed(false, addr, src, len) : len;
 	for (i = 0; i < n; i++)
 		dst[i] &= src[i];
 	return finish_write(torn);

@@ -100,13 +100,46 @@ enum swhal_fault {
 
 /*
  * Make the nth flash write from now (program or erase; 1 = the next one)
- * fail in the given way. Torn means: a program lands only its first half
- * (rounded down) of bytes, an erase erases only the first half of the
- * page. One fault at a time; SWHAL_FAULT_NONE disarms.
+ * fail in the given way. Torn means: a program lands only a prefix of its
+ * bytes, an erase erases only a prefix of the page: the first half
+ * (rounded down) unless swhal_fault_flash_tear says otherwise. One fault
+ * at a time; SWHAL_FAULT_NONE disarms.
  */
 void swhal_fault_flash(uint32_t nth, enum swhal_fault kind);
 /* Flash writes (programs and erases) the device performed since open. */
 uint64_t swhal_flash_writes(void);
+
+/*
+ * How much of a write torn by swhal_fault_flash lands: always a prefix,
+ * of the bytes a program writes or of the page an erase erases. A word is
+ * 32 bits. swhal_open starts at SWHAL_TEAR_HALF.
+ */
+enum swhal_tear_kind {
+	SWHAL_TEAR_HALF = 0,         /* the first half, rounded down */
+	SWHAL_TEAR_BYTES = 1,        /* the first `bytes` (capped at the write's length):
+					0 nothing, 1 one byte, 4 one word */
+	SWHAL_TEAR_ALL_BUT_WORD = 2, /* all but the last word */
+	SWHAL_TEAR_ALL = 3,          /* all of it: done, but power is gone before it is
+					acknowledged */
+};
+struct swhal_tear {
+	enum swhal_tear_kind kind;
+	uint32_t bytes; /* SWHAL_TEAR_BYTES only */
+};
+/* Set how the next torn writes land; stays until changed or swhal_open. */
+void swhal_fault_flash_tear(const struct swhal_tear *how);
+
+/* The last torn write, so a harness can say exactly where power was cut. */
+struct swhal_tear_report {
+	bool erase;            /* an erase, else a program */
+	uint32_t addr;
+	uint32_t len;          /* bytes the write covers (the page, for an erase) */
+	uint32_t landed;       /* the prefix of them that landed */
+	uint32_t changed;      /* bytes of flash the landed prefix changed */
+	uint32_t would_change; /* bytes of flash the whole write changes */
+};
+/* False when no write has torn since swhal_open. */
+bool swhal_last_tear(struct swhal_tear_report *out);
 
 /* ---- what the device publishes ------------------------------------------ */
 

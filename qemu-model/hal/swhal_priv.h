@@ -55,6 +55,9 @@ struct swhal_device {
 	uint64_t flash_writes;
 	uint64_t fault_at; /* value of flash_writes that fails; 0: none */
 	enum swhal_fault fault_kind;
+	struct swhal_tear tear;             /* how much of a torn write lands */
+	struct swhal_tear_report last_tear; /* valid when tore_once */
+	bool tore_once;
 
 	/* host interface */
 	struct swhal_host_ops ops;
@@ -117,6 +120,9 @@ ota_status_t swhal_key_use(hal_key_t h, uint32_t kind, uint8_t out[SWHAL_KEY_BYT
 
 /* keymgr.c: random starting generations, so handles never repeat across opens. */
 void swhal_keys_seed(void);
+
+/* flash_tear.c: bytes of a torn write that land, noted for swhal_last_tear. */
+uint32_t swhal_tear_landed(bool erase, uint32_t addr, const uint8_t *src, uint32_t len);
 
 /* device.c */
 void swhal_reset_engines(void);

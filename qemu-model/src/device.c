@@ -52,9 +52,19 @@ static void on_progress(void *ctx, uint32_t done, uint32_t total)
  */
 static void on_power_loss(void *ctx)
 {
+	struct swhal_tear_report t;
+
 	(void)ctx;
-	log_error("fault-power-loss", "flash-writes=%llu action=sigkill",
-		  (unsigned long long)swhal_flash_writes());
+	/* Which write tore and how much of it landed: the moment of the cut. */
+	if (swhal_last_tear(&t))
+		log_error("fault-power-loss",
+			  "flash-writes=%llu write=%s addr=0x%x length=%u landed=%u changed=%u "
+			  "of=%u action=sigkill",
+			  (unsigned long long)swhal_flash_writes(), t.erase ? "erase" : "program",
+			  t.addr, t.len, t.landed, t.changed, t.would_change);
+	else
+		log_error("fault-power-loss", "flash-writes=%llu action=sigkill",
+			  (unsigned long long)swhal_flash_writes());
 	raise(SIGKILL);
 	_exit(137); /* not reached */
 }
@@ -202,6 +212,20 @@ void device_set_flash_fault(struct model *m, uint64_t nth)
 	if (nth > UINT32_MAX)
 		nth = UINT32_MAX;
 	swhal_fault_flash((uint32_t)nth, nth ? SWHAL_FAULT_POWER_LOSS : SWHAL_FAULT_NONE);
+}
+
+void device_set_flash_tear(struct model *m)
+{
+	static const enum swhal_tear_kind kinds[] = {
+		[FAULT_TEAR_HALF] = SWHAL_TEAR_HALF,
+		[FAULT_TEAR_BYTES] = SWHAL_TEAR_BYTES,
+		[FAULT_TEAR_ALL_BUT_WORD] = SWHAL_TEAR_ALL_BUT_WORD,
+		[FAULT_TEAR_ALL] = SWHAL_TEAR_ALL,
+	};
+	struct swhal_tear how = { .kind = kinds[m->faults.flash_tear],
+				  .bytes = m->faults.flash_tear_bytes };
+
+	swhal_fault_flash_tear(&how);
 }
 
 /* ---- flash and OTP, as an update agent and a fuse programmer would ---- */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <otattest/flash.h>
 #include <otattest/shm.h>
 
 #include "parse.h"
@@ -14,7 +15,7 @@
 const char *const fault_names[] = {
 	"delay",           "drop",           "corrupt-record",     "corrupt-response",
 	"record-length",   "response-length", "irq-storm",         "die-at-flash-write",
-	NULL,
+	"flash-tear",      NULL,
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -82,6 +83,48 @@ static bool parse_storm(const char *value, uint32_t *count, uint32_t *hz, uint32
 	    !parse_u32(fields[2], OTA_VEC_COUNT - 1u, vector))
 		return false;
 	return true;
+}
+
+/* The named tears, as fault_describe prints them; any other is a byte count. */
+static const struct {
+	const char *name;
+	enum fault_tear tear;
+	uint32_t bytes;
+} tear_names[] = {
+	{ "half", FAULT_TEAR_HALF, 0 },   { "none", FAULT_TEAR_BYTES, 0 },
+	{ "byte", FAULT_TEAR_BYTES, 1 },  { "word", FAULT_TEAR_BYTES, 4 },
+	{ "all-but-word", FAULT_TEAR_ALL_BUT_WORD, 0 }, { "all", FAULT_TEAR_ALL, 0 },
+};
+
+/* "half" ("off"), "none", "byte", "word", "all-but-word", "all" or BYTES up to a page. */
+static bool parse_tear(const char *value, enum fault_tear *tear, uint32_t *bytes)
+{
+	for (size_t i = 0; i < sizeof(tear_names) / sizeof(tear_names[0]); i++)
+		if (strcmp(value, tear_names[i].name) == 0) {
+			*tear = tear_names[i].tear;
+			*bytes = tear_names[i].bytes;
+			return true;
+		}
+	if (is_off(value)) {
+		*tear = FAULT_TEAR_HALF;
+		*bytes = 0;
+		return true;
+	}
+	if (!parse_u32(value, OTA_FLASH_PAGE_SIZE, bytes))
+		return false;
+	*tear = FAULT_TEAR_BYTES;
+	return true;
+}
+
+static void describe_tear(char *out, size_t len, enum fault_tear tear, uint32_t bytes)
+{
+	for (size_t i = 0; i < sizeof(tear_names) / sizeof(tear_names[0]); i++)
+		if (tear_names[i].tear == tear &&
+		    (tear != FAULT_TEAR_BYTES || tear_names[i].bytes == bytes)) {
+			snprintf(out, len, "%s", tear_names[i].name);
+			return;
+		}
+	snprintf(out, len, "%u", bytes);
 }
 
 int fault_set(struct faults *f, const char *name, const char *value, char *err, size_t errlen)
@@ -173,6 +216,19 @@ int fault_set(struct faults *f, const char *name, const char *value, char *err, 
 		f->die_at_flash_write = v64;
 		return 0;
 	}
+	if (strcmp(name, "flash-tear") == 0) {
+		enum fault_tear tear;
+		uint32_t bytes;
+
+		if (!parse_tear(value, &tear, &bytes))
+			return fail(err, errlen,
+				    "fault %s: '%s' is not half, none, byte, word, all-but-word, all "
+				    "or a byte count 0..%u",
+				    name, value, OTA_FLASH_PAGE_SIZE);
+		f->flash_tear = tear;
+		f->flash_tear_bytes = bytes;
+		return 0;
+	}
 	return fail(err, errlen, "no fault knob called '%s'", name);
 }
 
@@ -204,7 +260,7 @@ static void describe_corrupt(char *out, size_t len, const struct fault_corrupt *
 
 void fault_describe(const struct faults *f, char *buf, size_t len)
 {
-	char rec[160], resp[160], rl[16], sl[16], storm[48], die[24];
+	char rec[160], resp[160], rl[16], sl[16], storm[48], die[24], tear[16];
 
 	describe_corrupt(rec, sizeof(rec), f->corrupt_record, f->n_corrupt_record);
 	describe_corrupt(resp, sizeof(resp), f->corrupt_response, f->n_corrupt_response);
@@ -227,8 +283,9 @@ void fault_describe(const struct faults *f, char *buf, size_t len)
 		snprintf(die, sizeof(die), "%llu", (unsigned long long)f->die_at_flash_write);
 	else
 		snprintf(die, sizeof(die), "off");
+	describe_tear(tear, sizeof(tear), f->flash_tear, f->flash_tear_bytes);
 	snprintf(buf, len,
 		 "delay=%u drop=%s corrupt-record=%s corrupt-response=%s record-length=%s "
-		 "response-length=%s irq-storm=%s die-at-flash-write=%s",
-		 f->delay_ms, f->drop ? "on" : "off", rec, resp, rl, sl, storm, die);
+		 "response-length=%s irq-storm=%s die-at-flash-write=%s flash-tear=%s",
+		 f->delay_ms, f->drop ? "on" : "off", rec, resp, rl, sl, storm, die, tear);
 }

@@ -19,6 +19,14 @@
 #define FAULT_STORM_MAX_HZ 100000u
 #define FAULT_DELAY_MAX_MS 600000u
 
+/* How much of the write die-at-flash-write tears lands (swhal.h, enum swhal_tear_kind). */
+enum fault_tear {
+	FAULT_TEAR_HALF = 0,     /* the default */
+	FAULT_TEAR_BYTES,        /* the first flash_tear_bytes: none 0, byte 1, word 4 */
+	FAULT_TEAR_ALL_BUT_WORD,
+	FAULT_TEAR_ALL,          /* all of it, unacknowledged */
+};
+
 struct fault_corrupt {
 	uint32_t offset; /* into the record or the response payload */
 	uint8_t xor_mask; /* non-zero */
@@ -41,6 +49,9 @@ struct faults {
 	uint32_t storm_vector;
 	/* Die (SIGKILL, like a power cut) at the Nth flash write from now; 0: off. */
 	uint64_t die_at_flash_write;
+	/* How much of that write lands. */
+	enum fault_tear flash_tear;
+	uint32_t flash_tear_bytes;
 };
 
 /* The knob names, for --help and the control protocol's "fault" listing. */

@@ -99,6 +99,13 @@ static const char help_text[] =
 "                                Cut power during the Nth flash write (program or\n"
 "                                erase) from now: the page is left torn and the\n"
 "                                model kills itself with SIGKILL.\n"
+"        --fault-flash-tear=HOW  How much of that write lands, a prefix of what a\n"
+"                                program writes or of the page an erase erases:\n"
+"                                half (default; 'off' restores it), none, byte,\n"
+"                                word (32 bits), all-but-word, all (done but never\n"
+"                                acknowledged) or a byte count 0..2048. The log's\n"
+"                                fault-power-loss line says which write tore and\n"
+"                                how much of it landed and changed.\n"
 "\n"
 "CONTROL PROTOCOL\n"
 "    A UNIX stream socket. One request line in, one reply line out:\n"
@@ -308,6 +315,7 @@ static int run(struct model *m)
 		return exit_code_for(OTA_HOST_IO);
 	if (m->faults.die_at_flash_write)
 		device_set_flash_fault(m, m->faults.die_at_flash_write);
+	device_set_flash_tear(m);
 	r = server_start(m);
 	if (r < 0) {
 		log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.socket_path, -r,

@@ -140,6 +140,8 @@ ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *re
 			    uint32_t req_len, uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
 /* Arm (or with 0 disarm) the die-at-Nth-flash-write fault. */
 void device_set_flash_fault(struct model *m, uint64_t nth);
+/* How much of the write that fault tears lands: m->faults.flash_tear. */
+void device_set_flash_tear(struct model *m);
 /* What an update agent's flash write does: an image file into a slot. */
 ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, const char *path,
 			    uint32_t *written);

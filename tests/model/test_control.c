@@ -260,7 +260,8 @@ START_TEST(help_documents_everything)
 		"--load-otp", "--flash-size", "--no-fsync", "--log-level", "--version",
 		"--fault-delay", "--fault-drop", "--fault-corrupt-record", "--fault-corrupt-response",
 		"--fault-record-length", "--fault-response-length", "--fault-irq-storm",
-		"--fault-die-at-flash-write", "power-cycle", "install rom_ext|bl0 a|b PATH",
+		"--fault-die-at-flash-write", "--fault-flash-tear", "power-cycle",
+		"install rom_ext|bl0 a|b PATH",
 		"otp floor", "otp epoch", "otp revoke", "fault clear", "stop", "EXIT STATUS",
 		"ivshmem-doorbell,chardev=ota,vectors=2", "One guest at a time",
 	};

@@ -311,7 +311,8 @@ START_TEST(bad_values_change_nothing)
 		"fault corrupt-record 65536", "fault record-length 4294967296",
 		"fault irq-storm 0",        "fault irq-storm 5,0",   "fault irq-storm 5,10,2",
 		"fault irq-storm 1,2,3,4",  "fault die-at-flash-write 0", "fault nosuch 1",
-		"fault delay",              "fault delay 1 2",
+		"fault delay",              "fault delay 1 2",       "fault flash-tear most",
+		"fault flash-tear 2049",    "fault flash-tear -1",
 	};
 	char before[2048], after[2048], reply[512];
 
@@ -325,7 +326,7 @@ START_TEST(bad_values_change_nothing)
 	ck_assert_str_eq(after, before);
 	ck_assert_str_eq(after, "ok delay=5 drop=off corrupt-record=off corrupt-response=off "
 				"record-length=off response-length=off irq-storm=off "
-				"die-at-flash-write=off");
+				"die-at-flash-write=off flash-tear=half");
 }
 END_TEST
 
@@ -342,7 +343,7 @@ START_TEST(command_line_knobs_and_bad_ones)
 	rig_ctl_ok(&r2, "fault", reply, sizeof(reply));
 	ck_assert_str_eq(reply, "ok delay=150 drop=off corrupt-record=off corrupt-response=3:0x0f "
 				"record-length=off response-length=99 irq-storm=off "
-				"die-at-flash-write=off");
+				"die-at-flash-write=off flash-tear=half");
 	rig_down(&r2);
 
 	/* A bad knob on the command line: exit 2 before anything starts. */
@@ -444,6 +445,140 @@ START_TEST(die_at_flash_write_from_the_command_line)
 }
 END_TEST
 
+/* Bytes of the state directory's flash.bin at off (the model must be stopped or dead). */
+static void peek_flash(struct rig *r, uint32_t off, uint8_t *buf, uint32_t len)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/flash.bin", r->mp.state_dir);
+	f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, (long)off, SEEK_SET), 0);
+	ck_assert_uint_eq(fread(buf, 1, len, f), len);
+	fclose(f);
+}
+
+/* Arm the cut, run the request that writes, and see the model die of it. */
+static void cut_during(struct rig *r, const char *tear, unsigned nth, const char *req)
+{
+	char arm[64], reply[512];
+	int status;
+
+	snprintf(arm, sizeof(arm), "fault flash-tear %s", tear);
+	rig_ctl_ok(r, arm, reply, sizeof(reply));
+	snprintf(arm, sizeof(arm), "fault die-at-flash-write %u", nth);
+	rig_ctl_ok(r, arm, reply, sizeof(reply));
+	mp_ctl(&r->mp, req, reply, sizeof(reply));
+	status = mp_wait(&r->mp, 5000);
+	ck_assert_int_ge(status, 0);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+}
+
+/* Bytes of buf equal to image (XOR-filled from 0 as make_image writes), then all 0xff. */
+static uint32_t landed_prefix(const uint8_t *buf, uint32_t len, uint8_t fill)
+{
+	uint32_t n = 0;
+
+	while (n < len && buf[n] == (uint8_t)(fill ^ (uint8_t)n))
+		n++;
+	for (uint32_t i = n; i < len; i++)
+		ck_assert_msg(buf[i] == 0xff, "byte %u after the landed prefix is 0x%02x", i,
+			      buf[i]);
+	return n;
+}
+
+/* Bytes a program of the first n of make_image(fill)'s image changes: those not 0xff. */
+static uint32_t programmed(uint32_t n, uint8_t fill)
+{
+	uint32_t c = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		c += (uint8_t)(fill ^ (uint8_t)i) != 0xff;
+	return c;
+}
+
+/*
+ * flash-tear picks how much of the cut write lands: into a blank slot the
+ * first write is a program of a page, so the page holds exactly that
+ * prefix after the cut, and the log says which write tore and how far.
+ * Each case starts from a layout-only flash, so the slot is blank.
+ */
+START_TEST(flash_tear_lands_the_prefix_it_names)
+{
+	static const struct {
+		const char *tear;
+		uint32_t landed;
+	} cases[] = {
+		{ "none", 0 },  { "byte", 1 },           { "word", 4 }, { "half", 1024 },
+		{ "100", 100 }, { "all-but-word", 2044 }, { "all", 2048 },
+	};
+	uint32_t slot = layout_slot_offset(OTA_STAGE_BL0, OTA_SLOT_A, 4);
+	char image[256], req[400], reply[512], line[160], flash[256], arg[300];
+	const char *args[] = { arg, NULL };
+	uint8_t page[OTA_FLASH_PAGE_SIZE];
+	struct rig r;
+
+	layout_rig(&r, NULL);
+	snprintf(flash, sizeof(flash), "%s/layout.img", r.mp.dir);
+	snprintf(arg, sizeof(arg), "--load-flash=%s", flash);
+	snprintf(image, sizeof(image), "%s/bl0.bin", r.mp.dir);
+	make_image(image, 2 * OTA_FLASH_PAGE_SIZE, 0x5c);
+	snprintf(req, sizeof(req), "install bl0 a %s", image);
+	rig_ctl_ok(&r, "fault flash-tear 4", reply, sizeof(reply));
+	ck_assert_ptr_nonnull(strstr(reply, " flash-tear=word"));
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (i) {
+			ck_assert_int_eq(mp_start(&r.mp, args), 0);
+			rig_ctl_ok(&r, "fault", reply, sizeof(reply));
+			ck_assert_ptr_nonnull(strstr(reply, " flash-tear=half")); /* not persisted */
+		}
+		cut_during(&r, cases[i].tear, 1, req);
+		peek_flash(&r, slot, page, sizeof(page));
+		ck_assert_uint_eq(landed_prefix(page, sizeof(page), 0x5c), cases[i].landed);
+		snprintf(line, sizeof(line),
+			 "write=program addr=0x%x length=2048 landed=%u changed=%u of=%u", slot,
+			 cases[i].landed, programmed(cases[i].landed, 0x5c),
+			 programmed(OTA_FLASH_PAGE_SIZE, 0x5c));
+		ck_assert_msg(mp_log_count(&r.mp, line) == 1, "no '%s' in %s", line, r.mp.log);
+	}
+	rig_down(&r);
+}
+END_TEST
+
+/* An erase torn after its first word: only those bytes of the old image are gone. */
+START_TEST(flash_tear_of_an_erase_from_the_command_line)
+{
+	static const char *const args[] = { "--fault-flash-tear=word", NULL };
+	uint32_t slot = layout_slot_offset(OTA_STAGE_ROM_EXT, OTA_SLOT_B, 4);
+	char image[256], req[400], reply[512], line[160];
+	uint8_t page[OTA_FLASH_PAGE_SIZE];
+	struct rig r;
+
+	layout_rig(&r, NULL);
+	snprintf(image, sizeof(image), "%s/img.bin", r.mp.dir);
+	make_image(image, OTA_FLASH_PAGE_SIZE, 0x00);
+	snprintf(req, sizeof(req), "install rom_ext b %s", image);
+	rig_ctl_ok(&r, req, reply, sizeof(reply));
+	mp_kill(&r.mp);
+	ck_assert_int_eq(mp_start(&r.mp, args), 0);
+	rig_ctl_ok(&r, "fault", reply, sizeof(reply));
+	ck_assert_ptr_nonnull(strstr(reply, " flash-tear=word"));
+	/* Over the image the first write is the erase of its page. */
+	rig_ctl_ok(&r, "fault die-at-flash-write 1", reply, sizeof(reply));
+	mp_ctl(&r.mp, req, reply, sizeof(reply));
+	ck_assert_int_ge(mp_wait(&r.mp, 5000), 0);
+	peek_flash(&r, slot, page, sizeof(page));
+	for (uint32_t i = 0; i < sizeof(page); i++)
+		ck_assert_uint_eq(page[i], i < 4 ? 0xff : (uint8_t)i);
+	/* The image's eight 0xff bytes need no erasing: 2040 bytes would change, 4 did. */
+	snprintf(line, sizeof(line),
+		 "write=erase addr=0x%x length=2048 landed=4 changed=4 of=2040", slot);
+	ck_assert_msg(mp_log_count(&r.mp, line) == 1, "no '%s' in %s", line, r.mp.log);
+	rig_down(&r);
+}
+END_TEST
+
 static Suite *faults_suite(void)
 {
 	Suite *s = suite_create("model-faults");
@@ -484,6 +619,8 @@ static Suite *faults_suite(void)
 	tcase_set_timeout(flash, 60);
 	tcase_add_test(flash, die_at_flash_write_cuts_power_mid_install);
 	tcase_add_test(flash, die_at_flash_write_from_the_command_line);
+	tcase_add_test(flash, flash_tear_lands_the_prefix_it_names);
+	tcase_add_test(flash, flash_tear_of_an_erase_from_the_command_line);
 	suite_add_tcase(s, flash);
 	return s;
 }

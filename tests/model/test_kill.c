@@ -1,20 +1,45 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kill test: power is cut at random moments of tag rotation and of
- * update reset, and the device must cold boot afterwards, every time (at
- * worst on the slow path). Before each update reset the idle BL0 slot gets
- * a freshly signed build (an update agent's flash write), so the update
- * always has an image to verify on the slow path and tag: that is where an
- * update reset writes flash. A moment is either a flash write (the model's
- * die-at-flash-write fault: that write is left torn, then SIGKILL) or a
- * random time after the request (SIGKILL from here). Every point tried is
- * printed with the boot that followed.
+ * The kill test: power is cut at many distinct moments inside tag rotation
+ * and inside update reset, and every time the next cold boot succeeds and
+ * leaves the device in a state it promises.
  *
- * OTATTEST_KILL_SEED=N repeats a run; OTATTEST_KILL_POINTS=N changes how
- * many flash-write points each operation gets (default 30, so >= 60 in all,
- * plus 10 timed kills each).
+ * Two kinds of moment, both verified to fall inside the operation, before
+ * its reply:
+ *
+ *  - a power cut inside a flash write (die-at-flash-write N with a
+ *    flash-tear setting): the Nth write of the operation lands nothing, a
+ *    byte, a word, half, all but a word, all of it unacknowledged, or a
+ *    chosen number of bytes. The model's log says which write tore and how
+ *    much of it landed and changed, and the flash left behind must show
+ *    exactly that. A point is named by what it left: "write N landed L"
+ *    for a write stopped part way, "after N writes" when the tear changed
+ *    nothing (the moment before write N+1) or all it would (the moment
+ *    after write N), so two cuts that leave flash the same count once.
+ *  - a SIGKILL from here at a random time after the device announced the
+ *    reset (its event counter moved); one counts only when the reply had
+ *    not been written when the model died. It is named by what the device
+ *    had shown (state, progress, a record) and the writes that had landed.
+ *
+ * After every cut, a model restarted on the same state directory must cold
+ * boot (status OK, a valid record, a generation above every one shown
+ * before) into what flash says: the tag key version of the boot data the
+ * boot picks, a rotation committed exactly when all of its writes landed
+ * (and then every slot's tag is of the new version), each booted stage on
+ * the tag path exactly when the picked tag table holds a tag of that
+ * version for it, otherwise re-tagged on the slow path; and the boot after
+ * that on the tag path for both stages. An update cut leaves the old image
+ * running (a cold boot decides A/B by SVN, then boot data, not by the
+ * interrupted request); the same update asked for again boots the new
+ * image, on the tag path exactly when the cut came after its tag landed.
+ *
+ * OTATTEST_KILL_SEED=N repeats a run; OTATTEST_KILL_POINTS=N is how many
+ * distinct flash-write points each operation must reach (default 30, at
+ * least 25), and OTATTEST_KILL_TIMED=N how many timed kills inside each
+ * (default 10).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,9 +49,17 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "flashview.h"
 #include "harness.h"
 
-enum op { OP_ROTATE, OP_UPDATE };
+enum op { OP_ROTATE, OP_UPDATE, OP_COUNT };
+enum kind { KIND_TEAR, KIND_TIMED };
+
+#define MAX_WRITES 16u
+#define MAX_POINTS 512u
+
+static const char *const named_tears[] = { "none", "byte", "word", "half", "all-but-word",
+					   "all" };
 
 static const char *op_name(enum op op)
 {
@@ -41,8 +74,49 @@ static int64_t now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-static struct ota_mbox_header op_request(struct rig *r, enum op op, void *payload,
-					 uint32_t *len)
+static void sleep_us(int64_t us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
+
+	while (us > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* ---- distinct points ------------------------------------------------------ */
+
+static struct {
+	char key[MAX_POINTS][64];
+	enum op op[MAX_POINTS];
+	enum kind kind[MAX_POINTS];
+	unsigned n;
+} points;
+
+/* Note a point; true when no earlier cut was the same point. */
+static bool point_add(enum op op, enum kind kind, const char *key)
+{
+	for (unsigned i = 0; i < points.n; i++)
+		if (points.op[i] == op && points.kind[i] == kind && strcmp(points.key[i], key) == 0)
+			return false;
+	ck_assert_uint_lt(points.n, MAX_POINTS);
+	snprintf(points.key[points.n], sizeof(points.key[0]), "%s", key);
+	points.op[points.n] = op;
+	points.kind[points.n] = kind;
+	points.n++;
+	return true;
+}
+
+static unsigned point_count(enum op op, enum kind kind)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < points.n; i++)
+		n += points.op[i] == op && points.kind[i] == kind;
+	return n;
+}
+
+/* ---- the operations ------------------------------------------------------- */
+
+static struct ota_mbox_header op_request(struct rig *r, enum op op, void *payload, uint32_t *len)
 {
 	struct ota_mbox_header h = { .seq = r->dev.next_seq++ };
 
@@ -57,30 +131,38 @@ static struct ota_mbox_header op_request(struct rig *r, enum op op, void *payloa
 	return h;
 }
 
+static const struct ota_stage_record *booted(const struct ota_record *rec, uint32_t stage)
+{
+	for (uint32_t i = 0; i < rec->hdr.stage_count; i++)
+		if (rec->stage[i].stage == stage && (rec->stage[i].flags & OTA_STAGE_F_BOOTED))
+			return &rec->stage[i];
+	ck_abort_msg("no stage %u booted", stage);
+	return NULL;
+}
+
 static uint32_t running_bl0_slot(struct rig *r)
 {
 	struct ota_record rec;
 
 	rig_record(r, &rec);
-	for (uint32_t i = 0; i < rec.hdr.stage_count; i++)
-		if (rec.stage[i].stage == OTA_STAGE_BL0 && (rec.stage[i].flags & OTA_STAGE_F_BOOTED))
-			return rec.stage[i].slot;
-	ck_abort_msg("no BL0 booted");
-	return 0;
+	return booted(&rec, OTA_STAGE_BL0)->slot;
 }
 
-/* What comes before the operation: for an update, a new image in the idle slot. */
+/*
+ * What comes before the operation: for an update, a freshly signed image
+ * in slot B (an update agent's flash write) while A runs, so the update
+ * always has a new image to verify on the slow path and tag.
+ */
 static void prepare(struct rig *r, enum op op)
 {
 	static unsigned build;
 	char image[256], req[512], reply[512];
-	uint32_t idle;
 
 	if (op != OP_UPDATE)
 		return;
-	idle = 1u - running_bl0_slot(r);
+	ck_assert_uint_eq(running_bl0_slot(r), OTA_SLOT_A);
 	ck_assert_int_eq(fixture_sign_bl0(++build, 1, image, sizeof(image)), 0);
-	snprintf(req, sizeof(req), "install bl0 %s %s", idle == OTA_SLOT_A ? "a" : "b", image);
+	snprintf(req, sizeof(req), "install bl0 b %s", image);
 	rig_ctl_ok(r, req, reply, sizeof(reply));
 }
 
@@ -97,17 +179,133 @@ static ota_status_t run_op(struct rig *r, enum op op)
 	return resp.status;
 }
 
-/*
- * The check after every cut: a fresh model on the state directory cold
- * boots to a runtime, and the record says how. Returns a short
- * description ("rom_ext=tag bl0=signature-retagged") for the report.
- */
-static void check_cold_boot(struct rig *r, char *how, size_t cap)
+/* Whether the device has written its whole reply to request seq. */
+static bool reply_shown(struct rig *r, uint32_t seq)
 {
-	static const char *const path_names[] = { "none", "tag", "signature",
-						   "signature-retagged" };
+	volatile const struct ota_mbox_header *rh =
+		(volatile const struct ota_mbox_header *)(r->dev.iv.shm +
+							   r->dev.info.response_offset);
+
+	return __atomic_load_n(&rh->seq, __ATOMIC_ACQUIRE) == seq;
+}
+
+static struct ota_shm_info info_now(struct rig *r)
+{
+	struct ota_shm_info info;
+
+	ck_assert_uint_eq(devc_read_info(&r->dev, &info), OTA_OK);
+	return info;
+}
+
+/* Power off and on through the control socket: the next boot after a recovery. */
+static void power_cycle(struct rig *r, struct ota_record *rec)
+{
+	char reply[512];
+
+	rig_ctl_ok(r, "power-cycle", reply, sizeof(reply));
+	rig_record(r, rec);
+	ck_assert_uint_eq(rec->hdr.boot_status, OTA_OK);
+}
+
+/* ---- one cut ----------------------------------------------------------------- */
+
+struct cut {
+	enum op op;
+	uint32_t seq;
+	uint32_t old_version;
+	uint32_t gen_shown;      /* the highest record generation shown before the cut */
+	uint32_t event_counter;  /* before the request */
+	struct ota_shm_info at_death;
+	bool record_published;   /* the operation's reset published its record */
+	struct flashview before, after;
+	unsigned writes;         /* writes that landed whole */
+	unsigned torn;           /* regions left torn */
+	char key[64];
+};
+
+/* Everything before the request: the preparation and what the device shows. */
+static void cut_prepare(struct rig *r, struct cut *c, enum op op)
+{
 	struct ota_record rec;
-	size_t used = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->op = op;
+	prepare(r, op);
+	rig_record(r, &rec);
+	c->old_version = rec.hdr.tag_key_version;
+	c->gen_shown = rec.hdr.generation;
+	c->event_counter = info_now(r).event_counter;
+	/* The model is idle: flash.bin is whole (files are replaced by rename). */
+	ck_assert_int_eq(flashview_read(r->mp.state_dir, &c->before), 0);
+}
+
+static void cut_send(struct rig *r, struct cut *c)
+{
+	struct ota_mbox_header h;
+	uint8_t payload[8];
+	uint32_t len;
+
+	h = op_request(r, c->op, payload, &len);
+	c->seq = h.seq;
+	ck_assert_uint_eq(devc_send(&r->dev, &h, payload, len), OTA_OK);
+}
+
+/*
+ * The model is dead: what it had shown when it died, then what its flash
+ * holds. Returns whether it died before writing the reply.
+ */
+static bool cut_end(struct rig *r, struct cut *c)
+{
+	bool before_reply = !reply_shown(r, c->seq);
+	struct ota_record rec;
+	uint32_t len, shm_gen;
+
+	c->at_death = info_now(r);
+	if (devc_read_record(&r->dev, &rec, sizeof(rec), &len, &shm_gen) == OTA_OK &&
+	    ota_record_validate(&rec, len) == OTA_OK && rec.hdr.generation > c->gen_shown) {
+		c->gen_shown = rec.hdr.generation;
+		c->record_published = true;
+	}
+	rig_leave(r);
+	ck_assert_int_eq(flashview_read(r->mp.state_dir, &c->after), 0);
+	c->writes = flashview_writes(&c->before, &c->after, &c->torn);
+	return before_reply;
+}
+
+static const char *path_name(uint32_t path)
+{
+	static const char *const names[] = { "none", "tag", "signature", "signature-retagged" };
+
+	return path <= OTA_PATH_MAX ? names[path] : "?";
+}
+
+/*
+ * The path a stage must boot on after the cut: the tag path when the tag
+ * table the boot picks holds a tag of the version in force for its slot,
+ * else the slow path, re-tagging.
+ */
+static uint32_t expected_path(const struct cut *c, const struct ota_stage_record *s,
+			      uint32_t version)
+{
+	const struct ota_tag_entry *e = flashview_tag(&c->after, s->stage, s->slot);
+
+	return e && e->state == OTA_TAG_STATE_VALID && e->key_version == version
+		       ? OTA_PATH_TAG
+		       : OTA_PATH_SIGNATURE_RETAGGED;
+}
+
+/*
+ * Restart on the same state directory and hold the device to its promises
+ * (see the top of the file). all_writes: the writes the whole operation
+ * makes. how: a short description for the report.
+ */
+static void check_recovery(struct rig *r, const struct cut *c, unsigned all_writes, char *how,
+			   size_t cap)
+{
+	const struct ota_stage_record *rom, *bl0;
+	bool committed = c->writes == all_writes && c->torn == 0;
+	struct ota_record rec;
+	uint32_t version;
 	int e = mp_start(&r->mp, NULL);
 
 	ck_assert_msg(e == 0, "the model did not restart after the cut (%d), log %s", e, r->mp.log);
@@ -117,42 +315,236 @@ static void check_cold_boot(struct rig *r, char *how, size_t cap)
 		      "cold boot after the cut failed: %s (state kept in %s)",
 		      ota_status_name(rec.hdr.boot_status), r->mp.state_dir);
 	ck_assert_uint_eq(rec.hdr.reset_reason, OTA_RESET_COLD);
+	ck_assert_msg(rec.hdr.generation > c->gen_shown, "record generation %u after %u",
+		      rec.hdr.generation, c->gen_shown);
 	rig_wait_status(r, "state", "ready", 1000);
-	how[0] = '\0';
-	for (uint32_t i = 0; i < rec.hdr.stage_count && used < cap; i++) {
-		const struct ota_stage_record *s = &rec.stage[i];
+	/* Every image still verifies: one attempt per stage, no refusal, no fallback. */
+	ck_assert_uint_eq(rec.hdr.stage_count, 2);
+	rom = booted(&rec, OTA_STAGE_ROM_EXT);
+	bl0 = booted(&rec, OTA_STAGE_BL0);
+	ck_assert(!(rom->flags & OTA_STAGE_F_FALLBACK) && !(bl0->flags & OTA_STAGE_F_FALLBACK));
 
-		if (!(s->flags & OTA_STAGE_F_BOOTED))
-			continue;
-		used += (size_t)snprintf(how + used, cap - used, "%s%s=%s",
-					 used ? " " : "",
-					 s->stage == OTA_STAGE_ROM_EXT ? "rom_ext" : "bl0",
-					 s->path <= OTA_PATH_MAX ? path_names[s->path] : "?");
+	/* The version in force is what the boot data the boot picks says... */
+	ck_assert_int_ge(c->after.bd_pick, 0);
+	version = c->after.bd.tag_key_version;
+	ck_assert_uint_eq(rec.hdr.tag_key_version, version);
+	/* ...and a rotation is in force exactly when all its writes landed. */
+	ck_assert_uint_eq(version, c->old_version + (c->op == OP_ROTATE && committed));
+	if (c->op == OP_ROTATE && committed)
+		for (uint32_t stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)
+			for (uint32_t slot = 0; slot < OTA_SLOT_COUNT; slot++)
+				ck_assert_uint_eq(flashview_tag(&c->after, stage, slot)->key_version,
+						  version);
+	if (c->op == OP_UPDATE)
+		ck_assert_uint_eq(bl0->slot, OTA_SLOT_A); /* the old image runs */
+	ck_assert_msg(rom->path == expected_path(c, rom, version) &&
+			      bl0->path == expected_path(c, bl0, version),
+		      "paths rom_ext=%s bl0=%s after %u writes (state kept in %s)",
+		      path_name(rom->path), path_name(bl0->path), c->writes, r->mp.state_dir);
+	snprintf(how, cap, "rom_ext=%s bl0=%s v%u", path_name(rom->path), path_name(bl0->path),
+		 version);
+
+	if (c->op == OP_UPDATE) {
+		/* The update asked for again runs the new image; tagged if the cut's tag landed. */
+		ck_assert_uint_eq(run_op(r, OP_UPDATE), OTA_OK);
+		rig_record(r, &rec);
+		bl0 = booted(&rec, OTA_STAGE_BL0);
+		ck_assert_uint_eq(bl0->slot, OTA_SLOT_B);
+		ck_assert_msg(bl0->path == (committed ? OTA_PATH_TAG : OTA_PATH_SIGNATURE_RETAGGED),
+			      "update again after %u of %u writes: bl0 %s", c->writes, all_writes,
+			      path_name(bl0->path));
 	}
-	used += (size_t)snprintf(how + (used < cap ? used : cap), used < cap ? cap - used : 0,
-				 " tag-key-version=%u", rec.hdr.tag_key_version);
+	/* At worst one slow boot: the next one is on the tag path (and runs A again). */
+	power_cycle(r, &rec);
+	ck_assert_uint_eq(booted(&rec, OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(booted(&rec, OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(booted(&rec, OTA_STAGE_BL0)->slot, OTA_SLOT_A);
 }
 
-/* Flash writes and time one run of the operation takes on this device now. */
-static long long writes_of(struct rig *r, enum op op, int64_t *usec)
+/* ---- power cut inside a flash write ---------------------------------------------- */
+
+struct tear_report {
+	unsigned long long flash_writes;
+	char write[16];
+	uint32_t addr, length, landed, changed, of;
+};
+
+/* The last fault-power-loss line of the model's log. */
+static void last_tear(const struct rig *r, struct tear_report *t)
 {
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(r->mp.log, "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "fault-power-loss ");
+
+		if (p && sscanf(p, "fault-power-loss flash-writes=%llu write=%15s addr=0x%" SCNx32
+				" length=%" SCNu32 " landed=%" SCNu32 " changed=%" SCNu32
+				" of=%" SCNu32,
+				&t->flash_writes, t->write, &t->addr, &t->length, &t->landed,
+				&t->changed, &t->of) == 7)
+			found = true;
+	}
+	fclose(f);
+	ck_assert_msg(found, "no fault-power-loss line in %s", r->mp.log);
+}
+
+/* Cut power inside write k of the operation, landing as `tear` says. */
+static void cut_at_write(struct rig *r, struct cut *c, enum op op, unsigned k, const char *tear,
+			 struct tear_report *t)
+{
+	struct ota_mbox_header resp;
+	char req[64], reply[512];
 	long long before;
-	int64_t t0;
+	uint8_t out[256];
+	int status;
 
-	prepare(r, op);
+	cut_prepare(r, c, op);
+	/* Armed after the preparation's writes: counted from the operation's first. */
+	snprintf(req, sizeof(req), "fault flash-tear %s", tear);
+	rig_ctl_ok(r, req, reply, sizeof(reply));
+	snprintf(req, sizeof(req), "fault die-at-flash-write %u", k);
+	rig_ctl_ok(r, req, reply, sizeof(reply));
 	before = rig_status(r, "flash-writes");
-	t0 = now_us();
-	ck_assert_uint_eq(run_op(r, op), OTA_OK);
-	*usec = now_us() - t0;
-	return rig_status(r, "flash-writes") - before;
+	cut_send(r, c);
+	while ((status = mp_wait(&r->mp, 20)) < 0)
+		ck_assert_msg(devc_await(&r->dev, c->seq, &resp, out, sizeof(out), 0) != OTA_OK,
+			      "%s finished before flash write %u: it writes the same each time",
+			      op_name(op), k);
+	ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
+		      "the model ended with status 0x%x, not by the power cut", status);
+	ck_assert_msg(cut_end(r, c), "the reply was written before the power cut");
+	last_tear(r, t);
+	ck_assert_uint_eq(t->flash_writes, (unsigned long long)before + k);
 }
 
-static unsigned points_per_op(void)
+/*
+ * Name the point by what it left: a tear that changed nothing is the
+ * moment before its write, one that changed all it would the moment
+ * after (an erase of a page already blank is both). The flash left
+ * behind must agree with the model's report: the written region torn, or
+ * in the state the whole write leaves, and no more whole writes than the
+ * operation had made (fewer show when an erase found its page blank).
+ */
+static void tear_key(const struct cut *c, const struct tear_report *t, unsigned k, char *key,
+		     size_t cap)
 {
-	const char *env = getenv("OTATTEST_KILL_POINTS");
-	unsigned n = env ? (unsigned)atoi(env) : 30u;
+	bool program = strcmp(t->write, "program") == 0;
+	int region = flashview_region_at(&c->after, t->addr);
+	enum fv_change change;
 
-	return n ? n : 30u;
+	ck_assert_msg(region >= 0, "write %u at 0x%x is not to a boot data or tag table copy", k,
+		      t->addr);
+	change = flashview_change(&c->before, &c->after, (unsigned)region);
+	if (t->changed == 0 || t->changed == t->of) {
+		unsigned done = t->changed == 0 ? k - 1 : k;
+
+		snprintf(key, cap, "after %u writes", done);
+		ck_assert_msg(c->torn == 0 && c->writes <= done,
+			      "%s says write %u changed %u of %u bytes; flash shows %u whole "
+			      "writes and %u torn regions",
+			      op_name(c->op), k, t->changed, t->of, c->writes, c->torn);
+		if (t->changed)
+			ck_assert_int_eq(change, program ? FV_RECORD : FV_ERASED);
+		return;
+	}
+	snprintf(key, cap, "write %u landed %u", k, t->landed);
+	ck_assert_msg(c->torn == 1 && change == FV_TORN && c->writes + program <= k - 1,
+		      "%s write %u torn at %u bytes: flash shows %u whole writes and %u torn "
+		      "regions (the written one %s)",
+		      op_name(c->op), k, t->landed, c->writes, c->torn,
+		      change == FV_TORN ? "torn" : "not torn");
+}
+
+struct calib {
+	unsigned writes;
+	int64_t reset_us;                /* from the reset's first event to the reply */
+	uint32_t length[MAX_WRITES + 1]; /* bytes each write covers */
+};
+
+static void tear_point(struct rig *r, enum op op, unsigned k, const char *tear,
+		       struct calib *cal)
+{
+	struct tear_report t;
+	struct cut c;
+	char how[96];
+	bool fresh;
+
+	cut_at_write(r, &c, op, k, tear, &t);
+	cal->length[k] = t.length;
+	tear_key(&c, &t, k, c.key, sizeof(c.key));
+	fresh = point_add(op, KIND_TEAR, c.key);
+	check_recovery(r, &c, cal->writes, how, sizeof(how));
+	printf("  %s, flash write %u/%u (%s of %u) tear %-12s -> %-20s%s cold boot OK (%s)\n",
+	       op_name(op), k, cal->writes, t.write, t.length, tear, c.key,
+	       fresh ? " new;" : " seen;", how);
+}
+
+/* ---- SIGKILL at a time ------------------------------------------------------------ */
+
+/*
+ * SIGKILL delay_us after the device announced the reset (its event
+ * counter moved). Returns whether the model died before the reply.
+ */
+static bool timed_kill(struct rig *r, struct cut *c, enum op op, int64_t delay_us)
+{
+	int64_t t0;
+	int status;
+
+	cut_prepare(r, c, op);
+	cut_send(r, c);
+	t0 = now_us();
+	while (info_now(r).event_counter == c->event_counter && !reply_shown(r, c->seq)) {
+		ck_assert_msg(now_us() - t0 < 30000000, "%s never started", op_name(op));
+		sleep_us(20); /* sleep, not spin: on two cores a spinning test slows the model */
+	}
+	sleep_us(delay_us);
+	kill(r->mp.pid, SIGKILL);
+	status = mp_wait(&r->mp, 5000);
+	ck_assert(status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	return cut_end(r, c);
+}
+
+/* One run to completion, timed: its writes and how long its reset runs. */
+static void calibrate(struct rig *r, enum op op, struct calib *cal)
+{
+	struct ota_mbox_header resp;
+	int64_t t0, t_event = 0;
+	struct ota_record rec;
+	uint8_t out[256];
+	long long before;
+	struct cut c;
+
+	memset(cal, 0, sizeof(*cal));
+	cut_prepare(r, &c, op);
+	before = rig_status(r, "flash-writes");
+	cut_send(r, &c);
+	t0 = now_us();
+	while (!reply_shown(r, c.seq)) {
+		if (!t_event && info_now(r).event_counter != c.event_counter)
+			t_event = now_us();
+		ck_assert_msg(now_us() - t0 < 30000000, "%s did not finish", op_name(op));
+		sleep_us(20);
+	}
+	cal->reset_us = now_us() - (t_event ? t_event : t0);
+	ck_assert_uint_eq(devc_await(&r->dev, c.seq, &resp, out, sizeof(out), 0), OTA_OK);
+	ck_assert_uint_eq(resp.status, OTA_OK);
+	cal->writes = (unsigned)(rig_status(r, "flash-writes") - before);
+	ck_assert_uint_ge(cal->writes, 1);
+	ck_assert_uint_le(cal->writes, MAX_WRITES);
+	if (op == OP_UPDATE)
+		power_cycle(r, &rec); /* back to A: the A/B rule at a cold boot */
+	ck_assert_uint_eq(running_bl0_slot(r), OTA_SLOT_A);
+}
+
+static unsigned env_count(const char *name, unsigned dflt)
+{
+	const char *env = getenv(name);
+	unsigned n = env && *env ? (unsigned)strtoul(env, NULL, 0) : dflt;
+
+	return n ? n : dflt;
 }
 
 static unsigned seed(void)
@@ -162,129 +554,105 @@ static unsigned seed(void)
 	return env && *env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
 }
 
-/*
- * Cut power at flash write k of the operation. Returns true when the cut
- * happened (the model died of SIGKILL mid-operation), false when the
- * operation finished first (k beyond its writes this time).
- */
-static bool cut_at_write(struct rig *r, enum op op, long long k, ota_status_t *finished)
+/* Every write with every named tear, then word boundaries inside writes, to `target` points. */
+static unsigned tear_points(struct rig *r, enum op op, struct calib *cal, unsigned target)
 {
-	struct ota_mbox_header h, resp;
-	uint8_t payload[8], out[256];
-	char req[64], reply[512];
-	uint32_t len;
-	int status;
+	unsigned cuts = 0, tries = 0;
 
-	prepare(r, op);
-	snprintf(req, sizeof(req), "fault die-at-flash-write %lld", k);
-	rig_ctl_ok(r, req, reply, sizeof(reply));
-	h = op_request(r, op, payload, &len);
-	ck_assert_uint_eq(devc_send(&r->dev, &h, payload, len), OTA_OK);
-	for (;;) {
-		status = mp_wait(&r->mp, 20);
-		if (status >= 0) {
-			ck_assert_msg(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL,
-				      "the model ended with status 0x%x, not by the power cut", status);
-			rig_leave(r);
-			return true;
-		}
-		if (devc_await(&r->dev, h.seq, &resp, out, sizeof(out), 0) == OTA_OK) {
-			*finished = resp.status;
-			rig_ctl_ok(r, "fault die-at-flash-write off", reply, sizeof(reply));
-			rig_leave(r);
-			mp_kill(&r->mp);
-			return false;
-		}
+	for (unsigned k = 1; k <= cal->writes; k++)
+		for (unsigned i = 0; i < sizeof(named_tears) / sizeof(named_tears[0]); i++, cuts++)
+			tear_point(r, op, k, named_tears[i], cal);
+	while (point_count(op, KIND_TEAR) < target) {
+		unsigned k = 1 + (unsigned)rand() % cal->writes;
+		uint32_t span = cal->length[k] < 256 ? cal->length[k] : 256;
+		char tear[16];
+
+		ck_assert_msg(++tries <= 4 * target, "%s: only %u distinct points in %u cuts",
+			      op_name(op), point_count(op, KIND_TEAR), cuts);
+		ck_assert_uint_ge(span, 8);
+		snprintf(tear, sizeof(tear), "%u", 4u * (1u + (unsigned)rand() % ((span - 4) / 4)));
+		tear_point(r, op, k, tear, cal);
+		cuts++;
 	}
+	return cuts;
 }
 
-/* SIGKILL from outside, delay_us after the request. */
-static void cut_at_time(struct rig *r, enum op op, int64_t delay_us)
+/* Random moments after the reset began until `want` fell before the reply. */
+static void timed_points(struct rig *r, enum op op, struct calib *cal, unsigned want,
+			 unsigned *late)
 {
-	struct ota_mbox_header h;
-	uint8_t payload[8];
-	uint32_t len;
-	int64_t t0;
+	for (unsigned done = 0, tries = 0; done < want;) {
+		int64_t delay = rand() % (cal->reset_us + 1);
+		char how[96], key[64];
+		const char *verdict;
+		struct cut c;
 
-	prepare(r, op);
-	h = op_request(r, op, payload, &len);
-	t0 = now_us();
-	ck_assert_uint_eq(devc_send(&r->dev, &h, payload, len), OTA_OK);
-	/* Sleep, not spin: on two cores a spinning test would slow the model down. */
-	{
-		int64_t left = delay_us - (now_us() - t0);
-		struct timespec ts = { .tv_sec = left > 0 ? left / 1000000 : 0,
-				       .tv_nsec = left > 0 ? (left % 1000000) * 1000 : 0 };
-
-		while (left > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
+		ck_assert_msg(++tries <= 3 * want, "%s: %u of %u timed kills before the reply",
+			      op_name(op), done, tries - 1);
+		if (timed_kill(r, &c, op, delay)) {
+			snprintf(key, sizeof(key), "%s %u/%u%s, after %u writes",
+				 ota_device_state_name(c.at_death.device_state),
+				 c.at_death.progress_done, c.at_death.progress_total,
+				 c.record_published ? " record" : "", c.writes);
+			verdict = point_add(op, KIND_TIMED, key) ? "new" : "seen";
+			done++;
+		} else {
+			/* This reset was shorter than the calibration run's: aim inside it. */
+			snprintf(key, sizeof(key), "after the reply");
+			verdict = "not counted";
+			(*late)++;
+			cal->reset_us = delay;
+		}
+		/* A SIGKILL, even during a file replacement, leaves every file whole. */
+		ck_assert_uint_eq(c.torn, 0);
+		check_recovery(r, &c, cal->writes, how, sizeof(how));
+		printf("  %s, SIGKILL %6lld us into the reset -> %s, %s; cold boot OK (%s)\n",
+		       op_name(op), (long long)delay, key, verdict, how);
 	}
-	kill(r->mp.pid, SIGKILL);
-	rig_leave(r);
-	mp_kill(&r->mp);
 }
 
 START_TEST(power_cuts_never_brick_the_device)
 {
-	unsigned s = seed(), per_op = points_per_op(), point = 0, cuts = 0, write_cuts = 0;
+	unsigned s = seed(), target = env_count("OTATTEST_KILL_POINTS", 30),
+		 timed = env_count("OTATTEST_KILL_TIMED", 10);
+	unsigned cuts[OP_COUNT] = { 0 }, late[OP_COUNT] = { 0 }, total = 0;
+	int64_t t_start = now_us();
 	struct rig r;
-	char how[160];
 
+	/* The issue asks for 50 points in all: never fewer than 25 each. */
+	if (target < 25)
+		target = 25;
 	printf("kill test: seed %u (OTATTEST_KILL_SEED=%u repeats it)\n", s, s);
 	srand(s);
 	rig_up(&r, true, NULL);
-	for (int o = 0; o < 2; o++) {
-		enum op op = o ? OP_UPDATE : OP_ROTATE;
-		long long writes;
-		int64_t op_us;
-		unsigned done = 0, tries = 0;
+	ck_assert_uint_eq(running_bl0_slot(&r), OTA_SLOT_A);
+	for (int o = 0; o < OP_COUNT; o++) {
+		struct calib cal;
 
-		/* Calibrate on this device: how many writes, how long. */
-		writes = writes_of(&r, op, &op_us);
-		printf("%s: %lld flash writes, %lld us\n", op_name(op), writes, (long long)op_us);
-
-		/* Flash-write points where the operation writes flash at all... */
-		while (writes > 0 && done < per_op) {
-			long long k = 1 + rand() % writes;
-
-			ck_assert_msg(++tries < per_op * 4, "%s finished before the cut too often",
-				      op_name(op));
-			ota_status_t finished = 0;
-
-			if (!cut_at_write(&r, op, k, &finished)) {
-				printf("  try: %s finished (%s) before flash write %lld; not counted\n",
-				       op_name(op), ota_status_name(finished), k);
-				check_cold_boot(&r, how, sizeof(how));
-				continue;
-			}
-			check_cold_boot(&r, how, sizeof(how));
-			printf("  point %2u: %s, power cut at flash write %lld of %lld -> cold boot OK "
-			       "(%s)\n",
-			       ++point, op_name(op), k, writes, how);
-			done++;
-			cuts++;
-			write_cuts++;
-		}
-		/* ...and random moments in time, all the points where it writes none. */
-		for (unsigned i = 0; i < (writes > 0 ? 10u : per_op); i++) {
-			int64_t delay = rand() % (op_us + 1);
-
-			cut_at_time(&r, op, delay);
-			check_cold_boot(&r, how, sizeof(how));
-			printf("  point %2u: %s, SIGKILL %lld us after the request -> cold boot OK "
-			       "(%s)\n",
-			       ++point, op_name(op), (long long)delay, how);
-			cuts++;
-		}
+		calibrate(&r, (enum op)o, &cal);
+		printf("%s: %u flash writes; its reset runs %lld us\n", op_name((enum op)o),
+		       cal.writes, (long long)cal.reset_us);
+		cuts[o] = tear_points(&r, (enum op)o, &cal, target);
+		timed_points(&r, (enum op)o, &cal, timed, &late[o]);
 	}
 	/* After all that, the device still does both operations. */
 	ck_assert_uint_eq(run_op(&r, OP_ROTATE), OTA_OK);
 	prepare(&r, OP_UPDATE);
 	ck_assert_uint_eq(run_op(&r, OP_UPDATE), OTA_OK);
-	printf("kill test: %u cuts (%u at flash writes), every cold boot succeeded\n", cuts,
-	       write_cuts);
+
+	for (int o = 0; o < OP_COUNT; o++) {
+		printf("kill test: %s: %u distinct points inside flash writes (%u cuts), %u distinct "
+		       "timed points (%u kills before the reply; %u after it, not counted)\n",
+		       op_name((enum op)o), point_count((enum op)o, KIND_TEAR), cuts[o],
+		       point_count((enum op)o, KIND_TIMED), timed, late[o]);
+		total += point_count((enum op)o, KIND_TEAR) + point_count((enum op)o, KIND_TIMED);
+	}
+	printf("kill test: %u distinct points inside the operations, every cold boot succeeded, "
+	       "%.1f s\n",
+	       total, (double)(now_us() - t_start) / 1e6);
 	fflush(stdout);
-	ck_assert_uint_ge(cuts, 50);
+	/* The flash-write points alone make the 50: timed ones depend on scheduling. */
+	ck_assert_uint_ge(point_count(OP_ROTATE, KIND_TEAR) + point_count(OP_UPDATE, KIND_TEAR), 50);
 	rig_down(&r);
 }
 END_TEST

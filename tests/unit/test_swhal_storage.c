@@ -32,25 +32,13 @@ static void teardown(void)
 	tu_hal_close();
 }
 
-static uint32_t count_byte(uint32_t addr, uint32_t len, uint8_t v)
-{
-	uint8_t buf[PAGE];
-	uint32_t i, n = 0;
-
-	ck_assert_uint_le(len, sizeof(buf));
-	ck_assert_int_eq(swhal_peek_flash(addr, buf, len), 0);
-	for (i = 0; i < len; i++)
-		n += buf[i] == v;
-	return n;
-}
-
 START_TEST(test_flash_is_nor)
 {
 	uint8_t a[16], b[16];
 
 	ck_assert_uint_eq(hal_flash_size(), 16 * PAGE);
 	ck_assert_uint_eq(hal_flash_page_size(), PAGE);
-	ck_assert_uint_eq(count_byte(PAGE, PAGE, 0xff), PAGE); /* a new part is erased */
+	ck_assert_uint_eq(tu_flash_count_byte(PAGE, PAGE, 0xff), PAGE); /* a new part is erased */
 	memset(a, 0x0f, sizeof(a));
 	ck_assert_uint_eq(hal_flash_program(PAGE + 8, a, sizeof(a)), OTA_OK);
 	/* Clearing more bits is allowed... */
@@ -66,7 +54,7 @@ START_TEST(test_flash_is_nor)
 	ck_assert_uint_eq(b[15], 0x05);
 	/* Erase is per page and sets everything back to 0xff. */
 	ck_assert_uint_eq(hal_flash_erase_page(PAGE), OTA_OK);
-	ck_assert_uint_eq(count_byte(PAGE, PAGE, 0xff), PAGE);
+	ck_assert_uint_eq(tu_flash_count_byte(PAGE, PAGE, 0xff), PAGE);
 }
 END_TEST
 
@@ -92,8 +80,8 @@ START_TEST(test_write_error_tears_the_page)
 	swhal_fault_flash(2, SWHAL_FAULT_WRITE_ERROR);
 	ck_assert_uint_eq(hal_flash_program(0, zero, 64), OTA_OK);  /* write 1 */
 	ck_assert_uint_eq(hal_flash_program(PAGE, zero, 64), OTA_HAL_FLASH_WRITE_FAILED);
-	ck_assert_uint_eq(count_byte(PAGE, 64, 0x00), 32);            /* first half landed */
-	ck_assert_uint_eq(count_byte(PAGE + 32, 32, 0xff), 32);
+	ck_assert_uint_eq(tu_flash_count_byte(PAGE, 64, 0x00), 32);            /* first half landed */
+	ck_assert_uint_eq(tu_flash_count_byte(PAGE + 32, 32, 0xff), 32);
 	ck_assert_uint_eq(swhal_flash_writes(), 2);
 	/* One fault at a time: the next write works. */
 	ck_assert_uint_eq(hal_flash_program(PAGE + 32, zero, 32), OTA_OK);
@@ -104,10 +92,10 @@ START_TEST(test_write_error_tears_the_page)
 		ck_assert_uint_eq(hal_flash_program(i, zero, sizeof(zero)), OTA_OK);
 	swhal_fault_flash(1, SWHAL_FAULT_WRITE_ERROR);
 	ck_assert_uint_eq(hal_flash_erase_page(0), OTA_HAL_FLASH_WRITE_FAILED);
-	ck_assert_uint_eq(count_byte(0, PAGE / 2, 0xff), PAGE / 2);
-	ck_assert_uint_eq(count_byte(PAGE / 2, PAGE / 2, 0x00), PAGE / 2);
+	ck_assert_uint_eq(tu_flash_count_byte(0, PAGE / 2, 0xff), PAGE / 2);
+	ck_assert_uint_eq(tu_flash_count_byte(PAGE / 2, PAGE / 2, 0x00), PAGE / 2);
 	ck_assert_uint_eq(hal_flash_erase_page(0), OTA_OK);
-	ck_assert_uint_eq(count_byte(0, PAGE, 0xff), PAGE);
+	ck_assert_uint_eq(tu_flash_count_byte(0, PAGE, 0xff), PAGE);
 }
 END_TEST
 
@@ -137,7 +125,7 @@ START_TEST(test_power_loss_stops_the_device)
 	}
 	ck_assert_int_eq(power_losses, 1);
 	ck_assert_int_eq(writes_done, 2);
-	ck_assert_uint_eq(count_byte(2 * PAGE, 64, 0x00), 32); /* torn */
+	ck_assert_uint_eq(tu_flash_count_byte(2 * PAGE, 64, 0x00), 32); /* torn */
 	ck_assert(!swhal_powered());
 	ck_assert_uint_eq(hal_flash_read(0, b, 4), OTA_HAL_POWER_LOST);
 	ck_assert_int_eq(swhal_power_on(), 0);

@@ -9,6 +9,8 @@
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 
+#include <otattest/flash.h>
+
 #include "swhal.h"
 #include "testutil.h"
 
@@ -74,6 +76,18 @@ void tu_hal_open_memory(uint32_t flash_size)
 void tu_hal_close(void)
 {
 	swhal_close();
+}
+
+uint32_t tu_flash_count_byte(uint32_t addr, uint32_t len, uint8_t v)
+{
+	uint8_t buf[OTA_FLASH_PAGE_SIZE];
+	uint32_t i, n = 0;
+
+	ck_assert_uint_le(len, sizeof(buf));
+	ck_assert_int_eq(swhal_peek_flash(addr, buf, len), 0);
+	for (i = 0; i < len; i++)
+		n += buf[i] == v;
+	return n;
 }
 
 char *tu_mkdtemp(void)

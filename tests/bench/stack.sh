@@ -55,16 +55,14 @@ fi
 tests/bench/boot-sweep.sh >"$out/boot.jsonl"
 
 echo "bench-stack: 2/2 the guest: otattestd and tpm2-abrmd under load (several minutes)" >&2
-# Progress: the guest's log lines, as they come.
+# Progress: the guest's log lines, as they come (tail ends with this script).
 (
 	while [ ! -d "$run/out" ]; do sleep 1; done
-	tail -n +1 -F "$run/out/bench.log" 2>/dev/null | sed -u 's/^/bench-stack:   /' >&2
+	tail -n +1 -F --pid=$$ "$run/out/bench.log" 2>/dev/null | sed -u 's/^/bench-stack:   /' >&2
 ) &
-progress=$!
-trap 'kill $progress 2>/dev/null; wait $progress 2>/dev/null || true' EXIT
 rc=0
 tests/e2e/run.sh --scenarios tests/bench/scenarios -j1 bench-stack || rc=$?
-kill $progress 2>/dev/null || true
+sleep 1 # the last progress lines
 [ $rc = 0 ] || { echo "bench-stack: the guest run failed (logs: $run/)" >&2; exit 1; }
 
 /usr/bin/python3 tests/bench/stack-report.py "$run" "$out/boot.jsonl" "$out/stack.md" "$out/stack.json"

@@ -123,7 +123,7 @@ int lg_bench_run(const struct lg_bench_args *a)
 	if (sd_bus_open_system(&bus) >= 0) {
 		if (a->rss_name)
 			s.pid = lg_bus_name_pid(bus, a->rss_name);
-		bus_pid = lg_bus_name_pid(bus, "org.freedesktop.DBus");
+		bus_pid = lg_bus_owner_pid(bus);
 		sd_bus_flush_close_unref(bus);
 	}
 	if (a->rss_name) {

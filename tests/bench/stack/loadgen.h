@@ -95,6 +95,8 @@ uint64_t lg_self_cpu_ns(void);
 uint64_t lg_system_busy_ns(void);
 /* The pid owning a bus name, or 0. */
 uint32_t lg_bus_name_pid(sd_bus *bus, const char *name);
+/* The pid of the bus daemon this connection goes through, or 0. */
+uint32_t lg_bus_owner_pid(sd_bus *bus);
 
 /* ---- modes -------------------------------------------------------------- */
 

@@ -5,11 +5,28 @@
 # hang or a crash), and the same object works again afterwards.
 #
 # Fast mode (initramfs, private system bus, otattestd started by hand)
-# rather than systemd mode: there, QEMU 7.2 itself segfaults on
-# device_del of the ivshmem-doorbell device (reproducible; pci-testdev
-# hot-unplug in systemd mode works). Fast mode has no udevd either, so
-# otattestd learns of the removal and the re-plug from the driver's
-# DEVICE_REMOVED/DEVICE_ADDED netlink events alone.
+# rather than systemd mode with the shipped unit: in systemd mode QEMU 7.2
+# still dies of SIGSEGV on the unplug, QMP proxy or not
+# (tests/e2e/lib/qmp-proxy.py, README "Known problems"). Tried on
+# 2 December 2026 with daemon_guest_setup/daemon_start: 5 of 11 runs
+# passed (one only at the runner's second attempt), QEMU crashed in 12 of
+# 18 boots. Core dumps show the known bug: object_dynamic_cast_assert from
+# aio_dispatch in ivshmem_vector_notify, a handler of the deleted device
+# left on one of its eventfd numbers. Once on fd 19, one of the device's
+# eventfds (17..22 in /proc/QEMU/fd just before device_del), with no
+# DEVICE_DELETED in qmp-events.log yet: the number was taken again before
+# the proxy could fill it. Once on fd 51 while the proxy's eight fillers
+# had got fds 18..25: lower numbers were free, so the fillers missed the
+# device's. In systemd mode the guest's whole root is QEMU's 9p export:
+# QEMU holds ~200 host files open for it and its 9p worker threads open
+# more at every exec in the guest, so a freed number is taken again at
+# once, and the holes 9p leaves below the device's fds defeat filling the
+# lowest free numbers. Fast mode has only the share on 9p. A QEMU that
+# removes the handlers on unrealize is the fix.
+#
+# Fast mode has no udevd either, so otattestd learns of the removal and
+# the re-plug from the driver's DEVICE_REMOVED/DEVICE_ADDED netlink events
+# alone.
 E2E_DESCRIPTION="otattestd: device_del/device_add shows in State and signals; calls fail cleanly meanwhile"
 E2E_MODE=fast
 E2E_TIMEOUT=90
@@ -38,9 +55,9 @@ guest_main() {
 	"$E2E_SRC/build/otattestd" --log-target=stderr >"$E2E_OUT/otattestd.log" 2>&1 &
 	e2e_wait_for 15 "otattestd on the bus" daemon_has_name
 	e2e_wait_for 15 "otattest0 ready" daemon_state_is ready
-	daemon_ctl --json watch >/tmp/watch.jsonl 2>/tmp/watch.err &
+	"$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.jsonl 2>/tmp/watch.err &
 	watch_pid=$!
-	sleep 0.5
+	e2e_wait_for 30 "otattestctl watch subscribed" daemon_watch_subscribed
 
 	e2e_signal unplug
 	e2e_wait_for 30 "State absent after device_del" daemon_state_is absent
@@ -60,8 +77,8 @@ guest_main() {
 	e2e_save /tmp/watch.jsonl
 	# The signals told the story in order: absent, then ready.
 	local absent ready
-	absent=$(grep -n '"State":"absent"' /tmp/watch.jsonl | head -1 | cut -d: -f1)
-	ready=$(grep -n '"State":"ready"' /tmp/watch.jsonl | tail -1 | cut -d: -f1)
+	absent=$(grep -n '"State":"absent"' /tmp/watch.jsonl | head -1 | cut -d: -f1) || true
+	ready=$(grep -n '"State":"ready"' /tmp/watch.jsonl | tail -1 | cut -d: -f1) || true
 	[ -n "$absent" ] && [ -n "$ready" ] && [ "$ready" -gt "$absent" ] ||
 		e2e_fail "watch did not see State absent then ready (lines ${absent:-none}, ${ready:-none})"
 	e2e_log "PropertiesChanged: State absent (line $absent), then ready (line $ready)"

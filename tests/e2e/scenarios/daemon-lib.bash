@@ -118,6 +118,15 @@ daemon_prop() {
 	busctl --system get-property "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" "$1"
 }
 
+# daemon_watch_subscribed: some client (otattestctl watch) has its match
+# for otattestd's signals installed in the bus (dbus-daemon's Debug.Stats,
+# which root may call): events from then on reach it. A watch started in
+# the background may take seconds to get there on a loaded machine.
+daemon_watch_subscribed() {
+	busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Debug.Stats \
+		GetAllMatchRules 2>/dev/null | grep -q "path_namespace=[^,]*'$DAEMON_ROOT"
+}
+
 # daemon_ctl ARGS...: build/otattestctl from the tree.
 daemon_ctl() {
 	"$E2E_SRC/build/otattestctl" "$@"

@@ -1,15 +1,26 @@
 # SPDX-License-Identifier: MIT
 # otattestd restarted while clients call: nothing the kernel accepted is
-# lost. (1) A client attesting in a loop through three restarts sees no
-# failure: the stopping instance releases its name and answers what it
-# accepted, new calls wait in the bus for the next one (D-Bus activation).
+# lost.
+# (1) Three clients attest in loops while the device answers each request
+#     a second late (model fault delay=1000) and otattestd is restarted
+#     three times, each time only once an attestation is inside the driver
+#     (a thread of otattestd in otattest_mbox_call). Every stopping
+#     instance's journal says it is finishing N >= 1 accepted calls, and
+#     no client call fails: the stopping instance releases its name and
+#     answers what it accepted, new calls wait in the bus for the next one.
 # (2) An attestation the device is still working on (the model holds its
-# answer back) when SIGTERM arrives is answered before the daemon exits.
+#     answer back 2.5 s) when SIGTERM arrives is answered before the
+#     daemon exits ("finishing 1 accepted call(s)").
 # (3) A rotation the kernel accepted completes on the device even when
-# otattestd is SIGKILLed mid-way, and the next instance shows its result.
+#     otattestd is SIGKILLed first: the model is frozen (SIGSTOP) before
+#     the rotation is asked for, so when otattestd is killed the request
+#     is inside the driver and the device has not started it (TagKeyVersion
+#     and sysfs still show the old key version). Thawed, the device runs
+#     it (host_check: the model's rotate-tags request comes after the
+#     freeze) and the next instance shows the new key version.
 E2E_DESCRIPTION="otattestd: restarts under load lose no request the kernel accepted"
 E2E_MODE=systemd
-E2E_TIMEOUT=150
+E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
@@ -20,6 +31,9 @@ DAEMON_INSMOD_ARGS=timeout_ms=20000
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
 	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
 
+RESTART_CLIENTS=3
+RESTART_SYSFS=/sys/class/otattest/otattest0
+
 host_prepare() {
 	daemon_provision
 }
@@ -28,34 +42,73 @@ guest_setup() {
 	daemon_guest_setup
 }
 
+# attest_loop ID: attest as e2e-user until /tmp/stop-loops exists; one
+# "ID N EXIT" line per call in /tmp/loop.rc.
 attest_loop() {
-	local i rc
-	for ((i = 0; i < 24; i++)); do
+	local id=$1 i=0 rc
+	while [ ! -e /tmp/stop-loops ]; do
 		rc=0
 		e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q attest \
-			--nonce "$(printf '%032x' "$i")" -o "/tmp/loop-ev" >>/tmp/loop.log 2>&1 || rc=$?
-		echo "$i $rc" >>/tmp/loop.rc
+			--nonce "$(printf '%08x%024x' "$id" "$i")" -o "/tmp/loop-ev.$id" >>"/tmp/loop.$id.log" 2>&1 || rc=$?
+		echo "$id $i $rc" >>/tmp/loop.rc
+		i=$((i + 1))
 	done
 }
 
+# A request is inside the driver: a thread of the current otattestd is in
+# otattest_mbox_call (waiting for the mailbox or for the device's answer).
+daemon_in_driver() {
+	local pid t
+	pid=$(daemon_pid)
+	[ -n "$pid" ] && [ "$pid" != 0 ] || return 1
+	for t in /proc/"$pid"/task/*/stack; do
+		grep -q otattest_mbox_call "$t" 2>/dev/null && return 0
+	done
+	return 1
+}
+
+# The N of every "finishing N accepted call(s)" otattestd logged, in order.
+finishing_counts() {
+	journalctl --no-pager -q -o cat _SYSTEMD_UNIT=otattestd.service |
+		sed -n 's/.*stopping on Terminated; finishing \([0-9]*\) accepted call(s).*/\1/p'
+}
+
 guest_main() {
-	local loop_pid pid_before kv rc
+	local pid_before kv rc n stops before after pids=() id counts
 
 	daemon_start ready
+	cat "/proc/$(daemon_pid)/stack" >/dev/null || e2e_fail "cannot read /proc/PID/stack: cannot see requests inside the driver"
 
-	# (1) Three restarts while a client attests in a loop.
-	attest_loop &
-	loop_pid=$!
-	for _ in 1 2 3; do
-		sleep 1
+	# (1) Three restarts while three clients attest, each with an
+	# attestation inside the driver at that moment.
+	e2e_signal slow1
+	e2e_wait_host slow1 20
+	stops=$(finishing_counts | wc -l)
+	for ((id = 1; id <= RESTART_CLIENTS; id++)); do
+		attest_loop "$id" &
+		pids+=($!)
+	done
+	for n in 1 2 3; do
+		e2e_wait_for 30 "an attestation inside the driver before restart $n" daemon_in_driver
 		pid_before=$(daemon_pid)
 		systemctl restart otattestd.service
-		[ "$(daemon_pid)" != "$pid_before" ] || e2e_fail "restart did not replace the process"
+		[ "$(daemon_pid)" != "$pid_before" ] || e2e_fail "restart $n did not replace the process"
+		e2e_log "restart $n: otattestd $pid_before -> $(daemon_pid)"
 	done
-	wait "$loop_pid"
-	cat /tmp/loop.log
-	e2e_assert_eq 24 "$(wc -l </tmp/loop.rc)" "attestations attempted"
-	e2e_assert_eq 0 "$(awk '$2 != 0' /tmp/loop.rc | wc -l)" "attestations that failed across 3 restarts"
+	# One more round after the last restart, then stop the clients.
+	e2e_wait_for 30 "an attestation inside the driver after the restarts" daemon_in_driver
+	: >/tmp/stop-loops
+	wait "${pids[@]}"
+	cat /tmp/loop.*.log
+	counts=$(finishing_counts | tail -n +$((stops + 1)) | tr '\n' ' ')
+	e2e_log "the three stopping instances were finishing ${counts}accepted call(s)"
+	e2e_assert_eq 3 "$(echo $counts | wc -w)" "stops logged by restarts in part 1"
+	for n in $counts; do
+		[ "$n" -ge 1 ] || e2e_fail "a restart found no accepted call in flight (finishing: $counts)"
+	done
+	n=$(wc -l </tmp/loop.rc)
+	[ "$n" -ge $((RESTART_CLIENTS * 2)) ] || e2e_fail "only $n attestations in part 1"
+	e2e_assert_eq 0 "$(awk '$3 != 0' /tmp/loop.rc | wc -l)" "of $n attestations by $RESTART_CLIENTS clients, those that failed across 3 restarts"
 
 	# (2) SIGTERM while the device holds an accepted attestation's answer.
 	e2e_signal slow
@@ -63,40 +116,95 @@ guest_main() {
 	rc=0
 	e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest --nonce 0123456789abcdef0123456789abcdef \
 		-o /tmp/slow-ev >/tmp/slow.log 2>&1 &
-	loop_pid=$!
-	sleep 0.7
+	pids=($!)
+	e2e_wait_for 20 "the slow attestation inside the driver" daemon_in_driver
+	before=$(finishing_counts | wc -l)
 	systemctl restart otattestd.service
-	wait "$loop_pid" || rc=$?
+	wait "${pids[0]}" || rc=$?
 	cat /tmp/slow.log
 	e2e_assert_eq 0 "$rc" "attestation in flight across a restart"
 	[ -s /tmp/slow-ev ] || e2e_fail "no evidence from the attestation in flight"
+	e2e_assert_eq 1 "$(finishing_counts | tail -n +$((before + 1)) | head -1)" \
+		"accepted calls the instance stopped during the slow attestation was finishing"
 	e2e_wait_for 15 "otattest0 ready after the restart" daemon_state_is ready
 
-	# (3) SIGKILL during a rotation the kernel accepted.
+	# (3) SIGKILL while a rotation is inside the driver and the device has
+	# not run it: the host freezes the model first.
 	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
+	e2e_assert_eq "$kv" "$(cat $RESTART_SYSFS/tag_key_version)" "sysfs tag_key_version before the rotation"
+	e2e_signal freeze
+	e2e_wait_host freeze 20
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot.log 2>&1 &
-	loop_pid=$!
-	sleep 0.7
+	pids=($!)
+	e2e_wait_for 20 "the rotation inside the driver" daemon_in_driver
+	# Not finished, not even started: the daemon and the driver still show the old key version.
+	e2e_assert_eq "u $kv" "$(daemon_prop TagKeyVersion)" "TagKeyVersion with the rotation inside the driver"
+	e2e_assert_eq ready "$(cat $RESTART_SYSFS/state)" "device state with the rotation not yet run"
+	pid_before=$(daemon_pid)
 	systemctl kill -s KILL otattestd.service
-	wait "$loop_pid" || e2e_log "the rotating client lost its daemon (exit $?), as it must"
+	sleep 1
+	# Until the device answers, the killed process cannot leave the driver's
+	# uninterruptible wait; no D-Bus call now, it would reach that process.
+	e2e_log "killed otattestd $pid_before: $(grep -h '^State' /proc/"$pid_before"/status 2>/dev/null || echo gone)"
+	e2e_assert_eq "$kv" "$(cat $RESTART_SYSFS/tag_key_version)" "sysfs tag_key_version after SIGKILL, device frozen"
+	e2e_signal thaw
+	e2e_wait_host thaw 20
+	wait "${pids[0]}" || e2e_log "the rotating client lost its daemon (exit $?), as it must"
 	cat /tmp/rot.log
-	e2e_signal fast
-	e2e_wait_host fast 20
 	# Restart=on-failure brings it back; the device finished the rotation.
-	e2e_wait_for 20 "otattestd back after SIGKILL" daemon_has_name
+	e2e_wait_for 30 "a new otattestd after SIGKILL" sh -c "p=\$(systemctl show -p MainPID --value otattestd.service); [ \"\$p\" != 0 ] && [ \"\$p\" != $pid_before ]"
+	e2e_wait_for 20 "otattestd back on the bus" daemon_has_name
 	e2e_wait_for 20 "the rotation's result in TagKeyVersion" \
 		test "$(daemon_prop TagKeyVersion 2>/dev/null)" = "u $((kv + 1))"
-	e2e_log "TagKeyVersion $kv -> $((kv + 1)) survived the SIGKILL"
+	e2e_assert_eq "$((kv + 1))" "$(cat $RESTART_SYSFS/tag_key_version)" "sysfs tag_key_version after the thaw"
+	after=$(daemon_pid)
+	journalctl --no-pager -q -o cat _PID="$after" | tee /tmp/new-instance.txt
+	grep -q "tag key version $((kv + 1))\$" /tmp/new-instance.txt ||
+		e2e_fail "the new otattestd ($after) did not log the record with key version $((kv + 1))"
+	e2e_log "TagKeyVersion $kv -> $((kv + 1)): the rotation survived the SIGKILL of otattestd $pid_before; otattestd $after shows it"
 	[ "$(systemctl show -p NRestarts --value otattestd.service)" -ge 1 ] ||
 		e2e_fail "systemd did not restart otattestd after SIGKILL (Restart=on-failure)"
 	daemon_save_journal
 }
 
+# Wait for the guest's NAME without failing (the model must be thawed
+# whatever happens).
+restart_wait_guest_quietly() {
+	local i
+	for ((i = 0; i < $2 * 20; i++)); do
+		[ -e "$E2E_OUT/signals/$1" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 host_hook() {
+	local pid
+	e2e_wait_guest slow1 120
+	e2e_model_ctl fault delay 1000 >/dev/null
+	e2e_tell_guest slow1
 	e2e_wait_guest slow 120
 	e2e_model_ctl fault delay 2500 >/dev/null
 	e2e_tell_guest slow
-	e2e_wait_guest fast 120
+	e2e_wait_guest freeze 120
 	e2e_model_ctl fault delay 0 >/dev/null
-	e2e_tell_guest fast
+	pid=$(cat "$E2E_RUN_DIR/model.pid")
+	wc -l <"$E2E_RUN_DIR/model.log" >"$E2E_RUN_DIR/freeze-line"
+	kill -STOP "$pid"
+	e2e_tell_guest freeze
+	restart_wait_guest_quietly thaw 60 || echo "no 'thaw' from the guest; thawing the model anyway"
+	kill -CONT "$pid"
+	e2e_tell_guest thaw
+}
+
+# The device ran the rotation only after the freeze, i.e. after the guest
+# had the request inside the driver and killed otattestd.
+host_check() {
+	local n log=$E2E_RUN_DIR/model.log
+	n=$(cat "$E2E_RUN_DIR/freeze-line")
+	if head -n "$n" "$log" | grep -q 'command=rotate-tags'; then
+		e2e_fail "the model ran rotate-tags before it was frozen"
+	fi
+	tail -n +"$((n + 1))" "$log" | grep 'mbox-request .*command=rotate-tags .*status=OK' ||
+		e2e_fail "the model did not run rotate-tags after the thaw"
 }

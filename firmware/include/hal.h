@@ -117,6 +117,20 @@ ota_status_t hal_flash_erase_page(uint32_t addr);
 /* HAL_FLASH_NOT_ERASED when a bit would go from 0 to 1. */
 ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len);
 
+/*
+ * DMA from flash into RAM with inline hashing (like the SHA-2 inline
+ * hashing of OpenTitan's DMA block): the len bytes at addr land in buf,
+ * and the same bytes, as they were written to buf, go through the
+ * running SHA-256 operation (hal_sha256_start before, hal_sha256_finish
+ * after; plain hal_sha256_update calls may come between transfers). The
+ * digest covers exactly what buf holds, never a later state of flash.
+ * Checked first: HAL_FLASH_BAD_ADDRESS, HAL_BAD_ARGUMENT and
+ * HAL_ENGINE_IDLE (no operation started) read, write and hash nothing
+ * and leave a running operation as it was. A failure during the transfer
+ * ends the operation, so a digest of part of the data never comes out.
+ */
+ota_status_t hal_flash_read_sha256(uint32_t addr, void *buf, uint32_t len);
+
 /* ---- retention RAM: survives warm and update resets, not cold boot ---- */
 
 #define HAL_RETENTION_BYTES 256u

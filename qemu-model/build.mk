@@ -2,7 +2,8 @@
 #  hal/  the software HAL: the emulated hardware (OpenSSL 3 engines, keys in
 #        XOR shares, flash/OTP/retention RAM as files). The one HAL
 #        implementation: unit tests and otattest-model both link it.
-#  src/  otattest-model: ivshmem server and device peer, mailbox, resets,
+#  src/  otattest-model: ivshmem server and device peer (one process, or split
+#        in a server and a device process), mailbox, resets,
 #        control socket, fault injection (docs/model.md).
 SWHAL_SRCS := $(wildcard qemu-model/hal/*.c)
 SWHAL_A := $(B)/libswhal.a

@@ -103,7 +103,7 @@ static void cmd_status(struct model *m, struct reply *r)
 		 m->device.boots, server_has_guest(m) ? "yes" : "no",
 		 server_has_guest(m) ? m->server.guest.id : 0u, m->server.device.id,
 		 (unsigned long long)m->server.guests_accepted,
-		 (unsigned long long)m->server.guests_refused, record_generation(m),
+		 (unsigned long long)m->server.seat.refused, record_generation(m),
 		 m->shm.record_seq, m->shm.info.event_counter, m->mbox.last_seq,
 		 (unsigned long long)m->mbox.requests, (unsigned long long)m->mbox.answered,
 		 (unsigned long long)m->mbox.refused, (unsigned long long)m->mbox.dropped,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The server side of QEMU's ivshmem client-server protocol (docs/ivshmem
- * spec in qemu-system-data, "The ivshmem Client-Server Protocol").
+ * The wire format of QEMU's ivshmem client-server protocol (docs/ivshmem
+ * spec in qemu-system-data, "The ivshmem Client-Server Protocol"): one
+ * message, sent (server side) and received (client side).
  *
  * The connection is one-way, server to client. Every message is one
  * little-endian int64, optionally with one file descriptor (SCM_RIGHTS):
@@ -42,5 +43,15 @@ int ivshmem_send(int sock, int64_t value, int fd);
  */
 int ivshmem_send_greeting(int sock, uint32_t client_id, int shm_fd, uint32_t other_id,
 			  const int *other_fds, const int *own_fds, unsigned vectors);
+
+/*
+ * Receive one message, waiting up to timeout_ms for it (0: only what is
+ * already there). Exactly 8 bytes are read per message, so an fd always
+ * arrives with the message it belongs to; an fd that came with anything
+ * else is closed. Returns 1 with *value (and *fd, -1 if none, close-on-
+ * exec), 0 on EOF before a message, -ETIMEDOUT, -EPROTO for EOF inside
+ * one, or -errno.
+ */
+int ivshmem_recv(int sock, int timeout_ms, int64_t *value, int *fd);
 
 #endif /* MODEL_IVSHMEM_PROTO_H */

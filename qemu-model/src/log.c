@@ -7,6 +7,7 @@
 #include <string.h>
 
 static enum log_level current = LOG_LVL_INFO;
+static const char *ident = "otattest-model";
 
 static const char *const level_names[] = {
 	[LOG_LVL_ERROR] = "error",
@@ -31,6 +32,11 @@ void log_set_level(enum log_level level)
 	current = level;
 }
 
+void log_set_ident(const char *name)
+{
+	ident = name;
+}
+
 bool log_enabled(enum log_level level)
 {
 	return level <= current;
@@ -44,7 +50,7 @@ void log_event(enum log_level level, const char *event, const char *fmt, ...)
 
 	if (!log_enabled(level))
 		return;
-	n = snprintf(line, sizeof(line), "otattest-model: %s %s", level_names[level], event);
+	n = snprintf(line, sizeof(line), "%s: %s %s", ident, level_names[level], event);
 	if (n < 0)
 		return;
 	if (fmt[0] != '\0' && (size_t)n < sizeof(line) - 1) {

@@ -4,6 +4,8 @@
  *
  *   otattest-model: <level> <event> key=value key=value ...
  *
+ * ("otattest-model server: ..." from a split model's server process).
+ *
  * <event> is a fixed kebab-case word (guest-connected, mbox-request, ...)
  * so a test or a person can wait for exactly one kind of line; values
  * never contain spaces, except paths, which are quoted.
@@ -25,6 +27,12 @@ enum log_level {
 /* Parse "error", "warn", "info" or "debug"; false for anything else. */
 bool log_level_parse(const char *name, enum log_level *out);
 void log_set_level(enum log_level level);
+/*
+ * What each line starts with, "otattest-model" unless set: a split
+ * model's server says "otattest-model server", so that one log file can
+ * hold both of its processes' lines.
+ */
+void log_set_ident(const char *ident);
 bool log_enabled(enum log_level level);
 
 /* fmt describes the key=value part; it may be "" for a bare event. */

@@ -192,10 +192,15 @@ void mbox_cancel_pending(struct model *m)
 		sd_event_source_set_enabled(m->mbox.delay_src, SD_EVENT_OFF);
 }
 
-void mbox_reset(struct model *m)
+void mbox_forget(struct model *m)
 {
 	/* A new guest is a new driver: it owes nothing to the last one's sequence. */
 	mbox_cancel_pending(m);
 	m->mbox.last_seq = 0;
+}
+
+void mbox_reset(struct model *m)
+{
+	mbox_forget(m);
 	shm_clear_mailbox(&m->shm);
 }

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * otattest-model: the device behind QEMU's ivshmem-doorbell. Options,
- * --help, startup in the order the harness relies on, and shutdown.
+ * --help, startup in the order the harness relies on, and shutdown, of
+ * the whole model and of a split model's device process (--connect); the
+ * split server is main_server.c, 'ctl' is ctl.c.
  *
  * Startup order: shared memory, the emulated hardware (state directory),
  * the ivshmem socket listening, the cold boot, and only then the control
  * socket. So "the control socket accepts" means "ready": the ivshmem
  * socket is up for QEMU and the device has booted (sd_notify READY=1
- * says the same to a service manager).
+ * says the same to a service manager). A device process opens its state
+ * directory, joins its server (which hands it the shared memory), cold
+ * boots, and then opens the control socket: ready means the same.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,11 +24,11 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "cli.h"
 #include "ctl.h"
+#include "main_server.h"
 #include "model.h"
 #include "parse.h"
-
-#define MODEL_VERSION "1"
 
 static const char help_text[] =
 "NAME\n"
@@ -32,6 +36,8 @@ static const char help_text[] =
 "\n"
 "SYNOPSIS\n"
 "    otattest-model --state-dir=DIR [OPTION...]\n"
+"    otattest-model --state-dir=DIR --connect=DEVICE-SOCKET [OPTION...]\n"
+"    otattest-model server --socket=PATH --device-socket=DEVICE-SOCKET [OPTION...]\n"
 "    otattest-model ctl [--json] [--timeout=SEC] (--control=PATH | --state-dir=DIR) REQUEST...\n"
 "\n"
 "DESCRIPTION\n"
@@ -55,6 +61,20 @@ static const char help_text[] =
 "    for the model. SIGTERM or SIGINT stop it cleanly with the state kept; the\n"
 "    state directory survives SIGKILL at any moment.\n"
 "\n"
+"    Split mode. Killing the model above takes QEMU's ivshmem connection with\n"
+"    it, and QEMU can only meet a restarted model on a re-plugged device. With\n"
+"    --connect the model is only the device: a separate 'otattest-model server'\n"
+"    process serves QEMU and keeps the shared memory, and this process joins it\n"
+"    on the server's device socket as the device peer (the server gives it the\n"
+"    device's peer id, the memory, the device's eventfds and the guest's). It\n"
+"    may be killed at any moment and started again, like firmware that crashes\n"
+"    and reboots while the host keeps its PCI function: every start is a\n"
+"    power-on and a cold boot on the state directory; the info block and the\n"
+"    record in shared memory are rewritten (their seqlock counters carry on\n"
+"    from where the last device left them), the mailbox answer region cleared.\n"
+"    Doorbells rung while no device runs are lost. See 'otattest-model server\n"
+"    --help'.\n"
+"\n"
 "OPTIONS\n"
 "    -d, --state-dir=DIR     Persistent hardware state (created if missing):\n"
 "                            flash.bin, otp.bin, retention.bin, host.bin.\n"
@@ -62,6 +82,11 @@ static const char help_text[] =
 "    -c, --control=PATH      Control socket (default DIR/control.sock).\n"
 "        --device-peer-id=N  The device's ivshmem peer id, 0..65535 (default 0).\n"
 "                            Guests get ids from 1 up, a new one per connection.\n"
+"        --connect=DEVICE-SOCKET\n"
+"                            Split mode: be the device process of the server\n"
+"                            whose device socket this is, instead of serving\n"
+"                            QEMU; not with --socket or --device-peer-id (the\n"
+"                            server has those).\n"
 "        --load-flash=FILE   Program FILE into flash before power-on, as a\n"
 "                            factory programmer does (no NOR rules); persisted.\n"
 "        --load-otp=FILE     Program FILE (1024 bytes) into OTP likewise.\n"
@@ -139,19 +164,24 @@ static const char help_text[] =
 "    0 stopped cleanly (ctl: reply was ok); 2 bad command line (ctl: 'usage'\n"
 "    reply); otherwise the exit code of the failure's status class (status.h:\n"
 "    19 device unavailable, 22 I/O, ...). Killed by SIGKILL when a\n"
-"    die-at-flash-write fault fires.\n"
+"    die-at-flash-write fault fires. With --connect: 17 the server already has\n"
+"    a device (MODEL_DEVICE_REFUSED); 19 no server answers at DEVICE-SOCKET, or\n"
+"    it went away (MODEL_NO_SERVER).\n"
 "\n"
 "EXAMPLES\n"
 "    otattest-model -d /tmp/dev --load-flash=flash.img --load-otp=otp.img &\n"
 "    otattest-model ctl -d /tmp/dev status\n"
 "    otattest-model ctl -d /tmp/dev install bl0 b bl0-v2.img\n"
 "    otattest-model ctl -d /tmp/dev fault delay 250\n"
+"    otattest-model server -s /tmp/ivshmem.sock --device-socket=/tmp/device.sock &\n"
+"    otattest-model -d /tmp/dev --connect=/tmp/device.sock &\n"
 "\n"
 "SEE ALSO\n"
 "    docs/model.md, docs/shm-abi.md\n";
 
 enum {
 	OPT_DEVICE_PEER_ID = 0x100,
+	OPT_CONNECT,
 	OPT_LOAD_FLASH,
 	OPT_LOAD_OTP,
 	OPT_FLASH_SIZE,
@@ -171,18 +201,6 @@ static char *join_path(const char *dir, const char *name)
 	return p;
 }
 
-static int __attribute__((format(printf, 1, 2))) usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("otattest-model: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'otattest-model --help'.\n", stderr);
-	return OTA_EXIT_USAGE;
-}
-
 static int parse_options(int argc, char **argv, struct model *m)
 {
 	static struct option long_opts[32] = {
@@ -190,6 +208,7 @@ static int parse_options(int argc, char **argv, struct model *m)
 		{ "socket", required_argument, NULL, 's' },
 		{ "control", required_argument, NULL, 'c' },
 		{ "device-peer-id", required_argument, NULL, OPT_DEVICE_PEER_ID },
+		{ "connect", required_argument, NULL, OPT_CONNECT },
 		{ "load-flash", required_argument, NULL, OPT_LOAD_FLASH },
 		{ "load-otp", required_argument, NULL, OPT_LOAD_OTP },
 		{ "flash-size", required_argument, NULL, OPT_FLASH_SIZE },
@@ -199,7 +218,8 @@ static int parse_options(int argc, char **argv, struct model *m)
 		{ "version", no_argument, NULL, OPT_VERSION },
 	};
 	static char fault_opt_names[16][40];
-	unsigned base = 11, i;
+	unsigned base = 12, i;
+	bool peer_id_given = false;
 	char err[256];
 	int c;
 
@@ -223,7 +243,12 @@ static int parse_options(int argc, char **argv, struct model *m)
 			break;
 		case OPT_DEVICE_PEER_ID:
 			if (!parse_u32(optarg, 65535, &m->opt.device_peer_id))
-				return usage_error("--device-peer-id: '%s' is not 0..65535", optarg);
+				return cli_usage_error(NULL, "--device-peer-id: '%s' is not 0..65535", optarg);
+			peer_id_given = true;
+			break;
+		case OPT_CONNECT:
+			m->opt.connect_path = optarg;
+			m->opt.role = MODEL_ROLE_DEVICE;
 			break;
 		case OPT_LOAD_FLASH:
 			m->opt.load_flash = optarg;
@@ -233,51 +258,52 @@ static int parse_options(int argc, char **argv, struct model *m)
 			break;
 		case OPT_FLASH_SIZE:
 			if (!parse_u32(optarg, UINT32_MAX, &m->opt.flash_size) || m->opt.flash_size == 0)
-				return usage_error("--flash-size: '%s' is not a size in bytes", optarg);
+				return cli_usage_error(NULL, "--flash-size: '%s' is not a size in bytes", optarg);
 			break;
 		case OPT_NO_FSYNC:
 			m->opt.no_fsync = true;
 			break;
 		case OPT_LOG_LEVEL:
 			if (!log_level_parse(optarg, &m->opt.log_level))
-				return usage_error("--log-level: '%s' is not error, warn, info or debug",
+				return cli_usage_error(NULL, "--log-level: '%s' is not error, warn, info or debug",
 						   optarg);
 			break;
 		case 'h':
 			fputs(help_text, stdout);
 			exit(0);
 		case OPT_VERSION:
-			printf("otattest-model %s (shared memory ABI %u.%u)\n", MODEL_VERSION,
-			       OTA_SHM_ABI_MAJOR, OTA_SHM_ABI_MINOR);
+			cli_print_version();
 			exit(0);
 		default:
 			if (c >= OPT_FAULT_BASE && c < OPT_FAULT_BASE + 16) {
 				const char *name = fault_names[c - OPT_FAULT_BASE];
 
 				if (fault_set(&m->faults, name, optarg, err, sizeof(err)) < 0)
-					return usage_error("%s", err);
+					return cli_usage_error(NULL, "%s", err);
 				break;
 			}
-			return usage_error("unknown option (see --help)");
+			return cli_usage_error(NULL, "unknown option (see --help)");
 		}
 	}
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
 	if (!m->opt.state_dir)
-		return usage_error("--state-dir is required");
-	if (!m->opt.socket_path)
+		return cli_usage_error(NULL, "--state-dir is required");
+	if (m->opt.role == MODEL_ROLE_DEVICE) {
+		/* The server serves QEMU and hands out the peer id. */
+		if (m->opt.socket_path)
+			return cli_usage_error(NULL, "--socket: with --connect the server serves QEMU");
+		if (peer_id_given)
+			return cli_usage_error(NULL, "--device-peer-id: with --connect the server gives it");
+	} else if (!m->opt.socket_path) {
 		m->opt.socket_path = join_path(m->opt.state_dir, "ivshmem.sock");
+		if (!m->opt.socket_path)
+			return cli_usage_error(NULL, "out of memory");
+	}
 	if (!m->opt.control_path)
 		m->opt.control_path = join_path(m->opt.state_dir, "control.sock");
-	if (!m->opt.socket_path || !m->opt.control_path)
-		return usage_error("out of memory");
-	return 0;
-}
-
-static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, void *userdata)
-{
-	(void)src;
-	model_request_stop(userdata, si->ssi_signo == SIGTERM ? "sigterm" : "sigint");
+	if (!m->opt.control_path)
+		return cli_usage_error(NULL, "out of memory");
 	return 0;
 }
 
@@ -288,27 +314,19 @@ static int exit_code_for(ota_status_t st)
 
 static int run(struct model *m)
 {
-	sigset_t mask;
 	ota_status_t boot;
 	int r;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	r = sd_event_new(&m->event);
-	if (r < 0)
-		return exit_code_for(OTA_HOST_INTERNAL);
-	if (sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m) < 0 ||
-	    sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m) < 0)
+	if (model_event_new(m) < 0)
 		return exit_code_for(OTA_HOST_INTERNAL);
 
-	r = shm_create(&m->shm, m->opt.device_peer_id);
-	if (r < 0) {
-		log_error("shm-create-failed", "errno=%d", -r);
-		return exit_code_for(OTA_HOST_INTERNAL);
+	/* A device process gets its memory from the server (link_connect). */
+	if (m->opt.role == MODEL_ROLE_WHOLE) {
+		r = shm_create(&m->shm, m->opt.device_peer_id);
+		if (r < 0) {
+			log_error("shm-create-failed", "errno=%d", -r);
+			return exit_code_for(OTA_HOST_INTERNAL);
+		}
 	}
 	r = device_open(m);
 	if (r < 0)
@@ -316,11 +334,17 @@ static int run(struct model *m)
 	if (m->faults.die_at_flash_write)
 		device_set_flash_fault(m, m->faults.die_at_flash_write);
 	device_set_flash_tear(m);
-	r = server_start(m);
-	if (r < 0) {
-		log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.socket_path, -r,
-			  strerror(-r));
-		return exit_code_for(OTA_HOST_IO);
+	if (m->opt.role == MODEL_ROLE_DEVICE) {
+		r = link_connect(m);
+		if (r < 0)
+			return exit_code_for(r == -EBUSY ? OTA_MODEL_DEVICE_REFUSED : OTA_MODEL_NO_SERVER);
+	} else {
+		r = server_start(m);
+		if (r < 0) {
+			log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.socket_path,
+				  -r, strerror(-r));
+			return exit_code_for(OTA_HOST_IO);
+		}
 	}
 	boot = device_power_cycle(m);
 	r = control_start(m);
@@ -329,13 +353,17 @@ static int run(struct model *m)
 			  -r, strerror(-r));
 		return exit_code_for(OTA_HOST_IO);
 	}
-	log_info("ready", "boot-status=%s socket=%s control=%s", status_str(boot),
-		 m->opt.socket_path, m->opt.control_path);
+	if (m->opt.role == MODEL_ROLE_DEVICE)
+		log_info("ready", "boot-status=%s connect=%s control=%s", status_str(boot),
+			 m->opt.connect_path, m->opt.control_path);
+	else
+		log_info("ready", "boot-status=%s socket=%s control=%s", status_str(boot),
+			 m->opt.socket_path, m->opt.control_path);
 	sd_notifyf(0, "READY=1\nSTATUS=boot %s", status_str(boot));
 
 	r = sd_event_loop(m->event);
 	sd_notify(0, "STOPPING=1");
-	return r < 0 ? exit_code_for(OTA_HOST_INTERNAL) : 0;
+	return r < 0 ? exit_code_for(OTA_HOST_INTERNAL) : m->exit_code;
 }
 
 static void teardown(struct model *m)
@@ -344,7 +372,10 @@ static void teardown(struct model *m)
 	mbox_cancel_pending(m);
 	m->mbox.delay_src = sd_event_source_disable_unref(m->mbox.delay_src);
 	control_stop(m);
-	server_stop(m);
+	if (m->opt.role == MODEL_ROLE_DEVICE)
+		link_close(m);
+	else
+		server_stop(m);
 	device_close(m);
 	shm_destroy(&m->shm);
 	m->event = sd_event_unref(m->event);
@@ -357,13 +388,15 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "ctl") == 0)
 		return ctl_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "server") == 0)
+		return server_main(argc - 1, argv + 1);
 
 	m.opt.device_peer_id = MODEL_DEFAULT_DEVICE_PEER_ID;
 	m.opt.log_level = LOG_LVL_INFO;
-	m.server.listen_fd = -1;
-	m.server.guest_fd = -1;
+	m.server.seat = (struct seat)SEAT_CLOSED;
 	m.server.device = (struct peer)PEER_INIT;
 	m.server.guest = (struct peer)PEER_INIT;
+	ivshmem_client_init(&m.link.cl);
 	m.control.listen_fd = -1;
 	for (unsigned i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		m.control.client[i].fd = -1;

@@ -3,6 +3,7 @@
  * Glue between the parts: what the device publishes goes to shared memory
  * and rings the guest; guest arrivals and fault-knob changes take effect.
  */
+#include <signal.h>
 #include <string.h>
 
 #include <otattest/record.h>
@@ -49,7 +50,25 @@ static void run_storm(struct model *m)
 
 void model_guest_connected(struct model *m)
 {
-	mbox_reset(m);
+	if (m->opt.role != MODEL_ROLE_SERVER) {
+		mbox_reset(m);
+		return;
+	}
+	/*
+	 * The device is another process: the server clears the mailbox
+	 * regions itself and tells the device of the guest before greeting
+	 * it, so the guest cannot ring a device that does not know it yet;
+	 * the device forgets the last guest's sequence when it hears.
+	 */
+	shm_clear_mailbox(&m->shm);
+	devsock_guest_arrived(m);
+}
+
+void model_guest_gone(struct model *m, uint32_t guest_id)
+{
+	storm_stop(m);
+	if (m->opt.role == MODEL_ROLE_SERVER)
+		devsock_guest_left(m, guest_id);
 }
 
 void model_guest_started(struct model *m)
@@ -83,11 +102,43 @@ void model_faults_changed(struct model *m, const char *name)
 	log_info("faults", "%s", desc);
 }
 
-void model_request_stop(struct model *m, const char *why)
+void model_request_exit(struct model *m, const char *why, int code)
 {
 	if (m->stopping)
 		return;
 	m->stopping = true;
+	m->exit_code = code;
 	log_info("stopping", "reason=%s", why);
 	sd_event_exit(m->event, 0);
+}
+
+void model_request_stop(struct model *m, const char *why)
+{
+	model_request_exit(m, why, 0);
+}
+
+static int on_signal(sd_event_source *src, const struct signalfd_siginfo *si, void *userdata)
+{
+	(void)src;
+	model_request_stop(userdata, si->ssi_signo == SIGTERM ? "sigterm" : "sigint");
+	return 0;
+}
+
+int model_event_new(struct model *m)
+{
+	sigset_t mask;
+	int r;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	r = sd_event_new(&m->event);
+	if (r < 0)
+		return r;
+	r = sd_event_add_signal(m->event, NULL, SIGTERM, on_signal, m);
+	if (r >= 0)
+		r = sd_event_add_signal(m->event, NULL, SIGINT, on_signal, m);
+	return r < 0 ? r : 0;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * otattest-model: one process that is both QEMU's ivshmem server and the
- * device peer behind it. Every part works on this one structure from one
- * sd-event loop; nothing here runs on another thread, so the firmware, the
- * mailbox and the control socket never race each other.
+ * otattest-model: QEMU's ivshmem server and the device peer behind it,
+ * in one process (the default) or split in two (docs/model.md, "Split
+ * mode"): a server process that keeps QEMU's connection and the shared
+ * memory, and a device process that joins it and may die and come back.
+ * Every part of a process works on this one structure from one sd-event
+ * loop; nothing here runs on another thread, so the firmware, the mailbox
+ * and the control socket never race each other.
  */
 #ifndef MODEL_MODEL_H
 #define MODEL_MODEL_H
@@ -16,16 +19,28 @@
 #include <otattest/shm.h>
 
 #include "fault.h"
+#include "ivshmem_client.h"
 #include "log.h"
 #include "peer.h"
+#include "seat.h"
 #include "shm.h"
 
 #define MODEL_DEFAULT_DEVICE_PEER_ID 0u
 #define CONTROL_MAX_CLIENTS 8u
 #define CONTROL_LINE_MAX 4096u
 
+/* Which part of the device this process is. */
+enum model_role {
+	MODEL_ROLE_WHOLE,  /* ivshmem server and device in one process: the default */
+	MODEL_ROLE_SERVER, /* 'otattest-model server': QEMU and a device process join it */
+	MODEL_ROLE_DEVICE, /* --connect: the device, joined to a server as its device peer */
+};
+
 struct model_options {
+	enum model_role role;
 	const char *socket_path;  /* ivshmem server socket QEMU connects to */
+	const char *device_socket_path; /* server: where the device process joins */
+	const char *connect_path; /* device: the server's device socket */
 	const char *control_path; /* control socket for the harness */
 	const char *state_dir;    /* the emulated hardware's persistent state */
 	const char *load_flash;   /* factory images programmed before power-on */
@@ -36,18 +51,31 @@ struct model_options {
 	enum log_level log_level;
 };
 
-/* The ivshmem side: the listening socket, the device peer, one guest. */
+/*
+ * The ivshmem side: the listening socket, the device peer, one guest. A
+ * device process (MODEL_ROLE_DEVICE) has no socket of its own here, only
+ * the two peers, as its server announced them (link.c).
+ */
 struct server {
-	int listen_fd;
-	sd_event_source *listen_src;
-	struct peer device; /* guests ring these; the model reads them */
+	struct seat seat;   /* the socket QEMU connects to, one guest at a time */
+	struct peer device; /* guests ring these; the device reads them */
 	sd_event_source *device_src[OTA_VEC_COUNT];
-	struct peer guest;  /* the model rings these; QEMU reads them */
-	int guest_fd;       /* the guest's server connection, -1 when none */
-	sd_event_source *guest_src;
+	struct peer guest;  /* the device rings these; QEMU reads them */
 	uint32_t next_guest_id;
-	uint64_t guests_accepted;
-	uint64_t guests_refused;
+	uint64_t guests_accepted; /* a device process: guests announced to it */
+};
+
+/* MODEL_ROLE_SERVER: the socket a separate device process joins (devsock.c). */
+struct devsock {
+	struct seat seat;
+	uint64_t joins;
+};
+
+/* MODEL_ROLE_DEVICE: the connection to the server (link.c). */
+struct link {
+	struct ivshmem_client cl;
+	sd_event_source *src;
+	uint32_t disconnects_handled; /* cl.disconnects_seen when last looked at */
 };
 
 /* The device's mailbox engine. */
@@ -101,12 +129,15 @@ struct model {
 	struct model_options opt;
 	struct shm shm;
 	struct server server;
+	struct devsock devsock;
+	struct link link;
 	struct mbox mbox;
 	struct control control;
 	struct faults faults;
 	struct storm storm;
 	struct device device;
 	bool stopping;
+	int exit_code; /* what the process exits with once the loop ends */
 };
 
 /* server.c */
@@ -116,10 +147,27 @@ bool server_has_guest(const struct model *m);
 /* Ring a guest vector; with no guest the doorbell vanishes, as on ivshmem. */
 void server_ring_guest(struct model *m, unsigned vector);
 
+/* doorbell.c: rings at the device peer's eventfds become mailbox requests. */
+int doorbell_watch(struct model *m);
+void doorbell_unwatch(struct model *m);
+
+/* devsock.c (MODEL_ROLE_SERVER) */
+int devsock_start(struct model *m);
+void devsock_stop(struct model *m);
+/* Tell the device process about the guest (before the guest's greeting). */
+void devsock_guest_arrived(struct model *m);
+void devsock_guest_left(struct model *m, uint32_t guest_id);
+
+/* link.c (MODEL_ROLE_DEVICE): join the server; -EBUSY when it refused us. */
+int link_connect(struct model *m);
+void link_close(struct model *m);
+
 /* mailbox.c */
 void mbox_doorbell(struct model *m);
 /* A new guest starts from a clean mailbox and sequence. */
 void mbox_reset(struct model *m);
+/* Only the sequence and a held-back answer; the shared regions stay. */
+void mbox_forget(struct model *m);
 /* Forget an answer held back by the delay fault (a reset or power cut). */
 void mbox_cancel_pending(struct model *m);
 
@@ -158,9 +206,15 @@ void model_publish_record(struct model *m, const void *record, uint32_t len);
 void model_guest_connected(struct model *m);
 /* A guest has its greeting and can be rung. */
 void model_guest_started(struct model *m);
+/* The guest with this id is gone (its peer is closed already). */
+void model_guest_gone(struct model *m, uint32_t guest_id);
 /* Fault knobs changed: apply what must take effect at once. */
 void model_faults_changed(struct model *m, const char *name);
 
+/* The process's event loop, which SIGTERM and SIGINT stop cleanly. 0 or -errno. */
+int model_event_new(struct model *m);
 void model_request_stop(struct model *m, const char *why);
+/* Stop, and exit with code once stopped (a device whose server is gone). */
+void model_request_exit(struct model *m, const char *why, int code);
 
 #endif /* MODEL_MODEL_H */

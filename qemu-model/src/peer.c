@@ -3,6 +3,7 @@
 #include "peer.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -16,6 +17,24 @@ int peer_open(struct peer *p, uint32_t id)
 		 */
 		p->eventfd[v] = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 		if (p->eventfd[v] < 0) {
+			int err = errno;
+
+			peer_close(p);
+			return -err;
+		}
+	}
+	return 0;
+}
+
+int peer_adopt(struct peer *p, uint32_t id, const int *fds)
+{
+	p->id = id;
+	for (unsigned v = 0; v < OTA_VEC_COUNT; v++) {
+		int flags;
+
+		p->eventfd[v] = fcntl(fds[v], F_DUPFD_CLOEXEC, 3);
+		flags = p->eventfd[v] < 0 ? -1 : fcntl(p->eventfd[v], F_GETFL);
+		if (flags < 0 || fcntl(p->eventfd[v], F_SETFL, flags | O_NONBLOCK) < 0) {
 			int err = errno;
 
 			peer_close(p);

@@ -22,6 +22,12 @@ struct peer {
 
 /* Create fresh eventfds for every vector. Returns 0 or -errno. */
 int peer_open(struct peer *p, uint32_t id);
+/*
+ * Keep copies (dup) of eventfds another party made, one per vector: a
+ * peer the server announced to a split model's device process. They are
+ * made non-blocking, as peer_drain() needs. Returns 0 or -errno.
+ */
+int peer_adopt(struct peer *p, uint32_t id, const int *fds);
 void peer_close(struct peer *p);
 bool peer_is_open(const struct peer *p);
 

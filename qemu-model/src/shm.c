@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <otattest/record.h>
@@ -55,27 +56,9 @@ static volatile uint8_t *record_region(const struct shm *s)
 	return s->base + s->info.record_offset;
 }
 
-int shm_create(struct shm *s, uint32_t device_peer_id)
+/* The info block the device means to show: the default layout, state OFF. */
+static int fill_info(struct shm *s, uint32_t device_peer_id)
 {
-	int r;
-
-	memset(s, 0, sizeof(*s));
-	s->fd = memfd_create("otattest-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (s->fd < 0)
-		return -errno;
-	/*
-	 * Sealed at its size: every peer maps all of it, and a peer that
-	 * could shrink it would turn the others' accesses into SIGBUS.
-	 */
-	if (ftruncate(s->fd, OTA_SHM_SIZE) < 0 ||
-	    fcntl(s->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-		goto fail;
-	s->base = mmap(NULL, OTA_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
-	if (s->base == MAP_FAILED) {
-		s->base = NULL;
-		goto fail;
-	}
-
 	s->info.magic = OTA_SHM_MAGIC;
 	s->info.abi_major = OTA_SHM_ABI_MAJOR;
 	s->info.abi_minor = OTA_SHM_ABI_MINOR;
@@ -91,10 +74,40 @@ int shm_create(struct shm *s, uint32_t device_peer_id)
 	s->info.response_offset = OTA_SHM_RESPONSE_OFFSET;
 	s->info.response_size = OTA_SHM_RESPONSE_SIZE;
 	/* The device checks its own layout with the driver's check. */
-	if (ota_shm_info_validate(&s->info, OTA_SHM_SIZE) != OTA_OK) {
-		errno = EINVAL;
+	return ota_shm_info_validate(&s->info, OTA_SHM_SIZE) == OTA_OK ? 0 : -EINVAL;
+}
+
+/* Map all of s->fd and decide what the info block says. 0 or -errno. */
+static int map_whole(struct shm *s, uint32_t device_peer_id)
+{
+	s->base = mmap(NULL, OTA_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
+	if (s->base == MAP_FAILED) {
+		s->base = NULL;
+		return -errno;
+	}
+	return fill_info(s, device_peer_id);
+}
+
+int shm_create(struct shm *s, uint32_t device_peer_id)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = memfd_create("otattest-shm", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (s->fd < 0)
+		return -errno;
+	/*
+	 * Sealed at its size: every peer maps all of it, and a peer that
+	 * could shrink it would turn the others' accesses into SIGBUS.
+	 */
+	if (ftruncate(s->fd, OTA_SHM_SIZE) < 0 ||
+	    fcntl(s->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
+		r = -errno;
 		goto fail;
 	}
+	r = map_whole(s, device_peer_id);
+	if (r < 0)
+		goto fail;
 	/* The magic goes last: a reader never sees a valid magic over a half-made block. */
 	shm_zero(s->base, OTA_SHM_SIZE);
 	shm_copy(s->base + sizeof(uint32_t), (const uint8_t *)&s->info + sizeof(uint32_t),
@@ -103,7 +116,6 @@ int shm_create(struct shm *s, uint32_t device_peer_id)
 	return 0;
 
 fail:
-	r = -errno;
 	shm_destroy(s);
 	return r;
 }
@@ -211,6 +223,63 @@ void shm_republish_record(struct shm *s, const struct faults *f)
 {
 	if (s->have_record)
 		write_record(s, f);
+}
+
+/* The next even value at or after v: where a seqlock counter carries on. */
+static uint32_t round_up_even(uint32_t v)
+{
+	return (v + 1u) & ~1u;
+}
+
+int shm_attach(struct shm *s, int fd, uint32_t device_peer_id)
+{
+	struct stat st;
+	int seals, r;
+
+	memset(s, 0, sizeof(*s));
+	s->fd = fd;
+	/* Mapped whole, and nobody may shrink it under us (SIGBUS): as shm_create makes it. */
+	seals = fcntl(s->fd, F_GET_SEALS);
+	if (seals < 0 || fstat(s->fd, &st) < 0) {
+		r = -errno;
+		goto fail;
+	}
+	if (st.st_size != OTA_SHM_SIZE || !(seals & F_SEAL_SHRINK)) {
+		r = -EPROTO;
+		goto fail;
+	}
+	r = map_whole(s, device_peer_id);
+	if (r < 0)
+		goto fail;
+	/*
+	 * The memory outlives device processes, and the driver has been
+	 * watching its two seqlock counters all along: it takes "the event
+	 * counter moved" as the device being back, and a counter that
+	 * returned to a value it saw before could pass a torn copy as
+	 * whole. So both carry on from the values found here. That is the
+	 * only thing read back, and any value will do: the guest can write
+	 * them too, and all it can get is its own driver confused.
+	 */
+	s->info.event_counter = round_up_even(__atomic_load_n(&info_block(s)->event_counter,
+							      __ATOMIC_ACQUIRE));
+	s->record_seq = round_up_even(__atomic_load_n(
+		&((volatile struct ota_shm_record *)record_region(s))->generation, __ATOMIC_ACQUIRE));
+	/*
+	 * Everything else is stale, from a device that died at any moment:
+	 * the record region is emptied whole (this power-on has no record
+	 * yet) and the info block rewritten, state OFF; the response region
+	 * is cleared (no answer is owed). The request region is the guest's
+	 * and stays: a request rung after this device joined is a real one.
+	 */
+	s->shown_record_len = s->info.record_size - (uint32_t)sizeof(struct ota_shm_record);
+	write_record(s, NULL);
+	shm_zero(shm_response(s), s->info.response_size);
+	store_fence();
+	return 0;
+
+fail:
+	shm_destroy(s);
+	return r;
 }
 
 volatile uint8_t *shm_request(const struct shm *s)

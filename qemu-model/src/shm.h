@@ -38,6 +38,15 @@ struct shm {
 
 /* memfd of OTA_SHM_SIZE with the default layout; state OFF. 0 or -errno. */
 int shm_create(struct shm *s, uint32_t device_peer_id);
+/*
+ * A split model's device process: map the memory its server made (fd is
+ * ours from now on, closed by shm_destroy, also when this fails) and take
+ * it over as a power-on does: info block rewritten (state OFF), record region emptied, response
+ * region cleared, the two seqlock counters carried on from where the last
+ * device left them. 0, -EPROTO for memory of the wrong size or unsealed,
+ * or -errno.
+ */
+int shm_attach(struct shm *s, int fd, uint32_t device_peer_id);
 void shm_destroy(struct shm *s);
 
 /* Each of these moves event_counter; the caller rings OTA_VEC_EVENT. */

@@ -5,7 +5,8 @@
 #  devclient.c  the driver's view: info block, record seqlock, mailbox calls
 #  modelproc.c  the model as a child process; control requests
 #  fixture.c    a provisioned device (otimage) for the tests that need one
-#  test_*.c     suites (check), each printing "N passed, N failed"
+#  test_*.c     suites (check), each printing "N passed, N failed";
+#               test_split.c: the split model (server + device process)
 #  model-peer.c tool: join the model and print the info block and the record
 MODELTEST_LIB_SRCS := $(filter-out tests/model/test_%.c tests/model/model-peer.c,\
 	$(wildcard tests/model/*.c))
@@ -13,11 +14,15 @@ MODELTEST_A := $(B)/libmodeltest.a
 MODEL_SUITES := $(patsubst tests/model/%.c,$(B)/tests/model/%,$(wildcard tests/model/test_*.c))
 MODEL_PEER := $(B)/tests/model/model-peer
 
+# The guest peer speaks the ivshmem protocol with the model's own client
+# half (qemu-model/src/ivshmem_client.c): one copy of the protocol.
+MODELTEST_PROTO_OBJS := $(B)/qemu-model/src/ivshmem_client.o $(B)/qemu-model/src/ivshmem_proto.o
+
 # Tests find the binaries they drive by absolute path, whatever their cwd.
 EXTRA_CFLAGS_tests_model_ := -DOTA_MODEL_PATH='"$(abspath $(MODEL))"' \
-	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"'
+	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"' -Iqemu-model/src
 
-$(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o)
+$(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o) $(MODELTEST_PROTO_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 

@@ -2,10 +2,12 @@
 /* Shared pieces of the model suites; see harness.h. */
 #include "harness.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <errno.h>
@@ -195,4 +197,17 @@ long read_small_file(const char *path, void *buf, size_t cap)
 	n = fread(buf, 1, cap, f);
 	fclose(f);
 	return (long)n;
+}
+
+int shell_run(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+	int status;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	status = system(cmd);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }

@@ -15,31 +15,23 @@
 
 #include <otattest/shm.h>
 
-#define IVC_MAX_PEERS 4u
+#include "ivshmem_client.h"
 
-struct ivc_peer {
-	int64_t id;
-	int fd[OTA_VEC_COUNT]; /* for ringing it; -1 when not announced */
-	bool present;
-};
-
+/*
+ * The protocol itself (greeting, peer table) is the model's own client
+ * half, qemu-model/src/ivshmem_client.c, which the split model's device
+ * process speaks too; this adds the mapping and the doorbells.
+ */
 struct ivc {
-	int sock;
-	int64_t own_id;
-	int shm_fd;
+	struct ivshmem_client cl;
 	volatile uint8_t *shm;
 	size_t shm_size;
-	int own_fd[OTA_VEC_COUNT]; /* readable when a peer rang us */
-	struct ivc_peer peer[IVC_MAX_PEERS];
-	uint32_t disconnects_seen;
 };
 
 /*
- * Connect and take the whole greeting. Returns 0; -EBUSY when the server
- * greets with a version other than 0 (the model's refusal of a second
- * guest: version -1, then EOF); -ECONNRESET when it closed the connection
- * before greeting at all; -ETIMEDOUT; -EPROTO for a greeting that breaks
- * the protocol; other -errno from the socket.
+ * Connect, take the whole greeting and map the memory. Returns 0 or what
+ * ivshmem_client_connect() returns (-EBUSY: turned away), -EPROTO for
+ * memory that cannot be mapped.
  */
 int ivc_connect(struct ivc *c, const char *path, int timeout_ms);
 void ivc_close(struct ivc *c);
@@ -63,6 +55,6 @@ uint64_t ivc_drain(struct ivc *c, unsigned vector);
 int ivc_poll_server(struct ivc *c, int timeout_ms);
 
 /* The announced peer with this id, or NULL. */
-const struct ivc_peer *ivc_find_peer(const struct ivc *c, int64_t id);
+const struct ivshmem_remote *ivc_find_peer(const struct ivc *c, int64_t id);
 
 #endif /* TESTS_MODEL_IVCLIENT_H */

@@ -92,14 +92,14 @@ static int cmd_info(struct devc *d)
 		printf("{\"abi\":\"%u.%u\",\"device_peer_id\":%u,\"guest_peer_id\":%lld,"
 		       "\"state\":\"%s\",\"detail\":\"%s\",\"event_counter\":%u,"
 		       "\"progress_done\":%u,\"progress_total\":%u,\"shm_size\":%u}\n",
-		       in.abi_major, in.abi_minor, in.device_peer_id, (long long)d->iv.own_id,
+		       in.abi_major, in.abi_minor, in.device_peer_id, (long long)d->iv.cl.own_id,
 		       ota_device_state_name(in.device_state), name_of(in.state_detail),
 		       in.event_counter, in.progress_done, in.progress_total, in.shm_size);
 		return 0;
 	}
 	printf("shared memory ABI  %u.%u, %u bytes\n", in.abi_major, in.abi_minor, in.shm_size);
 	printf("device peer        %u (this guest: %lld)\n", in.device_peer_id,
-	       (long long)d->iv.own_id);
+	       (long long)d->iv.cl.own_id);
 	printf("state              %s (%s)\n", ota_device_state_name(in.device_state),
 	       name_of(in.state_detail));
 	printf("event counter      %u\n", in.event_counter);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -41,11 +42,13 @@ int mp_init(struct model_proc *mp)
 
 	memset(mp, 0, sizeof(*mp));
 	mp->pid = -1;
+	mp->server_pid = -1;
 	snprintf(mp->dir, sizeof(mp->dir), "%s/otamodel.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(mp->dir))
 		return -errno;
 	snprintf(mp->state_dir, sizeof(mp->state_dir), "%s/state", mp->dir);
 	snprintf(mp->socket, sizeof(mp->socket), "%s/ivshmem.sock", mp->dir);
+	snprintf(mp->device_socket, sizeof(mp->device_socket), "%s/device.sock", mp->dir);
 	snprintf(mp->control, sizeof(mp->control), "%s/control.sock", mp->dir);
 	snprintf(mp->log, sizeof(mp->log), "%s/model.log", mp->dir);
 	return 0;
@@ -59,10 +62,19 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
 	return remove(path);
 }
 
+static void reap(pid_t *pid, int sig)
+{
+	if (*pid <= 0)
+		return;
+	kill(*pid, sig);
+	waitpid(*pid, NULL, 0);
+	*pid = -1;
+}
+
 void mp_cleanup(struct model_proc *mp)
 {
-	if (mp->pid > 0)
-		mp_kill(mp);
+	reap(&mp->pid, SIGKILL);
+	reap(&mp->server_pid, SIGKILL);
 	if (mp->dir[0] && !getenv("OTATTEST_KEEP"))
 		nftw(mp->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
@@ -84,30 +96,12 @@ static int connect_control(const struct model_proc *mp)
 	return fd;
 }
 
-int mp_start(struct model_proc *mp, const char *const *extra_args)
+/* Fork and exec argv with stdout and stderr appended to the log. */
+static pid_t spawn(const struct model_proc *mp, const char *const *argv)
 {
-	const char *argv[64];
-	unsigned n = 0;
-	int64_t deadline;
-	char reply[512];
+	pid_t pid = fork();
 
-	argv[n++] = mp_binary();
-	argv[n++] = "--state-dir";
-	argv[n++] = mp->state_dir;
-	argv[n++] = "--socket";
-	argv[n++] = mp->socket;
-	argv[n++] = "--control";
-	argv[n++] = mp->control;
-	argv[n++] = "--no-fsync";
-	argv[n++] = "--log-level=debug";
-	for (unsigned i = 0; extra_args && extra_args[i] && n < 63; i++)
-		argv[n++] = extra_args[i];
-	argv[n] = NULL;
-
-	mp->pid = fork();
-	if (mp->pid < 0)
-		return -errno;
-	if (mp->pid == 0) {
+	if (pid == 0) {
 		int fd = open(mp->log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 
 		if (fd >= 0) {
@@ -117,6 +111,105 @@ int mp_start(struct model_proc *mp, const char *const *extra_args)
 		execv(argv[0], (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+int mp_start_server(struct model_proc *mp, const char *const *extra_args)
+{
+	const char *argv[32];
+	unsigned n = 0;
+	int64_t deadline;
+	struct stat st;
+
+	argv[n++] = mp_binary();
+	argv[n++] = "server";
+	argv[n++] = "--socket";
+	argv[n++] = mp->socket;
+	argv[n++] = "--device-socket";
+	argv[n++] = mp->device_socket;
+	argv[n++] = "--log-level=debug";
+	for (unsigned i = 0; extra_args && extra_args[i] && n < 31; i++)
+		argv[n++] = extra_args[i];
+	argv[n] = NULL;
+	mp->server_pid = spawn(mp, argv);
+	if (mp->server_pid < 0)
+		return -errno;
+	/* The device socket is made last: both sockets listen once it is there. */
+	deadline = now_ms() + 10000;
+	while (now_ms() < deadline) {
+		int status;
+
+		if (waitpid(mp->server_pid, &status, WNOHANG) == mp->server_pid) {
+			mp->server_pid = -1;
+			return -ECHILD;
+		}
+		if (lstat(mp->device_socket, &st) == 0 && S_ISSOCK(st.st_mode))
+			return 0;
+		usleep(2000);
+	}
+	return -ETIMEDOUT;
+}
+
+static int wait_child(pid_t *pid, int timeout_ms)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	int status;
+
+	if (*pid <= 0)
+		return -ECHILD;
+	while (now_ms() < deadline) {
+		if (waitpid(*pid, &status, WNOHANG) == *pid) {
+			*pid = -1;
+			return status;
+		}
+		usleep(1000);
+	}
+	return -ETIMEDOUT;
+}
+
+int mp_stop_server(struct model_proc *mp, int timeout_ms)
+{
+	int r;
+
+	if (mp->server_pid <= 0)
+		return -ECHILD;
+	kill(mp->server_pid, SIGTERM);
+	r = wait_child(&mp->server_pid, timeout_ms);
+	if (r == -ETIMEDOUT)
+		reap(&mp->server_pid, SIGKILL);
+	return r;
+}
+
+int mp_start(struct model_proc *mp, const char *const *extra_args)
+{
+	char connect_arg[200];
+	const char *argv[64];
+	unsigned n = 0;
+	int64_t deadline;
+	char reply[512];
+
+	argv[n++] = mp_binary();
+	argv[n++] = "--state-dir";
+	argv[n++] = mp->state_dir;
+	if (mp->server_pid > 0) {
+		/* A device process: the server has the ivshmem socket. */
+		snprintf(connect_arg, sizeof(connect_arg), "--connect=%s", mp->device_socket);
+		argv[n++] = connect_arg;
+	} else {
+		argv[n++] = "--socket";
+		argv[n++] = mp->socket;
+	}
+	argv[n++] = "--control";
+	argv[n++] = mp->control;
+	argv[n++] = "--no-fsync";
+	argv[n++] = "--log-level=debug";
+	for (unsigned i = 0; extra_args && extra_args[i] && n < 63; i++)
+		argv[n++] = extra_args[i];
+	argv[n] = NULL;
+
+	mp->pid = spawn(mp, argv);
+	if (mp->pid < 0)
+		return -errno;
 	/* Ready is when the control socket answers. */
 	deadline = now_ms() + 20000;
 	while (now_ms() < deadline) {
@@ -201,21 +294,7 @@ long long mp_status_num(struct model_proc *mp, const char *key)
 
 int mp_wait(struct model_proc *mp, int timeout_ms)
 {
-	int64_t deadline = now_ms() + timeout_ms;
-	int status;
-
-	if (mp->pid <= 0)
-		return -ECHILD;
-	while (now_ms() < deadline) {
-		pid_t r = waitpid(mp->pid, &status, WNOHANG);
-
-		if (r == mp->pid) {
-			mp->pid = -1;
-			return status;
-		}
-		usleep(1000);
-	}
-	return -ETIMEDOUT;
+	return wait_child(&mp->pid, timeout_ms);
 }
 
 int mp_stop(struct model_proc *mp, int timeout_ms)
@@ -233,11 +312,7 @@ int mp_stop(struct model_proc *mp, int timeout_ms)
 
 void mp_kill(struct model_proc *mp)
 {
-	if (mp->pid <= 0)
-		return;
-	kill(mp->pid, SIGKILL);
-	waitpid(mp->pid, NULL, 0);
-	mp->pid = -1;
+	reap(&mp->pid, SIGKILL);
 }
 
 int mp_log_count(const struct model_proc *mp, const char *needle)

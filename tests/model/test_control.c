@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,21 +40,6 @@ static void expect_reply(const char *request, const char *want_prefix)
 	ck_assert_int_eq(mp_ctl(&rig.mp, request, reply, sizeof(reply)), 0);
 	ck_assert_msg(strncmp(reply, want_prefix, strlen(want_prefix)) == 0,
 		      "'%s' replied '%s', wanted '%s...'", request, reply, want_prefix);
-}
-
-/* Run a shell command line; its exit status (or -1 when it did not exit). */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	int status;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	status = system(cmd);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static uint32_t record_generation(struct rig *r)
@@ -212,15 +196,15 @@ START_TEST(ctl_client_exit_codes_and_json)
 	char out[512];
 	long n;
 
-	ck_assert_int_eq(run("%s ctl -c %s status >/dev/null", bin, rig.mp.control), 0);
-	ck_assert_int_eq(run("%s ctl -c %s frobnicate >/dev/null", bin, rig.mp.control), 2);
-	ck_assert_int_eq(run("%s ctl -c %s/nothing status 2>/dev/null", bin, rig.mp.dir), 16);
-	ck_assert_int_eq(run("%s ctl status 2>/dev/null", bin), 2);
-	ck_assert_int_eq(run("%s ctl --help >/dev/null", bin), 0);
-	ck_assert_int_eq(run("%s ctl -c %s otp floor bl0 9 >/dev/null", bin, rig.mp.control), 0);
+	ck_assert_int_eq(shell_run("%s ctl -c %s status >/dev/null", bin, rig.mp.control), 0);
+	ck_assert_int_eq(shell_run("%s ctl -c %s frobnicate >/dev/null", bin, rig.mp.control), 2);
+	ck_assert_int_eq(shell_run("%s ctl -c %s/nothing status 2>/dev/null", bin, rig.mp.dir), 16);
+	ck_assert_int_eq(shell_run("%s ctl status 2>/dev/null", bin), 2);
+	ck_assert_int_eq(shell_run("%s ctl --help >/dev/null", bin), 0);
+	ck_assert_int_eq(shell_run("%s ctl -c %s otp floor bl0 9 >/dev/null", bin, rig.mp.control), 0);
 	/* Lowering a floor: OTP_CLEARS_BITS, class INVALID_ARGUMENT, exit 10. */
-	ck_assert_int_eq(run("%s ctl -c %s otp floor bl0 3 >/dev/null", bin, rig.mp.control), 10);
-	ck_assert_int_eq(run("%s ctl --json -c %s status > %s/status.json", bin, rig.mp.control,
+	ck_assert_int_eq(shell_run("%s ctl -c %s otp floor bl0 3 >/dev/null", bin, rig.mp.control), 10);
+	ck_assert_int_eq(shell_run("%s ctl --json -c %s status > %s/status.json", bin, rig.mp.control,
 			     rig.mp.dir),
 			 0);
 	snprintf(out, sizeof(out), "%s/status.json", rig.mp.dir);
@@ -237,7 +221,7 @@ START_TEST(ctl_client_exit_codes_and_json)
 		ck_assert_ptr_nonnull(strstr(json, ",\"guest\":\"yes\","));
 		ck_assert_str_eq(json + n - 2, "}\n");
 	}
-	ck_assert_int_eq(run("%s ctl --json -c %s otp floor bl0 3 > %s/err.json", bin,
+	ck_assert_int_eq(shell_run("%s ctl --json -c %s otp floor bl0 3 > %s/err.json", bin,
 			     rig.mp.control, rig.mp.dir),
 			 10);
 	{
@@ -269,16 +253,16 @@ START_TEST(help_documents_everything)
 	long n;
 
 	snprintf(path, sizeof(path), "%s/help.txt", rig.mp.dir);
-	ck_assert_int_eq(run("%s --help > %s", mp_binary(), path), 0);
+	ck_assert_int_eq(shell_run("%s --help > %s", mp_binary(), path), 0);
 	n = read_small_file(path, text, sizeof(text) - 1);
 	ck_assert_int_gt(n, 0);
 	text[n] = '\0';
 	for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		ck_assert_msg(strstr(text, words[i]), "--help does not mention '%s'", words[i]);
-	ck_assert_int_eq(run("%s --version | grep -q 'shared memory ABI 1.0'", mp_binary()), 0);
-	ck_assert_int_eq(run("%s --bogus 2>/dev/null", mp_binary()), 2);
-	ck_assert_int_eq(run("%s 2>/dev/null", mp_binary()), 2); /* --state-dir is required */
-	ck_assert_int_eq(run("%s -d %s --log-level=loud 2>/dev/null", mp_binary(), rig.mp.dir), 2);
+	ck_assert_int_eq(shell_run("%s --version | grep -q 'shared memory ABI 1.0'", mp_binary()), 0);
+	ck_assert_int_eq(shell_run("%s --bogus 2>/dev/null", mp_binary()), 2);
+	ck_assert_int_eq(shell_run("%s 2>/dev/null", mp_binary()), 2); /* --state-dir is required */
+	ck_assert_int_eq(shell_run("%s -d %s --log-level=loud 2>/dev/null", mp_binary(), rig.mp.dir), 2);
 }
 END_TEST
 

@@ -60,20 +60,20 @@ static void expect_status(const struct ota_mbox_header *h, const void *payload, 
 
 START_TEST(greeting_gives_memory_and_vectors)
 {
-	const struct ivc_peer *dev;
+	const struct ivshmem_remote *dev;
 	struct ota_shm_info info;
 	int seals;
 
-	ck_assert_int_ge(rig.dev.iv.own_id, 1); /* guests never get 0: IVPosition 0 is ambiguous */
+	ck_assert_int_ge(rig.dev.iv.cl.own_id, 1); /* guests never get 0: IVPosition 0 is ambiguous */
 	ck_assert_uint_eq(rig.dev.iv.shm_size, OTA_SHM_SIZE);
 	dev = ivc_find_peer(&rig.dev.iv, 0);
 	ck_assert_ptr_nonnull(dev);
 	for (unsigned v = 0; v < OTA_VEC_COUNT; v++) {
 		ck_assert_int_ge(dev->fd[v], 0);
-		ck_assert_int_ge(rig.dev.iv.own_fd[v], 0);
+		ck_assert_int_ge(rig.dev.iv.cl.own_fd[v], 0);
 	}
 	/* The memory cannot be resized under the other peers. */
-	seals = fcntl(rig.dev.iv.shm_fd, F_GET_SEALS);
+	seals = fcntl(rig.dev.iv.cl.shm_fd, F_GET_SEALS);
 	ck_assert_int_eq(seals & (F_SEAL_SHRINK | F_SEAL_GROW), F_SEAL_SHRINK | F_SEAL_GROW);
 
 	ck_assert_uint_eq(devc_read_info(&rig.dev, &info), OTA_OK);
@@ -112,7 +112,7 @@ START_TEST(other_device_peer_id)
 	rig_up(&r2, false, args);
 	ck_assert_uint_eq(r2.dev.info.device_peer_id, 7);
 	ck_assert_ptr_nonnull(ivc_find_peer(&r2.dev.iv, 7));
-	ck_assert_int_ne(r2.dev.iv.own_id, 7);
+	ck_assert_int_ne(r2.dev.iv.cl.own_id, 7);
 	ck_assert_ptr_null(ivc_find_peer(&r2.dev.iv, 0));
 	{
 		uint8_t buf[1024];
@@ -137,19 +137,19 @@ START_TEST(second_guest_is_refused)
 	ck_assert_int_eq(mp_log_count(&rig.mp, "guest-refused reason=busy"), 1);
 	/* The first guest is untouched. */
 	assert_still_serving();
-	ck_assert_int_eq(rig_status(&rig, "guest-peer"), rig.dev.iv.own_id);
+	ck_assert_int_eq(rig_status(&rig, "guest-peer"), rig.dev.iv.cl.own_id);
 }
 END_TEST
 
 START_TEST(disconnect_then_reconnect)
 {
-	int64_t first = rig.dev.iv.own_id;
+	int64_t first = rig.dev.iv.cl.own_id;
 
 	assert_still_serving();
 	rig_leave(&rig);
 	rig_wait_status(&rig, "guest", "no", 2000);
 	rig_join(&rig);
-	ck_assert_int_ne(rig.dev.iv.own_id, first); /* a new connection, a new id */
+	ck_assert_int_ne(rig.dev.iv.cl.own_id, first); /* a new connection, a new id */
 	ck_assert_int_eq(rig_status(&rig, "guests-accepted"), 2);
 	/* The new guest owes nothing to the old one's sequence numbers. */
 	rig.dev.next_seq = 1;
@@ -163,7 +163,7 @@ START_TEST(a_guest_that_talks_is_dropped)
 	char junk[8] = "garbage";
 
 	/* The protocol is one-way; a client that writes is not QEMU. */
-	ck_assert_int_eq(write(rig.dev.iv.sock, junk, sizeof(junk)), (ssize_t)sizeof(junk));
+	ck_assert_int_eq(write(rig.dev.iv.cl.sock, junk, sizeof(junk)), (ssize_t)sizeof(junk));
 	rig_wait_status(&rig, "guest", "no", 2000);
 	ck_assert_int_eq(mp_log_count(&rig.mp, "guest-protocol-error"), 1);
 	rig_leave(&rig);

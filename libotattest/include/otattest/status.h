@@ -353,7 +353,9 @@ enum ota_status_class {
 	/* the device model (qemu-model/src): its control socket and ivshmem server */          \
 	X(MODEL_IMAGE_TOO_LARGE, LIMIT, MODEL, 1, "image file is larger than its flash slot")       \
 	X(MODEL_NO_GUEST, UNAVAILABLE, MODEL, 2, "no guest is connected to the model")              \
-	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected")
+	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected") \
+	X(MODEL_DEVICE_REFUSED, BUSY, MODEL, 4, "the model's server refused the device: another device is connected") \
+	X(MODEL_NO_SERVER, UNAVAILABLE, MODEL, 5, "no model server at the device socket, or it went away")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

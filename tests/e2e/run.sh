@@ -105,6 +105,7 @@ if [ $list = 1 ]; then
 			e2e_scenario_defaults
 			. "$E2E_SCENARIO_DIR/$name.sh"
 			dev=; [ "$E2E_DEVICE" = 1 ] && dev=", device"
+			[ "$E2E_DEVICE" = 1 ] && [ "$E2E_MODEL_SPLIT" = 1 ] && dev=", split device"
 			printf '%-28s %-8s %3ss%s  %s\n' "$name" "$E2E_MODE" "$E2E_TIMEOUT" "$dev" "$E2E_DESCRIPTION"
 		)
 	done
@@ -207,7 +208,7 @@ prepare() (
 # run_one NAME: boot the scenario and write build/e2e/NAME/verdict as
 # "PASS|FAIL<TAB>seconds<TAB>detail". Runs as a background job.
 run_one() { # runs as a background job: already its own process
-	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= problems
+	local name=$1 dir=$E2E_BUILD/$1 t0 qrc hook_pid= hook_rc=0 check_rc=0 model= server= problems
 	local E2E_MODEL_LOAD_ARGS=()
 	local reason= ready= grc= secs i tq boot= proxy_pid=
 	# Set before the scenario is read, so that its top-level assignments
@@ -234,6 +235,7 @@ run_one() { # runs as a background job: already its own process
 		[ -n "$hook_pid" ] && { kill -KILL -- "-$hook_pid"; wait "$hook_pid"; } 2>/dev/null
 		[ -n "${proxy_pid:-}" ] && kill -TERM "$proxy_pid" 2>/dev/null
 		[ -f "$dir/model.pid" ] && kill -KILL "$(cat "$dir/model.pid")" 2>/dev/null
+		[ -f "$dir/model-server.pid" ] && kill -KILL "$(cat "$dir/model-server.pid")" 2>/dev/null
 	}
 	trap cleanup EXIT
 	trap 'exit 143' TERM INT # so that cleanup runs when the runner is stopped
@@ -314,9 +316,14 @@ run_one() { # runs as a background job: already its own process
 		hook_pid=
 	fi
 	# The current model (a hook may have restarted it): see lib/model.sh.
+	# A split model's device goes first: it exits 19 when its server goes.
 	if [ "$E2E_DEVICE" = 1 ]; then
 		e2e_model_stop "$dir" >"$dir/model-stop.txt"
 		model=$(cat "$dir/model-stop.txt")
+		if [ "$E2E_MODEL_SPLIT" = 1 ]; then
+			e2e_model_stop "$dir" model-server >"$dir/model-server-stop.txt"
+			server=$(cat "$dir/model-server-stop.txt")
+		fi
 	fi
 
 	e2e_strip_escapes <"$dir/serial.raw" >"$dir/serial.log" 2>/dev/null
@@ -366,6 +373,10 @@ run_one() { # runs as a background job: already its own process
 	[ "$hook_rc" = 0 ] || verdict FAIL "host_hook failed ($hook_rc; see host-hook.log)"
 	if [ -n "$model" ] && [ "$model" != ok ] && [ "$E2E_MODEL_MAY_EXIT" != 1 ]; then
 		verdict FAIL "the model $model (see model.log)"
+	fi
+	# Only the device may die on purpose: the server must last and stop cleanly.
+	if [ -n "$server" ] && [ "$server" != ok ]; then
+		verdict FAIL "the model's server $server (see model.log)"
 	fi
 	if declare -F host_check >/dev/null; then
 		(set -eEuo pipefail; host_check) >"$dir/host-check.log" 2>&1

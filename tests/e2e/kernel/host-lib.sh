@@ -10,8 +10,10 @@
 #                      reports it deleted (DEVICE_DELETED)
 #   unplugged          check QEMU no longer has it
 #   plug               a fresh chardev to the model's socket + device_add
-#   model-kill         SIGKILL the model (a device that dies)
+#   model-kill         SIGKILL the model (a device that dies); with
+#                      E2E_MODEL_SPLIT=1 the device process only
 #   model-start        start a new model on the same state and sockets
+#                      (split: a new device process joining the server)
 #   bar2 ADDR          read the device's shared memory through QEMU
 #                      (pmemsave at guest-physical ADDR), save the record
 #                      region's bytes as out/kt-model-record.bin and print

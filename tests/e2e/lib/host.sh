@@ -8,7 +8,9 @@
 #   E2E_OUT        its out/: the guest's writable share
 #   E2E_QMP        QMP, through lib/qmp-proxy.py (events: qmp-events.log)
 #   E2E_MODEL_CTL  the model's control socket (when the scenario has a device)
-#   E2E_MODEL_PID  the model's pid (the current one, after e2e_model_start)
+#   E2E_MODEL_PID  the model's pid (the current one, after e2e_model_start);
+#                  with E2E_MODEL_SPLIT=1 the device process's
+#   E2E_MODEL_SERVER_PID with E2E_MODEL_SPLIT=1: the split model's server
 #   E2E_MODEL_STATE the model's state directory
 #   E2E_PROVISION_DIR with E2E_PROVISION=1: keys, images, CA (lib/provision.sh)
 #   E2E_ROOT       the source tree
@@ -38,7 +40,9 @@ e2e_model_ctl() {
 
 # e2e_model_kill [SIGNAL]: end the model (default SIGKILL: the device dies
 # with no warning). QEMU stays up; the guest's device goes silent. The
-# scenario sets E2E_MODEL_MAY_EXIT=1 unless it restarts the model.
+# scenario sets E2E_MODEL_MAY_EXIT=1 unless it restarts the model. With
+# E2E_MODEL_SPLIT=1 only the device process ends; the server keeps QEMU's
+# connection and the shared memory.
 e2e_model_kill() {
 	e2e_model_signal "$E2E_RUN_DIR" "${1:-KILL}" || e2e_fail "the model did not end on SIG${1:-KILL}"
 }
@@ -48,6 +52,8 @@ e2e_model_kill() {
 # the provisioning images: the device keeps what it had). Returns once it is
 # ready. QEMU's ivshmem device keeps the old shared memory: replug it
 # (e2e_device_unplug, e2e_device_plug) so the guest meets the new model.
+# With E2E_MODEL_SPLIT=1 this restarts the device process only, and the
+# guest meets it on the same PCI function, no replug.
 e2e_model_restart() {
 	e2e_model_signal "$E2E_RUN_DIR" TERM || e2e_fail "the model did not stop on SIGTERM"
 	e2e_model_start "$E2E_RUN_DIR" >/dev/null || e2e_fail "the restarted model did not become ready"

@@ -6,33 +6,69 @@
 # device dying and coming back). So that either can stop it and learn how it
 # ended, every model runs under a small wrapper that records its pid in
 # DIR/model.pid and, when it ends, its wait status in DIR/model.exit.<pid>.
+#
+# With E2E_MODEL_SPLIT=1 the model is split (docs/model.md, "Split mode"):
+# 'otattest-model server' holds QEMU's ivshmem connection and the shared
+# memory (DIR/model-server.pid, DIR/model-server.exit.<pid>), and the
+# device process joins it on DIR/device.sock. model.pid is then the
+# device's: killing and restarting "the model" kills and restarts the
+# device only, and QEMU meets the new one without a replug.
 
 E2E_MODEL_BIN=build/otattest-model # make target, relative to the tree
 
-# e2e_model_spawn DIR ARGS...: start one model process; sets E2E_MODEL_PID
-# to the model's own pid (not the wrapper's) once it is known.
-e2e_model_spawn() {
-	local dir=$1 i
-	shift
-	rm -f "$dir/model.pid"
+# e2e_model_run DIR NAME ARGS...: start one process of the model binary
+# with ARGS, its output appended to DIR/model.log; DIR/NAME.pid gets its own
+# pid (not the wrapper's) once it is known, DIR/NAME.exit.<pid> its wait
+# status once it ended. Prints the pid.
+e2e_model_run() {
+	local dir=$1 name=$2 i
+	shift 2
+	rm -f "$dir/$name.pid"
 	(
-		"$E2E_ROOT/$E2E_MODEL_BIN" \
-			--state-dir="$dir/state" \
-			--socket="$dir/ivshmem.sock" \
-			--control="$dir/model.ctl" \
-			--no-fsync \
-			"$@" >>"$dir/model.log" 2>&1 &
+		"$E2E_ROOT/$E2E_MODEL_BIN" "$@" >>"$dir/model.log" 2>&1 &
 		pid=$!
-		echo "$pid" >"$dir/model.pid"
+		echo "$pid" >"$dir/$name.pid"
 		wait "$pid"
-		echo $? >"$dir/model.exit.$pid"
+		echo $? >"$dir/$name.exit.$pid"
 	) </dev/null >/dev/null 2>&1 & # hold no caller's pipe open
 	for ((i = 0; i < 200; i++)); do
-		[ -s "$dir/model.pid" ] && break
+		[ -s "$dir/$name.pid" ] && break
 		sleep 0.01
 	done
-	E2E_MODEL_PID=$(cat "$dir/model.pid" 2>/dev/null)
+	cat "$dir/$name.pid" 2>/dev/null
+}
+
+# e2e_model_spawn DIR ARGS...: start the model (with E2E_MODEL_SPLIT=1 the
+# device process, joined to the running server); sets E2E_MODEL_PID.
+e2e_model_spawn() {
+	local dir=$1 bus
+	shift
+	bus=(--socket="$dir/ivshmem.sock")
+	[ "${E2E_MODEL_SPLIT:-0}" = 1 ] && bus=(--connect="$dir/device.sock")
+	E2E_MODEL_PID=$(e2e_model_run "$dir" model --state-dir="$dir/state" "${bus[@]}" \
+		--control="$dir/model.ctl" --no-fsync "$@")
 	export E2E_MODEL_PID
+}
+
+# e2e_model_server_start DIR: E2E_MODEL_SPLIT=1: start the server unless
+# it runs, and wait until it listens on both sockets (the device socket
+# is made last). Sets E2E_MODEL_SERVER_PID. 10 s at most.
+e2e_model_server_start() {
+	local dir=$1 pid i
+	pid=$(cat "$dir/model-server.pid" 2>/dev/null)
+	if [ -z "$pid" ] || [ -e "$dir/model-server.exit.$pid" ]; then
+		pid=$(e2e_model_run "$dir" model-server server --socket="$dir/ivshmem.sock" \
+			--device-socket="$dir/device.sock")
+	fi
+	E2E_MODEL_SERVER_PID=$pid
+	export E2E_MODEL_SERVER_PID
+	for ((i = 0; i < 400; i++)); do
+		[ -S "$dir/device.sock" ] && return 0
+		[ -n "$pid" ] && [ -e "$dir/model-server.exit.$pid" ] && break
+		sleep 0.025
+	done
+	echo "the model's server did not start (see model.log)"
+	return 1
 }
 
 # e2e_model_wait_ready DIR: until the control socket answers, which the
@@ -59,42 +95,52 @@ e2e_model_wait_ready() {
 # later one (a host hook bringing a dead device back) keeps what the device
 # persisted. --no-fsync: the directory is thrown away; a SIGKILL stays safe
 # without it.
+#
+# With E2E_MODEL_SPLIT=1 the server is started first if it is not running
+# (only the first time: it outlives every device), then the device.
 e2e_model_start() {
 	local dir=$1 load=()
 	mkdir -p "$dir/state"
+	if [ "${E2E_MODEL_SPLIT:-0}" = 1 ]; then
+		e2e_model_server_start "$dir" || return 1
+	fi
 	[ -e "$dir/model.started" ] || load=("${E2E_MODEL_LOAD_ARGS[@]}")
 	: >"$dir/model.started"
 	e2e_model_spawn "$dir" "${load[@]}" "${E2E_MODEL_ARGS[@]}"
 	e2e_model_wait_ready "$dir"
 }
 
-# e2e_model_signal DIR SIGNAL: send SIGNAL to the current model and wait up
-# to 5 s for it to end. Prints nothing; fails if it is still running.
+# e2e_model_signal DIR SIGNAL [NAME]: send SIGNAL to the current model
+# (NAME model, the default: the model or the split model's device process;
+# model-server: the split model's server) and wait up to 5 s for it to end.
+# Prints nothing; fails if it is still running.
 e2e_model_signal() {
-	local dir=${1:-$E2E_RUN_DIR} sig=${2:-TERM} pid i
-	pid=$(cat "$dir/model.pid" 2>/dev/null) || return 0
-	[ -e "$dir/model.exit.$pid" ] && return 0
+	local dir=${1:-$E2E_RUN_DIR} sig=${2:-TERM} name=${3:-model} pid i
+	pid=$(cat "$dir/$name.pid" 2>/dev/null) || return 0
+	[ -e "$dir/$name.exit.$pid" ] && return 0
 	kill -"$sig" "$pid" 2>/dev/null
 	for ((i = 0; i < 100; i++)); do
-		[ -e "$dir/model.exit.$pid" ] && return 0
+		[ -e "$dir/$name.exit.$pid" ] && return 0
 		sleep 0.05
 	done
 	return 1
 }
 
-# e2e_model_stop DIR: stop the current model with SIGTERM (it keeps its
-# state and exits 0), SIGKILL after 5 s. Prints how it ended: "ok",
-# "exited early", "exited N", "killed by SIG", "did not stop on SIGTERM".
+# e2e_model_stop DIR [NAME]: stop the current model (NAME as for
+# e2e_model_signal) with SIGTERM (it keeps its state and exits 0), SIGKILL
+# after 5 s. Prints how it ended: "ok", "exited early", "exited N",
+# "killed by SIG", "did not stop on SIGTERM". Stop the split model's
+# device before its server: a device whose server goes exits 19.
 e2e_model_stop() {
-	local dir=${1:-$E2E_RUN_DIR} pid rc
-	pid=$(cat "$dir/model.pid" 2>/dev/null) || { echo ok; return 0; }
-	if [ -e "$dir/model.exit.$pid" ]; then
-		rc=$(cat "$dir/model.exit.$pid")
+	local dir=${1:-$E2E_RUN_DIR} name=${2:-model} pid rc
+	pid=$(cat "$dir/$name.pid" 2>/dev/null) || { echo ok; return 0; }
+	if [ -e "$dir/$name.exit.$pid" ]; then
+		rc=$(cat "$dir/$name.exit.$pid")
 		[ "$rc" = 0 ] && rc=early
-	elif e2e_model_signal "$dir" TERM; then
-		rc=$(cat "$dir/model.exit.$pid")
+	elif e2e_model_signal "$dir" TERM "$name"; then
+		rc=$(cat "$dir/$name.exit.$pid")
 	else
-		e2e_model_signal "$dir" KILL
+		e2e_model_signal "$dir" KILL "$name"
 		echo "did not stop on SIGTERM"
 		return 0
 	fi

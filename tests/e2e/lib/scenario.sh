@@ -10,6 +10,7 @@ e2e_scenario_defaults() {
 	E2E_TIMEOUT=60         # seconds QEMU may run (hard: then it is killed)
 	E2E_DEVICE=0           # 1: start otattest-model, add ivshmem-doorbell
 	E2E_MODEL_ARGS=()      # extra otattest-model options (faults, ...)
+	E2E_MODEL_SPLIT=0      # 1: split model: a server process + a device process that can die alone
 	E2E_PROVISION=0        # 1: provision a device (lib/provision.sh) and load it
 	E2E_QEMU_ARGS=()       # extra QEMU arguments (devices, ...)
 	E2E_KERNEL_ARGS=""     # extra kernel command line

@@ -14,8 +14,9 @@ device and runs tests/bench/scenarios/soak.sh in it: 31 unprivileged
 readers (State and Stages reads, GetRecord, Attest with every evidence
 verified against the CA and its nonce) and one member of otattest-update
 rotating the boot tags, for SOAK_SECONDS. Meanwhile the guest restarts or
-SIGKILLs otattestd, and the host SIGKILLs otattest-model, restarts it and
-re-plugs the device, each at random moments.
+SIGKILLs otattestd, and the host SIGKILLs the device (the split model's
+device process), which cold boots again on its state, each at random
+moments.
 
 It passes when no answer was wrong (evidence that does not verify, a
 record that does not validate, a rotation that skipped a version),
@@ -57,5 +58,5 @@ if [ -s "$out/readers.json" ]; then
 	jq -r '.rss[] | "soak: otattestd pid \(.pid): \(.seen_s)s, RSS \(.settled_kib) -> \(.last_kib) KiB (peak \(.peak_kib))\(if .judged then ", growth \(.growth_kib) KiB, judged" else "" end)"' "$out/readers.json"
 fi
 [ -s "$out/chaos-daemon" ] && echo "soak: otattestd killed $(wc -l <"$out/chaos-daemon") times: $(awk '{print $2}' "$out/chaos-daemon" | sort | uniq -c | tr -s ' ' | tr '\n' ',')"
-[ -s "$out/chaos-model" ] && echo "soak: the model killed, restarted and re-plugged $(wc -l <"$out/chaos-model") times"
+[ -s "$out/chaos-model" ] && echo "soak: the device killed and restarted $(wc -l <"$out/chaos-model") times"
 exit $rc

@@ -8,9 +8,12 @@
 #   guest chaos                          otattestd restarted (SIGTERM) or
 #                                         SIGKILLed at random moments in the
 #                                         first part of the run
-#   host chaos (host_hook)               otattest-model SIGKILLed at random
-#                                         moments, restarted on its state,
-#                                         the device unplugged and re-plugged
+#   host chaos (host_hook)               the device (otattest-model's device
+#                                         process, split mode) SIGKILLed at
+#                                         random moments and restarted on its
+#                                         state: the guest's device goes
+#                                         silent, then cold boots and returns
+#                                         on the same PCI function
 #
 # The last SOAK_CALM seconds (default 100) leave otattestd alone so one
 # instance lives long enough to judge its memory (otattest-loadgen soak:
@@ -22,6 +25,11 @@ E2E_DESCRIPTION="soak: 32 clients, daemon and model killed at random, every answ
 E2E_MODE=systemd
 E2E_TIMEOUT=$((${SOAK_SECONDS:-240} + 240))
 E2E_DEVICE=1
+# The device dies and comes back without a PCI unplug: QEMU 7.2 crashes
+# when the ivshmem device is deleted under 9p load (tests/e2e/README.md,
+# "Known problems"), and a root of trust that crashes does not take its
+# PCI function with it either.
+E2E_MODEL_SPLIT=1
 E2E_MODEL_MAY_EXIT=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service
@@ -100,8 +108,8 @@ guest_main() {
 	daemon_save_journal
 }
 
-# Kill the device (the model) at random moments, bring it back and re-plug
-# it, until 20 s before the clients stop.
+# Kill the device at random moments and bring it back, until 20 s before
+# the clients stop.
 host_hook() {
 	local until
 	e2e_wait_guest soak-start 180
@@ -112,11 +120,9 @@ host_hook() {
 		chaos_sleep $((15 + RANDOM % 25)) "$until"
 		[ "$SECONDS" -lt "$until" ] || break
 		e2e_model_kill
-		sleep "0.$((RANDOM % 10))"
+		sleep "$((RANDOM % 3)).$((RANDOM % 10))"
 		e2e_model_restart
-		daemon_unplug
-		daemon_plug
-		echo "$SECONDS model-kill-replug" >>"$E2E_OUT/chaos-model"
+		echo "$SECONDS model-kill-restart" >>"$E2E_OUT/chaos-model"
 	done
 }
 
@@ -128,5 +134,5 @@ host_check() {
 			{ echo "E2E-FAIL: the $f report says fail"; jq . "$E2E_OUT/$f.json"; exit 1; }
 	done
 	[ -s "$E2E_OUT/chaos-model" ] || { echo "E2E-FAIL: the model was never killed"; exit 1; }
-	echo "model chaos: $(wc -l <"$E2E_OUT/chaos-model") kill/restart/replug cycles"
+	echo "model chaos: $(wc -l <"$E2E_OUT/chaos-model") kill/restart cycles"
 }

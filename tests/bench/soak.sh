@@ -54,6 +54,7 @@ for f in readers rotator; do
 	jq -r --arg f "$f" '"soak: \($f): ok \(.ok), named errors \(.named), retried after a daemon kill \(.retried), wrong \(.wrong), unexpected \(.unexpected), lost \(.lost)"' "$out/$f.json"
 done
 if [ -s "$out/readers.json" ]; then
+	jq -r '"soak: longest time without a right answer to any client: \(.longest_gap_ms) ms"' "$out/readers.json"
 	jq -r '.ops | to_entries[] | "soak:   \(.key): ok \(.value.ok)\(if .value.verified then " (evidence verified: \(.value.verified))" else "" end), errors \(.value.errors)"' "$out/readers.json"
 	jq -r '.rss[] | "soak: otattestd pid \(.pid): \(.seen_s)s, RSS \(.settled_kib) -> \(.last_kib) KiB (peak \(.peak_kib))\(if .judged then ", growth \(.growth_kib) KiB, judged" else "" end)"' "$out/readers.json"
 fi

@@ -150,9 +150,12 @@ static void count(size_t op, enum outcome o, const struct lg_client *c, uint64_t
 	pthread_mutex_lock(&soak.lock);
 	t->outcome[o]++;
 	if (o == O_OK) {
-		if (soak.last_ok_ns && now - soak.last_ok_ns > soak.longest_gap_ns)
-			soak.longest_gap_ns = now - soak.last_ok_ns;
-		soak.last_ok_ns = now;
+		/* Clients report out of order: only a later answer moves the mark. */
+		if (now > soak.last_ok_ns) {
+			if (soak.last_ok_ns && now - soak.last_ok_ns > soak.longest_gap_ns)
+				soak.longest_gap_ns = now - soak.last_ok_ns;
+			soak.last_ok_ns = now;
+		}
 	} else {
 		for (i = 0; i < NAMES_MAX; i++) {
 			if (!t->names[i].name[0])

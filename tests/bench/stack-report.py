@@ -141,7 +141,9 @@ def main():
     w("")
     w("The daemon is otattestd for the otattest rows and tpm2-abrmd for the TPM rows (its "
       "kernel time included, e.g. the driver's work in otattestd's netlink send); the bus "
-      "daemon is dbus-daemon.")
+      "daemon is dbus-daemon. Process times are the kernel's tick accounting over each "
+      "5-second window, so the split is approximate (\"rest\" is what the whole guest "
+      "spent beyond the three, clamped at zero).")
     w("")
 
     w("### Boot verification on the device (otattest-model, BL0 with a 64 KiB payload)")

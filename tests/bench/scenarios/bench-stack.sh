@@ -46,7 +46,8 @@ guest_setup() {
 # One run: its JSON line to bench.jsonl, its summary line to bench.log
 # (which tests/bench/stack.sh shows as progress).
 bench_run() {
-	stack_loadgen bench --seconds "$BENCH_SECONDS" --warmup "$BENCH_WARMUP" "$@" \
+	stack_loadgen bench --seconds "$BENCH_SECONDS" --warmup "$BENCH_WARMUP" \
+		--bus-pid "$(systemctl show -p MainPID --value dbus.service)" "$@" \
 		>>"$E2E_OUT/bench.jsonl" 2>>"$E2E_OUT/bench.log" ||
 		e2e_fail "otattest-loadgen bench $* failed: $(tail -n 2 "$E2E_OUT/bench.log")"
 }

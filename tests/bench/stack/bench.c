@@ -112,7 +112,9 @@ int lg_bench_run(const struct lg_bench_args *a)
 	const char *first_error = "";
 	double rps, mean = 0;
 	struct cpu_sample cpu0, cpu1;
-	uint32_t bus_pid = 0;
+	/* Not from the bus itself: with socket activation the bus socket's
+	 * peer credentials name systemd, which created it. */
+	uint32_t bus_pid = a->bus_pid;
 	sd_bus *bus = NULL;
 	struct json j;
 	unsigned i;
@@ -123,7 +125,6 @@ int lg_bench_run(const struct lg_bench_args *a)
 	if (sd_bus_open_system(&bus) >= 0) {
 		if (a->rss_name)
 			s.pid = lg_bus_name_pid(bus, a->rss_name);
-		bus_pid = lg_bus_owner_pid(bus);
 		sd_bus_flush_close_unref(bus);
 	}
 	if (a->rss_name) {

@@ -95,8 +95,6 @@ uint64_t lg_self_cpu_ns(void);
 uint64_t lg_system_busy_ns(void);
 /* The pid owning a bus name, or 0. */
 uint32_t lg_bus_name_pid(sd_bus *bus, const char *name);
-/* The pid of the bus daemon this connection goes through, or 0. */
-uint32_t lg_bus_owner_pid(sd_bus *bus);
 
 /* ---- modes -------------------------------------------------------------- */
 
@@ -105,6 +103,7 @@ struct lg_bench_args {
 	unsigned clients;
 	double seconds, warmup;
 	const char *rss_name; /* bus name whose owner's RSS is sampled */
+	uint32_t bus_pid;     /* the bus daemon, for its CPU time; 0: unknown */
 	const char *label;
 };
 int lg_bench_run(const struct lg_bench_args *a);

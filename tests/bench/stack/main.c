@@ -18,7 +18,7 @@ static void usage(FILE *f)
 		"\n"
 		"SYNOPSIS\n"
 		"    otattest-loadgen bench --op OP [--clients N] [--seconds S] [--warmup S]\n"
-		"                           [--daemon BUSNAME] [--label TEXT]\n"
+		"                           [--daemon BUSNAME] [--bus-pid PID] [--label TEXT]\n"
 		"    otattest-loadgen soak --role readers --ca CA.pem [--clients N] [--seconds S]\n"
 		"                          [--rss-growth-max KIB] [--out FILE]\n"
 		"    otattest-loadgen soak --role rotator [--seconds S] [--rotate-every S] [--out FILE]\n"
@@ -62,6 +62,8 @@ static void usage(FILE *f)
 		"    --daemon BUSNAME    The daemon serving OP (e.g. " OTA_BUS_NAME "):\n"
 		"                        its resident memory is sampled during the run and\n"
 		"                        its CPU time over the window reported.\n"
+		"    --bus-pid PID       The bus daemon's pid, for its CPU time over the window\n"
+		"                        (e.g. systemctl show -p MainPID --value dbus.service).\n"
 		"    --label TEXT        Name of this row in the JSON (default: the op).\n"
 		"    --role ROLE         readers or rotator (soak).\n"
 		"    --ca FILE           Manufacturer CA (PEM) the evidence must chain to.\n"
@@ -113,6 +115,7 @@ int main(int argc, char **argv)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "daemon", required_argument, NULL, 'r' },
 		{ "label", required_argument, NULL, 'l' },
+		{ "bus-pid", required_argument, NULL, 'P' },
 		{ "role", required_argument, NULL, 'R' },
 		{ "ca", required_argument, NULL, 'C' },
 		{ "rotate-every", required_argument, NULL, 'e' },
@@ -164,6 +167,14 @@ int main(int argc, char **argv)
 		case 'l':
 			b.label = optarg;
 			break;
+		case 'P': {
+			unsigned pid;
+
+			if (parse_uint(optarg, 1, 4194304, &pid) < 0)
+				goto bad;
+			b.bus_pid = pid;
+			break;
+		}
 		case 'R':
 			if (strcmp(optarg, "readers") && strcmp(optarg, "rotator"))
 				goto bad;

@@ -168,17 +168,3 @@ uint64_t lg_system_busy_ns(void)
 	return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) *
 	       (1000000000ull / (unsigned long long)sysconf(_SC_CLK_TCK));
 }
-
-uint32_t lg_bus_owner_pid(sd_bus *bus)
-{
-	sd_bus_creds *creds = NULL;
-	pid_t pid = 0;
-
-	/* The peer of our bus socket (SO_PEERCRED): the bus daemon itself. */
-	if (sd_bus_get_owner_creds(bus, SD_BUS_CREDS_PID, &creds) < 0)
-		return 0;
-	if (sd_bus_creds_get_pid(creds, &pid) < 0)
-		pid = 0;
-	sd_bus_creds_unref(creds);
-	return (uint32_t)pid;
-}

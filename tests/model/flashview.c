@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -120,6 +121,98 @@ unsigned flashview_writes(const struct flashview *before, const struct flashview
 		*torn += c == FV_TORN;
 	}
 	return writes;
+}
+
+bool flashview_blank(const struct flashview *v, unsigned region)
+{
+	return all_erased(v->page[region], OTA_FLASH_PAGE_SIZE);
+}
+
+/* Bytes of p[0, len) that are not erased: what an erase of them changes. */
+static uint32_t programmed(const uint8_t *p, uint32_t len)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < len; i++)
+		n += p[i] != 0xff;
+	return n;
+}
+
+__attribute__((format(printf, 3, 4))) static bool mismatch(char *why, size_t cap,
+							    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, cap, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static bool torn_erase_check(const uint8_t *was, const uint8_t *now, const struct fv_tear *t,
+			     char *why, size_t cap)
+{
+	for (uint32_t i = 0; i < OTA_FLASH_PAGE_SIZE; i++) {
+		uint8_t want = i < t->landed ? 0xff : was[i];
+
+		if (now[i] != want)
+			return mismatch(why, cap,
+					"byte %u reads 0x%02x where the erase leaves 0x%02x "
+					"(0x%02x before the operation)",
+					i, now[i], want, was[i]);
+	}
+	if (t->changed != programmed(was, t->landed) || t->of != programmed(was, OTA_FLASH_PAGE_SIZE))
+		return mismatch(why, cap,
+				"the page held %u programmed bytes, %u of them in the %u that were "
+				"erased; the report says changed %u of %u",
+				programmed(was, OTA_FLASH_PAGE_SIZE), programmed(was, t->landed),
+				t->landed, t->changed, t->of);
+	return true;
+}
+
+static bool torn_program_check(const struct flashview *after, unsigned region,
+			       const struct fv_tear *t, char *why, size_t cap)
+{
+	const uint8_t *now = after->page[region];
+
+	for (uint32_t i = t->landed; i < OTA_FLASH_PAGE_SIZE; i++)
+		if (now[i] != 0xff)
+			return mismatch(why, cap,
+					"byte %u reads 0x%02x past the %u bytes that landed: the "
+					"page was not erased whole before the program",
+					i, now[i], t->landed);
+	if (programmed(now, t->landed) != t->changed)
+		return mismatch(why, cap,
+				"the %u bytes that landed hold %u programmed bytes; the report "
+				"says changed %u",
+				t->landed, programmed(now, t->landed), t->changed);
+	if (t->of > t->length || (t->landed == t->length && t->changed != t->of))
+		return mismatch(why, cap, "the whole program of %u bytes would change %u",
+				t->length, t->of);
+	if (t->changed == t->of && !valid_record(after, region))
+		return mismatch(why, cap,
+				"all the program would change landed, but the page holds no valid "
+				"record");
+	return true;
+}
+
+bool flashview_tear_check(const struct flashview *before, const struct flashview *after,
+			  const struct fv_tear *t, char *why, size_t cap)
+{
+	int region = flashview_region_at(after, t->addr);
+
+	if (region < 0)
+		return mismatch(why, cap, "0x%x is not in a boot data or tag table page", t->addr);
+	if (t->addr != after->offset[region])
+		return mismatch(why, cap, "0x%x is not the start of its page (0x%x)", t->addr,
+				after->offset[region]);
+	if (t->length > OTA_FLASH_PAGE_SIZE || (t->erase && t->length != OTA_FLASH_PAGE_SIZE) ||
+	    t->landed > t->length || t->changed > t->of)
+		return mismatch(why, cap, "a report that cannot be: length %u landed %u changed %u of %u",
+				t->length, t->landed, t->changed, t->of);
+	if (t->erase)
+		return torn_erase_check(before->page[region], after->page[region], t, why, cap);
+	return torn_program_check(after, (unsigned)region, t, why, cap);
 }
 
 int flashview_region_at(const struct flashview *v, uint32_t addr)

@@ -12,14 +12,18 @@
  *    byte, a word, half, all but a word, all of it unacknowledged, or a
  *    chosen number of bytes. The model's log says which write tore and how
  *    much of it landed and changed, and the flash left behind must show
- *    exactly that. A point is named by what it left: "write N landed L"
- *    for a write stopped part way, "after N writes" when the tear changed
+ *    exactly that: the torn page byte for byte, judged on the page itself
+ *    (it may already have held the same bytes), and the stores before it
+ *    whole. A point is named by what it left: "write N landed L" for a
+ *    write stopped part way, "after N writes" when the tear changed
  *    nothing (the moment before write N+1) or all it would (the moment
- *    after write N), so two cuts that leave flash the same count once.
+ *    after write N), an erase of a page already blank counting as nothing,
+ *    so two cuts that leave flash the same count once.
  *  - a SIGKILL from here at a random time after the device announced the
  *    reset (its event counter moved); one counts only when the reply had
  *    not been written when the model died. It is named by what the device
- *    had shown (state, progress, a record) and the writes that had landed.
+ *    had shown (state, progress, a record, or "publishing" when it died
+ *    inside a write of its info block) and the writes that had landed.
  *
  * After every cut, a model restarted on the same state directory must cold
  * boot (status OK, a valid record, a generation above every one shown
@@ -189,12 +193,37 @@ static bool reply_shown(struct rig *r, uint32_t seq)
 	return __atomic_load_n(&rh->seq, __ATOMIC_ACQUIRE) == seq;
 }
 
+/*
+ * What the running device shows. OTA_RECORD_TORN is "busy, read again":
+ * the model may be preempted between the two stores of its seqlock for
+ * milliseconds on two busy cores, far longer than devc_read_info's quick
+ * retries last.
+ */
 static struct ota_shm_info info_now(struct rig *r)
 {
 	struct ota_shm_info info;
+	int64_t t0 = now_us();
+	ota_status_t st;
 
-	ck_assert_uint_eq(devc_read_info(&r->dev, &info), OTA_OK);
+	while ((st = devc_read_info(&r->dev, &info)) == OTA_RECORD_TORN &&
+	       now_us() - t0 < 10000000)
+		sleep_us(100);
+	ck_assert_msg(st == OTA_OK, "info block: %s", ota_status_name(st));
 	return info;
+}
+
+/*
+ * What a dead device had shown; false when it died inside a write of the
+ * info block, whose seqlock then stays odd: it had shown nothing new yet.
+ */
+static bool info_at_death(struct rig *r, struct ota_shm_info *out)
+{
+	ota_status_t st = devc_read_info(&r->dev, out);
+
+	if (st == OTA_RECORD_TORN)
+		return false;
+	ck_assert_msg(st == OTA_OK, "info block of the dead device: %s", ota_status_name(st));
+	return true;
 }
 
 /* Power off and on through the control socket: the next boot after a recovery. */
@@ -216,10 +245,12 @@ struct cut {
 	uint32_t gen_shown;      /* the highest record generation shown before the cut */
 	uint32_t event_counter;  /* before the request */
 	struct ota_shm_info at_death;
+	bool died_publishing;    /* inside a write of the info block: at_death is not valid */
 	bool record_published;   /* the operation's reset published its record */
 	struct flashview before, after;
 	unsigned writes;         /* writes that landed whole */
 	unsigned torn;           /* regions left torn */
+	char state_dir[256];     /* kept for a failure's message */
 	char key[64];
 };
 
@@ -260,13 +291,14 @@ static bool cut_end(struct rig *r, struct cut *c)
 	struct ota_record rec;
 	uint32_t len, shm_gen;
 
-	c->at_death = info_now(r);
+	c->died_publishing = !info_at_death(r, &c->at_death);
 	if (devc_read_record(&r->dev, &rec, sizeof(rec), &len, &shm_gen) == OTA_OK &&
 	    ota_record_validate(&rec, len) == OTA_OK && rec.hdr.generation > c->gen_shown) {
 		c->gen_shown = rec.hdr.generation;
 		c->record_published = true;
 	}
 	rig_leave(r);
+	snprintf(c->state_dir, sizeof(c->state_dir), "%s", r->mp.state_dir);
 	ck_assert_int_eq(flashview_read(r->mp.state_dir, &c->after), 0);
 	c->writes = flashview_writes(&c->before, &c->after, &c->torn);
 	return before_reply;
@@ -421,41 +453,70 @@ static void cut_at_write(struct rig *r, struct cut *c, enum op op, unsigned k, c
 }
 
 /*
- * Name the point by what it left: a tear that changed nothing is the
- * moment before its write, one that changed all it would the moment
- * after (an erase of a page already blank is both). The flash left
- * behind must agree with the model's report: the written region torn, or
- * in the state the whole write leaves, and no more whole writes than the
- * operation had made (fewer show when an erase found its page blank).
+ * Check the flash against the model's report, then name the point by what
+ * it left. The torn write's page must hold exactly what that write leaves
+ * (flashview_tear_check: judged on the page itself, since it may already
+ * have held the same bytes before, left by an earlier cut that recovery
+ * had no reason to rewrite), every other page must be as before or a
+ * store the operation made whole before this one, and the count of those
+ * must be what the writes before say: boot code stores a record as an
+ * erase, then a program, each store to a page of its own, and every store
+ * a new record (a sequence number above any the boot could pick).
+ *
+ * A tear that changed nothing is the moment before its write, one that
+ * changed all it would the moment after; an erase that found its page
+ * blank left flash as the write before it did, so "after N writes" counts
+ * from there and cuts that leave flash the same count once.
  */
-static void tear_key(const struct cut *c, const struct tear_report *t, unsigned k, char *key,
+static void tear_key(struct cut *c, const struct tear_report *t, unsigned k, char *key,
 		     size_t cap)
 {
-	bool program = strcmp(t->write, "program") == 0;
+	struct fv_tear ft = { .erase = strcmp(t->write, "erase") == 0,
+			      .addr = t->addr,
+			      .length = t->length,
+			      .landed = t->landed,
+			      .changed = t->changed,
+			      .of = t->of };
 	int region = flashview_region_at(&c->after, t->addr);
-	enum fv_change change;
+	unsigned first = ft.erase ? k : k - 1; /* the erase that began the torn write's store */
+	unsigned stores = 0, stray = 0, shown;
+	char why[256];
 
+	ck_assert_msg(ft.erase || strcmp(t->write, "program") == 0, "write %u is a %s", k,
+		      t->write);
 	ck_assert_msg(region >= 0, "write %u at 0x%x is not to a boot data or tag table copy", k,
 		      t->addr);
-	change = flashview_change(&c->before, &c->after, (unsigned)region);
-	if (t->changed == 0 || t->changed == t->of) {
-		unsigned done = t->changed == 0 ? k - 1 : k;
+	ck_assert_msg(flashview_tear_check(&c->before, &c->after, &ft, why, sizeof(why)),
+		      "%s write %u (%s of %u at 0x%x, landed %u, changed %u of %u): %s (state in "
+		      "%s, kept with OTATTEST_KEEP=1)",
+		      op_name(c->op), k, t->write, t->length, t->addr, t->landed, t->changed, t->of,
+		      why, c->state_dir);
+	for (unsigned i = 0; i < FV_REGIONS; i++) {
+		enum fv_change change;
 
-		snprintf(key, cap, "after %u writes", done);
-		ck_assert_msg(c->torn == 0 && c->writes <= done,
-			      "%s says write %u changed %u of %u bytes; flash shows %u whole "
-			      "writes and %u torn regions",
-			      op_name(c->op), k, t->changed, t->of, c->writes, c->torn);
-		if (t->changed)
-			ck_assert_int_eq(change, program ? FV_RECORD : FV_ERASED);
+		if (i == (unsigned)region)
+			continue;
+		change = flashview_change(&c->before, &c->after, i);
+		stores += change == FV_RECORD;
+		stray += change == FV_ERASED || change == FV_TORN;
+	}
+	ck_assert_msg(first >= 1 && stray == 0 && 2 * stores == first - 1,
+		      "%s write %u (%s at 0x%x): the %u writes before its store show as %u whole "
+		      "stores elsewhere and %u other pages erased or torn",
+		      op_name(c->op), k, t->write, t->addr, first - 1, stores, stray);
+
+	if (t->changed && t->changed < t->of) {
+		c->writes = k - 1;
+		c->torn = 1;
+		snprintf(key, cap, "write %u landed %u", k, t->landed);
 		return;
 	}
-	snprintf(key, cap, "write %u landed %u", k, t->landed);
-	ck_assert_msg(c->torn == 1 && change == FV_TORN && c->writes + program <= k - 1,
-		      "%s write %u torn at %u bytes: flash shows %u whole writes and %u torn "
-		      "regions (the written one %s)",
-		      op_name(c->op), k, t->landed, c->writes, c->torn,
-		      change == FV_TORN ? "torn" : "not torn");
+	c->writes = t->changed ? k : k - 1;
+	c->torn = 0;
+	shown = c->writes;
+	if (shown == first && flashview_blank(&c->before, (unsigned)region))
+		shown--;
+	snprintf(key, cap, "after %u writes", shown);
 }
 
 struct calib {
@@ -590,10 +651,14 @@ static void timed_points(struct rig *r, enum op op, struct calib *cal, unsigned 
 		ck_assert_msg(++tries <= 3 * want, "%s: %u of %u timed kills before the reply",
 			      op_name(op), done, tries - 1);
 		if (timed_kill(r, &c, op, delay)) {
-			snprintf(key, sizeof(key), "%s %u/%u%s, after %u writes",
-				 ota_device_state_name(c.at_death.device_state),
-				 c.at_death.progress_done, c.at_death.progress_total,
-				 c.record_published ? " record" : "", c.writes);
+			if (c.died_publishing)
+				snprintf(key, sizeof(key), "publishing%s, after %u writes",
+					 c.record_published ? " record" : "", c.writes);
+			else
+				snprintf(key, sizeof(key), "%s %u/%u%s, after %u writes",
+					 ota_device_state_name(c.at_death.device_state),
+					 c.at_death.progress_done, c.at_death.progress_total,
+					 c.record_published ? " record" : "", c.writes);
 			verdict = point_add(op, KIND_TIMED, key) ? "new" : "seen";
 			done++;
 		} else {

@@ -6,7 +6,24 @@
 #include <string.h>
 #include <time.h>
 
-#define SEQLOCK_RETRIES 1000
+/*
+ * A copy the writer tore is retried: back to back at first, then with a
+ * pause, because the writer is another process that the scheduler may
+ * stop between its two seqlock stores for milliseconds on a loaded
+ * machine. Still bounded (about a second), as the driver is, so a writer
+ * that died mid-write is reported, not waited for.
+ */
+#define SEQLOCK_SPINS 100
+#define SEQLOCK_RETRIES (SEQLOCK_SPINS + 10000)
+#define SEQLOCK_PAUSE_NS 100000L
+
+static void seqlock_pause(int attempt)
+{
+	struct timespec pause = { 0, SEQLOCK_PAUSE_NS };
+
+	if (attempt >= SEQLOCK_SPINS)
+		nanosleep(&pause, NULL);
+}
 
 static uint32_t load32(volatile const void *p)
 {
@@ -31,7 +48,7 @@ ota_status_t devc_read_info(struct devc *d, struct ota_shm_info *out)
 {
 	volatile const struct ota_shm_info *in = (volatile const struct ota_shm_info *)d->iv.shm;
 
-	for (int i = 0; i < SEQLOCK_RETRIES; i++) {
+	for (int i = 0; i < SEQLOCK_RETRIES; seqlock_pause(i++)) {
 		uint32_t before = load32(&in->event_counter);
 
 		if (before & 1u)
@@ -79,7 +96,7 @@ ota_status_t devc_read_record(struct devc *d, void *buf, uint32_t cap, uint32_t 
 	volatile const struct ota_shm_record *h = (volatile const struct ota_shm_record *)region;
 	uint32_t room = d->info.record_size - (uint32_t)sizeof(*h);
 
-	for (int i = 0; i < SEQLOCK_RETRIES; i++) {
+	for (int i = 0; i < SEQLOCK_RETRIES; seqlock_pause(i++)) {
 		uint32_t before = load32(&h->generation), n;
 
 		if (before & 1u)

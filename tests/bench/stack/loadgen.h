@@ -26,7 +26,6 @@ struct lg_client {
 	unsigned index;
 	sd_bus *bus;       /* D-Bus ops: the client's own connection */
 	void *tpm;         /* TPM ops: struct lg_tpm (ops_tpm.c) */
-	uint64_t nonce_ctr;
 	/* The last failure, for error accounting (a D-Bus error name, or
 	 * a TSS2 response code as "tss2:0x...", or a local reason). */
 	char err_name[128];

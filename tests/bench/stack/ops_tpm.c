@@ -204,8 +204,11 @@ int lg_op_tpm_quote(struct lg_client *c)
 	TSS2_RC rc;
 	int r = 0;
 
-	if (getrandom(c->nonce, sizeof(c->nonce), 0) != (ssize_t)sizeof(c->nonce))
-		return tss_fail(c, "getrandom", (TSS2_RC)errno);
+	if (getrandom(c->nonce, sizeof(c->nonce), 0) != (ssize_t)sizeof(c->nonce)) {
+		snprintf(c->err_name, sizeof(c->err_name), "local:%s", strerror(errno));
+		snprintf(c->err_msg, sizeof(c->err_msg), "getrandom for the nonce failed");
+		return -1;
+	}
 	memcpy(qualifying.buffer, c->nonce, sizeof(c->nonce));
 	rc = Esys_Quote(t->esys, t->ak, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE, &qualifying,
 			&scheme, &boot_pcrs, &quoted, &sig);

@@ -26,10 +26,13 @@ $(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
 RV32_OBJS += $(LIBOTA_CORE_SRCS:%.c=$(B)/rv32/%.o)
 
-# otattest-verify and the other host tools in tools/, linked against the
-# static host library (the shared one is for other projects and the daemon).
+# The host tools beside the library, linked against the static host
+# library (the shared one is for other projects and the daemon):
+#  tools/verify/   otattest-verify: evidence against a trust store and policy
+#  tools/otimage/  the signing and provisioning tool; every file but main.c
+#                  forms libotimage.a, which tests link
 OTA_VERIFY := $(B)/otattest-verify
-$(OTA_VERIFY): $(B)/libotattest/tools/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+$(OTA_VERIFY): $(B)/libotattest/tools/verify/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
 ALL_TARGETS += $(OTA_VERIFY)
 INSTALL_TARGETS += $(OTA_VERIFY)
@@ -43,3 +46,17 @@ $(OTA_PC): libotattest/build.mk
 		'Version: 1.0' 'Requires.private: libcrypto' \
 		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lotattest' > $@
 ALL_TARGETS += $(OTA_PC)
+
+OTIMAGE_LIB_SRCS := $(filter-out libotattest/tools/otimage/main.c,$(wildcard libotattest/tools/otimage/*.c))
+OTIMAGE_LIB_A := $(B)/libotimage.a
+OTIMAGE := $(B)/otimage
+
+$(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+# libswhal: provision computes the identity public key with the key manager's code.
+$(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(B)/libswhal.a $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+EXTRA_CFLAGS_libotattest_tools_otimage_ += -Iqemu-model/chip
+ALL_TARGETS += $(OTIMAGE)

@@ -1,17 +1,17 @@
-# The device model.
-#  hal/  the software HAL: the emulated hardware (OpenSSL 3 engines, keys in
-#        XOR shares, flash/OTP/retention RAM as files). The one HAL
-#        implementation: unit tests and otattest-model both link it.
-#  src/  otattest-model: ivshmem server and device peer (one process, or split
-#        in a server and a device process), mailbox, resets,
-#        control socket, fault injection (docs/model.md).
-SWHAL_SRCS := $(wildcard qemu-model/hal/*.c)
+# The device model, in two layers around the firmware:
+#  chip/   the emulated chip (below the firmware): the one implementation of
+#          firmware/include/hal.h (OpenSSL 3 engines, keys in XOR shares,
+#          flash/OTP/retention RAM as files). Unit tests and the board link it.
+#  board/  otattest-model (above the firmware): ivshmem server and device
+#          peer (one process, or split in a server and a device process),
+#          mailbox, resets, control socket, fault injection (docs/model.md).
+SWHAL_SRCS := $(wildcard qemu-model/chip/*.c)
 SWHAL_A := $(B)/libswhal.a
-MODEL_SRCS := $(wildcard qemu-model/src/*.c)
+MODEL_SRCS := $(wildcard qemu-model/board/*.c)
 MODEL := $(B)/otattest-model
 
-# The model drives the HAL through its control header, swhal.h.
-EXTRA_CFLAGS_qemu-model_src_ := -Iqemu-model/hal
+# The board drives the chip through its control header, swhal.h.
+EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip
 
 $(SWHAL_A): $(SWHAL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)

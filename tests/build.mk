@@ -9,8 +9,8 @@ TESTLIB_SRCS := $(wildcard tests/unit/lib/*.c)
 TESTLIB_A := $(B)/libtestutil.a
 UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 # Unit tests and their fixtures see the software HAL's control API and the fixtures.
-EXTRA_CFLAGS_tests_unit_ := -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
-EXTRA_CFLAGS_tests_unit_lib_ := -Iqemu-model/hal -Itests/unit/lib -Ifirmware/otimage
+EXTRA_CFLAGS_tests_unit_ := -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
+EXTRA_CFLAGS_tests_unit_lib_ := -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
 
 # Everything a unit test may need; static archives pull only what is used.
 UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
@@ -40,13 +40,13 @@ $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS)
 FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
-FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) firmware/otimage/idcert.c
+FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c
 FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
 # The boot flow on a hostile BL0 slot: firmware, software HAL and the
 # otimage library that provisions the device.
 FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS)
 # otimage is hosted code: this target is built without OTA_FREESTANDING.
-FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Iqemu-model/hal -Ifirmware/otimage $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Iqemu-model/chip -Ilibotattest/tools/otimage $(PKG_OPENSSL)
 $(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)

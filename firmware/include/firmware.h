@@ -2,7 +2,7 @@
 /*
  * What the device calls into: the boot flow at every reset and the
  * runtime's command handler for every mailbox request. The model
- * (qemu-model/src) and the unit tests drive the firmware only through
+ * (qemu-model/board) and the unit tests drive the firmware only through
  * these two entry points, with the software HAL underneath.
  *
  * Also the state the boot stages hand to the runtime across resets: the

@@ -2,7 +2,7 @@
 /*
  * The hardware abstraction the firmware runs on. This is the only way the
  * boot stages and the runtime touch hardware. There is exactly one
- * implementation on the host: qemu-model/hal/, the emulated device the
+ * implementation on the host: qemu-model/chip/, the emulated device the
  * unit tests and the QEMU model both use. On silicon each group would be
  * a driver for the corresponding OpenTitan-like block.
  *

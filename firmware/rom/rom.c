@@ -9,7 +9,7 @@
 
 #include <otattest/keys.h>
 
-#include "../boot/boot.h"
+#include "../lib/fwlib.h"
 
 void rom_anchors(const struct boot_ctx *b, struct boot_anchors *a)
 {

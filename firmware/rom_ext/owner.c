@@ -11,7 +11,7 @@
 #include <otattest/keys.h>
 #include <otattest/sha256.h>
 
-#include "../boot/boot.h"
+#include "../lib/fwlib.h"
 
 ota_status_t rom_ext_anchors(const struct boot_ctx *b, struct ota_owner_config *oc,
 			     struct boot_anchors *a)

@@ -4,7 +4,7 @@
  * for this reset (A/B on cold boot, the running slot on a warm reset, the
  * requested slot on an update reset).
  */
-#include "../boot/boot.h"
+#include "../lib/fwlib.h"
 
 ota_status_t rom_ext_verify_bl0(struct boot_ctx *b, uint32_t mode,
 				const uint32_t order[OTA_SLOT_COUNT],

@@ -11,7 +11,7 @@
 #include <otattest/evidence.h>
 #include <otattest/flash.h>
 
-#include "fw_internal.h"
+#include "../lib/handoff.h"
 
 struct ota_runtime {
 	uint32_t valid; /* OTA_HARDENED_TRUE once prepare completed */

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../firmware/boot/boot.h"
+#include "../../firmware/lib/boot.h"
 #include "swhal.h"
 #include "tu_device.h"
 

@@ -40,7 +40,7 @@
 #include <otattest/shm.h>
 #include <otattest/verify.h>
 
-#include "../../firmware/otimage/idcert.h"
+#include "../../libotattest/tools/otimage/idcert.h"
 #include "firmware.h"
 #include "fw_internal.h"
 #include "hal.h"

@@ -16,7 +16,7 @@
 
 #include "otattest/verify.h"
 
-#include "../../firmware/otimage/idcert.h"
+#include "../../libotattest/tools/otimage/idcert.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

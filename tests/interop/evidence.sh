@@ -191,7 +191,7 @@ grep -q "^NAME" "$work/out" && grep -q "^SYNOPSIS" "$work/out" && grep -q "^OPTI
 	grep -q "^EXIT STATUS" "$work/out" && grep -q "^EXAMPLES" "$work/out"
 ok $? "otattest-verify --help is a manual page"
 undocumented=""
-for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' libotattest/tools/otattest-verify.c | cut -d'"' -f2); do
+for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' libotattest/tools/verify/otattest-verify.c | cut -d'"' -f2); do
 	grep -q -- "--$o" "$work/out" || undocumented="$undocumented --$o"
 done
 [ -z "$undocumented" ]

@@ -15,12 +15,12 @@ MODEL_SUITES := $(patsubst tests/model/%.c,$(B)/tests/model/%,$(wildcard tests/m
 MODEL_PEER := $(B)/tests/model/model-peer
 
 # The guest peer speaks the ivshmem protocol with the model's own client
-# half (qemu-model/src/ivshmem_client.c): one copy of the protocol.
-MODELTEST_PROTO_OBJS := $(B)/qemu-model/src/ivshmem_client.o $(B)/qemu-model/src/ivshmem_proto.o
+# half (qemu-model/board/ivshmem_client.c): one copy of the protocol.
+MODELTEST_PROTO_OBJS := $(B)/qemu-model/board/ivshmem_client.o $(B)/qemu-model/board/ivshmem_proto.o
 
 # Tests find the binaries they drive by absolute path, whatever their cwd.
 EXTRA_CFLAGS_tests_model_ := -DOTA_MODEL_PATH='"$(abspath $(MODEL))"' \
-	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"' -Iqemu-model/src
+	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"' -Iqemu-model/board
 
 $(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o) $(MODELTEST_PROTO_OBJS)
 	@mkdir -p $(dir $@)
@@ -47,13 +47,13 @@ model-tests: $(MODEL_SUITES)
 # libFuzzer: the model's mailbox engine against hostile request regions
 # (tests/model/fuzz/). Hosted code, so built without the freestanding flag.
 FUZZ_MODEL := $(FUZZ_B)/fuzz_model_mailbox
-FUZZ_MODEL_SRCS := tests/model/fuzz/fuzz_model_mailbox.c qemu-model/src/mailbox.c \
-	qemu-model/src/shm.c qemu-model/src/fault.c qemu-model/src/log.c qemu-model/src/parse.c
+FUZZ_MODEL_SRCS := tests/model/fuzz/fuzz_model_mailbox.c qemu-model/board/mailbox.c \
+	qemu-model/board/shm.c qemu-model/board/fault.c qemu-model/board/log.c qemu-model/board/parse.c
 
-$(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/src/*.h)
+$(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/board/*.h)
 	@mkdir -p $(dir $@)
 	$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(CPPFLAGS_COMMON) -Iqemu-model/src -o $@ $(FUZZ_MODEL_SRCS) $(PKG_SYSTEMD)
+		$(CPPFLAGS_COMMON) -Iqemu-model/board -o $@ $(FUZZ_MODEL_SRCS) $(PKG_SYSTEMD)
 
 ifneq ($(MODEL_SRCS),)
 FUZZ_TARGETS += $(FUZZ_MODEL)

@@ -19,7 +19,7 @@
 
 /*
  * The protocol itself (greeting, peer table) is the model's own client
- * half, qemu-model/src/ivshmem_client.c, which the split model's device
+ * half, qemu-model/board/ivshmem_client.c, which the split model's device
  * process speaks too; this adds the mapping and the doorbells.
  */
 struct ivc {

@@ -7,7 +7,7 @@
 #     delegation verifier with its containment check is within 2048 bytes;
 #  2. every symbol the objects use and do not define is a HAL entry point
 #     declared in hal.h or a libgcc helper: no malloc, printf, OpenSSL...;
-#  3. the mem*/str* they use are the ones firmware/boot/rv32_libc.c defines.
+#  3. the mem*/str* they use are the ones firmware/lib/rv32_libc.c defines.
 # Prints one line per check and "N passed, N failed"; exits 1 on failure.
 set -u
 cd "$(dirname "$0")/../.."
@@ -67,7 +67,7 @@ else
 	ok "no heap, no stdio, no OpenSSL"
 fi
 libc_used=$(grep -E '^(mem|str)[a-z]+$' "$work/used" | tr '\n' ' ')
-libc_ours=$("$NM" --defined-only "$B/rv32/firmware/boot/rv32_libc.o" | awk '$2 == "T" { print $3 }' | sort -u | tr '\n' ' ')
+libc_ours=$("$NM" --defined-only "$B/rv32/firmware/lib/rv32_libc.o" | awk '$2 == "T" { print $3 }' | sort -u | tr '\n' ' ')
 undefined_libc=$(grep -E '^(mem|str)[a-z]+$' "$work/external" | tr '\n' ' ')
 if [ -z "$undefined_libc" ]; then
 	ok "mem*/str* used ($libc_used) are defined by rv32_libc.c ($libc_ours)"

@@ -79,7 +79,7 @@ for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
 	check "$c --help is a manual page" \
 		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
 	# Every long option the command parses is in its manual page.
-	src=$src_dir/firmware/otimage/cmd_${c%-config}.c
+	src=$src_dir/libotattest/tools/otimage/cmd_${c%-config}.c
 	undocumented=""
 	for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' "$src" | cut -d'"' -f2); do
 		grep -q -- "--$o" out.txt || undocumented="$undocumented --$o"

@@ -10,7 +10,7 @@
 #include <otattest/shm.h>
 
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "swhal.h"
 #include "tu_device.h"
 

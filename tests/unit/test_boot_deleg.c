@@ -13,7 +13,7 @@
 #include <otattest/flash.h>
 
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "tu_device.h"

@@ -17,7 +17,7 @@
 #include <otattest/manifest.h>
 
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "tu_device.h"

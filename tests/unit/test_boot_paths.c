@@ -16,7 +16,7 @@
 
 #include "hal.h"
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_device.h"

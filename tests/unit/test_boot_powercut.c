@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "tu_device.h"

@@ -23,7 +23,7 @@
 #include <otattest/sha256.h>
 #include <otattest/verify.h>
 
-#include "../../firmware/otimage/idcert.h"
+#include "../../libotattest/tools/otimage/idcert.h"
 #include "../../firmware/runtime/runtime.h"
 #include "swhal.h"
 #include "testutil.h"

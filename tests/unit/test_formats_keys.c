@@ -17,7 +17,7 @@
 
 #include <otattest/slhdsa.h>
 
-#include "../../firmware/otimage/otimage.h"
+#include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
 

@@ -12,7 +12,7 @@
 #include <otattest/deleg.h>
 #include <otattest/manifest.h>
 
-#include "../../firmware/otimage/otimage.h"
+#include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
 

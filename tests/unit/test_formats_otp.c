@@ -11,7 +11,7 @@
 
 #include <otattest/otp.h>
 
-#include "../../firmware/otimage/otimage.h"
+#include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
 

@@ -15,7 +15,7 @@
 #include <openssl/ec.h>
 
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"

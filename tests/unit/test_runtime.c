@@ -20,9 +20,9 @@
 #include <otattest/shm.h>
 #include <otattest/verify.h>
 
-#include "../../firmware/otimage/idcert.h"
+#include "../../libotattest/tools/otimage/idcert.h"
 #include "firmware.h"
-#include "fw_internal.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"

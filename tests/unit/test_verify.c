@@ -22,7 +22,7 @@
 #include "otattest/verify.h"
 #include "otattest/x509.h"
 
-#include "../../firmware/otimage/idcert.h"
+#include "../../libotattest/tools/otimage/idcert.h"
 
 static const uint8_t device_id[OTA_DEVICE_ID_BYTES] = { 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5,
 							0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xdb,

@@ -350,7 +350,7 @@ enum ota_status_class {
 	X(TOOL_EXISTS, INVALID_ARGUMENT, TOOL, 20, "output file exists (use --force to replace it)") \
 	X(TOOL_TOO_MANY_KEYS, LIMIT, TOOL, 21, "more keys than the format holds")            \
 	X(TOOL_CONFIG_DUPLICATE_KEY, INVALID_ARGUMENT, TOOL, 22, "config file sets a key twice") \
-	/* the device model (qemu-model/src): its control socket and ivshmem server */          \
+	/* the device model (qemu-model/board): its control socket and ivshmem server */          \
 	X(MODEL_IMAGE_TOO_LARGE, LIMIT, MODEL, 1, "image file is larger than its flash slot")       \
 	X(MODEL_NO_GUEST, UNAVAILABLE, MODEL, 2, "no guest is connected to the model")              \
 	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected") \

@@ -24,7 +24,7 @@ E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
-E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/src/*.c firmware/boot/*.c)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c firmware/lib/*.c)
 DAEMON_INSMOD_ARGS=timeout_ms=20000
 
 # Shared helpers; the host tree is visible in the guest at its own path.

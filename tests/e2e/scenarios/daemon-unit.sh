@@ -9,7 +9,7 @@ E2E_TIMEOUT=90
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service)
-E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/src/*.c)
+E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c)
 
 # Shared helpers; the host tree is visible in the guest at its own path.
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
@@ -76,7 +76,7 @@ guest_main() {
 	[ -n "$mid" ] || e2e_fail "MID_DEVICE_ADDED not found in daemon/otattestd/log.h"
 	e2e_wait_for 10 "the journal's 'device appeared' entry" sh -c \
 		"journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service MESSAGE_ID=$mid >/tmp/added.txt 2>&1 && grep -q '^ *OTATTEST_DEVICE=otattest0\$' /tmp/added.txt"
-	grep -q '^ *CODE_FILE=daemon/otattestd/device.c$' /tmp/added.txt ||
+	grep -q '^ *CODE_FILE=daemon/otattestd/device_link.c$' /tmp/added.txt ||
 		e2e_fail "'device appeared' entry without its source location: $(grep CODE_ /tmp/added.txt | tr -s ' \n' ' ')"
 	journalctl --no-pager -o verbose _SYSTEMD_UNIT=otattestd.service OTATTEST_DEVICE=otattest0 \
 		>/tmp/device-entries.txt 2>&1 || true
@@ -84,7 +84,7 @@ guest_main() {
 		e2e_fail "no journal entry of the failed device carries OTATTEST_STATUS="
 	grep -q '^ *CODE_FILE=daemon/otattestd/log.c$' /tmp/device-entries.txt &&
 		e2e_fail "journal entries name log.c as their source"
-	e2e_log "journal: 'device appeared' with OTATTEST_DEVICE, CODE_FILE=daemon/otattestd/device.c; $(grep -c '^ *OTATTEST_STATUS=' /tmp/device-entries.txt) entries with OTATTEST_STATUS"
+	e2e_log "journal: 'device appeared' with OTATTEST_DEVICE, CODE_FILE=daemon/otattestd/device_link.c; $(grep -c '^ *OTATTEST_STATUS=' /tmp/device-entries.txt) entries with OTATTEST_STATUS"
 
 	# A clean stop: SIGTERM, exit 0.
 	systemctl stop otattestd.service

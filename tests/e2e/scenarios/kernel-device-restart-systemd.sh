@@ -12,7 +12,7 @@ E2E_DEVICE=1
 E2E_MODEL_SPLIT=1
 E2E_PROVISION=1
 E2E_MODEL_MAY_EXIT=1 # the device dies on purpose; the server is held to a clean stop
-E2E_REQUIRES=('qemu-model/src/*.c')
+E2E_REQUIRES=('qemu-model/board/*.c')
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/tests/e2e/kernel/otattest-nltest)
 

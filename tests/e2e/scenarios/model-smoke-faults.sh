@@ -7,7 +7,7 @@ E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
 E2E_PROVISION=1
-E2E_REQUIRES=('qemu-model/src/*.c')
+E2E_REQUIRES=('qemu-model/board/*.c')
 E2E_MODULES=(build/tests/e2e/probe/otattest_probe.ko)
 
 # knob value | what the probe must say

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the model's mailbox engine (qemu-model/src/mailbox.c
+ * libFuzzer target: the model's mailbox engine (qemu-model/board/mailbox.c
  * and shm.c, the real code) against hostile request regions. Each input
  * is a run of requests: per request one control byte (fault knobs: late
  * answers, corrupted or lying responses), a 16-byte header and payload

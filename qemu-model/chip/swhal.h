@@ -2,7 +2,7 @@
 /*
  * Control interface of the software HAL: the emulated device that
  * firmware/include/hal.h runs on. The firmware sees only hal.h; the model
- * (qemu-model/src), the unit tests, the benchmarks and otimage use this
+ * (qemu-model/board), the unit tests, the benchmarks and otimage use this
  * header to power the device on and off, load factory images, inject
  * faults and receive what the device publishes.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seam between the boot stages (firmware/boot, rom, rom_ext) and the
+ * The seam between the boot stages (firmware/lib, rom, rom_ext) and the
  * runtime (firmware/runtime). Both are compiled into one image, so the
  * "handoff" is a RAM structure plus a few calls; what must survive a
  * reset goes through retention RAM and the retained key vault (see
@@ -34,7 +34,7 @@ struct ota_boot_state {
 	uint32_t chain_status;    /* OTA_OK when the SVN key chain holds link(min_svn) */
 };
 
-/* ---- provided by the boot stages (firmware/boot) ---------------------- */
+/* ---- provided by the boot stages (firmware/lib) ---------------------- */
 
 /* The state of the last boot; NULL before the first one. */
 const struct ota_boot_state *ota_boot_state(void);

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 ota_status_t boot_otp_load(struct ota_otp_info *out)
 {

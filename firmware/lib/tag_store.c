@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 static void empty_table(struct ota_tag_table *t)
 {

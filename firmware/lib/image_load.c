@@ -20,7 +20,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 static uint8_t image_buf[OTA_BOOT_IMAGE_MAX] __attribute__((aligned(8)));
 

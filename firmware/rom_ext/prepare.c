@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "runtime.h"
+#include "../runtime/runtime.h"
 
 struct ota_runtime ota_rt;
 

@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 static bool defaults_allowed(uint32_t lifecycle)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * State of the one emulated device, shared by the files of the software
- * HAL. Nothing outside qemu-model/hal/ includes this.
+ * HAL. Nothing outside qemu-model/chip/ includes this.
  */
 #ifndef OTATTEST_SWHAL_PRIV_H
 #define OTATTEST_SWHAL_PRIV_H

@@ -8,7 +8,7 @@
 
 #include <otattest/slhdsa.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 ota_status_t boot_image_sig_verify(const struct boot_image *img, const struct boot_signer *s)
 {

@@ -15,7 +15,7 @@
 
 #include <otattest/slhdsa.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 ota_status_t boot_deleg_verify(const struct ota_image_view *v, const struct ota_dlgc *certs,
 			       const struct ota_root_key *root, struct boot_signer *s)

@@ -15,7 +15,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 static ota_status_t image_claims(const struct boot_ctx *b, const struct boot_image *img)
 {

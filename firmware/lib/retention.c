@@ -9,7 +9,7 @@
 
 #include <otattest/sha256.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 OTA_STATIC_ASSERT(sizeof(struct ota_retention) <= HAL_RETENTION_BYTES, "retention fits");
 

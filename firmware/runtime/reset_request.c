@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "../lib/fwlib.h"
 
 static ota_status_t verify_slot(uint32_t stage, uint32_t slot, uint32_t *max_key_version)
 {

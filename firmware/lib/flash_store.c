@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 ota_status_t boot_layout_load(struct boot_ctx *b)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internals of the boot stages, shared by firmware/boot (the stage check
+ * Internals of the boot stages, shared by firmware/lib (the stage check
  * and the boot flow), firmware/rom and firmware/rom_ext. Nothing outside
  * the boot stages includes this; the runtime sees fw_internal.h only.
  */
@@ -13,7 +13,7 @@
 #include <otattest/otp.h>
 #include <otattest/record.h>
 
-#include "fw_internal.h"
+#include "handoff.h"
 
 /*
  * The one RAM buffer an image is loaded into: every check reads this

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The device itself: the software HAL (qemu-model/hal, the same emulated
+ * The device itself: the software HAL (qemu-model/chip, the same emulated
  * hardware the unit tests use) with the firmware running on it. This file
  * is the only one that knows about either; the rest of the model sees
  * power, commands, flash and OTP through model.h.

@@ -22,7 +22,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "../lib/fwlib.h"
 
 ota_status_t boot_keychain_crank(hal_key_t link, uint32_t from, uint32_t to, hal_key_t *out)
 {

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "../lib/fwlib.h"
 
 static struct boot_ctx boot;
 static struct ota_boot_state state;

@@ -21,7 +21,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 ota_status_t boot_tag_compute(uint32_t stage, const struct boot_image *img,
 			      uint32_t key_version, uint8_t tag[OTA_TAG_BYTES])

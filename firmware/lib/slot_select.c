@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 bool boot_slot_present(const struct boot_ctx *b, uint32_t stage, uint32_t slot)
 {

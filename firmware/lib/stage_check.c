@@ -12,7 +12,7 @@
 
 #include <otattest/sha256.h>
 
-#include "boot.h"
+#include "fwlib.h"
 
 static bool tag_eligible(const struct boot_ctx *b, const struct ota_manifest *m, uint32_t mode)
 {

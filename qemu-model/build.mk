@@ -13,6 +13,12 @@ MODEL := $(B)/otattest-model
 # The board drives the chip through its control header, swhal.h.
 EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip
 
+# The board's firmware runner (fw_run.c) alone, for unit tests and benchmarks.
+BOARD_FW_A := $(B)/libboardfw.a
+$(BOARD_FW_A): $(B)/qemu-model/board/fw_run.o
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
 $(SWHAL_A): $(SWHAL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
@@ -20,7 +26,7 @@ $(SWHAL_A): $(SWHAL_SRCS:%.c=$(B)/%.o)
 $(MODEL): $(MODEL_SRCS:%.c=$(B)/%.o) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD)
 
-ALL_TARGETS += $(SWHAL_A)
+ALL_TARGETS += $(SWHAL_A) $(BOARD_FW_A)
 ifneq ($(MODEL_SRCS),)
 ALL_TARGETS += $(MODEL)
 endif

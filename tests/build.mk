@@ -9,11 +9,11 @@ TESTLIB_SRCS := $(wildcard tests/unit/lib/*.c)
 TESTLIB_A := $(B)/libtestutil.a
 UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/unit/%)
 # Unit tests and their fixtures see the software HAL's control API and the fixtures.
-EXTRA_CFLAGS_tests_unit_ := -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
-EXTRA_CFLAGS_tests_unit_lib_ := -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
+EXTRA_CFLAGS_tests_unit_ := -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
+EXTRA_CFLAGS_tests_unit_lib_ := -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 
 # Everything a unit test may need; static archives pull only what is used.
-UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(BOARD_FW_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 
 $(TESTLIB_A): $(TESTLIB_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
@@ -44,9 +44,9 @@ FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.
 FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
 # The boot flow on a hostile BL0 slot: firmware, software HAL and the
 # otimage library that provisions the device.
-FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS)
+FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS)
 # otimage is hosted code: this target is built without OTA_FREESTANDING.
-FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Iqemu-model/chip -Ilibotattest/tools/otimage $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL)
 $(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)

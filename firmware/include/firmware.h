@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the device calls into: the boot flow at every reset and the
- * runtime's command handler for every mailbox request. The model
- * (qemu-model/board) and the unit tests drive the firmware only through
- * these two entry points, with the software HAL underneath.
+ * The firmware's entry points, as the board (qemu-model/board) and the
+ * unit tests drive them with the emulated chip underneath. One per stage,
+ * in the order they run; a stage never calls another:
  *
- * Also the state the boot stages hand to the runtime across resets: the
- * retention RAM layout and the retained key slots.
+ *   reset -> ota_rom_main -> (hand-off) ota_rom_ext_main -> (hand-off) BL0
+ *
+ * Like the CPU jumping to an address the previous stage verified, the
+ * board enters ROM_EXT only when ROM returned OTA_OK, and serves mailbox
+ * requests with ota_runtime_command only when ROM_EXT returned OTA_OK.
+ * The state a stage leaves for the next lives in firmware/lib (handoff.h).
+ *
+ * Resets the runtime wants (update, warm, tag rotation) are requests to
+ * the reset manager (hal_reset_request); the board performs them after
+ * the request returns, runs the ROM again, and asks the runtime that
+ * booted for the response with ota_runtime_resume - the request is still
+ * in the mailbox, as on the device.
  */
 #ifndef OTATTEST_FIRMWARE_H
 #define OTATTEST_FIRMWARE_H
@@ -16,54 +25,37 @@
 #include <otattest/status.h>
 
 /*
- * Run the boot flow for a reset: ROM verifies ROM_EXT, ROM_EXT verifies
- * BL0 (and establishes the SVN key chain and the evidence key), then the
- * runtime starts. Publishes the record and the device state through the
- * HAL. Returns the boot status (OTA_OK when a runtime runs).
+ * ROM, at every reset: load OTP and the flash records, verify ROM_EXT
+ * with the creator keys, advance the key manager to ROM_EXT. OTA_OK hands
+ * off to ROM_EXT; anything else means the ROM has published the failed
+ * record and the device stays halted.
  */
-ota_status_t ota_fw_boot(uint32_t reset_reason);
+ota_status_t ota_rom_main(uint32_t reset_reason);
 
 /*
- * Serve one mailbox request (command from enum ota_command). The request
- * payload is untrusted and exactly req_len bytes; the response payload is
- * written to resp (capacity resp_cap) and its length to *resp_len. The
- * return value is the response status. Commands that reset the device
- * (update reset, warm reset, tag rotation) run the reset before returning.
+ * ROM_EXT, entered only after ota_rom_main returned OTA_OK: verify BL0,
+ * commit a tag rotation, establish the SVN key chain, derive and certify
+ * the alias key, advance the key manager to RUNTIME and publish the
+ * record. OTA_OK hands off to BL0.
  */
-ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_len,
-			    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
-
-/* Retained key vault slots (hal_key_retain). */
-enum ota_retained_key {
-	OTA_RETAINED_KEY_CHAIN = 0, /* SVN key chain link for min_svn */
-	OTA_RETAINED_KEY_ALIAS = 1, /* evidence signing (alias) key */
-};
-
-#define OTA_RETENTION_MAGIC OTA_FOURCC('O', 'T', 'R', 'R')
-#define OTA_RETENTION_VERSION 1u
-#define OTA_HARDENED_TRUE 0x739u
-#define OTA_HARDENED_FALSE 0x1d4u
-#define OTA_NEXT_SLOT_NONE 0xffffffffu
+ota_status_t ota_rom_ext_main(void);
 
 /*
- * Retention RAM contents, at offset 0. Survives warm and update resets;
- * zero after a cold boot. A bad magic, version or digest is treated as
- * "no retained state": no pending request, and on a warm or update reset
- * no SVN key chain until the next cold boot (re-deriving it from the top
- * would let a runtime that damages retention RAM raise its own minimum;
- * docs/keychain.md).
+ * BL0: serve one mailbox request (command from enum ota_command). The
+ * request payload is untrusted and exactly req_len bytes; the response
+ * payload is written to resp (capacity resp_cap) and its length to
+ * *resp_len. The return value is the response status. A command that
+ * resets the device leaves a reset request pending and no response: the
+ * board resets, boots, and calls ota_runtime_resume with the same request.
  */
-struct ota_retention {
-	uint32_t magic;            /* 0 */
-	uint32_t version;          /* 4 */
-	uint32_t min_svn;          /* 8: min runtime SVN since cold boot */
-	uint32_t chain_valid;      /* 12: OTA_HARDENED_TRUE when the CHAIN slot holds link(min_svn) */
-	uint32_t running_bl0_slot; /* 16 */
-	uint32_t next_bl0_slot;    /* 20: one-shot slot for the next update reset, or OTA_NEXT_SLOT_NONE */
-	uint32_t rotate_requested; /* 24: OTA_HARDENED_TRUE: the next boot rotates tag keys */
-	uint32_t reserved;         /* 28 */
-	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
-};
-OTA_STATIC_ASSERT(sizeof(struct ota_retention) == 64, "ota_retention layout");
+ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t req_len,
+				 uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+
+/*
+ * The response to a request that reset the device, made after the boot
+ * that followed it (which may have failed: then the status is the boot's).
+ */
+ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t req_len,
+				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
 
 #endif /* OTATTEST_FIRMWARE_H */

@@ -148,14 +148,14 @@ void hal_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
 /* ---- reset manager ---------------------------------------------------- */
 
 /*
- * Reset the chip as the reset manager would (enum ota_reset_reason): the
- * key manager returns to ROM, every working key slot and engine is
- * cleared; retention RAM and the retained key vault survive a WARM or
- * UPDATE reset and are zeroed by COLD. On silicon execution would restart
- * in ROM; here the caller runs ota_fw_boot() next, which is how the boot
- * stages perform update resets, warm resets and tag rotation.
+ * Ask the reset manager for a reset (enum ota_reset_reason). Nothing
+ * happens until the current mailbox request returns; then the chip resets
+ * - the key manager back to ROM, every working key slot and engine
+ * cleared, retention RAM and the retained key vault kept for WARM and
+ * UPDATE - and execution restarts in ROM. The firmware never runs an
+ * earlier stage itself. HAL_BAD_ARGUMENT for an unknown reason.
  */
-ota_status_t hal_reset(uint32_t reason);
+ota_status_t hal_reset_request(uint32_t reason);
 
 /* ---- the host interface (mailbox transport lives in the device) ------ */
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internals of the boot stages, shared by firmware/lib (the stage check
- * and the boot flow), firmware/rom and firmware/rom_ext. Nothing outside
- * the boot stages includes this; the runtime sees fw_internal.h only.
+ * The shared checks every stage is built on: the stage check (manifest,
+ * policy, tag fast path, delegation, signatures), the flash records, OTP
+ * and retention, slot order, the trust anchors of each stage and the SVN
+ * key chain's one-way step. ROM, ROM_EXT and the runtime's pre-checks all
+ * use these and nothing of each other (firmware.h).
  */
-#ifndef OTATTEST_FW_BOOT_H
-#define OTATTEST_FW_BOOT_H
+#ifndef OTATTEST_FW_LIB_H
+#define OTATTEST_FW_LIB_H
 
 #include <otattest/deleg.h>
 #include <otattest/flash.h>
@@ -14,6 +16,7 @@
 #include <otattest/record.h>
 
 #include "handoff.h"
+#include "hal.h"
 
 /*
  * The one RAM buffer an image is loaded into: every check reads this
@@ -49,9 +52,22 @@ struct boot_anchors {
 	uint32_t svn_max; /* highest SVN the stage accepts */
 };
 
+/* The outcome of a stage: which attempt booted. */
+struct boot_stage_outcome {
+	ota_status_t status;  /* OTA_OK or NO_BOOTABLE_SLOT */
+	uint32_t slot;
+	uint32_t svn;
+	uint32_t max_key_version;
+	uint8_t measurement[OTA_SHA256_BYTES];
+	uint32_t retagged;     /* slots re-tagged (rotation) */
+	bool exhausted;        /* a valid image cannot take the rotation's key version */
+};
+
 /* Everything one boot reads once and every stage shares. */
 struct boot_ctx {
 	uint32_t reset_reason;
+	uint64_t t0;                   /* hal_time_ns() at reset */
+	uint32_t mode;                 /* enum boot_mode: BOOT, or RETAG for a rotation */
 	struct ota_otp_info otp;
 	struct ota_flash_layout layout;
 
@@ -64,6 +80,11 @@ struct boot_ctx {
 
 	struct ota_retention ret;      /* as read at boot start */
 	bool ret_valid;
+
+	struct ota_retention ret_next; /* what this boot leaves in retention RAM */
+	struct boot_stage_outcome rom_ext_out; /* ROM's check of ROM_EXT */
+	struct boot_stage_outcome bl0_out;     /* ROM_EXT's check of BL0 */
+	ota_status_t chain_status;     /* OTA_OK when the SVN key chain holds link(min_svn) */
 
 	uint32_t tag_key_version;      /* the version tags are checked and written with */
 	uint32_t progress_done;        /* rotation: slots checked so far ... */
@@ -152,16 +173,6 @@ bool boot_slot_present(const struct boot_ctx *b, uint32_t stage, uint32_t slot);
 void boot_slot_order(const struct boot_ctx *b, uint32_t stage, uint32_t prefer,
 		     uint32_t order[OTA_SLOT_COUNT]);
 
-/* The outcome of a stage: which attempt booted. */
-struct boot_stage_outcome {
-	ota_status_t status;  /* OTA_OK or NO_BOOTABLE_SLOT */
-	uint32_t slot;
-	uint32_t svn;
-	uint32_t max_key_version;
-	uint8_t measurement[OTA_SHA256_BYTES];
-	uint32_t retagged;     /* slots re-tagged (rotation) */
-	bool exhausted;        /* a valid image cannot take the rotation's key version */
-};
 
 /*
  * Run a stage over its slots: in BOOT mode try `order` until one passes;
@@ -172,44 +183,46 @@ void boot_run_stage(struct boot_ctx *b, const struct boot_anchors *a, uint32_t s
 		    const uint32_t order[OTA_SLOT_COUNT], uint32_t mode,
 		    struct boot_stage_outcome *out);
 
-/* ---- the stages (rom/, rom_ext/) ------------------------------------------ */
+/* ---- trust anchors (anchors.c) ------------------------------------------ */
 
-void rom_anchors(const struct boot_ctx *b, struct boot_anchors *a);
-ota_status_t rom_verify_rom_ext(struct boot_ctx *b, uint32_t mode, struct boot_stage_outcome *out);
-ota_status_t rom_ext_anchors(const struct boot_ctx *b, struct ota_owner_config *oc,
-			     struct boot_anchors *a);
-ota_status_t rom_ext_verify_bl0(struct boot_ctx *b, uint32_t mode,
-				const uint32_t order[OTA_SLOT_COUNT],
-				struct boot_stage_outcome *out);
-
-/* ---- SVN key chain (keychain.c) -------------------------------------------- */
-
+/* ROM's anchors for ROM_EXT: the creator keys in OTP, no delegation. */
+void boot_anchors_rom_ext(const struct boot_ctx *b, struct boot_anchors *a);
 /*
- * Establish or extend the chain for a booted BL0 SVN (key manager before
- * RUNTIME): fills r->min_svn and r->chain_valid.
+ * ROM_EXT's anchors for BL0: the owner config in flash, authenticated by
+ * its digest in OTP; a->keys points into *oc.
  */
-ota_status_t boot_keychain_update(const struct boot_ctx *b, uint32_t bl0_svn,
-				  struct ota_retention *r);
+ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config *oc,
+			      struct boot_anchors *a);
+
+/* ---- SVN key chain step (keychain_step.c) --------------------------------- */
+
 /* Derive link(to) from link(from) (to <= from); consumes `link`. */
 ota_status_t boot_keychain_crank(hal_key_t link, uint32_t from, uint32_t to, hal_key_t *out);
 
-/* ---- the boot flow (boot.c) ---------------------------------------------- */
+/* ---- one boot's context (boot_ctx.c) ---------------------------------------- */
 
+/* Clear the context and read OTP, the layout, boot data, tags and retention. */
 ota_status_t boot_prepare(struct boot_ctx *b, uint32_t reset_reason);
 uint32_t boot_effective_floor(const struct boot_ctx *b, uint32_t stage);
-/* The boot context, free for the runtime's pre-checks once a boot is over. */
+/*
+ * The one boot context: ROM fills it, ROM_EXT continues with it, and once
+ * a boot is over the runtime's pre-checks reuse it as scratch.
+ */
 struct boot_ctx *boot_scratch_ctx(void);
-
-/* What the last boot's tag rotation did (ran false when it did none). */
-struct boot_rotation {
-	bool ran;
-	bool committed;
-	ota_status_t status;
-	uint32_t old_version;
-	uint32_t new_version;
-	uint32_t retagged;
-};
-const struct boot_rotation *boot_last_rotation(void);
+/*
+ * End a boot with `st`: stamp the record's status and time (t0 from
+ * boot_ctx.t0), hand it to the runtime's state, publish it and the
+ * device state. The stage that ends the boot calls this once.
+ */
+void boot_finish(struct boot_ctx *b, ota_status_t st);
+/* The runtime's view of this boot so far (ota_boot_state), with status st. */
+void boot_fill_state(const struct boot_ctx *b, ota_status_t st);
+/*
+ * One-shot requests end with the boot that served them, whatever it did:
+ * clear them in ret_next and store it (when retention was valid or the
+ * boot succeeded).
+ */
+void boot_requests_end(struct boot_ctx *b, ota_status_t st);
 
 /* Little-endian u32 into 4 bytes. */
 static inline void boot_le32(uint8_t out[4], uint32_t v)
@@ -220,4 +233,4 @@ static inline void boot_le32(uint8_t out[4], uint32_t v)
 	out[3] = (uint8_t)(v >> 24);
 }
 
-#endif /* OTATTEST_FW_BOOT_H */
+#endif /* OTATTEST_FW_LIB_H */

@@ -1,21 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The seam between the boot stages (firmware/lib, rom, rom_ext) and the
- * runtime (firmware/runtime). Both are compiled into one image, so the
- * "handoff" is a RAM structure plus a few calls; what must survive a
- * reset goes through retention RAM and the retained key vault (see
- * firmware.h), never through these globals.
+ * What one stage leaves for the next. ROM, ROM_EXT and BL0 are compiled
+ * into one image, so a hand-off is RAM that the earlier stage writes and
+ * the later one reads; it lives here, below all three, so that no stage
+ * reaches into another's folder. What must survive a reset goes through
+ * retention RAM and the retained key vault, never through these globals.
  */
-#ifndef OTATTEST_FW_INTERNAL_H
-#define OTATTEST_FW_INTERNAL_H
+#ifndef OTATTEST_FW_HANDOFF_H
+#define OTATTEST_FW_HANDOFF_H
 
+#include <otattest/evidence.h>
 #include <otattest/flash.h>
 #include <otattest/otp.h>
 #include <otattest/record.h>
 #include <otattest/shm.h>
 
-#include "firmware.h"
 #include "hal.h"
+
+/* Retained key vault slots (hal_key_retain). */
+enum ota_retained_key {
+	OTA_RETAINED_KEY_CHAIN = 0, /* SVN key chain link for min_svn */
+	OTA_RETAINED_KEY_ALIAS = 1, /* evidence signing (alias) key */
+};
+
+#define OTA_RETENTION_MAGIC OTA_FOURCC('O', 'T', 'R', 'R')
+#define OTA_RETENTION_VERSION 1u
+#define OTA_HARDENED_TRUE 0x739u
+#define OTA_HARDENED_FALSE 0x1d4u
+#define OTA_NEXT_SLOT_NONE 0xffffffffu
+
+/*
+ * Retention RAM contents, at offset 0. Survives warm and update resets;
+ * zero after a cold boot. A bad magic, version or digest is treated as
+ * "no retained state": no pending request, and on a warm or update reset
+ * no SVN key chain until the next cold boot (re-deriving it from the top
+ * would let a runtime that damages retention RAM raise its own minimum;
+ * docs/keychain.md).
+ */
+struct ota_retention {
+	uint32_t magic;            /* 0 */
+	uint32_t version;          /* 4 */
+	uint32_t min_svn;          /* 8: min runtime SVN since cold boot */
+	uint32_t chain_valid;      /* 12: OTA_HARDENED_TRUE when the CHAIN slot holds link(min_svn) */
+	uint32_t running_bl0_slot; /* 16 */
+	uint32_t next_bl0_slot;    /* 20: one-shot slot for the next update reset, or OTA_NEXT_SLOT_NONE */
+	uint32_t rotate_requested; /* 24: OTA_HARDENED_TRUE: the next boot rotates tag keys */
+	uint32_t reserved;         /* 28 */
+	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_retention) == 64, "ota_retention layout");
 
 /* What the boot stages leave for the runtime. */
 struct ota_boot_state {
@@ -32,47 +65,52 @@ struct ota_boot_state {
 	uint8_t bl0_measurement[OTA_SHA256_BYTES];
 	uint32_t rom_ext_svn;
 	uint32_t chain_status;    /* OTA_OK when the SVN key chain holds link(min_svn) */
+	uint32_t update_target;   /* BL0 slot an update reset asked for, or OTA_NEXT_SLOT_NONE */
 };
-
-/* ---- provided by the boot stages (firmware/lib) ---------------------- */
 
 /* The state of the last boot; NULL before the first one. */
 const struct ota_boot_state *ota_boot_state(void);
+/* The stages' writable view (ROM clears it, ROM_EXT fills it). */
+struct ota_boot_state *boot_state_mut(void);
+void boot_state_set_valid(bool valid);
+
+/* What the last boot's tag rotation did (ran false when it did none). */
+struct boot_rotation {
+	bool ran;
+	bool committed;
+	ota_status_t status;
+	uint32_t old_version;
+	uint32_t new_version;
+	uint32_t retagged;
+};
+const struct boot_rotation *boot_last_rotation(void);
+struct boot_rotation *boot_rotation_mut(void);
 
 /*
- * The stable ECDSA key of SVN `svn`, derived from the retained chain link
- * of min_svn by cranking it down. CHAIN_SVN_ABOVE_MAX when svn is above
- * the chain's length, CHAIN_SVN_ABOVE_MIN when svn > min_svn,
- * CHAIN_NOT_READY when no chain was established since cold boot. The
- * caller destroys the returned handle.
+ * What ROM_EXT prepares for the runtime with the device root before the
+ * key manager moves to RUNTIME: the alias key (retained) and its
+ * certificate, the identity certificate from flash. `valid` is cleared
+ * first at every boot, so a boot that fails half way never serves the
+ * previous boot's certificate or key.
  */
-ota_status_t ota_keychain_stable_key(uint32_t svn, hal_key_t *out);
+struct ota_runtime {
+	uint32_t valid; /* OTA_HARDENED_TRUE once prepared */
+	/* The boot this state belongs to: checked against ota_boot_state(). */
+	uint8_t rom_ext_measurement[OTA_SHA256_BYTES];
+	uint8_t bl0_measurement[OTA_SHA256_BYTES];
+	uint8_t alias_pubkey[OTA_P256_PUBKEY_BYTES];
+	uint8_t identity_pubkey[OTA_P256_PUBKEY_BYTES];
+	uint32_t alias_cert_len;
+	uint8_t alias_cert[OTA_CERT_MAX_DER];
+	/* Identity certificate from flash; 0 when absent or not ours. */
+	uint32_t identity_cert_len;
+	uint8_t identity_cert[OTA_IDCERT_MAX_DER];
+	ota_status_t identity_cert_status; /* why it is absent */
+};
 
-/*
- * Rotate the tag key: a reset in which ROM and ROM_EXT bump the tag key
- * version, verify every valid slot on the slow path, write fresh tags and
- * commit the new version atomically. Progress goes to hal_host_progress.
- */
-ota_status_t ota_fw_rotate_tags(struct ota_resp_rotate *out);
+extern struct ota_runtime ota_rt;
 
-/*
- * Verify the BL0 image in `slot` (OTA_SLOT_A/B or OTA_UPDATE_SLOT_OTHER)
- * on the slow path; when it passes, perform an update reset into it, else
- * keep running the current image and return why it was refused.
- */
-ota_status_t ota_fw_update_reset(uint32_t slot, struct ota_resp_reset *out);
-ota_status_t ota_fw_warm_reset(struct ota_resp_reset *out);
+/* The runtime state for the current boot, or NULL when it does not serve. */
+const struct ota_runtime *ota_runtime_current(const struct ota_boot_state *bs);
 
-/* ---- provided by the runtime (firmware/runtime) ----------------------- */
-
-/*
- * Called by ROM_EXT once BL0 passed and before the key manager advances to
- * RUNTIME, while the device root is still available: derive the evidence
- * (alias) key bound to the boot measurements, retain it in
- * OTA_RETAINED_KEY_ALIAS, and issue its X.509 certificate signed by the
- * device identity key (which is destroyed afterwards, so the runtime can
- * never certify another key).
- */
-ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs);
-
-#endif /* OTATTEST_FW_INTERNAL_H */
+#endif /* OTATTEST_FW_HANDOFF_H */

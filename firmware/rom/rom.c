@@ -1,47 +1,86 @@
 // SPDX-License-Identifier: MIT
 /*
- * ROM: the immutable first stage. It verifies ROM_EXT with the creator
- * keys fused into OTP and nothing else: no delegation (depth 0), images
- * signed directly by a creator key, hybrid when that key is hybrid. The
- * effective floor is max(OTP floor, boot data floor) for ROM_EXT.
+ * ROM: the immutable first stage and the reset entry. It reads OTP and
+ * the flash records once, decides whether this reset serves a tag
+ * rotation, verifies ROM_EXT with the creator keys fused into OTP (no
+ * delegation; see lib/anchors.c), and advances the key manager to ROM_EXT
+ * - after which the ROM's keys are out of reach - before handing off.
+ * A boot it cannot hand off ends here, published as failed.
  */
 #include <string.h>
 
-#include <otattest/keys.h>
-
+#include "firmware.h"
 #include "../lib/fwlib.h"
 
-void rom_anchors(const struct boot_ctx *b, struct boot_anchors *a)
+static uint32_t count_present(const struct boot_ctx *b)
 {
-	static struct ota_root_key keys[OTA_OTP_CREATOR_KEYS];
-	uint32_t i;
+	uint32_t n = 0, stage, slot;
 
-	memset(a, 0, sizeof(*a));
-	/* Only provisioned slots can ever match an image's key id. */
-	for (i = 0; i < OTA_OTP_CREATOR_KEYS; i++) {
-		if (!ota_root_key_valid(&b->otp.creator_keys[i]))
-			continue;
-		keys[a->count] = b->otp.creator_keys[i];
-		ota_key_id(keys[a->count].ecdsa_pubkey, a->key_ids[a->count]);
-		a->revoked[a->count] = b->otp.creator_key_revoked[i];
-		a->count++;
-	}
-	a->keys = keys;
-	a->max_depth = 0;
-	a->direct_allowed = true;
-	a->hybrid_required = false;
-	a->floor = boot_effective_floor(b, OTA_STAGE_ROM_EXT);
-	a->svn_max = OTA_SVN_LIMIT;
+	for (stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)
+		for (slot = 0; slot < OTA_SLOT_COUNT; slot++)
+			n += boot_slot_present(b, stage, slot);
+	return n;
 }
 
-/* ROM's one job: pick and verify a ROM_EXT slot (A breaks SVN ties). */
-ota_status_t rom_verify_rom_ext(struct boot_ctx *b, uint32_t mode, struct boot_stage_outcome *out)
+/* A rotation the runtime asked for: this boot retags with the next key version. */
+static void rotation_start(struct boot_ctx *b)
+{
+	struct boot_rotation *rot = boot_rotation_mut();
+
+	if (!b->ret_valid || b->reset_reason == OTA_RESET_COLD ||
+	    b->ret.rotate_requested != OTA_HARDENED_TRUE)
+		return;
+	rot->ran = true;
+	rot->old_version = b->tag_key_version;
+	rot->new_version = b->tag_key_version + 1u;
+	rot->status = OTA_TAG_KEY_VERSION_EXHAUSTED;
+	if (rot->new_version == 0)
+		return;
+	rot->status = OTA_OK;
+	b->mode = BOOT_MODE_RETAG;
+	b->tag_key_version = rot->new_version;
+	b->progress_total = count_present(b);
+	hal_host_set_state(OTA_DEV_ROTATING, OTA_OK);
+	hal_host_progress(0, b->progress_total);
+}
+
+/* Pick and verify a ROM_EXT slot (A breaks SVN ties). */
+static ota_status_t verify_rom_ext(struct boot_ctx *b)
 {
 	struct boot_anchors a;
 	uint32_t order[OTA_SLOT_COUNT];
 
-	rom_anchors(b, &a);
+	boot_anchors_rom_ext(b, &a);
 	boot_slot_order(b, OTA_STAGE_ROM_EXT, OTA_SLOT_A, order);
-	boot_run_stage(b, &a, OTA_STAGE_ROM_EXT, order, mode, out);
-	return out->status;
+	boot_run_stage(b, &a, OTA_STAGE_ROM_EXT, order, b->mode, &b->rom_ext_out);
+	return b->rom_ext_out.status;
+}
+
+ota_status_t ota_rom_main(uint32_t reset_reason)
+{
+	struct boot_ctx *b = boot_scratch_ctx();
+	uint64_t t0 = hal_time_ns();
+	ota_status_t st;
+
+	boot_state_set_valid(false);
+	memset(boot_rotation_mut(), 0, sizeof(struct boot_rotation));
+	hal_host_set_state(OTA_DEV_BOOTING, OTA_OK);
+
+	st = boot_prepare(b, reset_reason);
+	b->t0 = t0;
+	if (st == OTA_OK) {
+		rotation_start(b);
+		st = verify_rom_ext(b);
+	}
+	if (st == OTA_OK)
+		st = hal_keymgr_advance(HAL_KEYMGR_ROM_EXT);
+	if (st == OTA_OK)
+		return OTA_OK; /* hand off to ROM_EXT */
+
+	if (b->mode == BOOT_MODE_RETAG)
+		boot_rotation_mut()->status = st;
+	boot_requests_end(b, st);
+	(void)hal_keymgr_advance(HAL_KEYMGR_RUNTIME);
+	boot_finish(b, st);
+	return st;
 }

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "../runtime/runtime.h"
+#include "rom_ext.h"
 
 static bool contains(const uint8_t *hay, uint32_t hay_len, const uint8_t *needle,
 		     uint32_t needle_len)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The SVN key chain (seed 002), see docs/keychain.md.
+ * The SVN key chain (seed 002), see docs/keychain.md: ROM_EXT's part,
+ * establishing or extending it for the BL0 that booted.
  *
  *   link(max) = KDF(device root, "otattest-svn-chain-top", epoch)
  *   link(s-1) = KDF(link(s), "otattest-svn-chain", s - 1)
@@ -22,32 +23,7 @@
  */
 #include <string.h>
 
-#include "../lib/fwlib.h"
-
-ota_status_t boot_keychain_crank(hal_key_t link, uint32_t from, uint32_t to, hal_key_t *out)
-{
-	uint8_t ctx[4];
-	hal_key_t next;
-	ota_status_t st;
-
-	*out = HAL_KEY_INVALID;
-	if (to > from) {
-		hal_key_destroy(link);
-		return OTA_CHAIN_SVN_ABOVE_MIN;
-	}
-	while (from > to) {
-		from--;
-		boot_le32(ctx, from);
-		st = hal_keymgr_derive(link, OTA_CHAIN_LINK_LABEL, ctx, sizeof(ctx), 0, 0,
-				       HAL_KEY_KIND_SYMMETRIC, &next);
-		hal_key_destroy(link);
-		if (st != OTA_OK)
-			return st;
-		link = next;
-	}
-	*out = link;
-	return OTA_OK;
-}
+#include "rom_ext.h"
 
 static ota_status_t retain_link(hal_key_t link, uint32_t svn, struct ota_retention *r)
 {
@@ -75,7 +51,7 @@ static ota_status_t from_top(const struct boot_ctx *b, uint32_t svn, struct ota_
 	return retain_link(link, svn, r);
 }
 
-ota_status_t boot_keychain_update(const struct boot_ctx *b, uint32_t bl0_svn,
+ota_status_t rom_ext_keychain_update(const struct boot_ctx *b, uint32_t bl0_svn,
 				  struct ota_retention *r)
 {
 	hal_key_t link, lower;
@@ -107,31 +83,4 @@ ota_status_t boot_keychain_update(const struct boot_ctx *b, uint32_t bl0_svn,
 		return st;
 	}
 	return retain_link(lower, bl0_svn, r);
-}
-
-ota_status_t ota_keychain_stable_key(uint32_t svn, hal_key_t *out)
-{
-	const struct ota_boot_state *bs = ota_boot_state();
-	hal_key_t link, at;
-	uint8_t ctx[4];
-	ota_status_t st;
-
-	if (!out)
-		return OTA_HAL_BAD_ARGUMENT;
-	*out = HAL_KEY_INVALID;
-	if (!bs || bs->boot_status != OTA_OK || bs->chain_status != OTA_OK)
-		return OTA_CHAIN_NOT_READY;
-	if (svn > bs->otp.chain_max_svn)
-		return OTA_CHAIN_SVN_ABOVE_MAX;
-	/* The minimum from this boot's RAM state, not from retention the runtime can write. */
-	if (svn > bs->min_svn)
-		return OTA_CHAIN_SVN_ABOVE_MIN;
-	if (hal_key_retained(OTA_RETAINED_KEY_CHAIN, &link) != OTA_OK)
-		return OTA_CHAIN_NOT_READY;
-	OTA_TRY(boot_keychain_crank(link, bs->min_svn, svn, &at));
-	boot_le32(ctx, svn);
-	st = hal_keymgr_derive(at, OTA_STABLE_KEY_LABEL, ctx, sizeof(ctx), 0, 0,
-			       HAL_KEY_KIND_ECDSA_P256, out);
-	hal_key_destroy(at);
-	return st;
 }

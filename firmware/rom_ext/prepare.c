@@ -10,9 +10,7 @@
  */
 #include <string.h>
 
-#include "../runtime/runtime.h"
-
-struct ota_runtime ota_rt;
+#include "rom_ext.h"
 
 static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t *ctx,
 				uint32_t ctx_len, hal_key_t *key, uint8_t pub[OTA_P256_PUBKEY_BYTES])
@@ -96,17 +94,4 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	memcpy(rt->bl0_measurement, bs->bl0_measurement, OTA_SHA256_BYTES);
 	rt->valid = OTA_HARDENED_TRUE;
 	return OTA_OK;
-}
-
-const struct ota_runtime *ota_runtime_current(const struct ota_boot_state *bs)
-{
-	const struct ota_runtime *rt = &ota_rt;
-
-	if (bs == NULL || bs->boot_status != OTA_OK || rt->valid != OTA_HARDENED_TRUE)
-		return NULL;
-	/* State prepared for another boot (one that failed later) never serves. */
-	if (memcmp(rt->rom_ext_measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES) != 0 ||
-	    memcmp(rt->bl0_measurement, bs->bl0_measurement, OTA_SHA256_BYTES) != 0)
-		return NULL;
-	return rt;
 }

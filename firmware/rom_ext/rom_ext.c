@@ -1,24 +1,105 @@
 // SPDX-License-Identifier: MIT
 /*
- * ROM_EXT's verification of BL0, in the slot order the boot flow chose
- * for this reset (A/B on cold boot, the running slot on a warm reset, the
- * requested slot on an update reset).
+ * ROM_EXT: entered only from ROM's hand-off (the key manager is in the
+ * ROM_EXT state). It verifies BL0 in the slot order this reset calls for,
+ * commits a tag rotation, establishes the SVN key chain, prepares the
+ * runtime's alias key and certificates, advances the key manager to
+ * RUNTIME - after which the device root is out of reach - and publishes
+ * the record of the whole boot. See docs/boot-flow.md.
  */
-#include "../lib/fwlib.h"
+#include <string.h>
 
-ota_status_t rom_ext_verify_bl0(struct boot_ctx *b, uint32_t mode,
-				const uint32_t order[OTA_SLOT_COUNT],
-				struct boot_stage_outcome *out)
+#include "firmware.h"
+#include "rom_ext.h"
+
+/* BL0 slot order for this reset (docs/boot-flow.md, "A/B"). */
+static void bl0_order(const struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT])
+{
+	uint32_t first;
+
+	if (b->ret_valid && b->reset_reason == OTA_RESET_UPDATE &&
+	    b->ret.next_bl0_slot != OTA_NEXT_SLOT_NONE)
+		first = b->ret.next_bl0_slot;   /* the update, then what ran before */
+	else if (b->ret_valid && b->reset_reason == OTA_RESET_WARM)
+		first = b->ret.running_bl0_slot; /* the same image again */
+	else {
+		boot_slot_order(b, OTA_STAGE_BL0, b->bd.primary_slot, order);
+		return;
+	}
+	order[0] = first;
+	order[1] = first ^ 1u;
+}
+
+static ota_status_t verify_bl0(struct boot_ctx *b)
 {
 	static struct ota_owner_config oc;
+	uint32_t order[OTA_SLOT_COUNT];
 	struct boot_anchors a;
 	ota_status_t st;
 
-	st = rom_ext_anchors(b, &oc, &a);
+	st = boot_anchors_bl0(b, &oc, &a);
 	if (st != OTA_OK) {
-		out->status = st;
+		b->bl0_out.status = st;
 		return st;
 	}
-	boot_run_stage(b, &a, OTA_STAGE_BL0, order, mode, out);
-	return out->status;
+	bl0_order(b, order);
+	boot_run_stage(b, &a, OTA_STAGE_BL0, order, b->mode, &b->bl0_out);
+	return b->bl0_out.status;
+}
+
+/*
+ * Rotation's commit point: the boot data naming the new key version. Only
+ * when both stages verified and no valid image is past its max key
+ * version; otherwise the old version stays and the new tags written so
+ * far simply never match (those stages take the slow path once more).
+ */
+static void rotation_commit(struct boot_ctx *b)
+{
+	struct boot_rotation *rot = boot_rotation_mut();
+	struct ota_boot_data next = b->bd;
+
+	rot->retagged = b->rom_ext_out.retagged + b->bl0_out.retagged;
+	if (b->rom_ext_out.exhausted || b->bl0_out.exhausted) {
+		rot->status = OTA_TAG_KEY_VERSION_EXHAUSTED;
+		return;
+	}
+	next.tag_key_version = rot->new_version;
+	rot->status = boot_data_commit(b, &next);
+	if (rot->status == OTA_OK) {
+		rot->committed = true;
+		b->record.hdr.tag_key_version = b->bd.tag_key_version;
+		b->record.hdr.boot_data_counter = b->bd.counter;
+	}
+}
+
+ota_status_t ota_rom_ext_main(void)
+{
+	struct boot_ctx *b = boot_scratch_ctx();
+	ota_status_t st;
+
+	/* Only ROM's hand-off puts the key manager here: nothing else enters. */
+	if (hal_keymgr_state() != HAL_KEYMGR_ROM_EXT)
+		return OTA_HAL_KEYMGR_STATE;
+
+	st = verify_bl0(b);
+	if (b->mode == BOOT_MODE_RETAG) {
+		if (st == OTA_OK)
+			rotation_commit(b);
+		else
+			boot_rotation_mut()->status = st;
+	}
+	if (st == OTA_OK) {
+		/* A chain that cannot be established costs the stable keys, not the boot. */
+		b->chain_status = rom_ext_keychain_update(b, b->bl0_out.svn, &b->ret_next);
+		b->ret_next.running_bl0_slot = b->bl0_out.slot;
+	}
+	boot_requests_end(b, st);
+	if (st == OTA_OK) {
+		boot_fill_state(b, OTA_OK);
+		/* The last use of the device root: the runtime's evidence key. */
+		st = ota_runtime_prepare(boot_state_mut());
+	}
+	(void)hal_keymgr_advance(HAL_KEYMGR_RUNTIME);
+	boot_finish(b, st);
+	return st;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ota_fw_command: the mailbox front door. Every request is copied out of
+ * ota_runtime_command: the mailbox front door. Every request is copied out of
  * the (host-writable) request buffer first, then checked completely -
  * exact length for the command, reserved fields zero, lengths and SVNs in
  * range, padding zero - before anything acts on it. Each refusal has its
@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "firmware.h"
 #include "runtime.h"
 
 /* Exact request length of each command (index = command). */
@@ -82,8 +83,40 @@ static ota_status_t respond(const void *src, uint32_t len, uint8_t *resp, uint32
 	return OTA_OK;
 }
 
-ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_len,
-			    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
+/*
+ * The commands that reset the device. Before the reset (after == false) a
+ * refusal is answered at once - with the boot that keeps running - and an
+ * accepted request gets no answer: the runtime that boots next gives it,
+ * called again with after == true.
+ */
+static ota_status_t reset_command(uint32_t command, const union ota_request *r, bool after,
+				  uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
+{
+	union {
+		struct ota_resp_rotate rotate;
+		struct ota_resp_reset reset;
+	} out;
+	uint32_t len = command == OTA_CMD_ROTATE_TAGS ? sizeof(out.rotate) : sizeof(out.reset);
+	ota_status_t st;
+
+	if (resp_cap < len)
+		return OTA_MBOX_RESPONSE_TOO_LARGE;
+	memset(&out, 0, sizeof(out));
+	if (command == OTA_CMD_ROTATE_TAGS)
+		st = after ? ota_rt_rotate_done(&out.rotate) : ota_rt_rotate_request(&out.rotate);
+	else if (command == OTA_CMD_UPDATE_RESET)
+		st = after ? ota_rt_update_done(r->update.slot, &out.reset)
+			   : ota_rt_update_request(r->update.slot, &out.reset);
+	else
+		st = after ? ota_rt_warm_done(&out.reset) : ota_rt_warm_request(&out.reset);
+	if (!after && st == OTA_OK)
+		return OTA_OK;
+	respond(&out, len, resp, resp_cap, resp_len);
+	return st;
+}
+
+ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t req_len,
+				 uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
 	const struct ota_boot_state *bs = ota_boot_state();
 	const struct ota_runtime *rt;
@@ -123,29 +156,28 @@ ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_l
 		return ota_rt_stable_sign(&r.sign, resp, resp_cap, resp_len);
 	case OTA_CMD_GET_CERTS:
 		return ota_rt_get_certs(rt, resp, resp_cap, resp_len);
-	case OTA_CMD_ROTATE_TAGS: {
-		struct ota_resp_rotate out;
-
-		if (resp_cap < sizeof(out))
-			return OTA_MBOX_RESPONSE_TOO_LARGE;
-		memset(&out, 0, sizeof(out));
-		st = ota_fw_rotate_tags(&out);
-		respond(&out, sizeof(out), resp, resp_cap, resp_len);
-		return st;
-	}
+	case OTA_CMD_ROTATE_TAGS:
 	case OTA_CMD_UPDATE_RESET:
-	case OTA_CMD_WARM_RESET: {
-		struct ota_resp_reset out;
-
-		if (resp_cap < sizeof(out))
-			return OTA_MBOX_RESPONSE_TOO_LARGE;
-		memset(&out, 0, sizeof(out));
-		st = command == OTA_CMD_WARM_RESET ? ota_fw_warm_reset(&out)
-						   : ota_fw_update_reset(r.update.slot, &out);
-		/* A refused update still reports the boot that keeps running. */
-		respond(&out, sizeof(out), resp, resp_cap, resp_len);
-		return st;
-	}
+	case OTA_CMD_WARM_RESET:
+		return reset_command(command, &r, false, resp, resp_cap, resp_len);
 	}
 	return OTA_MBOX_UNKNOWN_COMMAND;
+}
+
+ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t req_len,
+				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
+{
+	union ota_request r;
+
+	*resp_len = 0;
+	/* The same request that asked for the reset, still in the mailbox: copy, check again. */
+	if (command == 0 || command > OTA_CMD_MAX || req_len != req_len_of[command])
+		return OTA_MBOX_BAD_LENGTH;
+	if (command != OTA_CMD_ROTATE_TAGS && command != OTA_CMD_UPDATE_RESET &&
+	    command != OTA_CMD_WARM_RESET)
+		return OTA_MBOX_UNKNOWN_COMMAND;
+	memset(&r, 0, sizeof(r));
+	if (req_len)
+		memcpy(&r, req, req_len);
+	return reset_command(command, &r, true, resp, resp_cap, resp_len);
 }

@@ -23,7 +23,7 @@
 #include <otattest/flash.h>
 #include <otattest/otp.h>
 
-#include "firmware.h"
+#include "fw_run.h"
 #include "hal.h"
 #include "model.h"
 #include "swhal.h"

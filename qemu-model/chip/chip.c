@@ -141,6 +141,7 @@ int swhal_power_on(void)
 void swhal_power_off(void)
 {
 	swhal_dev.powered = false;
+	swhal_dev.reset_pending = false;
 	swhal_keys_reset(true);
 	swhal_reset_engines();
 }
@@ -150,10 +151,36 @@ bool swhal_powered(void)
 	return swhal_dev.open && swhal_dev.powered;
 }
 
-ota_status_t hal_reset(uint32_t reason)
+static bool reset_reason_known(uint32_t reason)
+{
+	return reason == OTA_RESET_COLD || reason == OTA_RESET_WARM || reason == OTA_RESET_UPDATE;
+}
+
+ota_status_t hal_reset_request(uint32_t reason)
 {
 	if (!swhal_powered())
 		return OTA_HAL_POWER_LOST;
+	if (!reset_reason_known(reason))
+		return OTA_HAL_BAD_ARGUMENT;
+	swhal_dev.reset_pending = true;
+	swhal_dev.reset_reason = reason;
+	return OTA_OK;
+}
+
+bool swhal_reset_take(uint32_t *reason)
+{
+	if (!swhal_dev.reset_pending)
+		return false;
+	swhal_dev.reset_pending = false;
+	*reason = swhal_dev.reset_reason;
+	return true;
+}
+
+ota_status_t swhal_reset(uint32_t reason)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	swhal_dev.reset_pending = false;
 	switch (reason) {
 	case OTA_RESET_COLD:
 		return swhal_power_on() == 0 ? OTA_OK : OTA_HAL_POWER_LOST;

@@ -61,6 +61,17 @@ void swhal_power_off(void);
 bool swhal_powered(void);
 
 /*
+ * The reset manager, as the board drives it. swhal_reset_take: whether
+ * firmware asked for a reset (hal_reset_request) since the last one, and
+ * which; the request is consumed. swhal_reset performs a reset: COLD is a
+ * power-on reset; WARM and UPDATE return the key manager to ROM and wipe
+ * working keys and engines, keeping retention RAM and the vault. The
+ * caller then runs the ROM (ota_rom_main).
+ */
+bool swhal_reset_take(uint32_t *reason);
+ota_status_t swhal_reset(uint32_t reason);
+
+/*
  * Factory programming, bypassing NOR and OR-only rules (what a
  * programmer does before the part is soldered): replace flash (len <=
  * flash size; the rest is erased) or OTP (exactly sizeof(struct ota_otp)).

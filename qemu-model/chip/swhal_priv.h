@@ -35,6 +35,8 @@ struct swhal_retention {
 struct swhal_device {
 	bool open;
 	bool powered;
+	bool reset_pending;    /* hal_reset_request: performed by the board */
+	uint32_t reset_reason;
 	bool no_fsync;
 	char *dir; /* NULL: in memory */
 

@@ -35,9 +35,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../firmware/lib/boot.h"
+#include "fwlib.h"
 #include "swhal.h"
 #include "tu_device.h"
+#include "fw_run.h"
+#include "handoff.h"
 
 #define SIZES 2
 #define DEPTHS 3
@@ -108,10 +110,10 @@ __attribute__((noinline)) void bench_op_stage(uint32_t mode)
 /* The device as ROM_EXT sees it after a reset, with BL0 A tagged. */
 static void device_ready(void)
 {
-	ck_assert_uint_eq(hal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ctx = boot_scratch_ctx();
 	ck_assert_uint_eq(boot_prepare(ctx, OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(rom_ext_anchors(ctx, &owner, &anchors), OTA_OK);
+	ck_assert_uint_eq(boot_anchors_bl0(ctx, &owner, &anchors), OTA_OK);
 }
 
 static void provision(const struct tu_blob *bl0)

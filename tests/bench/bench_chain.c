@@ -41,8 +41,9 @@
 #include <otattest/verify.h>
 
 #include "../../libotattest/tools/otimage/idcert.h"
-#include "firmware.h"
-#include "fw_internal.h"
+#include "fw_run.h"
+#include "handoff.h"
+#include "runtime.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"

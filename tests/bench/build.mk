@@ -19,7 +19,7 @@ bench: bench-slhdsa
 # one ECDSA sign, host verification vs one OpenSSL verify: time and
 # callgrind instructions. See docs/evidence.md.
 BENCH_CHAIN := $(B)/tests/bench/bench_chain
-$(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
+$(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_CHAIN): $(B)/tests/bench/bench_chain.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
 
@@ -33,7 +33,7 @@ bench: bench-chain
 # SHA-256 of the same image; callgrind instruction counts when valgrind is
 # installed. See docs/boot-flow.md.
 BENCH_BOOT := $(B)/tests/bench/bench_boot
-$(B)/tests/bench/bench_boot.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Iqemu-model/chip -Itests/unit/lib -Ilibotattest/tools/otimage
+$(B)/tests/bench/bench_boot.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_BOOT): $(B)/tests/bench/bench_boot.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
 

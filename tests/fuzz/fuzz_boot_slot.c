@@ -19,10 +19,11 @@
 
 #include <otattest/sha256.h>
 
-#include "fw_internal.h"
 #include "hal.h"
 #include "otimage.h"
 #include "swhal.h"
+#include "fw_run.h"
+#include "handoff.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

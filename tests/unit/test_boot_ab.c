@@ -9,7 +9,8 @@
 
 #include <otattest/shm.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "swhal.h"
 #include "tu_device.h"

@@ -15,7 +15,8 @@
 #include <otattest/shm.h>
 
 #include "hal.h"
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "swhal.h"
 #include "testutil.h"

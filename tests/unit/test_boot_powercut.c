@@ -11,7 +11,8 @@
 #include <setjmp.h>
 #include <string.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"

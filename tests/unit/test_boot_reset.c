@@ -10,7 +10,8 @@
 
 #include <otattest/shm.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"

@@ -13,7 +13,8 @@
 #include <otattest/flash.h>
 #include <otattest/manifest.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"

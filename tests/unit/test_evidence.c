@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "test_evidence_fixture.h"
+#include "fw_run.h"
+#include "handoff.h"
+#include "rom_ext.h"
 
 static struct evfix f;
 static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];

@@ -27,6 +27,9 @@
 #include "../../firmware/runtime/runtime.h"
 #include "swhal.h"
 #include "testutil.h"
+#include "fw_run.h"
+#include "handoff.h"
+#include "rom_ext.h"
 
 #define EVFIX_PAGE OTA_FLASH_PAGE_SIZE
 #define EVFIX_IDCERT_OFFSET (10u * EVFIX_PAGE)

@@ -15,7 +15,8 @@
 
 #include <otattest/record.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "swhal.h"
 #include "tu_check.h"
 #include "tu_device.h"

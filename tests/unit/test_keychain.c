@@ -14,7 +14,9 @@
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
+#include "runtime.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"

@@ -21,7 +21,8 @@
 #include <otattest/verify.h>
 
 #include "../../libotattest/tools/otimage/idcert.h"
-#include "firmware.h"
+#include "fw_run.h"
+#include "handoff.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"

@@ -200,7 +200,7 @@ START_TEST(test_keymgr_only_moves_forward)
 	ck_assert_uint_eq(hal_kmac_start(d, NULL, 0), OTA_HAL_BAD_HANDLE);
 	ck_assert_uint_eq(swhal_keys_in_use(), 0);
 	/* Only a reset brings the key manager back to ROM. */
-	ck_assert_uint_eq(hal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_ROM);
 	ck_assert_uint_ne(hal_keymgr_root(), HAL_KEY_INVALID);
 }
@@ -231,7 +231,7 @@ START_TEST(test_rom_identity_is_part_of_the_root)
 	hal_rom_identity(rom);
 	rom[0] ^= 0x80;
 	swhal_set_rom_identity(rom);
-	ck_assert_uint_eq(hal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "x", NULL, 0, 0, 0,
 					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
 	hal_kmac_once(k, "c", "m", 1, b);
@@ -256,7 +256,7 @@ START_TEST(test_stale_handles_are_refused)
 	ck_assert_uint_eq(hal_ecdsa_pubkey(a, out), OTA_HAL_BAD_HANDLE);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(b, out), OTA_OK);
 	/* A reset ends every working handle. */
-	ck_assert_uint_eq(hal_reset(OTA_RESET_UPDATE), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_UPDATE), OTA_OK);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(b, out), OTA_HAL_BAD_HANDLE);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(HAL_KEY_INVALID, out), OTA_HAL_BAD_HANDLE);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(0xffffffffu, out), OTA_HAL_BAD_HANDLE);
@@ -332,14 +332,14 @@ START_TEST(test_vault_survives_warm_and_update_not_cold)
 	ck_assert_uint_eq(hal_key_retain(k, 1), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(0, &r), OTA_HAL_BAD_HANDLE);
 
-	ck_assert_uint_eq(hal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(1, &r), OTA_OK);
 	hal_kmac_once(r, "c", "m", 1, after);
 	ck_assert_mem_eq(before, after, 32);
 	hal_key_destroy(r);
 
-	ck_assert_uint_eq(hal_reset(OTA_RESET_UPDATE), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_UPDATE), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(1, &r), OTA_OK);
 	hal_key_destroy(r);
 

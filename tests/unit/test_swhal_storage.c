@@ -182,17 +182,17 @@ START_TEST(test_retention_lifetime)
 
 	ck_assert_uint_eq(hal_retention_write(HAL_RETENTION_BYTES - 8, w, 8), OTA_OK);
 	ck_assert_uint_eq(hal_retention_write(HAL_RETENTION_BYTES - 4, w, 8), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ck_assert_uint_eq(hal_retention_read(HAL_RETENTION_BYTES - 8, r, 8), OTA_OK);
 	ck_assert_mem_eq(r, w, 8);
-	ck_assert_uint_eq(hal_reset(OTA_RESET_UPDATE), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_UPDATE), OTA_OK);
 	ck_assert_uint_eq(hal_retention_read(HAL_RETENTION_BYTES - 8, r, 8), OTA_OK);
 	ck_assert_mem_eq(r, w, 8);
 	ck_assert_int_eq(swhal_power_on(), 0); /* cold boot */
 	ck_assert_uint_eq(hal_retention_read(HAL_RETENTION_BYTES - 8, r, 8), OTA_OK);
 	ck_assert_mem_eq(r, z, 8);
 	ck_assert_uint_eq(hal_retention_write(0, w, 8), OTA_OK);
-	ck_assert_uint_eq(hal_reset(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(hal_retention_read(0, r, 8), OTA_OK);
 	ck_assert_mem_eq(r, z, 8);
 }

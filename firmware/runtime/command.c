@@ -11,15 +11,11 @@
 #include "firmware.h"
 #include "runtime.h"
 
-/* Exact request length of each command (index = command). */
+/* Exact request length of each command (index = command), from the one table (mailbox.h). */
 static const uint32_t req_len_of[OTA_CMD_MAX + 1u] = {
-	[OTA_CMD_GET_RECORD] = 0,
-	[OTA_CMD_ATTEST] = sizeof(struct ota_req_attest),
-	[OTA_CMD_STABLE_SIGN] = sizeof(struct ota_req_stable_sign),
-	[OTA_CMD_GET_CERTS] = 0,
-	[OTA_CMD_ROTATE_TAGS] = sizeof(struct ota_req_rotate),
-	[OTA_CMD_UPDATE_RESET] = sizeof(struct ota_req_update),
-	[OTA_CMD_WARM_RESET] = 0,
+#define OTA_X_REQ_LEN(name, num, str, req, resp, flags) [num] = (req),
+	OTA_MBOX_COMMAND_LIST(OTA_X_REQ_LEN)
+#undef OTA_X_REQ_LEN
 };
 
 union ota_request {

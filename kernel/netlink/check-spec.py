@@ -227,7 +227,7 @@ def main(argv):
     genl = strip_comments(open(genl_path).read())
     c_text = strip_comments(open(c_path).read())
     defines = {}
-    for h in ("types.h", "common.h", "shm.h", "genl.h"):
+    for h in ("types.h", "common.h", "mailbox.h", "shm.h", "genl.h"):
         defines.update(parse_defines(strip_comments(open(os.path.join(inc, h)).read())))
     defines.update(parse_defines(c_text))
 

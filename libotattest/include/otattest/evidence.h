@@ -21,7 +21,7 @@
 #define OTATTEST_EVIDENCE_H
 
 #include "record.h"
-#include "shm.h" /* OTA_NONCE_MIN/MAX */
+#include "shm.h" /* OTA_NONCE_MIN/MAX, the evidence size limit (mailbox.h) */
 
 /* ---- claims set keys -------------------------------------------------- */
 
@@ -64,11 +64,12 @@
 
 /* ---- sizes ------------------------------------------------------------- */
 
-/* Largest claims set (four stages with full chains), with headroom. */
-#define OTA_CLAIMS_MAX_BYTES 1536u
-#define OTA_CERT_MAX_DER 1024u /* alias and identity certificates each */
-/* Largest evidence: framing + claims + two certificates + signature. */
-#define OTA_EVIDENCE_MAX_BYTES (OTA_CLAIMS_MAX_BYTES + 2u * OTA_CERT_MAX_DER + 256u)
+/*
+ * OTA_CLAIMS_MAX_BYTES, OTA_CERT_MAX_DER and the evidence size limit
+ * OTA_EVIDENCE_MAX_BYTES are in mailbox.h (included through shm.h): the
+ * limit bounds the mailbox's ATTEST response, so it is defined once there,
+ * beside the command table that carries it.
+ */
 
 /* ---- key hierarchy (docs/evidence.md) --------------------------------- */
 

@@ -27,6 +27,7 @@
 #define OTATTEST_SHM_H
 
 #include "common.h"
+#include "mailbox.h" /* the commands, their payloads and bounds */
 #include "record.h"
 #include "status.h"
 
@@ -109,92 +110,25 @@ OTA_STATIC_ASSERT(sizeof(struct ota_mbox_header) == 16, "ota_mbox_header layout"
 #define OTA_SHM_RESPONSE_OFFSET 0x4000u
 #define OTA_SHM_RESPONSE_SIZE 0xc000u
 
-/* Mailbox commands. Payload structs below; all fields little-endian. */
-enum ota_command {
-	OTA_CMD_GET_RECORD = 1,   /* req: none;  resp: the record */
-	OTA_CMD_ATTEST = 2,       /* req: ota_req_attest; resp: COSE_Sign1 evidence */
-	OTA_CMD_STABLE_SIGN = 3,  /* req: ota_req_stable_sign; resp: ota_resp_stable_sign */
-	OTA_CMD_GET_CERTS = 4,    /* req: none;  resp: ota_resp_certs + DER certs */
-	OTA_CMD_ROTATE_TAGS = 5,  /* req: ota_req_rotate; resp: ota_resp_rotate */
-	OTA_CMD_UPDATE_RESET = 6, /* req: ota_req_update; resp: ota_resp_reset */
-	OTA_CMD_WARM_RESET = 7,   /* req: none;  resp: ota_resp_reset */
-};
-#define OTA_CMD_MAX 7u
-
-#define OTA_NONCE_MIN 16u
-#define OTA_NONCE_MAX 64u
-
-/* 72 bytes. Exactly this length; bytes past nonce_len are zero. */
-struct ota_req_attest {
-	uint32_t nonce_len; /* OTA_NONCE_MIN..OTA_NONCE_MAX */
-	uint32_t reserved;
-	uint8_t nonce[OTA_NONCE_MAX];
-};
-OTA_STATIC_ASSERT(sizeof(struct ota_req_attest) == 72, "ota_req_attest layout");
-
 /*
- * Sign a caller message with the stable key of SVN `svn` (<= min SVN since
- * cold boot). The device signs SHA-256("OTATTEST-STABLE-SIGN-V1" || svn as
- * u32 LE || message), so these signatures can never be mistaken for
- * evidence or certificates. 72 bytes.
+ * The least payload room a region may offer, or ota_shm_info_validate
+ * refuses the layout. A response region must hold the largest response of
+ * any command in the table (mailbox.h), so whatever a command answers -
+ * evidence included - fits every layout a driver accepts. Requests are at
+ * most OTA_MBOX_REQUEST_MAX_ANY (72) bytes; the request region keeps the
+ * room it always demanded.
  */
-struct ota_req_stable_sign {
-	uint32_t svn;
-	uint32_t msg_len; /* OTA_NONCE_MIN..OTA_NONCE_MAX */
-	uint8_t msg[OTA_NONCE_MAX];
-};
-OTA_STATIC_ASSERT(sizeof(struct ota_req_stable_sign) == 72, "ota_req_stable_sign layout");
-#define OTA_STABLE_SIGN_DOMAIN "OTATTEST-STABLE-SIGN-V1"
-
-/* 136 bytes. */
-struct ota_resp_stable_sign {
-	uint32_t svn;
-	uint32_t reserved;
-	uint8_t signature[OTA_P256_SIG_BYTES]; /* r || s */
-	uint8_t pubkey[OTA_P256_PUBKEY_BYTES]; /* X || Y */
-};
-OTA_STATIC_ASSERT(sizeof(struct ota_resp_stable_sign) == 136, "ota_resp_stable_sign layout");
-
-/*
- * Certificates, leaf first: the evidence (alias) key's certificate, then
- * the device identity certificate. Each entry is a u32 length followed by
- * that many DER bytes, padded with zeros to a multiple of 4.
- */
-struct ota_resp_certs {
-	uint32_t count; /* 1..OTA_CERTS_MAX */
-	uint32_t reserved;
-};
-#define OTA_CERTS_MAX 4u
-
-/* 8 bytes. */
-struct ota_req_rotate {
-	uint32_t flags; /* zero */
-	uint32_t reserved;
-};
-
-/* 16 bytes. */
-struct ota_resp_rotate {
-	uint32_t old_key_version;
-	uint32_t new_key_version;
-	uint32_t stages_retagged;
-	uint32_t reserved;
-};
-
-#define OTA_UPDATE_SLOT_OTHER 0xffffffffu /* the BL0 slot that is not running */
-
-/* 8 bytes. */
-struct ota_req_update {
-	uint32_t slot; /* OTA_SLOT_A, OTA_SLOT_B or OTA_UPDATE_SLOT_OTHER */
-	uint32_t reserved;
-};
-
-/* 16 bytes. */
-struct ota_resp_reset {
-	uint32_t boot_status;  /* status of the boot the reset performed */
-	uint32_t generation;   /* record generation after the reset */
-	uint32_t booted_slot;  /* BL0 slot now running */
-	uint32_t reserved;
-};
+#define OTA_SHM_REQUEST_MIN_PAYLOAD 256u
+#define OTA_SHM_RESPONSE_MIN_PAYLOAD OTA_MBOX_RESPONSE_MAX_ANY
+OTA_STATIC_ASSERT(OTA_MBOX_REQUEST_MAX_ANY <= OTA_SHM_REQUEST_MIN_PAYLOAD,
+		  "every request fits the smallest request region");
+OTA_STATIC_ASSERT(OTA_EVIDENCE_MAX_BYTES <= OTA_SHM_RESPONSE_MIN_PAYLOAD,
+		  "evidence fits the smallest response region");
+OTA_STATIC_ASSERT(OTA_SHM_REQUEST_SIZE - sizeof(struct ota_mbox_header) >=
+			  OTA_SHM_REQUEST_MIN_PAYLOAD &&
+		  OTA_SHM_RESPONSE_SIZE - sizeof(struct ota_mbox_header) >=
+			  OTA_SHM_RESPONSE_MIN_PAYLOAD,
+		  "the default layout passes ota_shm_info_validate");
 
 /*
  * Check an info block copied out of shared memory against the BAR size
@@ -223,10 +157,10 @@ static inline ota_status_t ota_shm_info_validate(const struct ota_shm_info *in,
 	r[0].min = sizeof(struct ota_shm_record) + (uint32_t)OTA_RECORD_MAX_BYTES;
 	r[1].off = in->request_offset;
 	r[1].size = in->request_size;
-	r[1].min = sizeof(struct ota_mbox_header) + 256u;
+	r[1].min = sizeof(struct ota_mbox_header) + OTA_SHM_REQUEST_MIN_PAYLOAD;
 	r[2].off = in->response_offset;
 	r[2].size = in->response_size;
-	r[2].min = sizeof(struct ota_mbox_header) + 4096u;
+	r[2].min = sizeof(struct ota_mbox_header) + OTA_SHM_RESPONSE_MIN_PAYLOAD;
 	for (i = 0; i < 3; i++) {
 		if (r[i].off < in->info_size || (r[i].off & 7u) ||
 		    !ota_range_ok(r[i].off, r[i].size, bar_size) || r[i].size < r[i].min)

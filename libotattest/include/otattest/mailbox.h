@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mailbox commands: their payloads and the one table that says, per
+ * command, its number, its name, the exact length of its request and the
+ * most its response may carry. The firmware checks request lengths
+ * against it, the kernel driver sizes its response buffers and names
+ * commands in its logs from it, the model names what it serves and bounds
+ * what the firmware may answer with it, and the tests walk it. Nobody
+ * writes a per-command list of their own (docs/mailbox.md).
+ *
+ * The transport (sequence numbers, doorbells, regions) is in shm.h, which
+ * includes this header. All fields are little-endian; the numbers and the
+ * layouts are wire ABI: never renumber, never resize, only append.
+ */
+#ifndef OTATTEST_MAILBOX_H
+#define OTATTEST_MAILBOX_H
+
+#include "common.h"
+#include "record.h"
+#include "status.h"
+
+/* ---- evidence size limit ------------------------------------------------ */
+
+/* Largest claims set (four stage maps with full chains), with headroom. */
+#define OTA_CLAIMS_MAX_BYTES 1536u
+/* Each certificate in a chain: the alias certificate the firmware issues and
+ * the identity certificate from flash (OTA_IDCERT_MAX_DER, no larger). */
+#define OTA_CERT_MAX_DER 1024u
+/*
+ * Evidence (a COSE_Sign1, evidence.h) is never larger than this, and every
+ * layer holds it to this one number: the model bounds what the firmware
+ * may answer ATTEST with, the kernel allocates this much for the answer
+ * and so never builds a bigger netlink attribute, the daemon refuses a
+ * bigger EVIDENCE attribute.
+ *
+ * What bounds it is what the firmware puts in: a claims set of at most
+ * OTA_CLAIMS_MAX_BYTES (the buffer it encodes into), an x5chain of the
+ * alias and the identity certificate of at most OTA_CERT_MAX_DER each,
+ * and the COSE framing - tag, array, protected header, the unprotected
+ * map around the x5chain, three byte-string heads and the 64-byte
+ * signature - which is under 100 bytes at these sizes; 256 leaves room.
+ *
+ * It must fit the shared-memory response area: the smallest response
+ * region a driver accepts (shm.h) is derived from the command table
+ * below, ATTEST's row included, so every layout that validates can carry
+ * any evidence. The default region (48 KiB) is much larger on purpose;
+ * no buffer for evidence is sized by the region.
+ */
+#define OTA_EVIDENCE_MAX_BYTES (OTA_CLAIMS_MAX_BYTES + 2u * OTA_CERT_MAX_DER + 256u)
+
+/* ---- request and response payloads -------------------------------------- */
+
+#define OTA_NONCE_MIN 16u
+#define OTA_NONCE_MAX 64u
+
+/* 72 bytes. Exactly this length; bytes past nonce_len are zero. */
+struct ota_req_attest {
+	uint32_t nonce_len; /* OTA_NONCE_MIN..OTA_NONCE_MAX */
+	uint32_t reserved;
+	uint8_t nonce[OTA_NONCE_MAX];
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_attest) == 72, "ota_req_attest layout");
+
+/*
+ * Sign a caller message with the stable key of SVN `svn` (<= min SVN since
+ * cold boot). The device signs SHA-256("OTATTEST-STABLE-SIGN-V1" || svn as
+ * u32 LE || message), so these signatures can never be mistaken for
+ * evidence or certificates. 72 bytes.
+ */
+struct ota_req_stable_sign {
+	uint32_t svn;
+	uint32_t msg_len; /* OTA_NONCE_MIN..OTA_NONCE_MAX */
+	uint8_t msg[OTA_NONCE_MAX];
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_stable_sign) == 72, "ota_req_stable_sign layout");
+#define OTA_STABLE_SIGN_DOMAIN "OTATTEST-STABLE-SIGN-V1"
+
+/* 136 bytes. */
+struct ota_resp_stable_sign {
+	uint32_t svn;
+	uint32_t reserved;
+	uint8_t signature[OTA_P256_SIG_BYTES]; /* r || s */
+	uint8_t pubkey[OTA_P256_PUBKEY_BYTES]; /* X || Y */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_stable_sign) == 136, "ota_resp_stable_sign layout");
+
+/*
+ * Certificates, leaf first: the evidence (alias) key's certificate, then
+ * the device identity certificate. Each entry is a u32 length followed by
+ * that many DER bytes, padded with zeros to a multiple of 4.
+ */
+struct ota_resp_certs {
+	uint32_t count; /* 1..OTA_CERTS_MAX */
+	uint32_t reserved;
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_certs) == 8, "ota_resp_certs layout");
+#define OTA_CERTS_MAX 4u
+/* The most a certificate list can take: OTA_CERTS_MAX entries of the largest size. */
+#define OTA_CERTS_RESP_MAX \
+	((uint32_t)sizeof(struct ota_resp_certs) + OTA_CERTS_MAX * (4u + OTA_CERT_MAX_DER))
+
+/* 8 bytes. */
+struct ota_req_rotate {
+	uint32_t flags; /* zero */
+	uint32_t reserved;
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_rotate) == 8, "ota_req_rotate layout");
+
+/* 16 bytes. */
+struct ota_resp_rotate {
+	uint32_t old_key_version;
+	uint32_t new_key_version;
+	uint32_t stages_retagged;
+	uint32_t reserved;
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_rotate) == 16, "ota_resp_rotate layout");
+
+#define OTA_UPDATE_SLOT_OTHER 0xffffffffu /* the BL0 slot that is not running */
+
+/* 8 bytes. */
+struct ota_req_update {
+	uint32_t slot; /* OTA_SLOT_A, OTA_SLOT_B or OTA_UPDATE_SLOT_OTHER */
+	uint32_t reserved;
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_update) == 8, "ota_req_update layout");
+
+/* 16 bytes. */
+struct ota_resp_reset {
+	uint32_t boot_status;  /* status of the boot the reset performed */
+	uint32_t generation;   /* record generation after the reset */
+	uint32_t booted_slot;  /* BL0 slot now running */
+	uint32_t reserved;
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_reset) == 16, "ota_resp_reset layout");
+
+/* ---- the command table -------------------------------------------------- */
+
+/* Flags column. */
+#define OTA_MBOX_F_RESETS 0x1u /* served by resetting the device: the boot after answers */
+
+/*
+ * Columns: name (OTA_CMD_<name>), number, name for logs and tools,
+ * request payload length (exact), largest response payload, OTA_MBOX_F_*.
+ * docs/mailbox.md describes each command's payloads and refusals.
+ */
+#define OTA_MBOX_COMMAND_LIST(X)                                                              \
+	X(GET_RECORD, 1, "get-record", 0u, (uint32_t)OTA_RECORD_MAX_BYTES, 0u)                 \
+	X(ATTEST, 2, "attest", (uint32_t)sizeof(struct ota_req_attest), OTA_EVIDENCE_MAX_BYTES, \
+	  0u)                                                                                  \
+	X(STABLE_SIGN, 3, "stable-sign", (uint32_t)sizeof(struct ota_req_stable_sign),         \
+	  (uint32_t)sizeof(struct ota_resp_stable_sign), 0u)                                   \
+	X(GET_CERTS, 4, "get-certs", 0u, OTA_CERTS_RESP_MAX, 0u)                               \
+	X(ROTATE_TAGS, 5, "rotate-tags", (uint32_t)sizeof(struct ota_req_rotate),              \
+	  (uint32_t)sizeof(struct ota_resp_rotate), OTA_MBOX_F_RESETS)                         \
+	X(UPDATE_RESET, 6, "update-reset", (uint32_t)sizeof(struct ota_req_update),            \
+	  (uint32_t)sizeof(struct ota_resp_reset), OTA_MBOX_F_RESETS)                          \
+	X(WARM_RESET, 7, "warm-reset", 0u, (uint32_t)sizeof(struct ota_resp_reset),            \
+	  OTA_MBOX_F_RESETS)
+
+enum ota_command {
+#define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags) OTA_CMD_##name = num,
+	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_ENUM)
+#undef OTA_X_MBOX_ENUM
+};
+
+/* One per row; the numbers run 1..OTA_CMD_MAX without a gap (asserted below). */
+enum ota_command_row {
+#define OTA_X_MBOX_ROW(name, num, str, req, resp, flags) OTA_CMD_ROW_##name,
+	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_ROW)
+#undef OTA_X_MBOX_ROW
+	OTA_CMD_ROWS
+};
+#define OTA_CMD_MAX ((uint32_t)OTA_CMD_ROWS)
+
+/*
+ * Every row: a number in 1..OTA_CMD_MAX (with the lookup table's
+ * designated initialisers refusing a repeat, that makes them dense) and
+ * lengths in whole little-endian words.
+ */
+#define OTA_X_MBOX_CHECK(name, num, str, req, resp, flags)                                   \
+	OTA_STATIC_ASSERT((num) >= 1 && (num) <= OTA_CMD_ROWS, #name ": number out of range"); \
+	OTA_STATIC_ASSERT((req) % 4u == 0 && (resp) % 4u == 0, #name ": lengths in words");
+OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_CHECK)
+#undef OTA_X_MBOX_CHECK
+
+/* The largest request and response any command has (sizeof a union of byte arrays). */
+union ota_mbox_request_bound {
+#define OTA_X_MBOX_REQ(name, num, str, req, resp, flags) uint8_t name[(req) ? (req) : 1u];
+	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_REQ)
+#undef OTA_X_MBOX_REQ
+};
+union ota_mbox_response_bound {
+#define OTA_X_MBOX_RESP(name, num, str, req, resp, flags) uint8_t name[resp];
+	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_RESP)
+#undef OTA_X_MBOX_RESP
+};
+#define OTA_MBOX_REQUEST_MAX_ANY ((uint32_t)sizeof(union ota_mbox_request_bound))
+#define OTA_MBOX_RESPONSE_MAX_ANY ((uint32_t)sizeof(union ota_mbox_response_bound))
+
+/* One row of the table, for code that looks a command up at run time. */
+struct ota_mbox_command_desc {
+	const char *name;      /* "get-record" */
+	uint32_t request_len;  /* the request payload is exactly this long */
+	uint32_t response_max; /* a response payload is at most this long */
+	uint32_t flags;        /* OTA_MBOX_F_* */
+};
+
+/* The row for a command number, or NULL when the number is not a command. */
+static inline const struct ota_mbox_command_desc *ota_mbox_command(uint32_t command)
+{
+	static const struct ota_mbox_command_desc rows[OTA_CMD_MAX + 1u] = {
+#define OTA_X_MBOX_DESC(name, num, str, req, resp, flags) [num] = { str, req, resp, flags },
+		OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_DESC)
+#undef OTA_X_MBOX_DESC
+	};
+
+	if (command > OTA_CMD_MAX || !rows[command].name)
+		return (const struct ota_mbox_command_desc *)0;
+	return &rows[command];
+}
+
+/* Name for logs ("attest"), or "unknown" for a number that is not a command. */
+static inline const char *ota_mbox_command_name(uint32_t command)
+{
+	const struct ota_mbox_command_desc *d = ota_mbox_command(command);
+
+	return d ? d->name : "unknown";
+}
+
+#endif /* OTATTEST_MAILBOX_H */

@@ -26,6 +26,23 @@ $(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
 RV32_OBJS += $(LIBOTA_CORE_SRCS:%.c=$(B)/rv32/%.o)
 
+# util/: the private host utility library, never installed: hex, strict
+# integers, bounded file reads, atomic file writes, and JSON through json-c.
+# For the daemon, the host tools, the model (board, and the chip's state
+# files) and the tests; never for src/core or firmware/ (freestanding). It
+# includes nothing of the project but include/, so anything may link it.
+# Headers: <otu/*.h>. Only programs that print JSON need $(PKG_JSONC).
+UTIL_SRCS := $(wildcard libotattest/util/*.c)
+UTIL_A := $(B)/libotattest-util.a
+PKG_JSONC := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+CPPFLAGS_COMMON += -Ilibotattest/util/include
+
+$(UTIL_A): $(UTIL_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL_TARGETS += $(UTIL_A)
+
 # The host tools beside the library, linked against the static host
 # library (the shared one is for other projects and the daemon):
 #  tools/verify/   otattest-verify: evidence against a trust store and policy

@@ -13,6 +13,7 @@ packages=(
 	libssl-dev openssl                  # OpenSSL 3 EVP; openssl verify in tests
 	libsystemd-dev systemd dbus         # sd-bus/sd-event/sd-device/sd-journal; guest init and bus
 	libmnl-dev                          # generic netlink client
+	libjson-c-dev                       # every JSON document the host programs print
 	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
 	gcc-riscv64-unknown-elf             # rv32imc -Os size build of the firmware
 	picolibc-riscv64-unknown-elf        # <string.h> for the rv32 build (mem*/str* only)

@@ -13,14 +13,15 @@ EXTRA_CFLAGS_tests_unit_ := -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime
 EXTRA_CFLAGS_tests_unit_lib_ := -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 
 # Everything a unit test may need; static archives pull only what is used.
-UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(BOARD_FW_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+UNIT_LINK := $(TESTLIB_A) $(OTIMAGE_LIB_A) $(BOARD_FW_A) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
+	$(UTIL_A)
 
 $(TESTLIB_A): $(TESTLIB_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(B)/tests/unit/%: $(B)/tests/unit/%.o $(UNIT_LINK)
-	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
 # libFuzzer targets: clang, with the freestanding core built by clang too.
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)

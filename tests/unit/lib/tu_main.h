@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one main() of the check-based unit tests: each tests/unit/test_*.c
+ * builds its Suite and ends with OTA_TEST_MAIN(its_suite). check prints
+ * the summary; the exit code is 0 only when every test passed.
+ */
+#ifndef OTATTEST_TU_MAIN_H
+#define OTATTEST_TU_MAIN_H
+
+#include <check.h>
+
+/* Run every test of s (forked, as CK_FORK says) and free it; the exit code. */
+int tu_run_suite(Suite *s);
+
+#define OTA_TEST_MAIN(suite_fn)                  \
+	int main(void)                           \
+	{                                        \
+		return tu_run_suite(suite_fn()); \
+	}
+
+/*
+ * The same, with the expression prepare evaluated once before the tests
+ * fork, e.g. OTA_TEST_MAIN_PREPARED(tu_keys_warm(false), suite): work every
+ * test shares (keys, images) is then done once, not once per test.
+ */
+#define OTA_TEST_MAIN_PREPARED(prepare, suite_fn) \
+	int main(void)                            \
+	{                                         \
+		(void)(prepare);                  \
+		return tu_run_suite(suite_fn());  \
+	}
+
+#endif /* OTATTEST_TU_MAIN_H */

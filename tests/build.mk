@@ -63,6 +63,7 @@ TEST_SUITES += tests/fuzz/smoke.sh
 endif
 
 # Suites with their own build rules.
+-include tests/layers/build.mk
 -include tests/interop/build.mk
 -include tests/tools/build.mk
 -include tests/rv32/build.mk

@@ -1,7 +1,8 @@
 # daemon/: otattestd (the D-Bus service) and otattestctl (its CLI).
-#  common/      shared by both: D-Bus names, error mapping, hex, JSON
+#  common/      shared by both: D-Bus names, error mapping
 #  otattestd/   every file but main.c forms libotattestd.a (unit tests link it)
 #  otattestctl/ every file but main.c forms libotattestctl.a
+# Hex, numbers, files and JSON (json-c) come from libotattest-util.
 OTATTEST_VERSION ?= 0.1
 
 DAEMON_COMMON_SRCS := $(wildcard daemon/common/*.c)
@@ -39,21 +40,24 @@ $(OTATTESTCTL_A): $(OTATTESTCTL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(OTATTESTD): $(B)/daemon/otattestd/main.o $(OTATTESTD_A) $(DAEMON_COMMON_A)
+$(OTATTESTD): $(B)/daemon/otattestd/main.o $(OTATTESTD_A) $(DAEMON_COMMON_A) $(UTIL_A)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_SYSTEMD) $(PKG_MNL)
 
-$(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS)
+$(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) $(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) \
-		$(CTL_VERIFY_LIBS) $(PKG_SYSTEMD)
+		$(CTL_VERIFY_LIBS) $(UTIL_A) $(PKG_SYSTEMD) $(PKG_JSONC)
 
 # Unit tests of the daemon and CLI: the generic rule in tests/build.mk does
 # not know our archives or libsystemd/libmnl, so these more specific
-# patterns take over for test_daemon* and test_ctl*.
-DAEMON_TEST_LINK := $(OTATTESTD_A) $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS)
+# patterns take over for test_daemon* and test_ctl*. From tests/unit/lib they
+# take OTA_TEST_MAIN and the JSON reader, not the device fixtures.
+DAEMON_TEST_LINK := $(OTATTESTD_A) $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) \
+	$(B)/tests/unit/lib/tu_main.o $(B)/tests/unit/lib/tu_json.o $(UTIL_A)
+DAEMON_TEST_LIBS := $(CTL_VERIFY_LIBS) $(UTIL_A) $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_JSONC) $(PKG_CHECK)
 $(B)/tests/unit/test_daemon%: $(B)/tests/unit/test_daemon%.o $(DAEMON_TEST_LINK)
-	$(CC) $(LDFLAGS) -pthread -o $@ $< $(DAEMON_TEST_LINK) $(CTL_VERIFY_LIBS) $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -pthread -o $@ $< $(DAEMON_TEST_LINK) $(DAEMON_TEST_LIBS)
 $(B)/tests/unit/test_ctl%: $(B)/tests/unit/test_ctl%.o $(DAEMON_TEST_LINK)
-	$(CC) $(LDFLAGS) -pthread -o $@ $< $(DAEMON_TEST_LINK) $(CTL_VERIFY_LIBS) $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -pthread -o $@ $< $(DAEMON_TEST_LINK) $(DAEMON_TEST_LIBS)
 EXTRA_CFLAGS_tests_unit_ += $(DAEMON_CFLAGS)
 
 ALL_TARGETS += $(OTATTESTD) $(OTATTESTCTL)

@@ -49,8 +49,9 @@ ALL_TARGETS += $(UTIL_A)
 #  tools/otimage/  the signing and provisioning tool; every file but main.c
 #                  forms libotimage.a, which tests link
 OTA_VERIFY := $(B)/otattest-verify
-$(OTA_VERIFY): $(B)/libotattest/tools/verify/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+$(OTA_VERIFY): $(B)/libotattest/tools/verify/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
+		$(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 ALL_TARGETS += $(OTA_VERIFY)
 INSTALL_TARGETS += $(OTA_VERIFY)
 

@@ -297,35 +297,3 @@ int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d)
 		return ctl_fail(OTA_CLASS_PROTOCOL, "otattestd sent malformed properties: %s", strerror(-r));
 	return 0;
 }
-
-int ctl_read_file(const char *path, size_t max, uint8_t **buf, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	uint8_t *b;
-	size_t n = 0;
-
-	if (!f)
-		return -errno;
-	b = malloc(max + 1);
-	if (!b) {
-		if (f != stdin)
-			fclose(f);
-		return -ENOMEM;
-	}
-	n = fread(b, 1, max + 1, f);
-	if (ferror(f)) {
-		free(b);
-		if (f != stdin)
-			fclose(f);
-		return -EIO;
-	}
-	if (f != stdin)
-		fclose(f);
-	if (n > max) {
-		free(b);
-		return -EFBIG;
-	}
-	*buf = b;
-	*len = n;
-	return 0;
-}

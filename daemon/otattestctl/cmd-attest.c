@@ -12,16 +12,17 @@
 #include <unistd.h>
 
 #include <otattest/shm.h>
+#include <otu/file.h>
+#include <otu/hex.h>
+#include <otu/json.h>
 
-#include "../common/hex.h"
-#include "../common/json.h"
 #include "ctl.h"
 
 #define EVIDENCE_MAX (1u << 20)
 
 static int parse_nonce(const char *hex, uint8_t *nonce, size_t *len)
 {
-	long n = ota_hex_decode(nonce, OTA_NONCE_MAX, hex);
+	ssize_t n = otu_hex_decode(hex, nonce, OTA_NONCE_MAX);
 
 	if (n < 0 || (size_t)n < OTA_NONCE_MIN)
 		return ctl_fail(OTA_CLASS_INVALID_ARGUMENT,
@@ -33,20 +34,17 @@ static int parse_nonce(const char *hex, uint8_t *nonce, size_t *len)
 
 static int write_output(const char *path, const void *p, size_t len)
 {
-	FILE *f;
+	int r;
 
 	if (!path || !strcmp(path, "-")) {
 		if (fwrite(p, 1, len, stdout) != len || fflush(stdout) != 0)
 			return ctl_fail(OTA_CLASS_IO, "cannot write the evidence to stdout");
 		return 0;
 	}
-	f = fopen(path, "wbx");
-	if (!f && errno == EEXIST)
-		f = fopen(path, "wb");
-	if (!f)
-		return ctl_fail(OTA_CLASS_IO, "cannot create %s: %s", path, strerror(errno));
-	if (fwrite(p, 1, len, f) != len || fclose(f) != 0)
-		return ctl_fail(OTA_CLASS_IO, "cannot write %s", path);
+	/* Whole or not at all: a verifier never picks up half an evidence file. */
+	r = otu_write_file_atomic(path, p, len, 0644, 0);
+	if (r < 0)
+		return ctl_fail(OTA_CLASS_IO, "cannot write %s: %s", path, strerror(-r));
 	return 0;
 }
 
@@ -107,7 +105,7 @@ int cmd_attest(struct ctl *c, int argc, char **argv)
 		if (getrandom(nonce, nonce_len, 0) != (ssize_t)nonce_len)
 			return ctl_fail(OTA_CLASS_INTERNAL, "cannot get random bytes: %s", strerror(errno));
 	}
-	ota_hex_encode(nonce_hex, nonce, nonce_len);
+	otu_hex_encode(nonce_hex, nonce, nonce_len);
 
 	r = ctl_device_path(c, path, sizeof(path));
 	if (r)
@@ -142,15 +140,12 @@ int cmd_attest(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "nonce %s\nevidence %zu bytes%s%s\n", nonce_hex, len,
 			output ? " in " : "", output ? output : "");
 	if (json) {
-		struct json j;
+		struct json_object *doc = json_object_new_object();
 
-		json_begin(&j, stdout);
-		json_object_open(&j);
-		json_kv_string(&j, "nonce", nonce_hex);
-		json_kv_uint(&j, "evidence_bytes", len);
-		json_kv_string(&j, "evidence_file", output);
-		json_object_close(&j);
-		json_end(&j);
+		otu_json_add_str(doc, "nonce", nonce_hex);
+		otu_json_add_u64(doc, "evidence_bytes", len);
+		otu_json_add_str(doc, "evidence_file", output);
+		otu_json_emit(stdout, doc);
 	}
 	if (verify)
 		r = ctl_verify_evidence(ev, len, ca, nonce, nonce_len, policy, false,
@@ -194,7 +189,8 @@ int cmd_verify(struct ctl *c, int argc, char **argv)
 		fprintf(stderr, "otattestctl: usage: verify EVIDENCE --ca FILE --nonce HEX [--policy FILE]\n");
 		return OTA_EXIT_USAGE;
 	}
-	r = ctl_read_file(argv[optind], EVIDENCE_MAX, &ev, &len);
+	r = strcmp(argv[optind], "-") == 0 ? otu_read_fd(STDIN_FILENO, EVIDENCE_MAX, &ev, &len)
+					    : otu_read_file(argv[optind], EVIDENCE_MAX, &ev, &len);
 	if (r < 0)
 		return ctl_fail(r == -EFBIG ? OTA_CLASS_LIMIT : OTA_CLASS_IO, "cannot read %s: %s",
 				argv[optind], r == -EFBIG ? "larger than 1 MiB" : strerror(-r));

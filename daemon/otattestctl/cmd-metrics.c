@@ -10,6 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <otu/file.h>
+
 #include "ctl.h"
 
 int cmd_metrics(struct ctl *c, int argc, char **argv)
@@ -65,7 +67,12 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 	fclose(mem);
 	free(devs);
 	if (output) {
-		r = ctl_write_atomic(output, text, tlen);
+		/*
+		 * Replaced whole: the collector reads the file whenever it scrapes.
+		 * The temporary (".NAME.XXXXXX") does not end in .prom, so the
+		 * collector never reads it.
+		 */
+		r = otu_write_file_atomic(output, text, tlen, 0644, 0);
 		if (r < 0)
 			r = ctl_fail(OTA_CLASS_IO, "cannot write %s: %s", output, strerror(-r));
 	} else {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include <otattest/shm.h>
+#include <otu/json.h>
 
-#include "../common/json.h"
 #include "ctl.h"
 
 /* A rotation re-verifies every stage's signature: give it time. */
@@ -34,15 +34,12 @@ static int on_progress(sd_bus_message *m, void *userdata, sd_bus_error *ret_erro
 	if (sd_bus_message_read(m, "uu", &done, &total) < 0)
 		return 0;
 	if (w->c->json) {
-		struct json j;
+		struct json_object *doc = json_object_new_object();
 
-		json_begin(&j, stdout);
-		json_object_open(&j);
-		json_kv_string(&j, "event", "progress");
-		json_kv_uint(&j, "done", done);
-		json_kv_uint(&j, "total", total);
-		json_object_close(&j);
-		json_end(&j);
+		otu_json_add_str(doc, "event", "progress");
+		otu_json_add_u64(doc, "done", done);
+		otu_json_add_u64(doc, "total", total);
+		otu_json_emit(stdout, doc);
 		fflush(stdout);
 	} else if (!w->c->quiet) {
 		printf("re-tagged %u of %u stage(s)\n", done, total);
@@ -141,16 +138,13 @@ int cmd_rotate(struct ctl *c, int argc, char **argv)
 	if (r < 0)
 		return ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to RotateTags");
 	if (c->json) {
-		struct json j;
+		struct json_object *doc = json_object_new_object();
 
-		json_begin(&j, stdout);
-		json_object_open(&j);
-		json_kv_string(&j, "event", "finished");
-		json_kv_uint(&j, "old_key_version", old_kv);
-		json_kv_uint(&j, "new_key_version", new_kv);
-		json_kv_uint(&j, "stages_retagged", retagged);
-		json_object_close(&j);
-		json_end(&j);
+		otu_json_add_str(doc, "event", "finished");
+		otu_json_add_u64(doc, "old_key_version", old_kv);
+		otu_json_add_u64(doc, "new_key_version", new_kv);
+		otu_json_add_u64(doc, "stages_retagged", retagged);
+		otu_json_emit(stdout, doc);
 	} else {
 		printf("tag key version %u -> %u, %u stage(s) re-tagged\n", old_kv, new_kv, retagged);
 	}
@@ -199,15 +193,13 @@ int cmd_update_reset(struct ctl *c, int argc, char **argv)
 	if (r < 0)
 		return ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to UpdateReset");
 	if (c->json) {
-		struct json j;
+		struct json_object *doc = json_object_new_object();
 
-		json_begin(&j, stdout);
-		json_object_open(&j);
-		json_kv_string(&j, "boot_status", ctl_status_label(boot_status));
-		json_kv_uint(&j, "generation", generation);
-		json_kv_string(&j, "booted_slot", booted == OTA_SLOT_A ? "a" : booted == OTA_SLOT_B ? "b" : "unknown");
-		json_object_close(&j);
-		json_end(&j);
+		otu_json_add_str(doc, "boot_status", ctl_status_label(boot_status));
+		otu_json_add_u64(doc, "generation", generation);
+		otu_json_add_str(doc, "booted_slot",
+				 booted == OTA_SLOT_A ? "a" : booted == OTA_SLOT_B ? "b" : "unknown");
+		otu_json_emit(stdout, doc);
 	} else {
 		printf("update reset done: slot %s booted, boot status %s, record generation %u\n",
 		       booted == OTA_SLOT_A ? "a" : booted == OTA_SLOT_B ? "b" : "unknown",

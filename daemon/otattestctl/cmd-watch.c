@@ -6,11 +6,14 @@
  * --json makes each line a JSON object.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../common/json.h"
+#include <otu/json.h>
+#include <otu/num.h>
+
 #include "ctl.h"
 
 struct watch {
@@ -36,8 +39,11 @@ static const char *device_of(const char *path)
 	return p ? p + 1 : "";
 }
 
-/* Print one simple variant value (as JSON or text); skip complex ones. */
-static int print_value(sd_bus_message *m, struct json *j, bool json, char *text, size_t tlen)
+/*
+ * One simple variant value as text, and as JSON when jv is not NULL (*jv:
+ * the value, or NULL for null); complex ones are skipped.
+ */
+static int print_value(sd_bus_message *m, struct json_object **jv, char *text, size_t tlen)
 {
 	const char *contents, *s;
 	uint32_t u;
@@ -54,26 +60,26 @@ static int print_value(sd_bus_message *m, struct json *j, bool json, char *text,
 	switch (contents[0] == '\0' ? 0 : contents[1] ? 0 : contents[0]) {
 	case 's':
 		r = sd_bus_message_read(m, "s", &s);
-		if (json)
-			json_string(j, s);
+		if (r >= 0 && jv)
+			*jv = otu_json_string(s);
 		snprintf(text, tlen, "%s", s);
 		break;
 	case 'u':
 		r = sd_bus_message_read(m, "u", &u);
-		if (json)
-			json_uint(j, u);
+		if (r >= 0 && jv)
+			*jv = json_object_new_uint64(u);
 		snprintf(text, tlen, "%u", u);
 		break;
 	case 't':
 		r = sd_bus_message_read(m, "t", &t);
-		if (json)
-			json_uint(j, t);
+		if (r >= 0 && jv)
+			*jv = json_object_new_uint64(t);
 		snprintf(text, tlen, "%llu", (unsigned long long)t);
 		break;
 	case 'b':
 		r = sd_bus_message_read(m, "b", &b);
-		if (json)
-			json_bool(j, b);
+		if (r >= 0 && jv)
+			*jv = json_object_new_boolean(b);
 		snprintf(text, tlen, "%s", b ? "yes" : "no");
 		break;
 	default:
@@ -83,14 +89,12 @@ static int print_value(sd_bus_message *m, struct json *j, bool json, char *text,
 
 			/* Binary values (ids, digests) as hex, as everywhere else. */
 			r = sd_bus_message_read_array(m, 'y', &p, &n);
-			if (r >= 0 && json)
-				json_hex(j, p, n);
+			if (r >= 0 && jv)
+				*jv = otu_json_hex(p, n);
 			snprintf(text, tlen, "(%zu bytes)", n);
 			break;
 		}
 		r = sd_bus_message_skip(m, contents);
-		if (json)
-			json_null(j);
 		snprintf(text, tlen, "(changed)");
 	}
 	if (r < 0)
@@ -98,48 +102,56 @@ static int print_value(sd_bus_message *m, struct json *j, bool json, char *text,
 	return sd_bus_message_exit_container(m);
 }
 
+/* The start of every event line: when, which device, what. */
+static struct json_object *event_json(const char *ts, const char *dev, const char *event)
+{
+	struct json_object *o = json_object_new_object();
+
+	otu_json_add_str(o, "time", ts);
+	if (dev)
+		otu_json_add_str(o, "device", dev);
+	otu_json_add_str(o, "event", event);
+	return o;
+}
+
 static void properties_changed(struct watch *w, sd_bus_message *m, const char *dev, const char *ts)
 {
+	struct json_object *doc = NULL, *changed = NULL;
 	const char *iface, *name;
-	struct json j;
 	char text[256];
-	bool json = w->c->json;
 
 	if (sd_bus_message_read(m, "s", &iface) < 0 || strcmp(iface, OTA_BUS_DEVICE_IFACE) != 0)
 		return;
 	if (sd_bus_message_enter_container(m, 'a', "{sv}") < 0)
 		return;
-	if (json) {
-		json_begin(&j, stdout);
-		json_object_open(&j);
-		json_kv_string(&j, "time", ts);
-		json_kv_string(&j, "device", dev);
-		json_kv_string(&j, "event", "properties");
-		json_key(&j, "changed");
-		json_object_open(&j);
+	if (w->c->json) {
+		doc = event_json(ts, dev, "properties");
+		changed = json_object_new_object();
+		json_object_object_add(doc, "changed", changed);
 	} else {
 		printf("%s %s properties:", ts, dev);
 	}
 	while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+		struct json_object *value = NULL;
+
 		if (sd_bus_message_read(m, "s", &name) < 0)
 			break;
-		if (json)
-			json_key(&j, name);
-		if (print_value(m, &j, json, text, sizeof(text)) < 0)
+		if (print_value(m, changed ? &value : NULL, text, sizeof(text)) < 0) {
+			json_object_put(value);
 			break;
+		}
+		if (changed)
+			json_object_object_add(changed, name, value);
 		/* The stage list is long; the record command shows it. */
-		if (!json && strcmp(name, "Stages") != 0 && strcmp(name, "DeviceId") != 0 &&
-		    strcmp(name, "RomIdentity") != 0)
+		else if (strcmp(name, "Stages") != 0 && strcmp(name, "DeviceId") != 0 &&
+			 strcmp(name, "RomIdentity") != 0)
 			printf(" %s=%s", name, text);
 		sd_bus_message_exit_container(m);
 	}
-	if (json) {
-		json_object_close(&j);
-		json_object_close(&j);
-		json_end(&j);
-	} else {
+	if (doc)
+		otu_json_emit(stdout, doc);
+	else
 		putchar('\n');
-	}
 }
 
 static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
@@ -147,7 +159,7 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 	struct watch *w = userdata;
 	const char *member = sd_bus_message_get_member(m), *dev = device_of(sd_bus_message_get_path(m));
 	bool json = w->c->json;
-	struct json j;
+	struct json_object *doc;
 	char ts[40];
 
 	(void)ret_error;
@@ -162,14 +174,9 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 		if (sd_bus_message_read(m, "u", &gen) < 0)
 			return 0;
 		if (json) {
-			json_begin(&j, stdout);
-			json_object_open(&j);
-			json_kv_string(&j, "time", ts);
-			json_kv_string(&j, "device", dev);
-			json_kv_string(&j, "event", "record-changed");
-			json_kv_uint(&j, "generation", gen);
-			json_object_close(&j);
-			json_end(&j);
+			doc = event_json(ts, dev, "record-changed");
+			otu_json_add_u64(doc, "generation", gen);
+			otu_json_emit(stdout, doc);
 		} else {
 			printf("%s %s record changed: generation %u\n", ts, dev, gen);
 		}
@@ -179,15 +186,10 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 		if (sd_bus_message_read(m, "uu", &done, &total) < 0)
 			return 0;
 		if (json) {
-			json_begin(&j, stdout);
-			json_object_open(&j);
-			json_kv_string(&j, "time", ts);
-			json_kv_string(&j, "device", dev);
-			json_kv_string(&j, "event", "rotation-progress");
-			json_kv_uint(&j, "done", done);
-			json_kv_uint(&j, "total", total);
-			json_object_close(&j);
-			json_end(&j);
+			doc = event_json(ts, dev, "rotation-progress");
+			otu_json_add_u64(doc, "done", done);
+			otu_json_add_u64(doc, "total", total);
+			otu_json_emit(stdout, doc);
 		} else {
 			printf("%s %s rotation: %u of %u stage(s) re-tagged\n", ts, dev, done, total);
 		}
@@ -198,18 +200,13 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 		if (sd_bus_message_read(m, "uuuss", &old_kv, &new_kv, &n, &ename, &emsg) < 0)
 			return 0;
 		if (json) {
-			json_begin(&j, stdout);
-			json_object_open(&j);
-			json_kv_string(&j, "time", ts);
-			json_kv_string(&j, "device", dev);
-			json_kv_string(&j, "event", "rotation-finished");
-			json_kv_uint(&j, "old_key_version", old_kv);
-			json_kv_uint(&j, "new_key_version", new_kv);
-			json_kv_uint(&j, "stages_retagged", n);
-			json_kv_string(&j, "error", ename);
-			json_kv_string(&j, "message", emsg);
-			json_object_close(&j);
-			json_end(&j);
+			doc = event_json(ts, dev, "rotation-finished");
+			otu_json_add_u64(doc, "old_key_version", old_kv);
+			otu_json_add_u64(doc, "new_key_version", new_kv);
+			otu_json_add_u64(doc, "stages_retagged", n);
+			otu_json_add_str(doc, "error", ename);
+			otu_json_add_str(doc, "message", emsg);
+			otu_json_emit(stdout, doc);
 		} else if (*ename) {
 			printf("%s %s rotation failed: %s (%s)\n", ts, dev, emsg, ename);
 		} else {
@@ -221,32 +218,20 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 
 		if (sd_bus_message_read(m, "o", &path) < 0)
 			return 0;
-		if (json) {
-			json_begin(&j, stdout);
-			json_object_open(&j);
-			json_kv_string(&j, "time", ts);
-			json_kv_string(&j, "device", device_of(path));
-			json_kv_string(&j, "event", "device-added");
-			json_object_close(&j);
-			json_end(&j);
-		} else {
+		if (json)
+			otu_json_emit(stdout, event_json(ts, device_of(path), "device-added"));
+		else
 			printf("%s %s device added\n", ts, device_of(path));
-		}
 	} else if (!strcmp(member, "NameOwnerChanged")) {
 		const char *name, *old_owner, *new_owner;
 
 		if (sd_bus_message_read(m, "sss", &name, &old_owner, &new_owner) < 0)
 			return 0;
-		if (json) {
-			json_begin(&j, stdout);
-			json_object_open(&j);
-			json_kv_string(&j, "time", ts);
-			json_kv_string(&j, "event", *new_owner ? "daemon-started" : "daemon-stopped");
-			json_object_close(&j);
-			json_end(&j);
-		} else {
+		if (json)
+			otu_json_emit(stdout, event_json(ts, NULL, *new_owner ? "daemon-started"
+									   : "daemon-stopped"));
+		else
 			printf("%s otattestd %s\n", ts, *new_owner ? "started" : "stopped");
-		}
 	} else {
 		return 0;
 	}
@@ -273,13 +258,13 @@ int cmd_watch(struct ctl *c, int argc, char **argv)
 		if (o == 'j') {
 			c->json = true;
 		} else if (o == 'n') {
-			char *end;
+			uint64_t count;
 
-			w.remaining = strtol(optarg, &end, 10);
-			if (*end || w.remaining <= 0) {
+			if (otu_parse_u64(optarg, OTU_DEC, 1, LONG_MAX, &count) < 0) {
 				fprintf(stderr, "otattestctl: --count must be a positive number\n");
 				return OTA_EXIT_USAGE;
 			}
+			w.remaining = (long)count;
 		} else {
 			return OTA_EXIT_USAGE;
 		}

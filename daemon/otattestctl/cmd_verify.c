@@ -7,7 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "../common/json.h"
+#include <otu/json.h>
+
 #include "ctl.h"
 
 #ifdef HAVE_OTA_VERIFY
@@ -23,26 +24,21 @@ static void print_verdict(FILE *out, const struct ota_verdict *v, ota_status_t s
 	uint32_t i;
 
 	if (json) {
-		struct json j;
+		struct json_object *doc = json_object_new_object(), *failures = json_object_new_array();
 
-		json_begin(&j, out);
-		json_object_open(&j);
-		json_kv_string(&j, "verdict", st == OTA_OK ? "pass" : "fail");
-		json_kv_bool(&j, "authentic", v->authentic);
-		json_key(&j, "failures");
-		json_array_open(&j);
+		otu_json_add_str(doc, "verdict", st == OTA_OK ? "pass" : "fail");
+		otu_json_add_bool(doc, "authentic", v->authentic);
+		json_object_object_add(doc, "failures", failures);
 		for (i = 0; i < v->failure_count; i++) {
-			json_object_open(&j);
-			json_kv_string(&j, "status", ctl_status_label(v->failures[i].status));
-			json_key(&j, "stage");
-			json_string(&j, stage_label(v->failures[i].stage));
-			json_kv_string(&j, "detail", v->failures[i].detail);
-			json_object_close(&j);
+			struct json_object *f = json_object_new_object();
+
+			otu_json_add_str(f, "status", ctl_status_label(v->failures[i].status));
+			otu_json_add_str(f, "stage", stage_label(v->failures[i].stage));
+			otu_json_add_str(f, "detail", v->failures[i].detail);
+			json_object_array_add(failures, f);
 		}
-		json_array_close(&j);
-		json_kv_bool(&j, "failures_truncated", v->failures_truncated);
-		json_object_close(&j);
-		json_end(&j);
+		otu_json_add_bool(doc, "failures_truncated", v->failures_truncated);
+		otu_json_emit(out, doc);
 		return;
 	}
 	fprintf(out, "verdict: %s (%s)\n", st == OTA_OK ? "PASS" : "FAIL",

@@ -97,8 +97,6 @@ const char *ctl_status_label(uint32_t status); /* "OK", "SIG_ECDSA_INVALID", "0x
 /* ---- metrics.c ---- */
 /* Prometheus text exposition format for node_exporter's textfile collector. */
 void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint64_t now_sec);
-/* Write atomically: a temporary file in the same directory, fsync, rename. */
-int ctl_write_atomic(const char *path, const char *data, size_t len);
 
 /* ---- commands ---- */
 int cmd_status(struct ctl *c, int argc, char **argv);
@@ -118,8 +116,5 @@ int cmd_metrics(struct ctl *c, int argc, char **argv);
 int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
 			const uint8_t *nonce, size_t nonce_len, const char *policy_path,
 			bool json, FILE *out);
-
-/* Read a whole file (at most max bytes); 0 or a negative errno. */
-int ctl_read_file(const char *path, size_t max, uint8_t **buf, size_t *len);
 
 #endif /* OTATTESTCTL_CTL_H */

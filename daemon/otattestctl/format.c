@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include <otattest/shm.h>
+#include <otu/hex.h>
+#include <otu/json.h>
 
-#include "../common/hex.h"
-#include "../common/json.h"
 #include "ctl.h"
 
 #define ANSI_GREEN "\033[32m"
@@ -67,7 +67,7 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 		fprintf(out, "  no valid boot record\n");
 		return;
 	}
-	ota_hex_encode(hex, d->device_id, d->device_id_len);
+	otu_hex_encode(hex, d->device_id, d->device_id_len);
 	fprintf(out, "  %-16s %s\n", "device id", hex);
 	fprintf(out, "  %-16s %-14s %-14s %s\n", "lifecycle", d->lifecycle, "reset reason", d->reset_reason);
 	fprintf(out, "  %-16s %-14u %-14s %u (chain max %u)\n", "epoch", d->epoch, "min SVN", d->min_svn,
@@ -105,77 +105,69 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	}
 }
 
-static void stage_json(struct json *j, const struct ctl_stage *s)
+static struct json_object *stage_json(const struct ctl_stage *s)
 {
+	struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
 	size_t k;
 
-	json_object_open(j);
-	json_kv_string(j, "stage", s->stage);
-	json_kv_string(j, "slot", s->slot);
-	json_kv_string(j, "path", s->path);
-	json_kv_string(j, "scheme", s->scheme);
-	json_kv_string(j, "status", ctl_status_label(s->status));
-	json_kv_uint(j, "svn", s->svn);
-	json_kv_uint(j, "delegation_depth", s->depth);
-	json_kv_uint(j, "tag_key_version", s->tag_key_version);
-	json_kv_hex(j, "measurement", s->measurement, sizeof(s->measurement));
-	json_key(j, "key_ids");
-	json_array_open(j);
+	otu_json_add_str(o, "stage", s->stage);
+	otu_json_add_str(o, "slot", s->slot);
+	otu_json_add_str(o, "path", s->path);
+	otu_json_add_str(o, "scheme", s->scheme);
+	otu_json_add_str(o, "status", ctl_status_label(s->status));
+	otu_json_add_u64(o, "svn", s->svn);
+	otu_json_add_u64(o, "delegation_depth", s->depth);
+	otu_json_add_u64(o, "tag_key_version", s->tag_key_version);
+	otu_json_add_hex(o, "measurement", s->measurement, sizeof(s->measurement));
 	for (k = 0; k < s->n_keys; k++)
-		json_hex(j, s->key_ids[k], OTA_KEY_ID_BYTES);
-	json_array_close(j);
-	json_kv_uint(j, "verify_time_ns", s->verify_time_ns);
-	json_kv_bool(j, "booted", s->booted);
-	json_kv_bool(j, "fallback", s->fallback);
-	json_object_close(j);
+		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
+	json_object_object_add(o, "key_ids", keys);
+	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
+	otu_json_add_bool(o, "booted", s->booted);
+	otu_json_add_bool(o, "fallback", s->fallback);
+	return o;
 }
 
 void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 {
-	struct json j;
+	struct json_object *doc = json_object_new_object(), *list = json_object_new_array();
 	size_t i, s;
 
-	json_begin(&j, out);
-	json_object_open(&j);
-	json_key(&j, "devices");
-	json_array_open(&j);
+	json_object_object_add(doc, "devices", list);
 	for (i = 0; i < n; i++) {
 		const struct ctl_device *d = &devs[i];
+		struct json_object *o = json_object_new_object(), *stages;
 
-		json_object_open(&j);
-		json_kv_string(&j, "name", d->name);
-		json_kv_string(&j, "state", d->state);
-		json_kv_string(&j, "state_detail", d->state_detail ? ctl_status_label(d->state_detail) : "OK");
-		json_kv_uint(&j, "state_detail_code", d->state_detail);
-		json_kv_string(&j, "state_message", d->state_message);
-		json_kv_bool(&j, "record_valid", d->record_valid);
-		if (d->record_valid) {
-			json_kv_hex(&j, "device_id", d->device_id, d->device_id_len);
-			json_kv_string(&j, "lifecycle", d->lifecycle);
-			json_kv_string(&j, "reset_reason", d->reset_reason);
-			json_kv_uint(&j, "epoch", d->epoch);
-			json_kv_uint(&j, "min_svn", d->min_svn);
-			json_kv_uint(&j, "chain_max_svn", d->chain_max_svn);
-			json_kv_uint(&j, "floor_rom_ext", d->floor_rom_ext);
-			json_kv_uint(&j, "floor_bl0", d->floor_bl0);
-			json_kv_bool(&j, "tag_boot_enabled", d->tag_boot_enabled);
-			json_kv_uint(&j, "tag_key_version", d->tag_key_version);
-			json_kv_uint(&j, "generation", d->generation);
-			json_kv_string(&j, "boot_status", ctl_status_label(d->boot_status));
-			json_kv_uint(&j, "boot_data_counter", d->boot_data_counter);
-			json_kv_uint(&j, "boot_time_ns", d->boot_time_ns);
-			json_kv_hex(&j, "rom_identity", d->rom_identity, d->rom_identity_len);
-			json_key(&j, "stages");
-			json_array_open(&j);
-			for (s = 0; s < d->n_stages; s++)
-				stage_json(&j, &d->stages[s]);
-			json_array_close(&j);
-		}
-		json_object_close(&j);
+		json_object_array_add(list, o);
+		otu_json_add_str(o, "name", d->name);
+		otu_json_add_str(o, "state", d->state);
+		otu_json_add_str(o, "state_detail", d->state_detail ? ctl_status_label(d->state_detail) : "OK");
+		otu_json_add_u64(o, "state_detail_code", d->state_detail);
+		otu_json_add_str(o, "state_message", d->state_message);
+		otu_json_add_bool(o, "record_valid", d->record_valid);
+		if (!d->record_valid)
+			continue;
+		otu_json_add_hex(o, "device_id", d->device_id, d->device_id_len);
+		otu_json_add_str(o, "lifecycle", d->lifecycle);
+		otu_json_add_str(o, "reset_reason", d->reset_reason);
+		otu_json_add_u64(o, "epoch", d->epoch);
+		otu_json_add_u64(o, "min_svn", d->min_svn);
+		otu_json_add_u64(o, "chain_max_svn", d->chain_max_svn);
+		otu_json_add_u64(o, "floor_rom_ext", d->floor_rom_ext);
+		otu_json_add_u64(o, "floor_bl0", d->floor_bl0);
+		otu_json_add_bool(o, "tag_boot_enabled", d->tag_boot_enabled);
+		otu_json_add_u64(o, "tag_key_version", d->tag_key_version);
+		otu_json_add_u64(o, "generation", d->generation);
+		otu_json_add_str(o, "boot_status", ctl_status_label(d->boot_status));
+		otu_json_add_u64(o, "boot_data_counter", d->boot_data_counter);
+		otu_json_add_u64(o, "boot_time_ns", d->boot_time_ns);
+		otu_json_add_hex(o, "rom_identity", d->rom_identity, d->rom_identity_len);
+		stages = json_object_new_array();
+		for (s = 0; s < d->n_stages; s++)
+			json_object_array_add(stages, stage_json(&d->stages[s]));
+		json_object_object_add(o, "stages", stages);
 	}
-	json_array_close(&j);
-	json_object_close(&j);
-	json_end(&j);
+	otu_json_emit(out, doc);
 }
 
 /* Copy out of the caller's buffer and validate before reading a field. */
@@ -202,7 +194,7 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 
 	if (s != OTA_OK)
 		return s;
-	ota_hex_encode(hex, r.hdr.device_id, sizeof(r.hdr.device_id));
+	otu_hex_encode(hex, r.hdr.device_id, sizeof(r.hdr.device_id));
 	fprintf(out, "boot record v%u, %u bytes, generation %u\n", r.hdr.version, r.hdr.length,
 		r.hdr.generation);
 	fprintf(out, "  device id          %s\n", hex);
@@ -218,7 +210,7 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 	fprintf(out, "  boot time          ");
 	print_ms(out, r.hdr.boot_time_ns);
 	fputc('\n', out);
-	ota_hex_encode(hex, r.hdr.rom_identity, sizeof(r.hdr.rom_identity));
+	otu_hex_encode(hex, r.hdr.rom_identity, sizeof(r.hdr.rom_identity));
 	fprintf(out, "  ROM identity       %s\n", hex);
 	for (i = 0; i < r.hdr.stage_count; i++) {
 		const struct ota_stage_record *st = &r.stage[i];
@@ -233,10 +225,10 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 			st->effective.svn_min, st->effective.svn_max);
 		fprintf(out, "  delegation depth   %u\n", st->delegation_depth);
 		fprintf(out, "  tag key version    %u\n", st->tag_key_version);
-		ota_hex_encode(hex, st->measurement, sizeof(st->measurement));
+		otu_hex_encode(hex, st->measurement, sizeof(st->measurement));
 		fprintf(out, "  measurement        %s\n", hex);
 		for (k = 0; k <= st->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++) {
-			ota_hex_encode(hex, st->key_ids[k], OTA_KEY_ID_BYTES);
+			otu_hex_encode(hex, st->key_ids[k], OTA_KEY_ID_BYTES);
 			fprintf(out, "  %-18s %s\n", k == 0 ? "root key id" : "delegate key id", hex);
 		}
 		fprintf(out, "  verify time        ");
@@ -248,70 +240,65 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 
 ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len)
 {
+	struct json_object *doc, *stages;
 	struct ota_record r;
 	ota_status_t s = load_record(&r, buf, len);
-	struct json j;
 	uint32_t i, k;
 
 	if (s != OTA_OK)
 		return s;
-	json_begin(&j, out);
-	json_object_open(&j);
-	json_kv_uint(&j, "version", r.hdr.version);
-	json_kv_uint(&j, "length", r.hdr.length);
-	json_kv_uint(&j, "generation", r.hdr.generation);
-	json_kv_string(&j, "reset_reason", ota_reset_reason_name(r.hdr.reset_reason));
-	json_kv_string(&j, "lifecycle", ota_lifecycle_name(r.hdr.lifecycle));
-	json_kv_hex(&j, "device_id", r.hdr.device_id, sizeof(r.hdr.device_id));
-	json_kv_uint(&j, "epoch", r.hdr.epoch);
-	json_kv_uint(&j, "min_svn", r.hdr.min_svn);
-	json_kv_uint(&j, "chain_max_svn", r.hdr.chain_max_svn);
-	json_kv_uint(&j, "floor_rom_ext", r.hdr.floor_rom_ext);
-	json_kv_uint(&j, "floor_bl0", r.hdr.floor_bl0);
-	json_kv_bool(&j, "tag_boot_enabled", r.hdr.flags & OTA_RECORD_F_TAG_BOOT_ENABLED);
-	json_kv_uint(&j, "tag_key_version", r.hdr.tag_key_version);
-	json_kv_string(&j, "boot_status", ctl_status_label(r.hdr.boot_status));
-	json_kv_uint(&j, "boot_data_counter", r.hdr.boot_data_counter);
-	json_kv_hex(&j, "rom_identity", r.hdr.rom_identity, sizeof(r.hdr.rom_identity));
-	json_kv_uint(&j, "boot_time_ns", r.hdr.boot_time_ns);
-	json_key(&j, "stages");
-	json_array_open(&j);
+	doc = json_object_new_object();
+	otu_json_add_u64(doc, "version", r.hdr.version);
+	otu_json_add_u64(doc, "length", r.hdr.length);
+	otu_json_add_u64(doc, "generation", r.hdr.generation);
+	otu_json_add_str(doc, "reset_reason", ota_reset_reason_name(r.hdr.reset_reason));
+	otu_json_add_str(doc, "lifecycle", ota_lifecycle_name(r.hdr.lifecycle));
+	otu_json_add_hex(doc, "device_id", r.hdr.device_id, sizeof(r.hdr.device_id));
+	otu_json_add_u64(doc, "epoch", r.hdr.epoch);
+	otu_json_add_u64(doc, "min_svn", r.hdr.min_svn);
+	otu_json_add_u64(doc, "chain_max_svn", r.hdr.chain_max_svn);
+	otu_json_add_u64(doc, "floor_rom_ext", r.hdr.floor_rom_ext);
+	otu_json_add_u64(doc, "floor_bl0", r.hdr.floor_bl0);
+	otu_json_add_bool(doc, "tag_boot_enabled", r.hdr.flags & OTA_RECORD_F_TAG_BOOT_ENABLED);
+	otu_json_add_u64(doc, "tag_key_version", r.hdr.tag_key_version);
+	otu_json_add_str(doc, "boot_status", ctl_status_label(r.hdr.boot_status));
+	otu_json_add_u64(doc, "boot_data_counter", r.hdr.boot_data_counter);
+	otu_json_add_hex(doc, "rom_identity", r.hdr.rom_identity, sizeof(r.hdr.rom_identity));
+	otu_json_add_u64(doc, "boot_time_ns", r.hdr.boot_time_ns);
+	stages = json_object_new_array();
+	json_object_object_add(doc, "stages", stages);
 	for (i = 0; i < r.hdr.stage_count; i++) {
 		const struct ota_stage_record *st = &r.stage[i];
+		struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
+		struct json_object *eff = json_object_new_object();
 
-		json_object_open(&j);
-		json_kv_string(&j, "stage", ota_stage_name(st->stage));
-		json_kv_string(&j, "slot", slot_name(st->slot));
-		json_kv_string(&j, "status", ctl_status_label(st->status));
-		json_kv_string(&j, "path", ota_path_name(st->path));
-		json_kv_string(&j, "scheme", ota_scheme_name(st->sig_scheme));
-		json_kv_uint(&j, "delegation_depth", st->delegation_depth);
-		json_kv_uint(&j, "svn", st->security_version);
-		json_kv_uint(&j, "tag_key_version", st->tag_key_version);
-		json_kv_hex(&j, "measurement", st->measurement, sizeof(st->measurement));
-		json_key(&j, "key_ids");
-		json_array_open(&j);
+		json_object_array_add(stages, o);
+		otu_json_add_str(o, "stage", ota_stage_name(st->stage));
+		otu_json_add_str(o, "slot", slot_name(st->slot));
+		otu_json_add_str(o, "status", ctl_status_label(st->status));
+		otu_json_add_str(o, "path", ota_path_name(st->path));
+		otu_json_add_str(o, "scheme", ota_scheme_name(st->sig_scheme));
+		otu_json_add_u64(o, "delegation_depth", st->delegation_depth);
+		otu_json_add_u64(o, "svn", st->security_version);
+		otu_json_add_u64(o, "tag_key_version", st->tag_key_version);
+		otu_json_add_hex(o, "measurement", st->measurement, sizeof(st->measurement));
 		for (k = 0; k <= st->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++)
-			json_hex(&j, st->key_ids[k], OTA_KEY_ID_BYTES);
-		json_array_close(&j);
-		json_key(&j, "effective");
-		json_object_open(&j);
-		json_kv_uint(&j, "svn_min", st->effective.svn_min);
-		json_kv_uint(&j, "svn_max", st->effective.svn_max);
-		json_kv_uint(&j, "slot_mask", st->effective.usage.slot_mask);
-		json_kv_uint(&j, "lifecycle_mask", st->effective.usage.lifecycle_mask);
-		json_kv_uint(&j, "flags", st->effective.usage.flags);
-		json_kv_uint(&j, "device_binding", st->effective.usage.device_binding);
-		json_kv_hex(&j, "device_id", st->effective.usage.device_id, sizeof(st->effective.usage.device_id));
-		json_object_close(&j);
-		json_kv_uint(&j, "verify_time_ns", st->verify_time_ns);
-		json_kv_uint(&j, "verify_cycles", st->verify_cycles);
-		json_kv_bool(&j, "booted", st->flags & OTA_STAGE_F_BOOTED);
-		json_kv_bool(&j, "fallback", st->flags & OTA_STAGE_F_FALLBACK);
-		json_object_close(&j);
+			json_object_array_add(keys, otu_json_hex(st->key_ids[k], OTA_KEY_ID_BYTES));
+		json_object_object_add(o, "key_ids", keys);
+		otu_json_add_u64(eff, "svn_min", st->effective.svn_min);
+		otu_json_add_u64(eff, "svn_max", st->effective.svn_max);
+		otu_json_add_u64(eff, "slot_mask", st->effective.usage.slot_mask);
+		otu_json_add_u64(eff, "lifecycle_mask", st->effective.usage.lifecycle_mask);
+		otu_json_add_u64(eff, "flags", st->effective.usage.flags);
+		otu_json_add_u64(eff, "device_binding", st->effective.usage.device_binding);
+		otu_json_add_hex(eff, "device_id", st->effective.usage.device_id,
+			sizeof(st->effective.usage.device_id));
+		json_object_object_add(o, "effective", eff);
+		otu_json_add_u64(o, "verify_time_ns", st->verify_time_ns);
+		otu_json_add_u64(o, "verify_cycles", st->verify_cycles);
+		otu_json_add_bool(o, "booted", st->flags & OTA_STAGE_F_BOOTED);
+		otu_json_add_bool(o, "fallback", st->flags & OTA_STAGE_F_FALLBACK);
 	}
-	json_array_close(&j);
-	json_object_close(&j);
-	json_end(&j);
+	otu_json_emit(out, doc);
 	return OTA_OK;
 }

@@ -3,15 +3,9 @@
  * Prometheus text exposition format (version 0.0.4) for node_exporter's
  * textfile collector: HELP and TYPE once per metric family, label values
  * escaped, one sample per line. The collector reads whatever file is in
- * its directory at scrape time, so the file is replaced atomically.
+ * its directory at scrape time, so cmd-metrics.c replaces it atomically.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <otattest/shm.h>
 
@@ -149,54 +143,4 @@ void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint
 
 	family(out, "otattest_scrape_timestamp_seconds", "gauge", "When otattestctl wrote this file.");
 	fprintf(out, "otattest_scrape_timestamp_seconds %llu\n", (unsigned long long)now_sec);
-}
-
-int ctl_write_atomic(const char *path, const char *data, size_t len)
-{
-	char *dup = strdup(path), *dir, tmp[4096];
-	size_t off = 0;
-	int fd, r = 0, dfd;
-
-	if (!dup)
-		return -ENOMEM;
-	dir = dirname(dup);
-	/* A dot-prefixed name the textfile collector ignores (it reads *.prom only). */
-	if (snprintf(tmp, sizeof(tmp), "%s/.otattest-metrics.XXXXXX", dir) >= (int)sizeof(tmp)) {
-		free(dup);
-		return -ENAMETOOLONG;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		free(dup);
-		return r;
-	}
-	while (off < len) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		off += (size_t)n;
-	}
-	if (r == 0 && fchmod(fd, 0644) < 0)
-		r = -errno;
-	if (r == 0 && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	else if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		/* Make the rename itself durable. */
-		fsync(dfd);
-		close(dfd);
-	}
-	free(dup);
-	return r;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/num.h>
 #include <systemd/sd-daemon.h>
 
 #include "log.h"
@@ -64,19 +65,6 @@ static void help(void)
 	       "See otattestd(8) and docs/dbus-api.md.\n");
 }
 
-static int parse_uint(const char *s, uint32_t min, uint32_t max, uint32_t *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct manager *m, struct client_limits *lim)
 {
 	enum { O_BUS = 0x100, O_NOPK, O_RATE, O_BURST, O_QUEUE, O_RT, O_AT, O_LT, O_LL, O_VER };
@@ -103,24 +91,24 @@ static int parse_args(int argc, char **argv, struct manager *m, struct client_li
 		case O_BUS: m->bus_address = optarg; break;
 		case O_NOPK: m->skip_polkit = true; break;
 		case O_RATE:
-			if (parse_uint(optarg, 1, 10000, &lim->attest_per_sec) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 10000, &lim->attest_per_sec) < 0)
 				goto bad;
 			break;
 		case O_BURST:
-			if (parse_uint(optarg, 1, 10000, &lim->attest_burst) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 10000, &lim->attest_burst) < 0)
 				goto bad;
 			break;
 		case O_QUEUE:
-			if (parse_uint(optarg, 1, 1024, &lim->max_queued) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 1024, &lim->max_queued) < 0)
 				goto bad;
 			break;
 		case O_RT:
-			if (parse_uint(optarg, 1, 3600, &v) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 3600, &v) < 0)
 				goto bad;
 			m->request_timeout_usec = (uint64_t)v * 1000000u;
 			break;
 		case O_AT:
-			if (parse_uint(optarg, 1, 3600, &v) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 3600, &v) < 0)
 				goto bad;
 			m->admin_timeout_usec = (uint64_t)v * 1000000u;
 			break;

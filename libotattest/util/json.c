@@ -112,6 +112,31 @@ struct json_object *otu_json_hex(const void *buf, size_t len)
 	return o;
 }
 
+void otu_json_add_str(struct json_object *obj, const char *key, const char *value)
+{
+	json_object_object_add(obj, key, otu_json_string(value));
+}
+
+void otu_json_add_u64(struct json_object *obj, const char *key, uint64_t value)
+{
+	json_object_object_add(obj, key, json_object_new_uint64(value));
+}
+
+void otu_json_add_i64(struct json_object *obj, const char *key, int64_t value)
+{
+	json_object_object_add(obj, key, json_object_new_int64(value));
+}
+
+void otu_json_add_bool(struct json_object *obj, const char *key, bool value)
+{
+	json_object_object_add(obj, key, json_object_new_boolean(value));
+}
+
+void otu_json_add_hex(struct json_object *obj, const char *key, const void *buf, size_t len)
+{
+	json_object_object_add(obj, key, otu_json_hex(buf, len));
+}
+
 int otu_json_emit(FILE *f, struct json_object *doc)
 {
 	const char *text = json_object_to_json_string_ext(

@@ -53,8 +53,8 @@ PKG_TSS2 := $(shell pkg-config --cflags --libs tss2-esys tss2-tctildr tss2-rc 2>
 	echo -ltss2-esys -ltss2-tctildr -ltss2-rc)
 EXTRA_CFLAGS_tests_bench_stack_ := $(DAEMON_CFLAGS) -pthread
 
-$(LOADGEN): $(LOADGEN_SRCS:%.c=$(B)/%.o) $(DAEMON_COMMON_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_TSS2)
+$(LOADGEN): $(LOADGEN_SRCS:%.c=$(B)/%.o) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_TSS2) $(PKG_JSONC)
 
 ALL_TARGETS += $(LOADGEN)
 

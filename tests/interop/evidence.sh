@@ -178,6 +178,26 @@ expect_rc 22 "otattest-verify: unreadable evidence is exit 22" \
 "$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/missing.cose" >"$work/json" 2>/dev/null
 [ $? = 22 ] && jq -e '.verdict == "error" and .status == "HOST_IO"' "$work/json" >/dev/null
 ok $? "otattest-verify --json: an input error is exit 22 and a JSON object on stdout"
+# File names are bytes; JSON is UTF-8. A name with an é in UTF-8 is printed
+# as that é (it once came out as \u00c3\u00a9, two Latin-1 characters); a
+# name in Latin-1 is no UTF-8 at all and becomes U+FFFD, so the document
+# is still JSON. Both checked by Python's strict UTF-8 decoder.
+"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/caf"$'\xc3\xa9'"/ev.cose" >"$work/json" 2>/dev/null
+rc=$?
+$py -c '
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+want = "evidence " + sys.argv[2] + "/caf\u00e9/ev.cose: "
+sys.exit(0 if doc["verdict"] == "error" and doc["detail"].startswith(want) else 1)
+' "$work/json" "$work" && [ "$rc" = 22 ]
+ok $? "otattest-verify --json: a path with é is printed as é, valid UTF-8 JSON"
+"$verify" --json --ca "$work/ca.pem" --nonce "$nonce" "$work/caf"$'\xe9'"/ev.cose" >"$work/json" 2>/dev/null
+$py -c '
+import json, sys
+doc = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", "strict"))
+sys.exit(0 if "/caf\ufffd/ev.cose" in doc["detail"] else 1)
+' "$work/json"
+ok $? "otattest-verify --json: a Latin-1 path still gives valid UTF-8 JSON (U+FFFD for the byte)"
 expect_rc 2 "otattest-verify: no --nonce is a usage error" \
 	"$verify" --ca "$work/ca.pem" "$work/evidence.cose"
 expect_rc 10 "otattest-verify: a 15-byte nonce is an invalid argument" \

@@ -10,6 +10,7 @@
 
 #include <otu/json.h>
 
+#include "tu_json.h"
 #include "tu_main.h"
 
 /* The line otu_json_emit prints for doc. */
@@ -25,20 +26,6 @@ static char *emitted(struct json_object *doc)
 	return buf;
 }
 
-/* A document json-c reads back with strict UTF-8 checking. */
-static struct json_object *parse_strict(const char *text)
-{
-	struct json_tokener *tok = json_tokener_new();
-	struct json_object *o;
-
-	ck_assert_ptr_nonnull(tok);
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-	o = json_tokener_parse_ex(tok, text, (int)strlen(text));
-	ck_assert_msg(o != NULL, "not JSON: %s", text);
-	json_tokener_free(tok);
-	return o;
-}
-
 static void assert_string_emits(const char *in, const char *want)
 {
 	struct json_object *arr = json_object_new_array();
@@ -47,7 +34,7 @@ static void assert_string_emits(const char *in, const char *want)
 	json_object_array_add(arr, otu_json_string(in));
 	out = emitted(arr);
 	ck_assert_msg(strcmp(out, want) == 0, "got %s want %s", out, want);
-	json_object_put(parse_strict(out));
+	json_object_put(tu_json_parse_strict(out));
 	free(out);
 }
 

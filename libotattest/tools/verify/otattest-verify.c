@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "otattest/verify.h"
-
-#include "../src/host/fileio.h"
+#include <otattest/verify.h>
+#include <otu/file.h>
+#include <otu/hex.h>
+#include <otu/json.h>
 
 #define PROG "otattest-verify"
 
@@ -88,120 +90,90 @@ static int class_exit(ota_status_t st)
 	return 24;
 }
 
-static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
-{
-	size_t len = strlen(s), i;
-
-	if (len % 2 || len / 2 > cap)
-		return -1;
-	for (i = 0; i < len / 2; i++) {
-		unsigned int b;
-
-		if (sscanf(s + 2 * i, "%2x", &b) != 1 || !strchr("0123456789abcdefABCDEF", s[2 * i]) ||
-		    !strchr("0123456789abcdefABCDEF", s[2 * i + 1]))
-			return -1;
-		out[i] = (uint8_t)b;
-	}
-	*n = len / 2;
-	return 0;
-}
-
-static void print_hex(FILE *f, const uint8_t *b, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", b[i]);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static const char *stage_or_null(uint32_t stage)
 {
 	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
 }
 
+static const char *status_name(ota_status_t st)
+{
+	return ota_status_name(st) ? ota_status_name(st) : "UNKNOWN";
+}
+
+static struct json_object *stage_json(const struct ota_evidence_stage *s)
+{
+	struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
+	char slot[2] = { (char)('A' + (int)s->slot), '\0' };
+	uint32_t k;
+
+	otu_json_add_str(o, "stage", ota_stage_name(s->stage));
+	otu_json_add_str(o, "slot", slot);
+	otu_json_add_str(o, "status", status_name(s->status));
+	otu_json_add_bool(o, "booted", s->flags & OTA_STAGE_F_BOOTED);
+	otu_json_add_bool(o, "fallback", s->flags & OTA_STAGE_F_FALLBACK);
+	otu_json_add_str(o, "path", ota_path_name(s->path));
+	otu_json_add_str(o, "sig_scheme", ota_scheme_name(s->sig_scheme));
+	otu_json_add_u64(o, "delegation_depth", s->depth);
+	otu_json_add_u64(o, "svn", s->svn);
+	otu_json_add_u64(o, "tag_key_version", s->tag_key_version);
+	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
+	otu_json_add_hex(o, "measurement", s->measurement, sizeof(s->measurement));
+	for (k = 0; k < s->key_id_count; k++)
+		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
+	json_object_object_add(o, "key_ids", keys);
+	return o;
+}
+
+static struct json_object *claims_json(const struct ota_evidence_claims *c)
+{
+	struct json_object *o = json_object_new_object(), *stages = json_object_new_array();
+	uint32_t i;
+
+	otu_json_add_hex(o, "nonce", c->nonce, c->nonce_len);
+	otu_json_add_hex(o, "device_id", c->device_id, sizeof(c->device_id));
+	otu_json_add_hex(o, "record_digest", c->record_digest, sizeof(c->record_digest));
+	otu_json_add_hex(o, "rom_identity", c->rom_identity, sizeof(c->rom_identity));
+	otu_json_add_str(o, "lifecycle", ota_lifecycle_name(c->lifecycle));
+	otu_json_add_str(o, "reset_reason", ota_reset_reason_name(c->reset_reason));
+	otu_json_add_u64(o, "epoch", c->epoch);
+	otu_json_add_u64(o, "min_svn", c->min_svn);
+	otu_json_add_u64(o, "chain_max_svn", c->chain_max_svn);
+	otu_json_add_u64(o, "tag_key_version", c->tag_key_version);
+	otu_json_add_bool(o, "tag_boot_enabled", c->record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED);
+	otu_json_add_u64(o, "floor_rom_ext", c->floor_rom_ext);
+	otu_json_add_u64(o, "floor_bl0", c->floor_bl0);
+	otu_json_add_u64(o, "generation", c->generation);
+	for (i = 0; i < c->stage_count; i++)
+		json_object_array_add(stages, stage_json(&c->stage[i]));
+	json_object_object_add(o, "stages", stages);
+	return o;
+}
+
 static void print_json(const struct ota_verdict *v, ota_status_t st)
 {
-	const struct ota_evidence_claims *c = &v->claims;
-	uint32_t i, k;
+	struct json_object *doc = json_object_new_object(), *failures = json_object_new_array();
+	uint32_t i;
 
-	printf("{\"verdict\":\"%s\",\"authentic\":%s,\"status\":", st == OTA_OK ? "pass" : "fail",
-	       v->authentic ? "true" : "false");
-	json_string(stdout, ota_status_name(st) ? ota_status_name(st) : "UNKNOWN");
-	printf(",\"failures\":[");
+	otu_json_add_str(doc, "verdict", st == OTA_OK ? "pass" : "fail");
+	otu_json_add_bool(doc, "authentic", v->authentic);
+	otu_json_add_str(doc, "status", status_name(st));
 	for (i = 0; i < v->failure_count; i++) {
 		const struct ota_verdict_failure *f = &v->failures[i];
-		const char *name = ota_status_name(f->status);
+		struct json_object *o = json_object_new_object();
 
-		printf("%s{\"check\":", i ? "," : "");
-		json_string(stdout, name ? name : "UNKNOWN");
-		printf(",\"code\":%u,\"stage\":", f->status);
-		if (stage_or_null(f->stage))
-			json_string(stdout, stage_or_null(f->stage));
-		else
-			printf("null");
-		printf(",\"message\":");
-		json_string(stdout, ota_status_message(f->status) ? ota_status_message(f->status) : "");
-		printf(",\"detail\":");
-		json_string(stdout, f->detail);
-		printf("}");
+		otu_json_add_str(o, "check", status_name(f->status));
+		otu_json_add_u64(o, "code", f->status);
+		otu_json_add_str(o, "stage", stage_or_null(f->stage));
+		otu_json_add_str(o, "message",
+				 ota_status_message(f->status) ? ota_status_message(f->status) : "");
+		otu_json_add_str(o, "detail", f->detail);
+		json_object_array_add(failures, o);
 	}
-	printf("],\"failures_truncated\":%s", v->failures_truncated ? "true" : "false");
-	if (v->claims_valid) {
-		printf(",\"claims\":{\"nonce\":\"");
-		print_hex(stdout, c->nonce, c->nonce_len);
-		printf("\",\"device_id\":\"");
-		print_hex(stdout, c->device_id, sizeof(c->device_id));
-		printf("\",\"record_digest\":\"");
-		print_hex(stdout, c->record_digest, sizeof(c->record_digest));
-		printf("\",\"rom_identity\":\"");
-		print_hex(stdout, c->rom_identity, sizeof(c->rom_identity));
-		printf("\",\"lifecycle\":\"%s\",\"reset_reason\":\"%s\",\"epoch\":%u,\"min_svn\":%u,"
-		       "\"chain_max_svn\":%u,\"tag_key_version\":%u,\"tag_boot_enabled\":%s,"
-		       "\"floor_rom_ext\":%u,\"floor_bl0\":%u,\"generation\":%u,\"stages\":[",
-		       ota_lifecycle_name(c->lifecycle), ota_reset_reason_name(c->reset_reason),
-		       c->epoch, c->min_svn, c->chain_max_svn, c->tag_key_version,
-		       (c->record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED) ? "true" : "false",
-		       c->floor_rom_ext, c->floor_bl0, c->generation);
-		for (i = 0; i < c->stage_count; i++) {
-			const struct ota_evidence_stage *s = &c->stage[i];
-
-			printf("%s{\"stage\":\"%s\",\"slot\":\"%c\",\"status\":", i ? "," : "",
-			       ota_stage_name(s->stage), 'A' + (int)s->slot);
-			json_string(stdout, ota_status_name(s->status) ? ota_status_name(s->status)
-								       : "UNKNOWN");
-			printf(",\"booted\":%s,\"fallback\":%s,\"path\":\"%s\",\"sig_scheme\":\"%s\","
-			       "\"delegation_depth\":%u,\"svn\":%u,\"tag_key_version\":%u,"
-			       "\"verify_time_ns\":%llu,\"measurement\":\"",
-			       (s->flags & OTA_STAGE_F_BOOTED) ? "true" : "false",
-			       (s->flags & OTA_STAGE_F_FALLBACK) ? "true" : "false",
-			       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth, s->svn,
-			       s->tag_key_version, (unsigned long long)s->verify_time_ns);
-			print_hex(stdout, s->measurement, sizeof(s->measurement));
-			printf("\",\"key_ids\":[");
-			for (k = 0; k < s->key_id_count; k++) {
-				printf("%s\"", k ? "," : "");
-				print_hex(stdout, s->key_ids[k], OTA_KEY_ID_BYTES);
-				printf("\"");
-			}
-			printf("]}");
-		}
-		printf("]}");
-	}
-	printf("}\n");
+	json_object_object_add(doc, "failures", failures);
+	otu_json_add_bool(doc, "failures_truncated", v->failures_truncated);
+	if (v->claims_valid)
+		json_object_object_add(doc, "claims", claims_json(&v->claims));
+	otu_json_emit(stdout, doc);
 }
 
 static void print_human(const struct ota_verdict *v, ota_status_t st)
@@ -222,7 +194,7 @@ static void print_human(const struct ota_verdict *v, ota_status_t st)
 	if (!v->claims_valid)
 		return;
 	printf("device ");
-	print_hex(stdout, c->device_id, sizeof(c->device_id));
+	otu_hex_fprint(stdout, c->device_id, sizeof(c->device_id));
 	printf(": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
 	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
 	       ota_reset_reason_name(c->reset_reason));
@@ -236,9 +208,9 @@ static void print_human(const struct ota_verdict *v, ota_status_t st)
 		       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth,
 		       sn ? sn : "UNKNOWN");
 		printf("          measurement ");
-		print_hex(stdout, s->measurement, sizeof(s->measurement));
+		otu_hex_fprint(stdout, s->measurement, sizeof(s->measurement));
 		printf("\n          root key    ");
-		print_hex(stdout, s->key_ids[0], OTA_KEY_ID_BYTES);
+		otu_hex_fprint(stdout, s->key_ids[0], OTA_KEY_ID_BYTES);
 		printf("\n");
 	}
 }
@@ -248,25 +220,45 @@ static bool json_out;
 /*
  * An input that could not be used: one line on stderr, and with --json
  * one object on stdout too, so a script always gets something to parse.
+ * The path is printed as given; in JSON, as UTF-8 (otu_json_string).
  */
 static int fail_input(const char *what, const char *path, ota_status_t st, const char *detail)
 {
 	char msg[512];
 
-	/* ota_read_file says HOST_BAD_ARGUMENT for a file over its limit: say that. */
+	/* The library's file reads say HOST_BAD_ARGUMENT for a file over their limit. */
 	if (!detail && st == OTA_HOST_BAD_ARGUMENT)
 		detail = "file is larger than any valid input of its kind";
 	snprintf(msg, sizeof(msg), "%s %s: %s", what, path,
 		 detail ? detail : st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
 	fprintf(stderr, PROG ": %s\n", msg);
 	if (json_out) {
-		printf("{\"verdict\":\"error\",\"status\":");
-		json_string(stdout, ota_status_name(st) ? ota_status_name(st) : "UNKNOWN");
-		printf(",\"code\":%u,\"detail\":", st);
-		json_string(stdout, msg);
-		printf("}\n");
+		struct json_object *doc = json_object_new_object();
+
+		otu_json_add_str(doc, "verdict", "error");
+		otu_json_add_str(doc, "status", status_name(st));
+		otu_json_add_u64(doc, "code", st);
+		otu_json_add_str(doc, "detail", msg);
+		otu_json_emit(stdout, doc);
 	}
 	return class_exit(st);
+}
+
+/* A whole input file ("-": standard input), at most max bytes. */
+static int read_input(const char *what, const char *path, size_t max, uint8_t **buf, size_t *len)
+{
+	int r = strcmp(path, "-") ? otu_read_file(path, max, buf, len)
+				  : otu_read_fd(STDIN_FILENO, max, buf, len);
+
+	if (r == -EFBIG)
+		return fail_input(what, path, OTA_HOST_BAD_ARGUMENT, NULL);
+	if (r == -ENOMEM)
+		return fail_input(what, path, OTA_HOST_INTERNAL, "out of memory");
+	if (r < 0) {
+		errno = -r;
+		return fail_input(what, path, OTA_HOST_IO, NULL);
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -284,8 +276,9 @@ int main(int argc, char **argv)
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
 	bool json = false, quiet = false, no_nonce = false;
-	unsigned char *ev = NULL, *rec = NULL;
-	size_t ev_len = 0, rec_len = 0, nonce_len = 0;
+	uint8_t *ev = NULL, *rec = NULL;
+	size_t ev_len = 0, rec_len = 0;
+	ssize_t nonce_len = 0;
 	uint8_t nonce[OTA_NONCE_MAX];
 	struct ota_trust *ca = NULL;
 	struct ota_policy policy;
@@ -313,7 +306,7 @@ int main(int argc, char **argv)
 		return OTA_EXIT_USAGE;
 	}
 	/* A nonce that is not one is a bad value (exit 10, as --help says), not bad usage. */
-	if (nonce_hex && (parse_hex(nonce_hex, nonce, sizeof(nonce), &nonce_len) != 0 ||
+	if (nonce_hex && ((nonce_len = otu_hex_decode(nonce_hex, nonce, sizeof(nonce))) < 0 ||
 			  nonce_len < OTA_NONCE_MIN))
 		return fail_input("--nonce", nonce_hex, OTA_HOST_BAD_ARGUMENT,
 				  "must be 16 to 64 bytes of hex");
@@ -327,26 +320,22 @@ int main(int argc, char **argv)
 	st = ota_trust_load_file(ca_path, &ca);
 	if (st != OTA_OK)
 		return fail_input("CA", ca_path, st, NULL);
-	st = ota_read_file(strcmp(argv[optind], "-") ? argv[optind] : "/dev/stdin",
-			   OTA_EVIDENCE_MAX_BYTES * 4u, &ev, &ev_len);
-	if (st != OTA_OK) {
-		ota_trust_free(ca);
-		return fail_input("evidence", argv[optind], st, NULL);
-	}
-	if (record_path) {
-		st = ota_read_file(record_path, OTA_RECORD_MAX_BYTES, &rec, &rec_len);
-		if (st != OTA_OK) {
-			ota_trust_free(ca);
+	rc = read_input("evidence", argv[optind], OTA_EVIDENCE_MAX_BYTES * 4u, &ev, &ev_len);
+	if (rc == 0 && record_path) {
+		rc = read_input("record", record_path, OTA_RECORD_MAX_BYTES, &rec, &rec_len);
+		if (rc)
 			free(ev);
-			return fail_input("record", record_path, st, NULL);
-		}
+	}
+	if (rc) {
+		ota_trust_free(ca);
+		return rc;
 	}
 
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return class_exit(OTA_HOST_INTERNAL);
-	st = ota_verify_evidence(ev, ev_len, ca, nonce_hex ? nonce : NULL, nonce_len, &policy, rec,
-				 rec_len, v);
+	st = ota_verify_evidence(ev, ev_len, ca, nonce_hex ? nonce : NULL, (size_t)nonce_len, &policy,
+				 rec, rec_len, v);
 	if (json)
 		print_json(v, st);
 	else if (!quiet)

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../../daemon/common/json.h"
+#include <otu/json.h>
 #include "loadgen.h"
 
 struct worker {
@@ -116,7 +116,7 @@ int lg_bench_run(const struct lg_bench_args *a)
 	 * peer credentials name systemd, which created it. */
 	uint32_t bus_pid = a->bus_pid;
 	sd_bus *bus = NULL;
-	struct json j;
+	struct json_object *doc, *cpu;
 	unsigned i;
 	int failed_open = 0, ret;
 
@@ -163,37 +163,34 @@ int lg_bench_run(const struct lg_bench_args *a)
 	mean = all.n ? mean / (double)all.n : 0;
 	rps = (double)all.n / a->seconds;
 
-	json_begin(&j, stdout);
-	json_object_open(&j);
-	json_kv_string(&j, "label", a->label ? a->label : a->op->name);
-	json_kv_string(&j, "op", a->op->name);
-	json_kv_uint(&j, "clients", a->clients);
-	json_kv_uint(&j, "window_ms", (uint64_t)(a->seconds * 1000));
-	json_kv_uint(&j, "requests", all.n);
-	json_kv_uint(&j, "errors", errors);
-	json_kv_uint(&j, "clients_failed", (uint64_t)failed_open);
-	json_kv_uint(&j, "rps_milli", (uint64_t)(rps * 1000));
-	json_kv_uint(&j, "mean_ns", (uint64_t)mean);
-	json_kv_uint(&j, "p50_ns", lg_lat_quantile(&all, 0.50));
-	json_kv_uint(&j, "p90_ns", lg_lat_quantile(&all, 0.90));
-	json_kv_uint(&j, "p99_ns", lg_lat_quantile(&all, 0.99));
-	json_kv_uint(&j, "max_ns", lg_lat_quantile(&all, 1.0));
+	doc = json_object_new_object();
+	otu_json_add_str(doc, "label", a->label ? a->label : a->op->name);
+	otu_json_add_str(doc, "op", a->op->name);
+	otu_json_add_u64(doc, "clients", a->clients);
+	otu_json_add_u64(doc, "window_ms", (uint64_t)(a->seconds * 1000));
+	otu_json_add_u64(doc, "requests", all.n);
+	otu_json_add_u64(doc, "errors", errors);
+	otu_json_add_u64(doc, "clients_failed", (uint64_t)failed_open);
+	otu_json_add_u64(doc, "rps_milli", (uint64_t)(rps * 1000));
+	otu_json_add_u64(doc, "mean_ns", (uint64_t)mean);
+	otu_json_add_u64(doc, "p50_ns", lg_lat_quantile(&all, 0.50));
+	otu_json_add_u64(doc, "p90_ns", lg_lat_quantile(&all, 0.90));
+	otu_json_add_u64(doc, "p99_ns", lg_lat_quantile(&all, 0.99));
+	otu_json_add_u64(doc, "max_ns", lg_lat_quantile(&all, 1.0));
 	if (a->rss_name) {
-		json_kv_string(&j, "rss_of", a->rss_name);
-		json_kv_uint(&j, "rss_pid", s.pid);
-		json_kv_uint(&j, "rss_start_kib", s.rss_start);
-		json_kv_uint(&j, "rss_max_kib", s.rss_max);
+		otu_json_add_str(doc, "rss_of", a->rss_name);
+		otu_json_add_u64(doc, "rss_pid", s.pid);
+		otu_json_add_u64(doc, "rss_start_kib", s.rss_start);
+		otu_json_add_u64(doc, "rss_max_kib", s.rss_max);
 	}
-	json_key(&j, "cpu_ms");
-	json_object_open(&j);
-	json_kv_uint(&j, "machine", (cpu1.machine - cpu0.machine) / 1000000u);
-	json_kv_uint(&j, "clients", (cpu1.self - cpu0.self) / 1000000u);
-	json_kv_uint(&j, "daemon", (cpu1.daemon - cpu0.daemon) / 1000000u);
-	json_kv_uint(&j, "bus", (cpu1.bus - cpu0.bus) / 1000000u);
-	json_object_close(&j);
-	json_kv_string(&j, "first_error", first_error);
-	json_object_close(&j);
-	json_end(&j);
+	cpu = json_object_new_object();
+	otu_json_add_u64(cpu, "machine", (cpu1.machine - cpu0.machine) / 1000000u);
+	otu_json_add_u64(cpu, "clients", (cpu1.self - cpu0.self) / 1000000u);
+	otu_json_add_u64(cpu, "daemon", (cpu1.daemon - cpu0.daemon) / 1000000u);
+	otu_json_add_u64(cpu, "bus", (cpu1.bus - cpu0.bus) / 1000000u);
+	json_object_object_add(doc, "cpu_ms", cpu);
+	otu_json_add_str(doc, "first_error", first_error);
+	otu_json_emit(stdout, doc);
 	fflush(stdout);
 
 	fprintf(stderr, "%-12s %2u clients: %8.1f req/s  p50 %8.1f us  p99 %8.1f us  (%zu requests, %llu errors)\n",

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/num.h>
+
 #include "../../../daemon/common/dbus-api.h"
 #include "loadgen.h"
 
@@ -84,17 +86,6 @@ static void usage(FILE *f)
 		"    tests/bench/README.md, docs/performance.md\n");
 }
 
-static int parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (!*s || *end || v < lo || v > hi)
-		return -1;
-	*out = (unsigned)v;
-	return 0;
-}
-
 static int parse_secs(const char *s, double *out)
 {
 	char *end;
@@ -150,7 +141,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'c':
-			if (parse_uint(optarg, 1, 256, &clients) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 256, &clients) < 0)
 				goto bad;
 			break;
 		case 's':
@@ -170,7 +161,7 @@ int main(int argc, char **argv)
 		case 'P': {
 			unsigned pid;
 
-			if (parse_uint(optarg, 1, 4194304, &pid) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 4194304, &pid) < 0)
 				goto bad;
 			b.bus_pid = pid;
 			break;
@@ -188,7 +179,7 @@ int main(int argc, char **argv)
 				goto bad;
 			break;
 		case 'g':
-			if (parse_uint(optarg, 0, 1u << 30, &s.rss_growth_max_kib) < 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 0, 1u << 30, &s.rss_growth_max_kib) < 0)
 				goto bad;
 			break;
 		case 'O':

@@ -35,9 +35,9 @@
 #include <unistd.h>
 
 #include <otattest/verify.h>
+#include <otu/json.h>
 
 #include "../../../daemon/common/dbus-api.h"
-#include "../../../daemon/common/json.h"
 #include "loadgen.h"
 
 /* Far above any deadline in the stack (kernel 3 s, otattestd 30 s and
@@ -303,7 +303,7 @@ int lg_soak_run(const struct lg_soak_args *a)
 	bool readers = !strcmp(a->role, "readers"), pass = true;
 	uint64_t totals[O_COUNT] = { 0 }, start;
 	unsigned i, judged = 0;
-	struct json j;
+	struct json_object *doc, *ops;
 	FILE *out = stdout;
 	size_t k;
 
@@ -357,70 +357,63 @@ int lg_soak_run(const struct lg_soak_args *a)
 		perror(a->out_path);
 		return 1;
 	}
-	json_begin(&j, out);
-	json_object_open(&j);
-	json_kv_string(&j, "role", a->role);
-	json_kv_uint(&j, "clients", a->clients);
-	json_kv_uint(&j, "seconds", (uint64_t)((lg_now_ns() - start) / 1000000000ull));
+	doc = json_object_new_object();
+	otu_json_add_str(doc, "role", a->role);
+	otu_json_add_u64(doc, "clients", a->clients);
+	otu_json_add_u64(doc, "seconds", (uint64_t)((lg_now_ns() - start) / 1000000000ull));
 	for (i = 0; i < O_COUNT; i++)
-		json_kv_uint(&j, outcome_name[i], totals[i]);
-	json_kv_uint(&j, "longest_gap_ms", soak.longest_gap_ns / 1000000u);
-	json_key(&j, "ops");
-	json_object_open(&j);
+		otu_json_add_u64(doc, outcome_name[i], totals[i]);
+	otu_json_add_u64(doc, "longest_gap_ms", soak.longest_gap_ns / 1000000u);
+	ops = json_object_new_object();
+	json_object_object_add(doc, "ops", ops);
 	for (k = 0; k < soak.mix_len; k++) {
 		struct tally *t = &soak.per_op[k];
+		struct json_object *op = json_object_new_object(), *errs = json_object_new_object();
 
-		json_key(&j, soak.mix[k].name);
-		json_object_open(&j);
+		json_object_object_add(ops, soak.mix[k].name, op);
 		for (i = 0; i < O_COUNT; i++)
-			json_kv_uint(&j, outcome_name[i], t->outcome[i]);
+			otu_json_add_u64(op, outcome_name[i], t->outcome[i]);
 		if (soak.mix[k].run == lg_op_attest)
-			json_kv_uint(&j, "verified", t->verified);
-		json_key(&j, "errors");
-		json_object_open(&j);
+			otu_json_add_u64(op, "verified", t->verified);
 		for (i = 0; i < NAMES_MAX && t->names[i].name[0]; i++)
-			json_kv_uint(&j, t->names[i].name, t->names[i].count);
-		json_object_close(&j);
+			otu_json_add_u64(errs, t->names[i].name, t->names[i].count);
+		json_object_object_add(op, "errors", errs);
 		if (t->first_bad[0])
-			json_kv_string(&j, "first_bad", t->first_bad);
-		json_object_close(&j);
+			otu_json_add_str(op, "first_bad", t->first_bad);
 	}
-	json_object_close(&j);
 	if (readers) {
-		json_kv_uint(&j, "rss_growth_max_kib", a->rss_growth_max_kib);
-		json_key(&j, "rss");
-		json_array_open(&j);
+		struct json_object *list = json_object_new_array();
+
+		otu_json_add_u64(doc, "rss_growth_max_kib", a->rss_growth_max_kib);
+		json_object_object_add(doc, "rss", list);
 		for (i = 0; i < rss.n; i++) {
 			struct rss_instance *in = &rss.inst[i];
 			uint64_t life_s = (in->last_ns - in->first_ns) / 1000000000ull;
 			bool judge = life_s >= RSS_MIN_LIFE_S && in->settled_kib;
 			int64_t growth = (int64_t)in->last_kib - (int64_t)in->settled_kib;
+			struct json_object *o = json_object_new_object();
 
-			json_object_open(&j);
-			json_kv_uint(&j, "pid", in->pid);
-			json_kv_uint(&j, "seen_s", life_s);
-			json_kv_uint(&j, "settled_kib", in->settled_kib);
-			json_kv_uint(&j, "last_kib", in->last_kib);
-			json_kv_uint(&j, "peak_kib", in->peak_kib);
-			json_kv_bool(&j, "judged", judge);
-			json_key(&j, "growth_kib");
-			json_int(&j, judge ? growth : 0);
-			json_object_close(&j);
+			json_object_array_add(list, o);
+			otu_json_add_u64(o, "pid", in->pid);
+			otu_json_add_u64(o, "seen_s", life_s);
+			otu_json_add_u64(o, "settled_kib", in->settled_kib);
+			otu_json_add_u64(o, "last_kib", in->last_kib);
+			otu_json_add_u64(o, "peak_kib", in->peak_kib);
+			otu_json_add_bool(o, "judged", judge);
+			otu_json_add_i64(o, "growth_kib", judge ? growth : 0);
 			if (judge) {
 				judged++;
 				if (growth > (int64_t)a->rss_growth_max_kib)
 					pass = false;
 			}
 		}
-		json_array_close(&j);
-		json_kv_uint(&j, "rss_instances_judged", judged);
+		otu_json_add_u64(doc, "rss_instances_judged", judged);
 		/* No instance lived long enough to judge: the run shows nothing. */
 		if (!judged)
 			pass = false;
 	}
-	json_kv_bool(&j, "pass", pass);
-	json_object_close(&j);
-	json_end(&j);
+	otu_json_add_bool(doc, "pass", pass);
+	otu_json_emit(out, doc);
 	if (out != stdout)
 		fclose(out);
 

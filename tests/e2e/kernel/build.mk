@@ -5,11 +5,11 @@
 KTEST_B := $(B)/tests/e2e/kernel
 KTEST_BINS := $(KTEST_B)/otattest-nltest $(KTEST_B)/otattest-recdump
 
-# Hex arguments are decoded by the daemon's helper (daemon/common/hex.c).
-$(KTEST_B)/otattest-nltest: $(B)/tests/e2e/kernel/otattest-nltest.o $(B)/daemon/common/hex.o
+# Hex, numbers and files through libotattest-util, like every host program.
+$(KTEST_B)/otattest-nltest: $(B)/tests/e2e/kernel/otattest-nltest.o $(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_MNL)
 
-$(KTEST_B)/otattest-recdump: $(B)/tests/e2e/kernel/otattest-recdump.o
+$(KTEST_B)/otattest-recdump: $(B)/tests/e2e/kernel/otattest-recdump.o $(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 ALL_TARGETS += $(KTEST_BINS)

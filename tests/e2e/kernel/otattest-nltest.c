@@ -28,8 +28,9 @@
 
 #include <otattest/genl.h>
 #include <otattest/shm.h>
-
-#include "../../../daemon/common/hex.h"
+#include <otu/file.h>
+#include <otu/hex.h>
+#include <otu/num.h>
 
 #define EXIT_NLERR 1 /* the kernel answered with an error */
 #define EXIT_USAGE 2
@@ -156,20 +157,12 @@ static void die_local(const char *what)
 	exit(EXIT_LOCAL);
 }
 
-static void print_hex(FILE *f, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		fprintf(f, "%02x", b[i]);
-}
-
 static int write_file(const char *path, const void *p, size_t n)
 {
-	FILE *f = fopen(path, "wb");
+	int r = otu_write_file_atomic(path, p, n, 0644, 0);
 
-	if (!f || fwrite(p, 1, n, f) != n || fclose(f)) {
-		fprintf(stderr, "otattest-nltest: writing %s: %s\n", path, strerror(errno));
+	if (r < 0) {
+		fprintf(stderr, "otattest-nltest: writing %s: %s\n", path, strerror(-r));
 		return -1;
 	}
 	return 0;
@@ -205,7 +198,7 @@ static int print_attr(const struct nlattr *a, void *data)
 
 	if (type > OTATTEST_A_MAX || !attr_info[type].name) {
 		printf("attr%u=", type);
-		print_hex(stdout, p, len);
+		otu_hex_fprint(stdout, p, len);
 		fputs(sep, stdout);
 		return MNL_CB_OK;
 	}
@@ -238,7 +231,7 @@ static int print_attr(const struct nlattr *a, void *data)
 			printf("%s_len=%u%s", attr_info[type].name, len, sep);
 		} else {
 			printf("%s=", attr_info[type].name);
-			print_hex(stdout, p, len);
+			otu_hex_fprint(stdout, p, len);
 			fputs(sep, stdout);
 		}
 		if (type == OTATTEST_A_CERT)
@@ -450,17 +443,10 @@ static int finish(struct reply *r, double t0)
 	return r->error ? EXIT_NLERR : 0;
 }
 
+/* Decimal or 0x-hex, as the scenarios write numbers. */
 static bool parse_u32(const char *s, uint32_t *v)
 {
-	char *end;
-	unsigned long long x;
-
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || end == s || *end || x > UINT32_MAX)
-		return false;
-	*v = (uint32_t)x;
-	return true;
+	return otu_parse_u32(s, OTU_DEC_OR_HEX, 0, UINT32_MAX, v) == 0;
 }
 
 static void usage_error(const char *msg)
@@ -477,7 +463,7 @@ static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
 	uint32_t type, v;
 	const char *eq = strchr(spec, '='), *colon;
 	char num[16];
-	int n;
+	ssize_t n;
 
 	if (!eq || !(colon = strchr(eq, ':')) || (size_t)(eq - spec) >= sizeof(num) ||
 	    (size_t)(colon - eq - 1) >= sizeof(kind))
@@ -496,7 +482,7 @@ static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
 		mnl_attr_put_strz(nlh, (uint16_t)type, colon + 1);
 	else if (!strcmp(kind, "flag"))
 		mnl_attr_put(nlh, (uint16_t)type, 0, NULL);
-	else if (!strcmp(kind, "bin") && (n = ota_hex_decode(bin, sizeof(bin), colon + 1)) >= 0)
+	else if (!strcmp(kind, "bin") && (n = otu_hex_decode(colon + 1, bin, sizeof(bin))) >= 0)
 		mnl_attr_put(nlh, (uint16_t)type, (size_t)n, bin);
 	else
 		usage_error("-a: bad KIND or VALUE");
@@ -593,6 +579,16 @@ struct args {
 	int n_pos;
 };
 
+/* The value of -c or -t: a whole decimal number. */
+static int count_arg(const char *v)
+{
+	uint32_t n;
+
+	if (otu_parse_u32(v, OTU_DEC, 0, INT32_MAX, &n) < 0)
+		usage_error("-c and -t want a decimal number");
+	return (int)n;
+}
+
 static void parse_args(int argc, char **argv, struct args *a)
 {
 	for (int i = 0; i < argc; i++) {
@@ -608,9 +604,9 @@ static void parse_args(int argc, char **argv, struct args *a)
 			else if (s[1] == 'u')
 				a->until = v;
 			else if (s[1] == 'c')
-				a->count = atoi(v);
+				a->count = count_arg(v);
 			else if (s[1] == 't')
-				a->secs = atoi(v);
+				a->secs = count_arg(v);
 			else if (a->n_attrs < 64)
 				a->attrs[a->n_attrs++] = v;
 			else
@@ -767,12 +763,12 @@ int main(int argc, char **argv)
 
 	switch (commands[c].cmd) {
 	case OTATTEST_CMD_ATTEST:
-		if ((n = ota_hex_decode(nonce, sizeof(nonce), a.pos[0])) < 0)
+		if ((n = otu_hex_decode(a.pos[0], nonce, sizeof(nonce))) < 0)
 			usage_error("attest wants a hex nonce");
 		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);
 		break;
 	case OTATTEST_CMD_STABLE_SIGN:
-		if (!parse_u32(a.pos[0], &v) || (n = ota_hex_decode(nonce, sizeof(nonce), a.pos[1])) < 0)
+		if (!parse_u32(a.pos[0], &v) || (n = otu_hex_decode(a.pos[1], nonce, sizeof(nonce))) < 0)
 			usage_error("sign wants SVN and a hex nonce");
 		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, v);
 		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);

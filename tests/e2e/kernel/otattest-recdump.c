@@ -12,17 +12,20 @@
  * Exit status: 0 printed; 1 the record is invalid (the status is
  * printed); 2 usage; 3 the file cannot be read.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <otattest/record.h>
+#include <otu/file.h>
+#include <otu/hex.h>
 
 static void hex(const char *key, const uint8_t *p, size_t n)
 {
 	printf("%s=", key);
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", p[i]);
+	otu_hex_fprint(stdout, p, n);
 	putchar('\n');
 }
 
@@ -43,8 +46,7 @@ static void stage(unsigned int m, const struct ota_stage_record *s)
 	printf("stage%u/key_ids=", m);
 	for (uint32_t k = 0; k <= s->delegation_depth; k++) {
 		printf("%s", k ? " " : "");
-		for (unsigned int i = 0; i < OTA_KEY_ID_BYTES; i++)
-			printf("%02x", s->key_ids[k][i]);
+		otu_hex_fprint(stdout, s->key_ids[k], OTA_KEY_ID_BYTES);
 	}
 	putchar('\n');
 	printf("stage%u/verify_time_ns=%" PRIu64 "\n", m, s->verify_time_ns);
@@ -58,9 +60,9 @@ int main(int argc, char **argv)
 	static struct ota_record rec;
 	const struct ota_record_header *h = &rec.hdr;
 	ota_status_t st;
+	uint8_t *buf;
 	size_t len;
-	FILE *f;
-	int extra;
+	int r;
 
 	if (argc != 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fprintf(argc == 2 ? stdout : stderr,
@@ -70,18 +72,17 @@ int main(int argc, char **argv)
 			"Exit: 0 ok, 1 invalid record, 2 usage, 3 unreadable file.\n");
 		return argc == 2 ? 0 : 2;
 	}
-	f = fopen(argv[1], "rb");
-	if (!f) {
-		perror(argv[1]);
-		return 3;
-	}
-	len = fread(&rec, 1, sizeof(rec), f);
-	extra = fgetc(f);
-	fclose(f);
-	if (extra != EOF) {
-		printf("invalid=longer than any record (%zu+ bytes)\n", len);
+	r = otu_read_file(argv[1], sizeof(rec), &buf, &len);
+	if (r == -EFBIG) {
+		printf("invalid=longer than any record (%zu bytes)\n", len);
 		return 1;
 	}
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", argv[1], strerror(-r));
+		return 3;
+	}
+	memcpy(&rec, buf, len);
+	free(buf);
 	st = ota_record_validate(&rec, (uint32_t)len);
 	if (st != OTA_OK) {
 		printf("invalid=%s\n", ota_status_name(st));

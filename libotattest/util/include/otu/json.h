@@ -9,7 +9,9 @@
 #ifndef OTU_JSON_H
 #define OTU_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -25,6 +27,17 @@ struct json_object *otu_json_string_len(const char *s, size_t len);
 
 /* A JSON string of len bytes in lowercase hex. */
 struct json_object *otu_json_hex(const void *buf, size_t len);
+
+/*
+ * "key": value members, the way every document here writes them: strings
+ * through otu_json_string (NULL gives null), integers as exactly what
+ * they are (all of uint64_t), binary values as hex.
+ */
+void otu_json_add_str(struct json_object *obj, const char *key, const char *value);
+void otu_json_add_u64(struct json_object *obj, const char *key, uint64_t value);
+void otu_json_add_i64(struct json_object *obj, const char *key, int64_t value);
+void otu_json_add_bool(struct json_object *obj, const char *key, bool value);
+void otu_json_add_hex(struct json_object *obj, const char *key, const void *buf, size_t len);
 
 /*
  * Print doc as one line (compact, '/' unescaped) and a newline, then

@@ -74,7 +74,8 @@ $(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
 	rm -f $@ && ar rcs $@ $^
 
 # libswhal: provision computes the identity public key with the key manager's code.
-$(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(B)/libswhal.a $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+$(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(B)/libswhal.a $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
+		$(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 EXTRA_CFLAGS_libotattest_tools_otimage_ += -Iqemu-model/chip
 ALL_TARGETS += $(OTIMAGE)

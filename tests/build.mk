@@ -41,13 +41,14 @@ $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS)
 FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
-FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c
+FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c libotattest/util/hex.c
 FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
 # The boot flow on a hostile BL0 slot: firmware, software HAL and the
 # otimage library that provisions the device.
-FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS)
+FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS) \
+	$(UTIL_SRCS)
 # otimage is hosted code: this target is built without OTA_FREESTANDING.
-FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL) $(PKG_JSONC)
 $(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)

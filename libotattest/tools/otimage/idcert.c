@@ -16,6 +16,7 @@
 #include <openssl/x509v3.h>
 
 #include <otattest/evidence.h>
+#include <otu/hex.h>
 
 #include "idcert.h"
 
@@ -140,20 +141,19 @@ ota_status_t otimage_identity_cert_issue(EVP_PKEY *ca_key, X509 *ca_cert,
 					 const uint8_t identity_pub[OTA_P256_PUBKEY_BYTES],
 					 X509 **out)
 {
-	char cn[64];
+	/* "otattest identity " and the device id in hex: the CN the verifier parses. */
+	char cn[sizeof(OTA_CERT_CN_IDENTITY) + 2 * OTA_DEVICE_ID_BYTES];
 	EVP_PKEY *k;
 	X509 *c;
 	X509V3_CTX ctx;
-	size_t n;
 	bool ok;
 
 	*out = NULL;
 	k = p256_from_raw(identity_pub);
 	if (k == NULL)
 		return OTA_SIG_BAD_PUBKEY;
-	n = (size_t)snprintf(cn, sizeof(cn), "%s", OTA_CERT_CN_IDENTITY);
-	for (unsigned i = 0; i < OTA_DEVICE_ID_BYTES; i++)
-		n += (size_t)snprintf(cn + n, sizeof(cn) - n, "%02x", device_id[i]);
+	memcpy(cn, OTA_CERT_CN_IDENTITY, sizeof(OTA_CERT_CN_IDENTITY) - 1);
+	otu_hex_encode(cn + sizeof(OTA_CERT_CN_IDENTITY) - 1, device_id, OTA_DEVICE_ID_BYTES);
 	c = X509_new();
 	ok = c && set_common(c) && set_name(X509_get_subject_name(c), cn) &&
 	     X509_set_issuer_name(c, X509_get_subject_name(ca_cert)) == 1 &&

@@ -321,7 +321,7 @@ ota_status_t oti_otp_program_check(const struct ota_otp *prev, const struct ota_
 
 /* ---- files -------------------------------------------------------------- */
 
-/* Read a whole regular file of at most max bytes (TOOL_TOO_LARGE above). */
+/* Read a whole file of at most max bytes (TOOL_TOO_LARGE above), NUL after the end. */
 ota_status_t oti_file_read(const char *path, size_t max, uint8_t **out, size_t *len,
 			   struct oti_diag *d);
 
@@ -333,9 +333,10 @@ struct oti_output {
 };
 /*
  * Write every output to a temporary file in its target directory, fsync,
- * then rename each into place: a failure before the renames leaves no
- * output behind and no existing file changed. Refuses existing targets
- * (TOOL_EXISTS) unless force.
+ * then rename each into place and sync the directory (otu_stage_file,
+ * otu_stage_commit): a failure before the renames leaves no output behind
+ * and no existing file changed. Refuses existing targets (TOOL_EXISTS)
+ * unless force.
  */
 ota_status_t oti_files_write(const struct oti_output *outs, size_t n, bool force,
 			     struct oti_diag *d);

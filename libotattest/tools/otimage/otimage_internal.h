@@ -25,15 +25,17 @@ ota_status_t oti_image_parse_diag(const struct ota_image_view *v, ota_status_t s
 /*
  * One printer for both output forms of inspect: nested objects and
  * arrays; text mode prints "key: value" lines indented by depth, JSON mode
- * a single object. Hex strings are lowercase.
+ * builds one json-c object and prints it at oti_out_finish. Hex strings
+ * are lowercase.
  */
 #define OTI_OUT_MAX_DEPTH 16
+struct json_object;
 struct oti_out {
 	FILE *f;
 	bool json;
 	int depth;
-	bool first[OTI_OUT_MAX_DEPTH];
 	bool in_array[OTI_OUT_MAX_DEPTH];
+	struct json_object *open[OTI_OUT_MAX_DEPTH]; /* JSON: the container at each depth */
 };
 void oti_out_init(struct oti_out *o, FILE *f, bool json);
 void oti_out_begin(struct oti_out *o, const char *key); /* object; key NULL in arrays */
@@ -45,7 +47,7 @@ void oti_out_u64(struct oti_out *o, const char *key, uint64_t val);
 void oti_out_hexnum(struct oti_out *o, const char *key, uint32_t val); /* "0x..." */
 void oti_out_bool(struct oti_out *o, const char *key, bool val);
 void oti_out_hex(struct oti_out *o, const char *key, const void *buf, size_t len);
-void oti_out_finish(struct oti_out *o);
+void oti_out_finish(struct oti_out *o); /* JSON: prints the document, one line */
 
 /* Subcommands: argv[0] is the subcommand name. Return the exit code. */
 int oti_cmd_keygen(int argc, char **argv);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The printer behind `inspect`: one description per format, rendered as
- * indented "key: value" text or as one JSON object. JSON strings are
- * escaped per RFC 8259; values otimage prints are ASCII it made itself,
- * but file names and the like are not, so everything goes through the
- * escaper.
+ * indented "key: value" text or as one JSON object (json-c, through
+ * libotattest-util: strings that are not UTF-8, such as a file name,
+ * still make valid JSON).
  */
 #include <inttypes.h>
 #include <string.h>
+
+#include <otu/hex.h>
+#include <otu/json.h>
 
 #include "otimage_internal.h"
 
@@ -16,48 +18,24 @@ void oti_out_init(struct oti_out *o, FILE *f, bool json)
 	memset(o, 0, sizeof(*o));
 	o->f = f;
 	o->json = json;
-	o->first[0] = true;
 	if (json)
-		fputc('{', f);
+		o->open[0] = json_object_new_object();
 }
 
-static void json_string(FILE *f, const char *s)
+/* JSON: value joins the container open at this depth, under key unless it is an array. */
+static void add(struct oti_out *o, const char *key, struct json_object *value)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20 || *p == 0x7f)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
+	if (o->in_array[o->depth])
+		json_object_array_add(o->open[o->depth], value);
+	else
+		json_object_object_add(o->open[o->depth], key ? key : "", value);
 }
 
-/* Separator and key for the next member; text mode: indentation and "key: ". */
+/* Text: indentation, the array dash and "key: " for the next member. */
 static void member(struct oti_out *o, const char *key, bool container)
 {
 	int i;
 
-	if (o->json) {
-		if (!o->first[o->depth])
-			fputc(',', o->f);
-		o->first[o->depth] = false;
-		if (key && !o->in_array[o->depth]) {
-			json_string(o->f, key);
-			fputc(':', o->f);
-		}
-		return;
-	}
 	for (i = 0; i < o->depth; i++)
 		fputs("  ", o->f);
 	if (o->in_array[o->depth])
@@ -68,62 +46,67 @@ static void member(struct oti_out *o, const char *key, bool container)
 		fputc('\n', o->f);
 }
 
-static void push(struct oti_out *o, bool array)
+static void push(struct oti_out *o, const char *key, bool array)
 {
+	struct json_object *c = NULL;
+
+	if (o->json) {
+		c = array ? json_object_new_array() : json_object_new_object();
+		add(o, key, c);
+	} else {
+		member(o, key, true);
+	}
 	if (o->depth + 1 < OTI_OUT_MAX_DEPTH) {
 		o->depth++;
-		o->first[o->depth] = true;
 		o->in_array[o->depth] = array;
+		o->open[o->depth] = c;
 	}
+}
+
+static void pop(struct oti_out *o)
+{
+	if (o->depth > 0)
+		o->depth--;
 }
 
 void oti_out_begin(struct oti_out *o, const char *key)
 {
-	member(o, key, true);
-	if (o->json)
-		fputc('{', o->f);
-	push(o, false);
+	push(o, key, false);
 }
 
 void oti_out_end(struct oti_out *o)
 {
-	if (o->depth > 0)
-		o->depth--;
-	if (o->json)
-		fputc('}', o->f);
+	pop(o);
 }
 
 void oti_out_array(struct oti_out *o, const char *key)
 {
-	member(o, key, true);
-	if (o->json)
-		fputc('[', o->f);
-	push(o, true);
+	push(o, key, true);
 }
 
 void oti_out_array_end(struct oti_out *o)
 {
-	if (o->depth > 0)
-		o->depth--;
-	if (o->json)
-		fputc(']', o->f);
+	pop(o);
 }
 
 void oti_out_str(struct oti_out *o, const char *key, const char *val)
 {
+	if (o->json) {
+		add(o, key, otu_json_string(val));
+		return;
+	}
 	member(o, key, false);
-	if (o->json)
-		json_string(o->f, val);
-	else
-		fputs(val, o->f);
-	if (!o->json)
-		fputc('\n', o->f);
+	fprintf(o->f, "%s\n", val);
 }
 
 void oti_out_u64(struct oti_out *o, const char *key, uint64_t val)
 {
+	if (o->json) {
+		add(o, key, json_object_new_uint64(val));
+		return;
+	}
 	member(o, key, false);
-	fprintf(o->f, o->json ? "%" PRIu64 : "%" PRIu64 "\n", val);
+	fprintf(o->f, "%" PRIu64 "\n", val);
 }
 
 void oti_out_hexnum(struct oti_out *o, const char *key, uint32_t val)
@@ -136,25 +119,28 @@ void oti_out_hexnum(struct oti_out *o, const char *key, uint32_t val)
 
 void oti_out_bool(struct oti_out *o, const char *key, bool val)
 {
+	if (o->json) {
+		add(o, key, json_object_new_boolean(val));
+		return;
+	}
 	member(o, key, false);
-	fputs(o->json ? (val ? "true" : "false") : (val ? "yes\n" : "no\n"), o->f);
+	fputs(val ? "yes\n" : "no\n", o->f);
 }
 
 void oti_out_hex(struct oti_out *o, const char *key, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-	size_t i;
-
+	if (o->json) {
+		add(o, key, otu_json_hex(buf, len));
+		return;
+	}
 	member(o, key, false);
-	if (o->json)
-		fputc('"', o->f);
-	for (i = 0; i < len; i++)
-		fprintf(o->f, "%02x", p[i]);
-	fputs(o->json ? "\"" : "\n", o->f);
+	otu_hex_fprint(o->f, buf, len);
+	fputc('\n', o->f);
 }
 
 void oti_out_finish(struct oti_out *o)
 {
 	if (o->json)
-		fputs("}\n", o->f);
+		otu_json_emit(o->f, o->open[0]);
+	o->open[0] = NULL;
 }

@@ -5,29 +5,19 @@
  * names, and anything else is TOOL_BAD_VALUE rather than a guess.
  */
 #include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include <otattest/record.h>
+#include <otu/hex.h>
+#include <otu/num.h>
 
 #include "otimage.h"
 
+/* The tool's status for the shared strict parser's refusals. */
 ota_status_t oti_parse_u32(const char *s, uint32_t max, uint32_t *out)
 {
-	unsigned long long v;
-	char *end;
-
-	/* strtoull accepts a sign and leading blanks; a value here has neither. */
-	if (!s || !isdigit((unsigned char)s[0]))
-		return OTA_TOOL_BAD_VALUE;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return OTA_TOOL_BAD_VALUE;
-	*out = (uint32_t)v;
-	return OTA_OK;
+	return otu_parse_u32(s, OTU_DEC_OR_HEX, 0, max, out) == 0 ? OTA_OK : OTA_TOOL_BAD_VALUE;
 }
 
 /* A comma-separated list of names, each mapped to a bit; "all" and numbers too. */
@@ -107,19 +97,7 @@ ota_status_t oti_parse_caps(const char *s, uint32_t *out)
 
 ota_status_t oti_parse_hex(const char *s, uint8_t *out, size_t n)
 {
-	size_t i;
-
-	if (!s || strlen(s) != 2 * n)
-		return OTA_TOOL_BAD_VALUE;
-	for (i = 0; i < 2 * n; i++)
-		if (!isxdigit((unsigned char)s[i]))
-			return OTA_TOOL_BAD_VALUE;
-	for (i = 0; i < n; i++) {
-		char byte[3] = { s[2 * i], s[2 * i + 1], 0 };
-
-		out[i] = (uint8_t)strtoul(byte, NULL, 16);
-	}
-	return OTA_OK;
+	return s && otu_hex_decode(s, out, n) == (ssize_t)n ? OTA_OK : OTA_TOOL_BAD_VALUE;
 }
 
 ota_status_t oti_parse_device(const char *s, struct ota_usage *u)

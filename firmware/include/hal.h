@@ -10,9 +10,13 @@
  *  - Key material never crosses this interface. Keys are handles; the
  *    implementation holds them in two XOR shares and offers no call that
  *    returns key bytes. Only public keys, signatures and MACs come out.
- *  - The key manager only moves forward: ROM -> ROM_EXT -> RUNTIME until
- *    the next reset. The device root key (and therefore the identity, tag
- *    and SVN-chain-top derivations) exists only before RUNTIME.
+ *  - The key manager only moves forward: ROM -> ROM_EXT -> RUNTIME ->
+ *    DISABLED until the next reset, and a state's secrets are one-way
+ *    derivations of the previous state's and the binding of the stage
+ *    entered: the device root exists only in ROM, ROM_EXT's identity,
+ *    tag and chain-top keys only in ROM_EXT.
+ *  - Every key has a purpose and each engine refuses keys of another
+ *    (HAL_KEY_PURPOSE).
  *  - The OTP secret partition is not readable through hal_otp_read.
  *  - Flash behaves like NOR flash: erase sets a page to 0xff, program can
  *    only clear bits.
@@ -38,39 +42,80 @@ ota_status_t hal_sha256_finish(uint8_t digest[OTA_SHA256_BYTES]);
 typedef uint32_t hal_key_t;
 #define HAL_KEY_INVALID 0u
 
-enum hal_key_kind {
-	HAL_KEY_KIND_SYMMETRIC = 1,  /* a KDF parent, or a KMAC key by sideload */
-	HAL_KEY_KIND_ECDSA_P256 = 2, /* a signing key pair */
+/*
+ * Every key carries its purpose, fixed when it is derived, and each engine
+ * takes only keys of its own purpose (OpenTitan's sideload destinations):
+ * a KDF parent can only be derived from - never fed to KMAC, where its
+ * output would come out in the clear - a MAC key only into KMAC, a signing
+ * key only into the ECDSA engine. The purpose is part of the derivation's
+ * input, so keys of two purposes are never the same bytes.
+ */
+enum hal_key_purpose {
+	HAL_KEY_PURPOSE_KDF = 1,  /* symmetric: a parent for hal_keymgr_derive only */
+	HAL_KEY_PURPOSE_SIGN = 2, /* an ECDSA P-256 key pair: hal_ecdsa_sign and _pubkey */
+	HAL_KEY_PURPOSE_MAC = 3,  /* symmetric: a KMAC key (boot tags, boot data) */
 };
 
+/*
+ * The key manager is a one-way state machine: ROM -> ROM_EXT -> RUNTIME
+ * (the owner's runtime) -> DISABLED; reset returns it to ROM. Each state
+ * has two secrets (CDIs) no call reveals: in ROM both are the device
+ * root, KMAC256(device secret, ROM identity, 256, "otattest-device-root");
+ * every advance replaces them with one-way derivations that fold in the
+ * binding of the stage being entered, so a state's keys are out of reach
+ * of every later state:
+ *   ATTEST' = KDF(ATTEST, "otattest-keymgr-attest", state || attest)
+ *   SEAL'   = KDF(SEAL,   "otattest-keymgr-seal",   state || attest || seal)
+ * The attest binding says what admitted the stage (it stays across the
+ * stage's updates, so identities derived from it do); the seal binding
+ * is the stage itself (its measurement). DISABLED has no secrets.
+ */
 enum hal_keymgr_state {
 	HAL_KEYMGR_ROM = 0,
 	HAL_KEYMGR_ROM_EXT = 1,
 	HAL_KEYMGR_RUNTIME = 2,
+	HAL_KEYMGR_DISABLED = 3,
 };
 
-/* Move the key manager forward; refused backwards. Reset returns it to ROM. */
-ota_status_t hal_keymgr_advance(uint32_t state);
-uint32_t hal_keymgr_state(void);
+struct hal_keymgr_binding {
+	uint8_t attest[OTA_SHA256_BYTES]; /* what admitted the stage */
+	uint8_t seal[OTA_SHA256_BYTES];   /* the stage itself */
+};
 
 /*
- * The device root: KMAC256(device secret, ROM identity, 256,
- * "otattest-device-root"). HAL_KEY_INVALID once the state is RUNTIME.
+ * Move to the next state (exactly state + 1, with its binding), or to
+ * DISABLED from any state (binding NULL). Anything else is
+ * HAL_KEYMGR_STATE. Every working key is wiped on the way to RUNTIME or
+ * DISABLED: the runtime starts with the retained vault only.
  */
-hal_key_t hal_keymgr_root(void);
+ota_status_t hal_keymgr_advance(uint32_t state, const struct hal_keymgr_binding *binding);
+uint32_t hal_keymgr_state(void);
+
+enum hal_keymgr_cdi {
+	HAL_KEYMGR_CDI_ATTEST = 0,
+	HAL_KEYMGR_CDI_SEAL = 1,
+};
+
+/*
+ * A KDF-purpose handle on one of the current state's secrets, valid until
+ * the next advance; HAL_KEY_INVALID in DISABLED or with no device secret.
+ * The only parents that do not come from another key.
+ */
+hal_key_t hal_keymgr_cdi(uint32_t cdi);
 
 /*
  * SP 800-108r1 KDF in KMAC mode: KMAC256(K_parent, context || key_version
- * as u32 LE, L, label). For ECDSA_P256, 384 bits are derived and reduced
- * to a scalar in [1, n-1] (FIPS 186-5 A.2.1 style). key_version must be
- * <= max_key_version (HAL_KEYMGR_VERSION otherwise): the stage passes the
- * max_key_version from its manifest, as OpenTitan's ROM_EXT programs
- * keymgr's maximum key version. label is NUL-terminated.
+ * || purpose, each u32 LE, L, label). For SIGN, 384 bits are derived and
+ * reduced to a scalar in [1, n-1] (FIPS 186-5 A.2.1 style). The parent
+ * must be a KDF key. key_version must be <= max_key_version
+ * (HAL_KEYMGR_VERSION otherwise): the stage passes the max_key_version
+ * from its manifest, as OpenTitan's ROM_EXT programs keymgr's maximum key
+ * version. label is NUL-terminated.
  */
 ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 			       const uint8_t *context, uint32_t context_len,
 			       uint32_t key_version, uint32_t max_key_version,
-			       uint32_t kind, hal_key_t *out);
+			       uint32_t purpose, hal_key_t *out);
 
 void hal_key_destroy(hal_key_t key);
 
@@ -85,7 +130,7 @@ ota_status_t hal_key_retain(hal_key_t key, uint32_t slot);
 ota_status_t hal_key_retained(uint32_t slot, hal_key_t *out);
 void hal_key_retained_clear(uint32_t slot);
 
-/* ---- KMAC256 with a sideloaded key ---------------------------------- */
+/* ---- KMAC256 with a sideloaded key (MAC purpose only) ---------------- */
 
 ota_status_t hal_kmac_start(hal_key_t key, const uint8_t *custom, uint32_t custom_len);
 ota_status_t hal_kmac_update(const void *data, uint32_t len);

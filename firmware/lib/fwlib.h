@@ -59,6 +59,7 @@ struct boot_stage_outcome {
 	uint32_t svn;
 	uint32_t max_key_version;
 	uint8_t measurement[OTA_SHA256_BYTES];
+	uint8_t root_key_id[OTA_KEY_ID_BYTES]; /* the root key that admitted it */
 	uint32_t retagged;     /* slots re-tagged (rotation) */
 	bool exhausted;        /* a valid image cannot take the rotation's key version */
 };
@@ -193,6 +194,21 @@ void boot_anchors_rom_ext(const struct boot_ctx *b, struct boot_anchors *a);
  */
 ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config *oc,
 			      struct boot_anchors *a);
+
+/* ---- key manager bindings (binding.c) ------------------------------------ */
+
+/*
+ * The binding the key manager folds in when a stage is entered (hal.h):
+ * attest = SHA-256("otattest-binding-attest" || stage || root key id), what
+ * admitted the stage, kept across its updates under the same root key;
+ * seal = SHA-256("otattest-binding-seal" || stage || root key id ||
+ * measurement || SVN), the stage itself.
+ */
+void boot_binding(uint32_t stage, const struct boot_stage_outcome *o,
+		  struct hal_keymgr_binding *out);
+/* The attest half alone, for a stage admitted by the root key `root_key_id`. */
+void boot_binding_attest(uint32_t stage, const uint8_t root_key_id[OTA_KEY_ID_BYTES],
+			 uint8_t out[OTA_SHA256_BYTES]);
 
 /* ---- SVN key chain step (keychain_step.c) --------------------------------- */
 

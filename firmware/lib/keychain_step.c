@@ -26,7 +26,7 @@ ota_status_t boot_keychain_crank(hal_key_t link, uint32_t from, uint32_t to, hal
 		from--;
 		boot_le32(ctx, from);
 		st = hal_keymgr_derive(link, OTA_CHAIN_LINK_LABEL, ctx, sizeof(ctx), 0, 0,
-				       HAL_KEY_KIND_SYMMETRIC, &next);
+				       HAL_KEY_PURPOSE_KDF, &next);
 		hal_key_destroy(link);
 		if (st != OTA_OK)
 			return st;

@@ -87,6 +87,7 @@ void boot_run_stage(struct boot_ctx *b, const struct boot_anchors *a, uint32_t s
 			out->svn = img.view.manifest.security_version;
 			out->max_key_version = img.view.manifest.max_key_version;
 			memcpy(out->measurement, img.measurement, OTA_SHA256_BYTES);
+			memcpy(out->root_key_id, rec->key_ids[0], OTA_KEY_ID_BYTES);
 		}
 		if (mode != BOOT_MODE_RETAG)
 			break;

@@ -32,7 +32,8 @@ ota_status_t boot_tag_compute(uint32_t stage, const struct boot_image *img,
 	hal_key_t root, key;
 	ota_status_t st;
 
-	root = hal_keymgr_root();
+	/* ROM tags ROM_EXT images, ROM_EXT tags BL0 images: each with its own state's secret. */
+	root = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
 	if (root == HAL_KEY_INVALID)
 		return OTA_HAL_BAD_HANDLE;
 	boot_le32(ctx, stage);
@@ -42,7 +43,7 @@ ota_status_t boot_tag_compute(uint32_t stage, const struct boot_image *img,
 		ctx_len = sizeof(ctx);
 	}
 	OTA_TRY(hal_keymgr_derive(root, OTA_TAG_KEY_LABEL, ctx, ctx_len, key_version,
-				  v->manifest.max_key_version, HAL_KEY_KIND_SYMMETRIC, &key));
+				  v->manifest.max_key_version, HAL_KEY_PURPOSE_MAC, &key));
 	boot_le32(tail, stage);
 	boot_le32(tail + 4, key_version);
 	st = hal_kmac_start(key, (const uint8_t *)OTA_TAG_CUSTOM, sizeof(OTA_TAG_CUSTOM) - 1u);

@@ -72,15 +72,20 @@ ota_status_t ota_rom_main(uint32_t reset_reason)
 		rotation_start(b);
 		st = verify_rom_ext(b);
 	}
-	if (st == OTA_OK)
-		st = hal_keymgr_advance(HAL_KEYMGR_ROM_EXT);
+	if (st == OTA_OK) {
+		struct hal_keymgr_binding bind;
+
+		/* From here the device root and ROM's tag keys are out of reach. */
+		boot_binding(OTA_STAGE_ROM_EXT, &b->rom_ext_out, &bind);
+		st = hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &bind);
+	}
 	if (st == OTA_OK)
 		return OTA_OK; /* hand off to ROM_EXT */
 
 	if (b->mode == BOOT_MODE_RETAG)
 		boot_rotation_mut()->status = st;
 	boot_requests_end(b, st);
-	(void)hal_keymgr_advance(HAL_KEYMGR_RUNTIME);
+	(void)hal_keymgr_advance(HAL_KEYMGR_DISABLED, NULL);
 	boot_finish(b, st);
 	return st;
 }

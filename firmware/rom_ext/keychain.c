@@ -39,14 +39,14 @@ static ota_status_t retain_link(hal_key_t link, uint32_t svn, struct ota_retenti
 
 static ota_status_t from_top(const struct boot_ctx *b, uint32_t svn, struct ota_retention *r)
 {
-	hal_key_t root = hal_keymgr_root(), top, link;
+	hal_key_t root = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), top, link;
 	uint8_t ctx[4];
 
 	if (root == HAL_KEY_INVALID)
 		return OTA_CHAIN_NOT_READY;
 	boot_le32(ctx, b->otp.epoch);
 	OTA_TRY(hal_keymgr_derive(root, OTA_CHAIN_TOP_LABEL, ctx, sizeof(ctx), 0, 0,
-				  HAL_KEY_KIND_SYMMETRIC, &top));
+				  HAL_KEY_PURPOSE_KDF, &top));
 	OTA_TRY(boot_keychain_crank(top, b->otp.chain_max_svn, svn, &link));
 	return retain_link(link, svn, r);
 }

@@ -18,7 +18,7 @@ static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t
 	ota_status_t st;
 
 	*key = HAL_KEY_INVALID;
-	st = hal_keymgr_derive(root, label, ctx, ctx_len, 0, 0, HAL_KEY_KIND_ECDSA_P256, key);
+	st = hal_keymgr_derive(root, label, ctx, ctx_len, 0, 0, HAL_KEY_PURPOSE_SIGN, key);
 	if (st != OTA_OK)
 		return st;
 	st = hal_ecdsa_pubkey(*key, pub);
@@ -44,7 +44,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 
 	if (bs == NULL || bs->boot_status != OTA_OK)
 		return OTA_MBOX_NOT_READY;
-	root = hal_keymgr_root();
+	root = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
 	if (root == HAL_KEY_INVALID)
 		return OTA_HAL_BAD_HANDLE;
 

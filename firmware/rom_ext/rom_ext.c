@@ -99,7 +99,15 @@ ota_status_t ota_rom_ext_main(void)
 		/* The last use of the device root: the runtime's evidence key. */
 		st = ota_runtime_prepare(boot_state_mut());
 	}
-	(void)hal_keymgr_advance(HAL_KEYMGR_RUNTIME);
+	if (st == OTA_OK) {
+		struct hal_keymgr_binding bind;
+
+		/* From here ROM_EXT's identity, tag and chain-top keys are out of reach. */
+		boot_binding(OTA_STAGE_BL0, &b->bl0_out, &bind);
+		st = hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &bind);
+	}
+	if (st != OTA_OK)
+		(void)hal_keymgr_advance(HAL_KEYMGR_DISABLED, NULL);
 	boot_finish(b, st);
 	return st;
 }

@@ -30,7 +30,7 @@ ota_status_t ota_keychain_stable_key(uint32_t svn, hal_key_t *out)
 	OTA_TRY(boot_keychain_crank(link, bs->min_svn, svn, &at));
 	boot_le32(ctx, svn);
 	st = hal_keymgr_derive(at, OTA_STABLE_KEY_LABEL, ctx, sizeof(ctx), 0, 0,
-			       HAL_KEY_KIND_ECDSA_P256, out);
+			       HAL_KEY_PURPOSE_SIGN, out);
 	hal_key_destroy(at);
 	return st;
 }

@@ -142,24 +142,27 @@ ota_status_t swhal_kmac256(const uint8_t key[SWHAL_KEY_BYTES], const char *custo
  */
 ota_status_t swhal_kdf(const uint8_t parent[SWHAL_KEY_BYTES], const char *label,
 		       const uint8_t *context, uint32_t context_len,
-		       uint32_t key_version, uint32_t kind,
+		       uint32_t key_version, uint32_t purpose,
 		       uint8_t out[SWHAL_KEY_BYTES])
 {
-	uint8_t version_le[4] = {
+	/* key_version then purpose, u32 LE: keys of two purposes are never the same bytes. */
+	uint8_t version_le[8] = {
 		(uint8_t)key_version, (uint8_t)(key_version >> 8),
 		(uint8_t)(key_version >> 16), (uint8_t)(key_version >> 24),
+		(uint8_t)purpose, (uint8_t)(purpose >> 8),
+		(uint8_t)(purpose >> 16), (uint8_t)(purpose >> 24),
 	};
 	uint8_t wide[48];
 	ota_status_t st;
 	BIGNUM *d;
 
 	/* The context and version are one message X; feed them as two updates. */
-	if (kind == HAL_KEY_KIND_SYMMETRIC)
-		return swhal_kmac256(parent, label, context, context_len, version_le, 4,
-				     out, SWHAL_KEY_BYTES);
-	if (kind != HAL_KEY_KIND_ECDSA_P256)
+	if (purpose == HAL_KEY_PURPOSE_KDF || purpose == HAL_KEY_PURPOSE_MAC)
+		return swhal_kmac256(parent, label, context, context_len, version_le,
+				     sizeof(version_le), out, SWHAL_KEY_BYTES);
+	if (purpose != HAL_KEY_PURPOSE_SIGN)
 		return OTA_HAL_BAD_ARGUMENT;
-	st = swhal_kmac256(parent, label, context, context_len, version_le, 4,
+	st = swhal_kmac256(parent, label, context, context_len, version_le, sizeof(version_le),
 			   wide, sizeof(wide));
 	if (st != OTA_OK)
 		return st;

@@ -51,7 +51,7 @@ ota_status_t hal_kmac_start(hal_key_t key, const uint8_t *custom, uint32_t custo
 		return OTA_HAL_POWER_LOST;
 	if (custom_len > SWHAL_MAX_CUSTOM || (!custom && custom_len))
 		return OTA_HAL_BAD_ARGUMENT;
-	st = swhal_key_use(key, HAL_KEY_KIND_SYMMETRIC, clear);
+	st = swhal_key_use(key, HAL_KEY_PURPOSE_MAC, clear);
 	if (st != OTA_OK)
 		return st;
 	st = swhal_kmac_engine_start(clear, custom, custom_len);
@@ -104,7 +104,7 @@ ota_status_t hal_ecdsa_sign(hal_key_t key, const uint8_t digest[OTA_SHA256_BYTES
 
 	if (!digest || !sig)
 		return OTA_HAL_BAD_ARGUMENT;
-	st = swhal_key_use(key, HAL_KEY_KIND_ECDSA_P256, scalar);
+	st = swhal_key_use(key, HAL_KEY_PURPOSE_SIGN, scalar);
 	if (st != OTA_OK)
 		return st;
 	st = swhal_p256_sign(scalar, digest, sig);
@@ -119,7 +119,7 @@ ota_status_t hal_ecdsa_pubkey(hal_key_t key, uint8_t pubkey[OTA_P256_PUBKEY_BYTE
 
 	if (!pubkey)
 		return OTA_HAL_BAD_ARGUMENT;
-	st = swhal_key_use(key, HAL_KEY_KIND_ECDSA_P256, scalar);
+	st = swhal_key_use(key, HAL_KEY_PURPOSE_SIGN, scalar);
 	if (st != OTA_OK)
 		return st;
 	st = swhal_p256_pubkey(scalar, pubkey);

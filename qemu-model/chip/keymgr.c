@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The key manager: key slots held in two XOR shares, handles with a
- * generation, one-way state, the device root and the retained vault.
+ * generation and a purpose, the one-way state machine with its two
+ * secrets per state (hal.h), and the retained vault.
  *
  * A handle is (generation << 8) | (slot + 1). Every allocation and every
  * wipe bumps the slot's generation, so a handle outlives neither a
@@ -16,7 +17,7 @@
 
 #define GEN_MASK 0xffffffu
 
-static void store(struct swhal_key *k, uint32_t kind, const uint8_t clear[SWHAL_KEY_BYTES])
+static void store(struct swhal_key *k, uint32_t purpose, const uint8_t clear[SWHAL_KEY_BYTES])
 {
 	uint8_t mask[SWHAL_KEY_BYTES];
 	uint32_t i;
@@ -26,7 +27,7 @@ static void store(struct swhal_key *k, uint32_t kind, const uint8_t clear[SWHAL_
 		k->share[0][i] = mask[i];
 		k->share[1][i] = clear[i] ^ mask[i];
 	}
-	k->kind = kind;
+	k->purpose = purpose;
 	swhal_wipe(mask, sizeof(mask));
 }
 
@@ -55,7 +56,7 @@ static void bump(struct swhal_key *k)
 static void wipe(struct swhal_key *k)
 {
 	swhal_wipe(k->share, sizeof(k->share));
-	k->kind = 0;
+	k->purpose = 0;
 	bump(k);
 }
 
@@ -72,22 +73,22 @@ static struct swhal_key *lookup(hal_key_t h)
 	if (h == HAL_KEY_INVALID || index >= SWHAL_WORKING_KEYS)
 		return NULL;
 	k = &swhal_dev.keys[index];
-	if (!k->kind || k->generation != (h >> 8))
+	if (!k->purpose || k->generation != (h >> 8))
 		return NULL;
 	return k;
 }
 
-static ota_status_t alloc(uint32_t kind, const uint8_t clear[SWHAL_KEY_BYTES], hal_key_t *out)
+static ota_status_t alloc(uint32_t purpose, const uint8_t clear[SWHAL_KEY_BYTES], hal_key_t *out)
 {
 	uint32_t i;
 
-	for (i = SWHAL_ROOT_SLOT + 1u; i < SWHAL_WORKING_KEYS; i++) {
+	for (i = SWHAL_CDI_SLOTS; i < SWHAL_WORKING_KEYS; i++) {
 		struct swhal_key *k = &swhal_dev.keys[i];
 
-		if (k->kind)
+		if (k->purpose)
 			continue;
 		bump(k);
-		store(k, kind, clear);
+		store(k, purpose, clear);
 		*out = handle_of(i);
 		return OTA_OK;
 	}
@@ -114,37 +115,114 @@ void swhal_keys_reset(bool cold)
 	swhal_dev.keymgr_state = HAL_KEYMGR_ROM;
 }
 
-ota_status_t swhal_key_use(hal_key_t h, uint32_t kind, uint8_t out[SWHAL_KEY_BYTES])
+ota_status_t swhal_key_use(hal_key_t h, uint32_t purpose, uint8_t out[SWHAL_KEY_BYTES])
 {
 	struct swhal_key *k;
 
 	if (!swhal_powered())
 		return OTA_HAL_POWER_LOST;
 	k = lookup(h);
-	if (!k || k->kind != kind)
+	if (!k)
 		return OTA_HAL_BAD_HANDLE;
+	/* The engine asking is the sideload destination: only its own purpose. */
+	if (k->purpose != purpose)
+		return OTA_HAL_KEY_PURPOSE;
 	reveal(k, out);
 	return OTA_OK;
 }
 
+static bool is_cdi(const struct swhal_key *k)
+{
+	return k >= &swhal_dev.keys[0] && k < &swhal_dev.keys[SWHAL_CDI_SLOTS];
+}
+
 /* ---- state ------------------------------------------------------------- */
 
-ota_status_t hal_keymgr_advance(uint32_t state)
+/*
+ * ROM's secrets: the device root, from the secret partition (digest
+ * checked: a blank or corrupted partition yields no root, never a weak
+ * one) and the ROM identity. Loaded on first use; false when there is none.
+ */
+static bool rom_secrets_load(void)
 {
+	uint8_t clear[SWHAL_KEY_BYTES];
 	uint32_t i;
+
+	if (swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST].purpose)
+		return true;
+	/* The partition digest as libotattest defines it (otp.h): one definition. */
+	if (ota_otp_secret_check(&swhal_dev.otp) != OTA_OK ||
+	    swhal_device_root(swhal_dev.otp.device_secret, swhal_dev.rom_identity,
+			      clear) != OTA_OK)
+		return false;
+	for (i = 0; i < SWHAL_CDI_SLOTS; i++) {
+		bump(&swhal_dev.keys[i]);
+		store(&swhal_dev.keys[i], HAL_KEY_PURPOSE_KDF, clear);
+	}
+	swhal_wipe(clear, sizeof(clear));
+	return true;
+}
+
+/* One CDI of the next state: KDF(current, label, next state || binding parts). */
+static ota_status_t cdi_advance(uint32_t which, uint32_t next, const struct hal_keymgr_binding *b)
+{
+	struct swhal_key *k = &swhal_dev.keys[which];
+	uint8_t clear[SWHAL_KEY_BYTES], derived[SWHAL_KEY_BYTES];
+	uint8_t ctx[4 + 2 * OTA_SHA256_BYTES];
+	uint32_t ctx_len = 4u + OTA_SHA256_BYTES;
+	ota_status_t st;
+
+	ctx[0] = (uint8_t)next;
+	ctx[1] = ctx[2] = ctx[3] = 0;
+	memcpy(ctx + 4, b->attest, OTA_SHA256_BYTES);
+	if (which == HAL_KEYMGR_CDI_SEAL) {
+		memcpy(ctx + 4 + OTA_SHA256_BYTES, b->seal, OTA_SHA256_BYTES);
+		ctx_len += OTA_SHA256_BYTES;
+	}
+	reveal(k, clear);
+	st = swhal_kdf(clear, which == HAL_KEYMGR_CDI_SEAL ? "otattest-keymgr-seal" : "otattest-keymgr-attest",
+		       ctx, ctx_len, 0, HAL_KEY_PURPOSE_KDF, derived);
+	swhal_wipe(clear, sizeof(clear));
+	/* The old secret is gone whatever happened: the state only moves forward. */
+	wipe(k);
+	if (st == OTA_OK) {
+		bump(k);
+		store(k, HAL_KEY_PURPOSE_KDF, derived);
+	}
+	swhal_wipe(derived, sizeof(derived));
+	return st;
+}
+
+ota_status_t hal_keymgr_advance(uint32_t state, const struct hal_keymgr_binding *binding)
+{
+	uint32_t i, cur = swhal_dev.keymgr_state;
+	bool have = false;
+	ota_status_t st = OTA_OK;
 
 	if (!swhal_powered())
 		return OTA_HAL_POWER_LOST;
-	if (state > HAL_KEYMGR_RUNTIME)
+	if (state > HAL_KEYMGR_DISABLED)
 		return OTA_HAL_BAD_ARGUMENT;
-	if (state < swhal_dev.keymgr_state)
-		return OTA_HAL_KEYMGR_STATE;
-	if (state == HAL_KEYMGR_RUNTIME && swhal_dev.keymgr_state != HAL_KEYMGR_RUNTIME)
+	if (state != HAL_KEYMGR_DISABLED && (state != cur + 1u || !binding))
+		return state <= cur ? OTA_HAL_KEYMGR_STATE : OTA_HAL_BAD_ARGUMENT;
+	if (state != HAL_KEYMGR_DISABLED) {
+		have = cur == HAL_KEYMGR_ROM ? rom_secrets_load()
+					     : swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST].purpose != 0;
+		for (i = 0; have && i < SWHAL_CDI_SLOTS && st == OTA_OK; i++)
+			st = cdi_advance(i, state, binding);
+	}
+	if (!have || st != OTA_OK)
+		for (i = 0; i < SWHAL_CDI_SLOTS; i++)
+			wipe(&swhal_dev.keys[i]);
+	if (state >= HAL_KEYMGR_RUNTIME)
 		/* The runtime starts with nothing but the retained vault. */
-		for (i = 0; i < SWHAL_WORKING_KEYS; i++)
+		for (i = SWHAL_CDI_SLOTS; i < SWHAL_WORKING_KEYS; i++)
+			wipe(&swhal_dev.keys[i]);
+	if (state == HAL_KEYMGR_DISABLED)
+		for (i = 0; i < SWHAL_CDI_SLOTS; i++)
 			wipe(&swhal_dev.keys[i]);
 	swhal_dev.keymgr_state = state;
-	return OTA_OK;
+	return st;
 }
 
 uint32_t hal_keymgr_state(void)
@@ -152,35 +230,22 @@ uint32_t hal_keymgr_state(void)
 	return swhal_dev.keymgr_state;
 }
 
-/*
- * The key manager reads the secret partition itself, checks its digest
- * (a blank or corrupted partition yields no root, never a weak one) and
- * keeps the root in slot 0 until the state reaches RUNTIME.
- */
-hal_key_t hal_keymgr_root(void)
+hal_key_t hal_keymgr_cdi(uint32_t cdi)
 {
-	struct swhal_key *root = &swhal_dev.keys[SWHAL_ROOT_SLOT];
-	uint8_t clear[SWHAL_KEY_BYTES];
-
-	if (!swhal_powered() || swhal_dev.keymgr_state >= HAL_KEYMGR_RUNTIME)
+	if (!swhal_powered() || cdi >= SWHAL_CDI_SLOTS ||
+	    swhal_dev.keymgr_state == HAL_KEYMGR_DISABLED)
 		return HAL_KEY_INVALID;
-	if (root->kind)
-		return handle_of(SWHAL_ROOT_SLOT);
-	/* The partition digest as libotattest defines it (otp.h): one definition. */
-	if (ota_otp_secret_check(&swhal_dev.otp) != OTA_OK ||
-	    swhal_device_root(swhal_dev.otp.device_secret, swhal_dev.rom_identity,
-			      clear) != OTA_OK)
+	if (swhal_dev.keymgr_state == HAL_KEYMGR_ROM && !rom_secrets_load())
 		return HAL_KEY_INVALID;
-	bump(root);
-	store(root, HAL_KEY_KIND_SYMMETRIC, clear);
-	swhal_wipe(clear, sizeof(clear));
-	return handle_of(SWHAL_ROOT_SLOT);
+	if (!swhal_dev.keys[cdi].purpose)
+		return HAL_KEY_INVALID;
+	return handle_of(cdi);
 }
 
 ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 			       const uint8_t *context, uint32_t context_len,
 			       uint32_t key_version, uint32_t max_key_version,
-			       uint32_t kind, hal_key_t *out)
+			       uint32_t purpose, hal_key_t *out)
 {
 	uint8_t clear[SWHAL_KEY_BYTES], derived[SWHAL_KEY_BYTES];
 	size_t label_len;
@@ -196,15 +261,16 @@ ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 	label_len = label ? strnlen(label, SWHAL_MAX_LABEL + 1u) : 0;
 	if (label_len == 0 || label_len > SWHAL_MAX_LABEL || context_len > SWHAL_MAX_CONTEXT ||
 	    (!context && context_len) ||
-	    (kind != HAL_KEY_KIND_SYMMETRIC && kind != HAL_KEY_KIND_ECDSA_P256))
+	    (purpose != HAL_KEY_PURPOSE_KDF && purpose != HAL_KEY_PURPOSE_SIGN &&
+	     purpose != HAL_KEY_PURPOSE_MAC))
 		return OTA_HAL_BAD_ARGUMENT;
-	st = swhal_key_use(parent, HAL_KEY_KIND_SYMMETRIC, clear);
+	st = swhal_key_use(parent, HAL_KEY_PURPOSE_KDF, clear);
 	if (st != OTA_OK)
 		return st;
-	st = swhal_kdf(clear, label, context, context_len, key_version, kind, derived);
+	st = swhal_kdf(clear, label, context, context_len, key_version, purpose, derived);
 	swhal_wipe(clear, sizeof(clear));
 	if (st == OTA_OK)
-		st = alloc(kind, derived, out);
+		st = alloc(purpose, derived, out);
 	swhal_wipe(derived, sizeof(derived));
 	return st;
 }
@@ -213,8 +279,8 @@ void hal_key_destroy(hal_key_t key)
 {
 	struct swhal_key *k = lookup(key);
 
-	/* The root is the key manager's own state: it ends at RUNTIME, not here. */
-	if (k && k != &swhal_dev.keys[SWHAL_ROOT_SLOT])
+	/* The state's secrets are the key manager's own: they end with the state. */
+	if (k && !is_cdi(k))
 		wipe(k);
 }
 
@@ -236,11 +302,11 @@ ota_status_t hal_key_retain(hal_key_t key, uint32_t slot)
 	if (swhal_dev.keymgr_state >= HAL_KEYMGR_RUNTIME)
 		return OTA_HAL_KEYMGR_STATE;
 	k = lookup(key);
-	/* The root never leaves the key manager, not even into the vault. */
-	if (!k || k == &swhal_dev.keys[SWHAL_ROOT_SLOT])
+	/* A state's secrets never leave the key manager, not even into the vault. */
+	if (!k || is_cdi(k))
 		return OTA_HAL_BAD_HANDLE;
 	reveal(k, clear);
-	store(&swhal_dev.ret.vault[slot], k->kind, clear);
+	store(&swhal_dev.ret.vault[slot], k->purpose, clear);
 	swhal_wipe(clear, sizeof(clear));
 	swhal_persist_retention();
 	return OTA_OK;
@@ -260,11 +326,12 @@ ota_status_t hal_key_retained(uint32_t slot, hal_key_t *out)
 	if (slot >= HAL_RETAINED_KEY_SLOTS)
 		return OTA_HAL_BAD_ARGUMENT;
 	v = &swhal_dev.ret.vault[slot];
-	if (v->kind != HAL_KEY_KIND_SYMMETRIC && v->kind != HAL_KEY_KIND_ECDSA_P256)
+	if (v->purpose != HAL_KEY_PURPOSE_KDF && v->purpose != HAL_KEY_PURPOSE_SIGN &&
+	    v->purpose != HAL_KEY_PURPOSE_MAC)
 		return OTA_HAL_BAD_HANDLE;
 	/* Re-randomised in RAM only: the file's older shares recombine the same. */
 	reveal(v, clear);
-	st = alloc(v->kind, clear, out);
+	st = alloc(v->purpose, clear, out);
 	swhal_wipe(clear, sizeof(clear));
 	return st;
 }
@@ -285,7 +352,7 @@ uint32_t swhal_keys_in_use(void)
 	uint32_t i, n = 0;
 
 	for (i = 0; i < SWHAL_WORKING_KEYS; i++)
-		n += swhal_dev.keys[i].kind != 0;
+		n += swhal_dev.keys[i].purpose != 0;
 	return n;
 }
 

@@ -186,16 +186,19 @@ bool swhal_key_storage_contains(const void *needle, uint32_t len);
 /* ---- host-side derivations (no device needed) ------------------------- */
 
 /*
- * The device root for a device secret and ROM identity, then one
- * hal_keymgr_derive step of kind ECDSA_P256 (key_version 0), reduced to
- * its public key: exactly what the device computes for the same inputs,
- * by the same code. otimage provision uses it to certify the identity
- * key (label "otattest-identity", empty context) without a device.
+ * A public key ROM_EXT derives, computed on the host for tests: the device
+ * root for a device secret and ROM identity, the key manager's advance to
+ * ROM_EXT with attest binding `rom_ext_attest` (boot_binding_attest), then
+ * one hal_keymgr_derive step of purpose SIGN (key_version 0) from the
+ * ATTEST secret - what the device computes for the same inputs, by the
+ * same code. The device's identity key is label "otattest-identity",
+ * empty context. A factory never needs this: the device hands out a CSR.
  */
-ota_status_t swhal_derive_root_pubkey(const uint8_t device_secret[32],
-				      const uint8_t rom_identity[OTA_SHA256_BYTES],
-				      const char *label, const uint8_t *context,
-				      uint32_t context_len,
-				      uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+ota_status_t swhal_derive_rom_ext_pubkey(const uint8_t device_secret[32],
+					 const uint8_t rom_identity[OTA_SHA256_BYTES],
+					 const uint8_t rom_ext_attest[OTA_SHA256_BYTES],
+					 const char *label, const uint8_t *context,
+					 uint32_t context_len,
+					 uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
 
 #endif /* OTATTEST_SWHAL_H */

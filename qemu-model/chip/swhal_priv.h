@@ -13,8 +13,8 @@
 #include "swhal.h"
 
 #define SWHAL_KEY_BYTES 32u       /* every key: 256-bit secret or P-256 scalar */
-#define SWHAL_WORKING_KEYS 16u    /* slot 0 is the device root */
-#define SWHAL_ROOT_SLOT 0u
+#define SWHAL_WORKING_KEYS 16u    /* slots 0 and 1 are the state's secrets */
+#define SWHAL_CDI_SLOTS 2u        /* HAL_KEYMGR_CDI_ATTEST, HAL_KEYMGR_CDI_SEAL */
 #define SWHAL_MAX_LABEL 64u       /* KDF label (KMAC customization) bytes */
 #define SWHAL_MAX_CONTEXT 256u    /* KDF context bytes */
 #define SWHAL_MAX_CUSTOM 256u     /* hal_kmac_start customization bytes */
@@ -22,7 +22,7 @@
 /* A key in two XOR shares; neither share alone says anything about it. */
 struct swhal_key {
 	uint32_t generation; /* bumped on every allocation and wipe: stale handles fail */
-	uint32_t kind;       /* enum hal_key_kind, 0 when free */
+	uint32_t purpose;    /* enum hal_key_purpose, 0 when free */
 	uint8_t share[2][SWHAL_KEY_BYTES];
 };
 
@@ -92,7 +92,7 @@ ota_status_t swhal_kmac256(const uint8_t key[SWHAL_KEY_BYTES], const char *custo
 /* The SP 800-108r1 KMAC KDF step of hal_keymgr_derive, on clear key bytes. */
 ota_status_t swhal_kdf(const uint8_t parent[SWHAL_KEY_BYTES], const char *label,
 		       const uint8_t *context, uint32_t context_len,
-		       uint32_t key_version, uint32_t kind,
+		       uint32_t key_version, uint32_t purpose,
 		       uint8_t out[SWHAL_KEY_BYTES]);
 ota_status_t swhal_device_root(const uint8_t secret[32],
 			       const uint8_t rom_identity[OTA_SHA256_BYTES],
@@ -117,8 +117,8 @@ void swhal_wipe(void *buf, size_t len);
 
 /* keymgr.c */
 void swhal_keys_reset(bool cold);
-/* The clear key of a valid handle of `kind`, shares re-randomised; caller wipes out. */
-ota_status_t swhal_key_use(hal_key_t h, uint32_t kind, uint8_t out[SWHAL_KEY_BYTES]);
+/* The clear key of a valid handle of `purpose` (HAL_KEY_PURPOSE otherwise), shares re-randomised; caller wipes out. */
+ota_status_t swhal_key_use(hal_key_t h, uint32_t purpose, uint8_t out[SWHAL_KEY_BYTES]);
 
 /* keymgr.c: random starting generations, so handles never repeat across opens. */
 void swhal_keys_seed(void);

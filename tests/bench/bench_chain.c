@@ -137,7 +137,7 @@ static void op(const char *name)
 			ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_CHAIN, &held_link), OTA_OK);
 		link = held_link;
 		ck_assert_uint_eq(hal_keymgr_derive(link, "otattest-svn-chain", ctx, sizeof(ctx), 0, 0,
-						    HAL_KEY_KIND_SYMMETRIC, &next),
+						    HAL_KEY_PURPOSE_KDF, &next),
 				  OTA_OK);
 		hal_key_destroy(next);
 	} else if (!strcmp(name, "boot-svn0")) {
@@ -180,7 +180,7 @@ static void op(const char *name)
 /* Issue an identity certificate into dev's flash so evidence chains to a CA. */
 static void provision_identity(const struct tu_device *d)
 {
-	uint8_t rom[32], pub[64];
+	uint8_t rom[32], attest[32], pub[64];
 	EVP_PKEY *ca_key;
 	X509 *ca, *id;
 	BIO *bio;
@@ -188,7 +188,8 @@ static void provision_identity(const struct tu_device *d)
 	long n;
 
 	swhal_default_rom_identity(rom);
-	ck_assert_uint_eq(swhal_derive_root_pubkey(d->secret, rom, OTA_IDENTITY_LABEL, NULL, 0, pub),
+	tu_rom_ext_attest(attest);
+	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(d->secret, rom, attest, OTA_IDENTITY_LABEL, NULL, 0, pub),
 			  OTA_OK);
 	ck_assert_uint_eq(otimage_ca_create("bench CA", &ca_key, &ca), OTA_OK);
 	ck_assert_uint_eq(otimage_identity_cert_issue(ca_key, ca, d->device_id, pub, &id), OTA_OK);

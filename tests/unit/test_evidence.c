@@ -114,21 +114,24 @@ END_TEST
 START_TEST(test_identity_key_destroyed_and_root_gone)
 {
 	uint32_t before;
-	hal_key_t k;
+	hal_key_t k, ext, d;
 
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_OK);
-	ck_assert_uint_ne(hal_keymgr_root(), HAL_KEY_INVALID); /* the root counts once it exists */
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	ext = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	ck_assert_uint_ne(ext, HAL_KEY_INVALID); /* the state's secrets count once they exist */
 	before = swhal_keys_in_use();
 	ck_assert_uint_eq(ota_runtime_prepare(&f.bs), OTA_OK);
 	/* Neither the identity nor the alias working handle is left behind. */
 	ck_assert_uint_eq(swhal_keys_in_use(), before);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_OK);
+	/* ROM_EXT's secret, the identity key's parent, is gone with its state. */
+	ck_assert_uint_eq(hal_keymgr_derive(ext, OTA_IDENTITY_LABEL, NULL, 0, 0, 0, HAL_KEY_PURPOSE_SIGN,
+					    &d), OTA_HAL_BAD_HANDLE);
 	/* The alias key lives on in the vault; the runtime signs with it. */
 	ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_ALIAS, &k), OTA_OK);
 	hal_key_destroy(k);
 	attest();
-	ck_assert_uint_eq(swhal_keys_in_use(), 0);
+	ck_assert_uint_eq(swhal_keys_in_use(), 2); /* the owner state's own secrets */
 	/* A runtime cannot certify another key: preparing again fails. */
 	ck_assert_uint_ne(ota_runtime_prepare(&f.bs), OTA_OK);
 	ck_assert_ptr_null(ota_runtime_current(&f.bs));

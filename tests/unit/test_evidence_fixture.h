@@ -3,7 +3,7 @@
  * A provisioned emulated device for the runtime's tests, the evidence
  * interop suite and bench-chain: the software HAL in memory with an OTP
  * secret, a flash layout holding an identity certificate issued by a
- * fresh CA for the key the device derives (swhal_derive_root_pubkey), and
+ * fresh CA for the key the device derives (swhal_derive_rom_ext_pubkey), and
  * a boot state as ROM_EXT hands it to the runtime. Header-only (static
  * functions) so test binaries and tools can each include it.
  *
@@ -188,13 +188,13 @@ static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
 
 	/* What the factory computes, without the device (otimage provision). */
 	swhal_default_rom_identity(rom);
-	ck_assert_uint_eq(swhal_derive_root_pubkey(f->secret, rom, OTA_IDENTITY_LABEL, NULL, 0,
+	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(f->secret, rom, tu_binding.attest, OTA_IDENTITY_LABEL, NULL, 0,
 						   f->identity_pub),
 			  OTA_OK);
 	ck_assert_uint_eq(otimage_ca_create("otattest test CA", &f->ca_key, &f->ca), OTA_OK);
 	memcpy(pub, f->identity_pub, sizeof(pub));
 	if (which == EVFIX_IDCERT_FOREIGN)
-		ck_assert_uint_eq(swhal_derive_root_pubkey(f->secret, rom, "another-label", NULL, 0,
+		ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(f->secret, rom, tu_binding.attest, "another-label", NULL, 0,
 							   pub),
 				  OTA_OK);
 	ck_assert_uint_eq(otimage_identity_cert_issue(f->ca_key, f->ca, f->device_id, pub,
@@ -218,9 +218,9 @@ static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
 /* ROM_EXT's last steps: prepare the runtime, then lock the key manager. */
 static inline void evfix_boot_runtime(struct evfix *f)
 {
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
 	ck_assert_uint_eq(ota_runtime_prepare(&f->bs), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_OK);
 }
 
 static inline void evfix_close(struct evfix *f)

@@ -52,7 +52,7 @@ static ota_status_t stable_pub(uint32_t svn, uint8_t pub[64])
 	}
 	ck_assert_uint_eq(hal_ecdsa_pubkey(k, pub), OTA_OK);
 	hal_key_destroy(k);
-	ck_assert_uint_eq(swhal_keys_in_use(), 0);
+	ck_assert_uint_eq(swhal_keys_in_use(), 2); /* the owner state's own secrets */
 	return OTA_OK;
 }
 
@@ -197,7 +197,8 @@ END_TEST
 /* The chain as docs/keychain.md defines it, computed here with OpenSSL. */
 static void expected_stable_pub(uint32_t max, uint32_t epoch, uint32_t svn, uint8_t pub[64])
 {
-	uint8_t root[32], link[32], next[32], ctx[4], wide[48], rom[32], x[8], oct[65];
+	uint8_t root[32], cdi[32], link[32], next[32], ctx[4], wide[48], rom[32], x[12], oct[65];
+	uint8_t adv[4 + 32] = { HAL_KEYMGR_ROM_EXT, 0, 0, 0 };
 	EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
 	EC_POINT *pt = EC_POINT_new(g);
 	BIGNUM *d = BN_new(), *nm1 = BN_new();
@@ -206,20 +207,24 @@ static void expected_stable_pub(uint32_t max, uint32_t epoch, uint32_t svn, uint
 
 	hal_rom_identity(rom);
 	tu_kmac256(dev.secret, "otattest-device-root", rom, 32, root, 32);
+	/* The key manager's advance into ROM_EXT, which owns the chain's top. */
+	tu_rom_ext_attest(adv + 4);
+	tu_kdf(root, "otattest-keymgr-attest", adv, sizeof(adv), 0, HAL_KEY_PURPOSE_KDF, cdi);
 	ctx[0] = (uint8_t)epoch;
 	ctx[1] = (uint8_t)(epoch >> 8);
 	ctx[2] = (uint8_t)(epoch >> 16);
 	ctx[3] = (uint8_t)(epoch >> 24);
-	tu_kdf(root, "otattest-svn-chain-top", ctx, 4, 0, link);
+	tu_kdf(cdi, "otattest-svn-chain-top", ctx, 4, 0, HAL_KEY_PURPOSE_KDF, link);
 	for (s = max; s > svn; s--) {
 		ctx[0] = (uint8_t)(s - 1);
 		ctx[1] = ctx[2] = ctx[3] = 0;
-		tu_kdf(link, "otattest-svn-chain", ctx, 4, 0, next);
+		tu_kdf(link, "otattest-svn-chain", ctx, 4, 0, HAL_KEY_PURPOSE_KDF, next);
 		memcpy(link, next, 32);
 	}
 	memset(x, 0, sizeof(x));
 	x[0] = (uint8_t)svn;
-	tu_kmac256(link, "otattest-stable-key", x, 8, wide, sizeof(wide));
+	x[8] = HAL_KEY_PURPOSE_SIGN; /* ctx || version || purpose */
+	tu_kmac256(link, "otattest-stable-key", x, sizeof(x), wide, sizeof(wide));
 	BN_copy(nm1, EC_GROUP_get0_order(g));
 	BN_sub_word(nm1, 1);
 	BN_bin2bn(wide, 48, d);
@@ -270,6 +275,27 @@ START_TEST(test_damaged_retention_means_no_chain_until_cold_boot)
 }
 END_TEST
 
+/*
+ * Issue 13, finding 3: a runtime holds the retained chain link. Were it
+ * able to feed that KDF parent to the KMAC engine with the stable key's
+ * label and context, it would compute the stable private key in the clear
+ * (d*G == STABLE_SIGN's key). The engine takes MAC keys only.
+ */
+START_TEST(test_runtime_cannot_run_the_kdf_in_kmac)
+{
+	static const char label[] = "otattest-stable-key";
+	hal_key_t link;
+
+	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
+	ck_assert_uint_eq(hal_key_retained(OTA_RETAINED_KEY_CHAIN, &link), OTA_OK);
+	ck_assert_uint_eq(hal_kmac_start(link, (const uint8_t *)label, sizeof(label) - 1u),
+			  OTA_HAL_KEY_PURPOSE);
+	/* Nor can it pass the link off as a key pair. */
+	ck_assert_uint_eq(hal_ecdsa_pubkey(link, (uint8_t[64]){ 0 }), OTA_HAL_KEY_PURPOSE);
+	hal_key_destroy(link);
+}
+END_TEST
+
 START_TEST(test_cleared_vault_slot_means_no_chain)
 {
 	struct ota_resp_reset out;
@@ -289,6 +315,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_reference_replay);
+	tcase_add_test(t, test_runtime_cannot_run_the_kdf_in_kmac);
 	tcase_add_test(t, test_warm_reset_changes_nothing);
 	tcase_add_test(t, test_keys_do_not_depend_on_the_image);
 	tcase_add_test(t, test_epoch_bump_changes_every_key);

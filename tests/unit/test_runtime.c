@@ -312,7 +312,7 @@ START_TEST(test_get_certs_and_full_chain)
 {
 	struct ota_identity_cert_blob blob;
 	const struct ota_flash_region *reg;
-	uint8_t rom[32], pub[64], *bytes;
+	uint8_t rom[32], attest[32], pub[64], *bytes;
 	struct ota_req_attest r = attest_req(32);
 	struct ota_trust *trust;
 	struct ota_verdict *v;
@@ -327,7 +327,8 @@ START_TEST(test_get_certs_and_full_chain)
 
 	/* Provision one the way otimage provision does, then reboot. */
 	swhal_default_rom_identity(rom);
-	ck_assert_uint_eq(swhal_derive_root_pubkey(dev.secret, rom, OTA_IDENTITY_LABEL, NULL, 0, pub),
+	tu_rom_ext_attest(attest);
+	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(dev.secret, rom, attest, OTA_IDENTITY_LABEL, NULL, 0, pub),
 			  OTA_OK);
 	ck_assert_uint_eq(otimage_ca_create("test CA", &ca_key, &ca), OTA_OK);
 	ck_assert_uint_eq(otimage_identity_cert_issue(ca_key, ca, dev.device_id, pub, &id), OTA_OK);

@@ -83,11 +83,11 @@ START_TEST(test_root_and_kdf_match_the_spec)
 	hal_key_t h;
 
 	expected_root(root);
-	tu_kdf(root, "test-label", ctx, sizeof(ctx), 7, k);
+	tu_kdf(root, "test-label", ctx, sizeof(ctx), 7, HAL_KEY_PURPOSE_MAC, k);
 	tu_kmac256(k, "custom", "message", 7, want, 32);
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "test-label", ctx, sizeof(ctx), 7, 9,
-					    HAL_KEY_KIND_SYMMETRIC, &h), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "test-label", ctx, sizeof(ctx), 7, 9,
+					    HAL_KEY_PURPOSE_MAC, &h), OTA_OK);
 	hal_kmac_once(h, "custom", "message", 7, got);
 	ck_assert_mem_eq(got, want, 32);
 	hal_key_destroy(h);
@@ -97,7 +97,8 @@ END_TEST
 /* The ECDSA key is KDF output (384 bits) reduced to (c mod (n-1)) + 1. */
 START_TEST(test_ecdsa_derivation_matches_the_spec_and_host_helper)
 {
-	uint8_t root[32], wide[48], x[4] = { 0 }, pub[64], oct[65], helper[64], rom[32];
+	uint8_t root[32], wide[48], x[8] = { 0, 0, 0, 0, HAL_KEY_PURPOSE_SIGN }, pub[64], oct[65];
+	uint8_t helper[64], rom[32];
 	BIGNUM *d = BN_new(), *nm1 = BN_new();
 	EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
 	EC_POINT *pt = EC_POINT_new(g);
@@ -105,7 +106,7 @@ START_TEST(test_ecdsa_derivation_matches_the_spec_and_host_helper)
 	hal_key_t h;
 
 	expected_root(root);
-	tu_kmac256(root, "otattest-identity", x, 4, wide, sizeof(wide));
+	tu_kmac256(root, "otattest-identity", x, sizeof(x), wide, sizeof(wide));
 	BN_copy(nm1, EC_GROUP_get0_order(g));
 	BN_sub_word(nm1, 1);
 	BN_bin2bn(wide, 48, d);
@@ -114,15 +115,24 @@ START_TEST(test_ecdsa_derivation_matches_the_spec_and_host_helper)
 	ck_assert_int_eq(EC_POINT_mul(g, pt, d, NULL, NULL, bn), 1);
 	ck_assert_uint_eq(EC_POINT_point2oct(g, pt, POINT_CONVERSION_UNCOMPRESSED, oct, 65, bn), 65);
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "otattest-identity", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &h), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "otattest-identity", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &h), OTA_OK);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(h, pub), OTA_OK);
 	ck_assert_mem_eq(pub, oct + 1, 64);
 
+	hal_key_destroy(h);
+
+	/* ROM_EXT's identity key, as the host helper computes it for tests. */
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "otattest-identity", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &h), OTA_OK);
+	ck_assert_uint_eq(hal_ecdsa_pubkey(h, pub), OTA_OK);
 	hal_rom_identity(rom);
-	ck_assert_uint_eq(swhal_derive_root_pubkey(secret, rom, "otattest-identity", NULL, 0, helper),
+	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(secret, rom, tu_binding.attest, "otattest-identity",
+						      NULL, 0, helper),
 			  OTA_OK);
 	ck_assert_mem_eq(helper, pub, 64);
+	ck_assert_mem_ne(helper, oct + 1, 64); /* not the ROM state's */
 	hal_key_destroy(h);
 	EC_POINT_free(pt);
 	EC_GROUP_free(g);
@@ -138,21 +148,26 @@ START_TEST(test_no_call_yields_key_bytes)
 	hal_key_t sym, ec;
 
 	expected_root(root);
-	tu_kdf(root, "k", NULL, 0, 0, k);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "k", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &sym), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "e", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &ec), OTA_OK);
-	/* A symmetric key never answers as a key pair, nor a key pair as a MAC key. */
-	ck_assert_uint_eq(hal_ecdsa_pubkey(sym, out), OTA_HAL_BAD_HANDLE);
-	ck_assert_uint_eq(hal_ecdsa_sign(sym, root, out), OTA_HAL_BAD_HANDLE);
-	ck_assert_uint_eq(hal_kmac_start(ec, NULL, 0), OTA_HAL_BAD_HANDLE);
-	ck_assert_uint_eq(hal_keymgr_derive(ec, "x", NULL, 0, 0, 0, HAL_KEY_KIND_SYMMETRIC, &sym),
-			  OTA_HAL_BAD_HANDLE);
+	tu_kdf(root, "k", NULL, 0, 0, HAL_KEY_PURPOSE_KDF, k);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "k", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &sym), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "e", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &ec), OTA_OK);
+	/*
+	 * Each engine takes its own purpose only: a KDF parent answers neither as
+	 * a key pair nor as a MAC key (KMAC under it would print its children),
+	 * a key pair neither as a MAC key nor as a parent.
+	 */
+	ck_assert_uint_eq(hal_ecdsa_pubkey(sym, out), OTA_HAL_KEY_PURPOSE);
+	ck_assert_uint_eq(hal_ecdsa_sign(sym, root, out), OTA_HAL_KEY_PURPOSE);
+	ck_assert_uint_eq(hal_kmac_start(sym, NULL, 0), OTA_HAL_KEY_PURPOSE);
+	ck_assert_uint_eq(hal_kmac_start(ec, NULL, 0), OTA_HAL_KEY_PURPOSE);
+	ck_assert_uint_eq(hal_keymgr_derive(ec, "x", NULL, 0, 0, 0, HAL_KEY_PURPOSE_KDF, &sym),
+			  OTA_HAL_KEY_PURPOSE);
 	/* Retaining a key does not put it in firmware-readable retention RAM. */
 	ck_assert_uint_eq(hal_retention_read(0, ram, sizeof(ram)), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "k", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &sym), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "k", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &sym), OTA_OK);
 	ck_assert_uint_eq(hal_key_retain(sym, 0), OTA_OK);
 	ck_assert_uint_eq(hal_retention_read(0, ram2, sizeof(ram2)), OTA_OK);
 	ck_assert_mem_eq(ram, ram2, sizeof(ram));
@@ -179,30 +194,88 @@ END_TEST
 
 START_TEST(test_keymgr_only_moves_forward)
 {
-	hal_key_t root, d;
+	hal_key_t rom_cdi, ext_cdi, d;
 
 	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_ROM);
-	root = hal_keymgr_root();
-	ck_assert_uint_ne(root, HAL_KEY_INVALID);
-	ck_assert_uint_eq(hal_keymgr_derive(root, "d", NULL, 0, 0, 0, HAL_KEY_KIND_SYMMETRIC, &d),
+	rom_cdi = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	ck_assert_uint_ne(rom_cdi, HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_derive(rom_cdi, "d", NULL, 0, 0, 0, HAL_KEY_PURPOSE_KDF, &d),
 			  OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM), OTA_HAL_KEYMGR_STATE);
-	ck_assert_uint_eq(hal_keymgr_root(), root); /* still there in ROM_EXT */
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT), OTA_HAL_KEYMGR_STATE);
-	ck_assert_uint_eq(hal_keymgr_advance(7), OTA_HAL_BAD_ARGUMENT);
-	/* The root is gone, and so is every working key derived before. */
-	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
-	ck_assert_uint_eq(hal_keymgr_derive(root, "d", NULL, 0, 0, 0, HAL_KEY_KIND_SYMMETRIC, &d),
+	/* Forward one state at a time, each with its binding. */
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, NULL), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM, &tu_binding), OTA_HAL_KEYMGR_STATE);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_HAL_KEYMGR_STATE);
+	/* ROM_EXT has a secret of its own; ROM's handle is dead. */
+	ext_cdi = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	ck_assert_uint_ne(ext_cdi, HAL_KEY_INVALID);
+	ck_assert_uint_ne(ext_cdi, rom_cdi);
+	ck_assert_uint_eq(hal_keymgr_derive(rom_cdi, "d", NULL, 0, 0, 0, HAL_KEY_PURPOSE_KDF, &d),
 			  OTA_HAL_BAD_HANDLE);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_HAL_KEYMGR_STATE);
+	ck_assert_uint_eq(hal_keymgr_advance(7, &tu_binding), OTA_HAL_BAD_ARGUMENT);
+	/* Every working key derived before RUNTIME is gone; the owner has its own secrets. */
 	ck_assert_uint_eq(hal_kmac_start(d, NULL, 0), OTA_HAL_BAD_HANDLE);
+	ck_assert_uint_eq(swhal_keys_in_use(), 2);
+	ck_assert_uint_eq(hal_keymgr_derive(ext_cdi, "d", NULL, 0, 0, 0, HAL_KEY_PURPOSE_KDF, &d),
+			  OTA_HAL_BAD_HANDLE);
+	/* DISABLED from anywhere, and then nothing. */
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_DISABLED, NULL), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_cdi(HAL_KEYMGR_CDI_SEAL), HAL_KEY_INVALID);
 	ck_assert_uint_eq(swhal_keys_in_use(), 0);
 	/* Only a reset brings the key manager back to ROM. */
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_ROM);
-	ck_assert_uint_ne(hal_keymgr_root(), HAL_KEY_INVALID);
+	ck_assert_uint_ne(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), HAL_KEY_INVALID);
+}
+END_TEST
+
+/*
+ * Issue 13, finding 3: code running in the ROM_EXT state must not reach the
+ * device root or keys ROM derives. Keys derived with the same label and
+ * context before and after the advance differ, and so do the secrets of two
+ * different bindings (an image admitted otherwise gets other keys).
+ */
+static void mac_under_cdi(uint32_t cdi, uint8_t out[32])
+{
+	hal_key_t k;
+
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(cdi), "otattest-tag-key", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_MAC, &k), OTA_OK);
+	hal_kmac_once(k, "otattest-boot-tag", "m", 1, out);
+	hal_key_destroy(k);
+}
+
+START_TEST(test_rom_ext_state_cannot_reach_rom_keys)
+{
+	struct hal_keymgr_binding other = tu_binding;
+	uint8_t rom_tag[32], ext_tag[32], ext_seal[32], other_tag[32], other_seal[32];
+
+	mac_under_cdi(HAL_KEYMGR_CDI_ATTEST, rom_tag);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	mac_under_cdi(HAL_KEYMGR_CDI_ATTEST, ext_tag);
+	mac_under_cdi(HAL_KEYMGR_CDI_SEAL, ext_seal);
+	ck_assert_mem_ne(rom_tag, ext_tag, 32);
+	ck_assert_mem_ne(ext_tag, ext_seal, 32);
+
+	/* Another measurement: the seal secret moves, the attest secret stays. */
+	other.seal[0] ^= 1;
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &other), OTA_OK);
+	mac_under_cdi(HAL_KEYMGR_CDI_ATTEST, other_tag);
+	mac_under_cdi(HAL_KEYMGR_CDI_SEAL, other_seal);
+	ck_assert_mem_eq(other_tag, ext_tag, 32);
+	ck_assert_mem_ne(other_seal, ext_seal, 32);
+	/* Another root key admitted it: both move. */
+	other.attest[0] ^= 1;
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &other), OTA_OK);
+	mac_under_cdi(HAL_KEYMGR_CDI_ATTEST, other_tag);
+	ck_assert_mem_ne(other_tag, ext_tag, 32);
 }
 END_TEST
 
@@ -213,10 +286,10 @@ START_TEST(test_root_needs_an_intact_secret_partition)
 	tu_otp_secret_only(&otp, secret);
 	otp.secret_digest[5] ^= 1;
 	ck_assert_int_eq(swhal_load_otp(&otp, sizeof(otp)), 0);
-	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), HAL_KEY_INVALID);
 	memset(&otp, 0, sizeof(otp)); /* blank part */
 	ck_assert_int_eq(swhal_load_otp(&otp, sizeof(otp)), 0);
-	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), HAL_KEY_INVALID);
 }
 END_TEST
 
@@ -225,15 +298,15 @@ START_TEST(test_rom_identity_is_part_of_the_root)
 	uint8_t rom[32], a[32], b[32];
 	hal_key_t k;
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "x", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "x", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_MAC, &k), OTA_OK);
 	hal_kmac_once(k, "c", "m", 1, a);
 	hal_rom_identity(rom);
 	rom[0] ^= 0x80;
 	swhal_set_rom_identity(rom);
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "x", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "x", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_MAC, &k), OTA_OK);
 	hal_kmac_once(k, "c", "m", 1, b);
 	ck_assert_mem_ne(a, b, 32);
 }
@@ -244,13 +317,13 @@ START_TEST(test_stale_handles_are_refused)
 	hal_key_t a, b;
 	uint8_t out[64];
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "a", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &a), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "a", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &a), OTA_OK);
 	hal_key_destroy(a);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(a, out), OTA_HAL_BAD_HANDLE);
 	/* The slot is reused, under a new generation: the old handle stays dead. */
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "b", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &b), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "b", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &b), OTA_OK);
 	ck_assert_uint_ne(a, b);
 	ck_assert_uint_eq(b & 0xff, a & 0xff);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(a, out), OTA_HAL_BAD_HANDLE);
@@ -267,11 +340,11 @@ START_TEST(test_key_version_is_capped_by_the_stage)
 {
 	hal_key_t k;
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "t", NULL, 0, 4, 3,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_HAL_KEYMGR_VERSION);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "t", NULL, 0, 4, 3,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_HAL_KEYMGR_VERSION);
 	ck_assert_uint_eq(k, HAL_KEY_INVALID);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "t", NULL, 0, 3, 3,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "t", NULL, 0, 3, 3,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_OK);
 	hal_key_destroy(k);
 }
 END_TEST
@@ -284,18 +357,18 @@ START_TEST(test_derive_rejects_bad_arguments)
 
 	memset(long_label, 'a', sizeof(long_label) - 1);
 	long_label[sizeof(long_label) - 1] = 0;
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), long_label, NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "l", ctx, sizeof(ctx), 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "l", NULL, 3, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "l", NULL, 0, 0, 0, 9, &k),
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), long_label, NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "l", ctx, sizeof(ctx), 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "l", NULL, 3, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "l", NULL, 0, 0, 0, 9, &k),
 			  OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "l", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, NULL), OTA_HAL_BAD_ARGUMENT);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "l", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, NULL), OTA_HAL_BAD_ARGUMENT);
 }
 END_TEST
 
@@ -307,17 +380,17 @@ START_TEST(test_key_slots_run_out_cleanly)
 
 	for (;;) {
 		ck_assert_uint_lt(n, 32);
-		st = hal_keymgr_derive(hal_keymgr_root(), "s", NULL, 0, 0, 0,
-				       HAL_KEY_KIND_SYMMETRIC, &k[n]);
+		st = hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "s", NULL, 0, 0, 0,
+				       HAL_KEY_PURPOSE_KDF, &k[n]);
 		if (st != OTA_OK)
 			break;
 		n++;
 	}
 	ck_assert_uint_eq(st, OTA_HAL_KEY_SLOTS_FULL);
-	ck_assert_uint_eq(swhal_keys_in_use(), n + 1); /* + the root */
+	ck_assert_uint_eq(swhal_keys_in_use(), n + 2); /* + the state's two secrets */
 	for (i = 0; i < n; i++)
 		hal_key_destroy(k[i]);
-	ck_assert_uint_eq(swhal_keys_in_use(), 1);
+	ck_assert_uint_eq(swhal_keys_in_use(), 2);
 }
 END_TEST
 
@@ -326,14 +399,15 @@ START_TEST(test_vault_survives_warm_and_update_not_cold)
 	uint8_t before[32], after[32];
 	hal_key_t k, r;
 
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "v", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "v", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_MAC, &k), OTA_OK);
 	hal_kmac_once(k, "c", "m", 1, before);
 	ck_assert_uint_eq(hal_key_retain(k, 1), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(0, &r), OTA_HAL_BAD_HANDLE);
 
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(1, &r), OTA_OK);
 	hal_kmac_once(r, "c", "m", 1, after);
 	ck_assert_mem_eq(before, after, 32);
@@ -352,12 +426,13 @@ START_TEST(test_vault_is_filled_only_before_runtime)
 {
 	hal_key_t k, r;
 
-	ck_assert_uint_eq(hal_key_retain(hal_keymgr_root(), 0), OTA_HAL_BAD_HANDLE);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "v", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &k), OTA_OK);
+	ck_assert_uint_eq(hal_key_retain(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), 0), OTA_HAL_BAD_HANDLE);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "v", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_KDF, &k), OTA_OK);
 	ck_assert_uint_eq(hal_key_retain(k, HAL_RETAINED_KEY_SLOTS), OTA_HAL_BAD_ARGUMENT);
 	ck_assert_uint_eq(hal_key_retain(k, 2), OTA_OK);
-	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &tu_binding), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_RUNTIME, &tu_binding), OTA_OK);
 	ck_assert_uint_eq(hal_key_retained(2, &r), OTA_OK);
 	ck_assert_uint_eq(hal_key_retain(r, 3), OTA_HAL_KEYMGR_STATE);
 	/* Clearing only takes away: allowed, and final. */
@@ -374,8 +449,8 @@ START_TEST(test_kmac_engine_rules)
 
 	ck_assert_uint_eq(hal_kmac_update("x", 1), OTA_HAL_ENGINE_IDLE);
 	ck_assert_uint_eq(hal_kmac_finish(out, 32), OTA_HAL_ENGINE_IDLE);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "k", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_SYMMETRIC, &h), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "k", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_MAC, &h), OTA_OK);
 	ck_assert_uint_eq(hal_kmac_start(h, NULL, 300), OTA_HAL_BAD_ARGUMENT);
 	/* Empty customization after a non-empty one: the engine must not keep the old one. */
 	hal_kmac_once(h, "previous", "m", 1, out);
@@ -383,7 +458,7 @@ START_TEST(test_kmac_engine_rules)
 	ck_assert_uint_eq(hal_kmac_update("m", 1), OTA_OK);
 	ck_assert_uint_eq(hal_kmac_finish(out, 64), OTA_OK);
 	expected_root(root);
-	tu_kdf(root, "k", NULL, 0, 0, k);
+	tu_kdf(root, "k", NULL, 0, 0, HAL_KEY_PURPOSE_MAC, k);
 	tu_kmac256(k, "", "m", 1, want, 64);
 	ck_assert_mem_eq(out, want, 64);
 	ck_assert_uint_eq(hal_kmac_start(h, NULL, 0), OTA_OK);
@@ -430,8 +505,8 @@ START_TEST(test_ecdsa_sign_verify)
 	hal_key_t k;
 
 	tu_sha256("to be signed", 12, digest);
-	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_root(), "sig", NULL, 0, 0, 0,
-					    HAL_KEY_KIND_ECDSA_P256, &k), OTA_OK);
+	ck_assert_uint_eq(hal_keymgr_derive(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), "sig", NULL, 0, 0, 0,
+					    HAL_KEY_PURPOSE_SIGN, &k), OTA_OK);
 	ck_assert_uint_eq(hal_ecdsa_pubkey(k, pub), OTA_OK);
 	ck_assert_uint_eq(hal_ecdsa_sign(k, digest, sig), OTA_OK);
 	ck_assert_uint_eq(hal_ecdsa_verify(pub, digest, sig), OTA_OK);
@@ -458,7 +533,7 @@ START_TEST(test_powered_off_device_does_nothing)
 	uint8_t b[4];
 
 	swhal_power_off();
-	ck_assert_uint_eq(hal_keymgr_root(), HAL_KEY_INVALID);
+	ck_assert_uint_eq(hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST), HAL_KEY_INVALID);
 	ck_assert_uint_eq(hal_sha256_start(), OTA_HAL_POWER_LOST);
 	ck_assert_uint_eq(hal_flash_read(0, b, 4), OTA_HAL_POWER_LOST);
 	ck_assert_uint_eq(hal_trng_fill(b, 4), OTA_HAL_POWER_LOST);
@@ -470,7 +545,8 @@ END_TEST
 START_TEST(test_time_and_randomness)
 {
 	uint8_t a[32], b[32];
-	uint64_t t0 = hal_time_ns(), c0 = hal_cycles();
+	/* Cycles first: the cycle count covers at least the millisecond waited below. */
+	uint64_t c0 = hal_cycles(), t0 = hal_time_ns();
 
 	ck_assert_uint_eq(hal_trng_fill(a, sizeof(a)), OTA_OK);
 	ck_assert_uint_eq(hal_trng_fill(b, sizeof(b)), OTA_OK);
@@ -492,6 +568,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_ecdsa_derivation_matches_the_spec_and_host_helper);
 	tcase_add_test(t, test_no_call_yields_key_bytes);
 	tcase_add_test(t, test_keymgr_only_moves_forward);
+	tcase_add_test(t, test_rom_ext_state_cannot_reach_rom_keys);
 	tcase_add_test(t, test_root_needs_an_intact_secret_partition);
 	tcase_add_test(t, test_rom_identity_is_part_of_the_root);
 	tcase_add_test(t, test_stale_handles_are_refused);

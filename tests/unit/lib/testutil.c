@@ -44,19 +44,25 @@ void tu_kmac256(const uint8_t key[32], const char *custom, const void *msg, size
 }
 
 void tu_kdf(const uint8_t parent[32], const char *label, const void *ctx, size_t ctx_len,
-	    uint32_t key_version, uint8_t out[32])
+	    uint32_t key_version, uint32_t purpose, uint8_t out[32])
 {
 	uint8_t x[300];
+	uint32_t i;
 
-	ck_assert_uint_le(ctx_len + 4, sizeof(x));
+	ck_assert_uint_le(ctx_len + 8, sizeof(x));
 	if (ctx_len)
 		memcpy(x, ctx, ctx_len);
-	x[ctx_len] = (uint8_t)key_version;
-	x[ctx_len + 1] = (uint8_t)(key_version >> 8);
-	x[ctx_len + 2] = (uint8_t)(key_version >> 16);
-	x[ctx_len + 3] = (uint8_t)(key_version >> 24);
-	tu_kmac256(parent, label, x, ctx_len + 4, out, 32);
+	for (i = 0; i < 4; i++) {
+		x[ctx_len + i] = (uint8_t)(key_version >> (8 * i));
+		x[ctx_len + 4 + i] = (uint8_t)(purpose >> (8 * i));
+	}
+	tu_kmac256(parent, label, x, ctx_len + 8, out, 32);
 }
+
+const struct hal_keymgr_binding tu_binding = {
+	.attest = "tu-binding-attest",
+	.seal = "tu-binding-seal",
+};
 
 void tu_otp_secret_only(struct ota_otp *otp, const uint8_t secret[32])
 {

@@ -11,13 +11,21 @@
 
 #include <otattest/otp.h>
 
+#include "hal.h"
+
 /* Reference SHA-256 and KMAC256 (EVP one-shot, not the HAL's code path). */
 void tu_sha256(const void *data, size_t len, uint8_t out[32]);
 void tu_kmac256(const uint8_t key[32], const char *custom, const void *msg, size_t len,
 		uint8_t *out, size_t out_len);
-/* SP 800-108r1 KMAC KDF as the spec reads: KMAC256(K, ctx || LE32(ver), 256, label). */
+/*
+ * SP 800-108r1 KMAC KDF as the spec reads, with the HAL's fixed input:
+ * KMAC256(K, ctx || LE32(ver) || LE32(purpose), 256, label).
+ */
 void tu_kdf(const uint8_t parent[32], const char *label, const void *ctx, size_t ctx_len,
-	    uint32_t key_version, uint8_t out[32]);
+	    uint32_t key_version, uint32_t purpose, uint8_t out[32]);
+
+/* A key manager binding for tests that advance the state by hand. */
+extern const struct hal_keymgr_binding tu_binding;
 
 /* An OTP image holding only a device secret and its partition digest. */
 void tu_otp_secret_only(struct ota_otp *otp, const uint8_t secret[32]);

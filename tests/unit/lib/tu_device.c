@@ -6,6 +6,7 @@
 
 #include <otattest/sha256.h>
 
+#include "fwlib.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
@@ -444,4 +445,17 @@ struct ota_tag_table tu_tag_table(void)
 		return none;
 	}
 	return t[i];
+}
+
+void tu_rom_ext_attest(uint8_t out[32])
+{
+	const struct ota_record *r = tu_record();
+	uint32_t i;
+
+	for (i = 0; i < r->hdr.stage_count; i++)
+		if (r->stage[i].stage == OTA_STAGE_ROM_EXT && (r->stage[i].flags & OTA_STAGE_F_BOOTED)) {
+			boot_binding_attest(OTA_STAGE_ROM_EXT, r->stage[i].key_ids[0], out);
+			return;
+		}
+	ck_abort_msg("no ROM_EXT booted in the last record");
 }

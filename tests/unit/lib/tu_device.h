@@ -139,6 +139,12 @@ struct ota_tag_table tu_tag_table(void);
 
 /* The last record, copied; and the attempt for a stage/slot in it (NULL: none). */
 const struct ota_record *tu_record(void);
+/*
+ * The attest binding the key manager folded in for the ROM_EXT the last
+ * boot ran (boot_binding_attest of its root key): what ROM_EXT's identity
+ * and chain-top keys hang off (swhal_derive_rom_ext_pubkey).
+ */
+void tu_rom_ext_attest(uint8_t out[32]);
 const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);
 /* The attempt that booted for a stage (NULL: none). */
 const struct ota_stage_record *tu_booted(uint32_t stage);

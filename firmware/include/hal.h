@@ -182,6 +182,17 @@ ota_status_t hal_flash_read_sha256(uint32_t addr, void *buf, uint32_t len);
 ota_status_t hal_retention_read(uint32_t offset, void *buf, uint32_t len);
 ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len);
 
+/*
+ * The data vault, Caliptra's in miniature: retention RAM [0,
+ * HAL_RETENTION_VAULT_BYTES) is writable until hal_retention_lock(), then
+ * read-only (HAL_RETENTION_LOCKED) until the next reset. The boot stages
+ * write what the runtime must not choose (min SVN, the chain's state) and
+ * lock it before the hand-off; the rest of retention RAM stays writable
+ * for the runtime's requests.
+ */
+#define HAL_RETENTION_VAULT_BYTES 128u
+ota_status_t hal_retention_lock(void);
+
 /* ---- time, randomness, ROM ------------------------------------------- */
 
 uint64_t hal_cycles(void);  /* free-running cycle counter */

@@ -68,12 +68,14 @@ void boot_requests_end(struct boot_ctx *b, ota_status_t st)
 {
 	struct ota_retention *r = &b->ret_next;
 
-	r->next_bl0_slot = OTA_NEXT_SLOT_NONE;
-	r->rotate_requested = OTA_HARDENED_FALSE;
 	if (r->chain_valid != OTA_HARDENED_TRUE)
 		r->chain_valid = OTA_HARDENED_FALSE;
 	if (b->ret_valid || st == OTA_OK)
 		(void)boot_retention_store(r);
+	/* From here to the next reset the runtime can read the vault, never write it. */
+	(void)hal_retention_lock();
+	if (b->req_valid)
+		(void)boot_request_store(OTA_NEXT_SLOT_NONE, false);
 	b->record.hdr.min_svn = r->min_svn;
 }
 
@@ -92,8 +94,8 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st)
 	state->min_svn = b->ret_next.min_svn;
 	state->chain_status = b->chain_status;
 	state->update_target = OTA_NEXT_SLOT_NONE;
-	if (b->ret_valid && b->reset_reason == OTA_RESET_UPDATE)
-		state->update_target = b->ret.next_bl0_slot;
+	if (b->req_valid && b->reset_reason == OTA_RESET_UPDATE)
+		state->update_target = b->req.next_bl0_slot;
 	memcpy(state->rom_ext_measurement, b->rom_ext_out.measurement, OTA_SHA256_BYTES);
 	memcpy(state->bl0_measurement, b->bl0_out.measurement, OTA_SHA256_BYTES);
 	state->record = b->record;

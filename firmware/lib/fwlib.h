@@ -79,8 +79,10 @@ struct boot_ctx {
 	int tags_index;                /* copy holding it, -1 when none */
 	bool tags_dirty;               /* entries changed since the last flush */
 
-	struct ota_retention ret;      /* as read at boot start */
+	struct ota_retention ret;      /* the data vault as read at boot start */
 	bool ret_valid;
+	struct ota_reset_request req;  /* the runtime's request (NONE/FALSE when none) */
+	bool req_valid;
 
 	struct ota_retention ret_next; /* what this boot leaves in retention RAM */
 	struct boot_stage_outcome rom_ext_out; /* ROM's check of ROM_EXT */
@@ -126,6 +128,9 @@ ota_status_t boot_otp_load(struct ota_otp_info *out);
 void boot_retention_load(struct boot_ctx *b);
 ota_status_t boot_retention_store(struct ota_retention *r);
 bool boot_retention_read(struct ota_retention *out);
+bool boot_request_read(struct ota_reset_request *out);
+/* Write the runtime's one-shot request (outside the vault). */
+ota_status_t boot_request_store(uint32_t next_bl0_slot, bool rotate);
 
 /* ---- the stage check (image_load.c, policy.c, tag.c, deleg_verify.c,
  *      sig_verify.c, stage_check.c) ------------------------------------- */
@@ -234,9 +239,10 @@ void boot_finish(struct boot_ctx *b, ota_status_t st);
 /* The runtime's view of this boot so far (ota_boot_state), with status st. */
 void boot_fill_state(const struct boot_ctx *b, ota_status_t st);
 /*
- * One-shot requests end with the boot that served them, whatever it did:
- * clear them in ret_next and store it (when retention was valid or the
- * boot succeeded).
+ * The last word of a boot on retention RAM: store ret_next in the vault
+ * (when it was valid or the boot succeeded) and lock the vault until the
+ * next reset; the one-shot request ends with the boot that served it,
+ * whatever it did.
  */
 void boot_requests_end(struct boot_ctx *b, ota_status_t st);
 

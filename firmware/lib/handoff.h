@@ -24,18 +24,20 @@ enum ota_retained_key {
 };
 
 #define OTA_RETENTION_MAGIC OTA_FOURCC('O', 'T', 'R', 'R')
-#define OTA_RETENTION_VERSION 1u
+#define OTA_RETENTION_VERSION 2u
+#define OTA_RESET_REQUEST_MAGIC OTA_FOURCC('O', 'T', 'R', 'Q')
+#define OTA_RESET_REQUEST_VERSION 1u
 #define OTA_HARDENED_TRUE 0x739u
 #define OTA_HARDENED_FALSE 0x1d4u
 #define OTA_NEXT_SLOT_NONE 0xffffffffu
 
 /*
- * Retention RAM contents, at offset 0. Survives warm and update resets;
- * zero after a cold boot. A bad magic, version or digest is treated as
- * "no retained state": no pending request, and on a warm or update reset
- * no SVN key chain until the next cold boot (re-deriving it from the top
- * would let a runtime that damages retention RAM raise its own minimum;
- * docs/keychain.md).
+ * The data vault at retention RAM offset 0 (hal.h): what the boot stages
+ * carry across warm and update resets and the runtime must not choose.
+ * ROM_EXT writes it and locks it before the hand-off, so the runtime can
+ * read it and never write it; zero after a cold boot. A bad magic, version
+ * or digest (a torn write, a fault) is "no retained state": on a warm or
+ * update reset no SVN key chain until the next cold boot (docs/keychain.md).
  */
 struct ota_retention {
 	uint32_t magic;            /* 0 */
@@ -43,12 +45,31 @@ struct ota_retention {
 	uint32_t min_svn;          /* 8: min runtime SVN since cold boot */
 	uint32_t chain_valid;      /* 12: OTA_HARDENED_TRUE when the CHAIN slot holds link(min_svn) */
 	uint32_t running_bl0_slot; /* 16 */
-	uint32_t next_bl0_slot;    /* 20: one-shot slot for the next update reset, or OTA_NEXT_SLOT_NONE */
-	uint32_t rotate_requested; /* 24: OTA_HARDENED_TRUE: the next boot rotates tag keys */
-	uint32_t reserved;         /* 28 */
+	uint32_t reserved[3];      /* 20 */
 	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_retention) == 64, "ota_retention layout");
+OTA_STATIC_ASSERT(sizeof(struct ota_retention) <= HAL_RETENTION_VAULT_BYTES, "vault holds it");
+
+/*
+ * The runtime's one-shot request, outside the vault at
+ * OTA_RESET_REQUEST_OFFSET: the runtime can only ask - ROM and ROM_EXT
+ * check what it asks for (an update target is verified, a rotation retags
+ * only images that pass) and clear it at the boot that serves it. A bad
+ * magic, version or digest is no request.
+ */
+#define OTA_RESET_REQUEST_OFFSET HAL_RETENTION_VAULT_BYTES
+struct ota_reset_request {
+	uint32_t magic;            /* 0 */
+	uint32_t version;          /* 4 */
+	uint32_t next_bl0_slot;    /* 8: slot for the next update reset, or OTA_NEXT_SLOT_NONE */
+	uint32_t rotate_requested; /* 12: OTA_HARDENED_TRUE: the next boot rotates tag keys */
+	uint32_t reserved[4];      /* 16 */
+	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_reset_request) == 64, "ota_reset_request layout");
+OTA_STATIC_ASSERT(OTA_RESET_REQUEST_OFFSET + sizeof(struct ota_reset_request) <= HAL_RETENTION_BYTES,
+		  "request fits");
 
 /* What the boot stages leave for the runtime. */
 struct ota_boot_state {

@@ -27,8 +27,8 @@ static void rotation_start(struct boot_ctx *b)
 {
 	struct boot_rotation *rot = boot_rotation_mut();
 
-	if (!b->ret_valid || b->reset_reason == OTA_RESET_COLD ||
-	    b->ret.rotate_requested != OTA_HARDENED_TRUE)
+	if (!b->req_valid || b->reset_reason == OTA_RESET_COLD ||
+	    b->req.rotate_requested != OTA_HARDENED_TRUE)
 		return;
 	rot->ran = true;
 	rot->old_version = b->tag_key_version;

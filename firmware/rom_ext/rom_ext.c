@@ -17,9 +17,9 @@ static void bl0_order(const struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT])
 {
 	uint32_t first;
 
-	if (b->ret_valid && b->reset_reason == OTA_RESET_UPDATE &&
-	    b->ret.next_bl0_slot != OTA_NEXT_SLOT_NONE)
-		first = b->ret.next_bl0_slot;   /* the update, then what ran before */
+	if (b->req_valid && b->reset_reason == OTA_RESET_UPDATE &&
+	    b->req.next_bl0_slot != OTA_NEXT_SLOT_NONE)
+		first = b->req.next_bl0_slot;   /* the update, then what ran before */
 	else if (b->ret_valid && b->reset_reason == OTA_RESET_WARM)
 		first = b->ret.running_bl0_slot; /* the same image again */
 	else {

@@ -37,17 +37,8 @@ static ota_status_t verify_slot(uint32_t stage, uint32_t slot, uint32_t *max_key
 
 static ota_status_t request(uint32_t reason, uint32_t next_slot, bool rotate)
 {
-	struct ota_retention r;
-
-	/* Damaged retention carries no chain; the request still goes through. */
-	if (!boot_retention_read(&r)) {
-		memset(&r, 0, sizeof(r));
-		r.chain_valid = OTA_HARDENED_FALSE;
-		r.running_bl0_slot = ota_boot_state()->bl0_slot;
-	}
-	r.next_bl0_slot = next_slot;
-	r.rotate_requested = rotate ? OTA_HARDENED_TRUE : OTA_HARDENED_FALSE;
-	OTA_TRY(boot_retention_store(&r));
+	/* The runtime only asks: the vault (min SVN, chain) is locked until the reset. */
+	OTA_TRY(boot_request_store(next_slot, rotate));
 	hal_host_set_state(OTA_DEV_RESETTING, OTA_OK);
 	return hal_reset_request(reason);
 }

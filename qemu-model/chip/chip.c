@@ -134,6 +134,7 @@ int swhal_power_on(void)
 	swhal_persist_retention();
 	swhal_keys_reset(true);
 	swhal_reset_engines();
+	swhal_dev.vault_locked = false;
 	swhal_dev.powered = true;
 	return 0;
 }
@@ -187,6 +188,7 @@ ota_status_t swhal_reset(uint32_t reason)
 	case OTA_RESET_WARM:
 	case OTA_RESET_UPDATE:
 		/* Retention RAM and the vault survive; everything else restarts. */
+		swhal_dev.vault_locked = false;
 		swhal_keys_reset(false);
 		swhal_reset_engines();
 		return OTA_OK;
@@ -242,6 +244,15 @@ int swhal_peek_retention(uint32_t offset, void *buf, uint32_t len)
 	if (!swhal_dev.open || !ota_range_ok(offset, len, HAL_RETENTION_BYTES))
 		return -EINVAL;
 	memcpy(buf, swhal_dev.ret.ram + offset, len);
+	return 0;
+}
+
+int swhal_poke_retention(uint32_t offset, const void *buf, uint32_t len)
+{
+	if (!swhal_dev.open || !ota_range_ok(offset, len, HAL_RETENTION_BYTES))
+		return -EINVAL;
+	memcpy(swhal_dev.ret.ram + offset, buf, len);
+	swhal_persist_retention();
 	return 0;
 }
 

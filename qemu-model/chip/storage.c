@@ -180,9 +180,20 @@ ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
 		return OTA_HAL_POWER_LOST;
 	if (!ota_range_ok(offset, len, HAL_RETENTION_BYTES) || (!buf && len))
 		return OTA_HAL_BAD_ARGUMENT;
+	/* The lock, not the caller, decides: no write into the vault once locked. */
+	if (swhal_dev.vault_locked && len && offset < HAL_RETENTION_VAULT_BYTES)
+		return OTA_HAL_RETENTION_LOCKED;
 	if (!len || !memcmp(swhal_dev.ret.ram + offset, buf, len))
 		return OTA_OK; /* unchanged: no file write on the fast path */
 	memcpy(swhal_dev.ret.ram + offset, buf, len);
 	swhal_persist_retention();
+	return OTA_OK;
+}
+
+ota_status_t hal_retention_lock(void)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	swhal_dev.vault_locked = true;
 	return OTA_OK;
 }

@@ -89,6 +89,8 @@ int swhal_peek_flash(uint32_t addr, void *buf, uint32_t len);
 int swhal_poke_flash(uint32_t addr, const void *buf, uint32_t len);
 int swhal_peek_otp(uint32_t offset, void *buf, uint32_t len);
 int swhal_peek_retention(uint32_t offset, void *buf, uint32_t len);
+/* Raw write of retention RAM, lock or not: a fault, a probe, not firmware. */
+int swhal_poke_retention(uint32_t offset, const void *buf, uint32_t len);
 
 /* The ROM measurement hal_rom_identity() reports (see docs/hal.md). */
 void swhal_default_rom_identity(uint8_t out[OTA_SHA256_BYTES]);

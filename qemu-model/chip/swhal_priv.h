@@ -36,6 +36,7 @@ struct swhal_device {
 	bool open;
 	bool powered;
 	bool reset_pending;    /* hal_reset_request: performed by the board */
+	bool vault_locked;     /* hal_retention_lock: until the next reset */
 	uint32_t reset_reason;
 	bool no_fsync;
 	char *dir; /* NULL: in memory */

@@ -14,14 +14,16 @@
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 
+#include <otattest/sha256.h>
+
 #include "fw_run.h"
 #include "handoff.h"
 #include "runtime.h"
-#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_device.h"
+#include "tu_main.h"
 
 static struct tu_device dev;
 
@@ -258,9 +260,9 @@ START_TEST(test_damaged_retention_means_no_chain_until_cold_boot)
 	struct ota_resp_reset out;
 	uint8_t junk[16], pub[64];
 
-	/* A runtime scribbling over retention RAM... */
+	/* Retention RAM damaged by a fault (the runtime cannot write the vault)... */
 	memset(junk, 0xa5, sizeof(junk));
-	ck_assert_uint_eq(hal_retention_write(0, junk, sizeof(junk)), OTA_OK);
+	ck_assert_int_eq(swhal_poke_retention(0, junk, sizeof(junk)), 0);
 	/* ...does not get a chain re-derived from the top on the next reset. */
 	install(OTI_BL0_B, 9);
 	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_B, &out), OTA_OK);
@@ -296,6 +298,36 @@ START_TEST(test_runtime_cannot_run_the_kdf_in_kmac)
 }
 END_TEST
 
+/*
+ * Issue 13, finding 2: a compromised SVN-5 runtime rewrites the retained
+ * state with min SVN 7 (a valid digest: it has the code to make one).
+ * Were that accepted, the operator's update reset into the fixed SVN-7
+ * image would report min SVN 7 and hand out a "stable key for SVN 7" that
+ * is the SVN-5 link the old code could compute. The vault is locked: the
+ * write is refused and the record and keys stay those of the true minimum.
+ */
+START_TEST(test_runtime_cannot_raise_min_svn)
+{
+	struct ota_retention forged;
+	struct ota_resp_reset out;
+	uint8_t k5[64], k5_after[64], pub[64];
+
+	ck_assert_uint_eq(stable_pub(5, k5), OTA_OK);
+	ck_assert(boot_retention_read(&forged));
+	forged.min_svn = 7;
+	ota_sha256(&forged, 32u, forged.digest);
+	ck_assert_uint_eq(hal_retention_write(0, &forged, sizeof(forged)), OTA_HAL_RETENTION_LOCKED);
+	install(OTI_BL0_B, 7);
+	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_B, &out), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 7);
+	ck_assert_uint_eq(tu_record()->hdr.min_svn, 5);
+	ck_assert_uint_eq(ota_boot_state()->min_svn, 5);
+	ck_assert_uint_eq(stable_pub(7, pub), OTA_CHAIN_SVN_ABOVE_MIN);
+	ck_assert_uint_eq(stable_pub(5, k5_after), OTA_OK);
+	ck_assert_mem_eq(k5, k5_after, 64);
+}
+END_TEST
+
 START_TEST(test_cleared_vault_slot_means_no_chain)
 {
 	struct ota_resp_reset out;
@@ -316,6 +348,7 @@ static Suite *suite(void)
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_reference_replay);
 	tcase_add_test(t, test_runtime_cannot_run_the_kdf_in_kmac);
+	tcase_add_test(t, test_runtime_cannot_raise_min_svn);
 	tcase_add_test(t, test_warm_reset_changes_nothing);
 	tcase_add_test(t, test_keys_do_not_depend_on_the_image);
 	tcase_add_test(t, test_epoch_bump_changes_every_key);
@@ -327,15 +360,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r;
-	int failed;
-
-	tu_keys_warm(false);
-	r = srunner_create(suite());
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN_PREPARED(tu_keys_warm(false), suite)

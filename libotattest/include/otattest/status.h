@@ -234,6 +234,7 @@ enum ota_status_class {
 	X(HAL_ENGINE_IDLE, INTERNAL, HAL, 14, "crypto engine update or finish without a started operation") \
 	X(HAL_OTP_SECRET, PERMISSION, HAL, 15, "the OTP secret partition is readable only by the key manager") \
 	X(HAL_KEY_PURPOSE, PERMISSION, HAL, 16, "the key's purpose is not this engine's")               \
+	X(HAL_RETENTION_LOCKED, PERMISSION, HAL, 17, "the retention data vault is locked until the next reset") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \

@@ -5,6 +5,7 @@
 #  board/  otattest-model (above the firmware): ivshmem server and device
 #          peer (one process, or split in a server and a device process),
 #          mailbox, resets, control socket, fault injection (docs/model.md).
+# Both take hex, numbers, files and JSON from libotattest-util (UTIL_A).
 SWHAL_SRCS := $(wildcard qemu-model/chip/*.c)
 SWHAL_A := $(B)/libswhal.a
 MODEL_SRCS := $(wildcard qemu-model/board/*.c)
@@ -23,8 +24,8 @@ $(SWHAL_A): $(SWHAL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(MODEL): $(MODEL_SRCS:%.c=$(B)/%.o) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD)
+$(MODEL): $(MODEL_SRCS:%.c=$(B)/%.o) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_JSONC)
 
 ALL_TARGETS += $(SWHAL_A) $(BOARD_FW_A)
 ifneq ($(MODEL_SRCS),)

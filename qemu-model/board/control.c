@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include <otattest/otp.h>
+#include <otu/num.h>
 
 #include "model.h"
-#include "parse.h"
 #include "unixsock.h"
 
 #define MAX_WORDS 8u
@@ -135,14 +135,14 @@ static void cmd_otp(struct model *m, char **w, unsigned n, struct reply *r)
 	ota_status_t st;
 
 	if (n == 4 && strcmp(w[1], "floor") == 0 && parse_stage(w[2], &stage) &&
-	    parse_u32(w[3], OTA_SVN_LIMIT, &value))
+	    otu_parse_u32(w[3], OTU_DEC_OR_HEX, 0, OTA_SVN_LIMIT, &value) == 0)
 		st = device_otp_floor(m, stage, value);
 	else if (n == 3 && strcmp(w[1], "epoch") == 0 &&
-		 parse_u32(w[2], OTA_OTP_EPOCH_BITS, &value))
+		 otu_parse_u32(w[2], OTU_DEC_OR_HEX, 0, OTA_OTP_EPOCH_BITS, &value) == 0)
 		st = device_otp_epoch(m, value);
 	else if (n == 4 && strcmp(w[1], "revoke") == 0 &&
 		 (strcmp(w[2], "creator") == 0 || strcmp(w[2], "owner") == 0) &&
-		 parse_u32(w[3], 3, &value))
+		 otu_parse_u32(w[3], OTU_DEC_OR_HEX, 0, 3, &value) == 0)
 		st = device_otp_revoke(m, w[2][0] == 'c', value);
 	else {
 		reply_err(r, "usage",

@@ -18,9 +18,10 @@
 #include <unistd.h>
 
 #include <otattest/status.h>
+#include <otu/json.h>
+#include <otu/num.h>
 
 #include "ctl.h"
-#include "parse.h"
 
 #define CTL_REPLY_MAX 4096u
 
@@ -50,22 +51,6 @@ static bool status_by_name(const char *name, ota_status_t *out)
 	return false;
 }
 
-static void json_string(FILE *f, const char *s, size_t len)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static bool all_digits(const char *s, size_t len)
 {
 	if (len == 0 || len > 18 || (len > 1 && s[0] == '0'))
@@ -76,25 +61,53 @@ static bool all_digits(const char *s, size_t len)
 	return true;
 }
 
+/* One "k=v" or "flag" word of an ok reply as a member: digits as a number. */
+static void add_word(struct json_object *doc, const char *word, size_t len)
+{
+	const char *eq = memchr(word, '=', len);
+	size_t key_len = eq ? (size_t)(eq - word) : len;
+	char *key = strndup(word, key_len), *digits;
+	struct json_object *value;
+	uint64_t n;
+
+	if (!key)
+		return;
+	if (!eq) {
+		value = json_object_new_boolean(1);
+	} else if (all_digits(eq + 1, len - key_len - 1) &&
+		   (digits = strndup(eq + 1, len - key_len - 1)) != NULL) {
+		/* all_digits allows 18 digits at most: always an exact int64. */
+		value = otu_parse_u64(digits, OTU_DEC, 0, INT64_MAX, &n) == 0
+				? json_object_new_int64((int64_t)n)
+				: otu_json_string(digits);
+		free(digits);
+	} else {
+		value = otu_json_string_len(eq + 1, len - key_len - 1);
+	}
+	json_object_object_add(doc, key, value);
+	free(key);
+}
+
 /* "ok k=v k=v" -> {"ok":true,"k":"v",...}; "error NAME msg" -> {"ok":false,...}. */
 static void print_json(const char *reply)
 {
+	struct json_object *doc = json_object_new_object();
 	const char *p;
 
 	if (strncmp(reply, "error ", 6) == 0) {
 		const char *name = reply + 6, *sp = strchr(name, ' ');
 
-		fputs("{\"ok\":false,\"error\":", stdout);
-		json_string(stdout, name, sp ? (size_t)(sp - name) : strlen(name));
-		fputs(",\"message\":", stdout);
-		json_string(stdout, sp ? sp + 1 : "", sp ? strlen(sp + 1) : 0);
-		fputs("}\n", stdout);
+		otu_json_add_bool(doc, "ok", false);
+		json_object_object_add(doc, "error",
+				       otu_json_string_len(name, sp ? (size_t)(sp - name) : strlen(name)));
+		otu_json_add_str(doc, "message", sp ? sp + 1 : "");
+		otu_json_emit(stdout, doc);
 		return;
 	}
-	fputs("{\"ok\":true", stdout);
+	otu_json_add_bool(doc, "ok", true);
 	p = reply + 2;
 	while (*p) {
-		const char *word, *eq, *end;
+		const char *word, *end;
 
 		while (*p == ' ')
 			p++;
@@ -104,22 +117,10 @@ static void print_json(const char *reply)
 		end = strchr(word, ' ');
 		if (!end)
 			end = word + strlen(word);
-		eq = memchr(word, '=', (size_t)(end - word));
-		fputc(',', stdout);
-		if (eq) {
-			json_string(stdout, word, (size_t)(eq - word));
-			fputc(':', stdout);
-			if (all_digits(eq + 1, (size_t)(end - eq - 1)))
-				fwrite(eq + 1, 1, (size_t)(end - eq - 1), stdout);
-			else
-				json_string(stdout, eq + 1, (size_t)(end - eq - 1));
-		} else {
-			json_string(stdout, word, (size_t)(end - word));
-			fputs(":true", stdout);
-		}
+		add_word(doc, word, (size_t)(end - word));
 		p = end;
 	}
-	fputs("}\n", stdout);
+	otu_json_emit(stdout, doc);
 }
 
 static int connect_control(const char *path)
@@ -193,7 +194,7 @@ int ctl_main(int argc, char **argv)
 			json = true;
 			break;
 		case 't':
-			if (!parse_u32(optarg, 86400, &timeout_s) || timeout_s == 0)
+			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 1, 86400, &timeout_s) < 0)
 				return ctl_usage("--timeout needs 1..86400 seconds");
 			break;
 		case 'h':

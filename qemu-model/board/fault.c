@@ -9,8 +9,8 @@
 
 #include <otattest/flash.h>
 #include <otattest/shm.h>
+#include <otu/num.h>
 
-#include "parse.h"
 
 const char *const fault_names[] = {
 	"delay",           "drop",           "corrupt-record",     "corrupt-response",
@@ -47,10 +47,10 @@ static bool parse_corrupt(const char *value, struct fault_corrupt *out)
 	colon = strchr(buf, ':');
 	if (colon) {
 		*colon = '\0';
-		if (!parse_u32(colon + 1, 0xff, &mask) || mask == 0)
+		if (otu_parse_u32(colon + 1, OTU_DEC_OR_HEX, 1, 0xff, &mask) < 0)
 			return false;
 	}
-	if (!parse_u32(buf, OTA_SHM_SIZE - 1u, &off))
+	if (otu_parse_u32(buf, OTU_DEC_OR_HEX, 0, OTA_SHM_SIZE - 1u, &off) < 0)
 		return false;
 	out->offset = off;
 	out->xor_mask = (uint8_t)mask;
@@ -73,14 +73,14 @@ static bool parse_storm(const char *value, uint32_t *count, uint32_t *hz, uint32
 			return false;
 		fields[n++] = p;
 	}
-	if (n == 0 || !parse_u32(fields[0], FAULT_STORM_MAX_COUNT, count) || *count == 0)
+	if (n == 0 || otu_parse_u32(fields[0], OTU_DEC_OR_HEX, 1, FAULT_STORM_MAX_COUNT, count) < 0)
 		return false;
 	*hz = 1000;
-	if (fields[1] && (!parse_u32(fields[1], FAULT_STORM_MAX_HZ, hz) || *hz == 0))
+	if (fields[1] && otu_parse_u32(fields[1], OTU_DEC_OR_HEX, 1, FAULT_STORM_MAX_HZ, hz) < 0)
 		return false;
 	*vector = FAULT_STORM_ALL_VECTORS;
 	if (fields[2] && strcmp(fields[2], "all") != 0 &&
-	    !parse_u32(fields[2], OTA_VEC_COUNT - 1u, vector))
+	    otu_parse_u32(fields[2], OTU_DEC_OR_HEX, 0, OTA_VEC_COUNT - 1u, vector) < 0)
 		return false;
 	return true;
 }
@@ -110,7 +110,7 @@ static bool parse_tear(const char *value, enum fault_tear *tear, uint32_t *bytes
 		*bytes = 0;
 		return true;
 	}
-	if (!parse_u32(value, OTA_FLASH_PAGE_SIZE, bytes))
+	if (otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_FLASH_PAGE_SIZE, bytes) < 0)
 		return false;
 	*tear = FAULT_TEAR_BYTES;
 	return true;
@@ -139,7 +139,7 @@ int fault_set(struct faults *f, const char *name, const char *value, char *err, 
 			f->delay_ms = 0;
 			return 0;
 		}
-		if (!parse_u32(value, FAULT_DELAY_MAX_MS, &v32))
+		if (otu_parse_u32(value, OTU_DEC_OR_HEX, 0, FAULT_DELAY_MAX_MS, &v32) < 0)
 			return fail(err, errlen, "fault %s: '%s' is not 0..600000 milliseconds",
 				    name, value);
 		f->delay_ms = v32;
@@ -182,7 +182,7 @@ int fault_set(struct faults *f, const char *name, const char *value, char *err, 
 			*set = false;
 			return 0;
 		}
-		if (!parse_u32(value, UINT32_MAX, &v32))
+		if (otu_parse_u32(value, OTU_DEC_OR_HEX, 0, UINT32_MAX, &v32) < 0)
 			return fail(err, errlen, "fault %s: '%s' is not a 32-bit length", name, value);
 		*set = true;
 		*len = v32;
@@ -210,7 +210,7 @@ int fault_set(struct faults *f, const char *name, const char *value, char *err, 
 			f->die_at_flash_write = 0;
 			return 0;
 		}
-		if (!parse_u64(value, UINT64_MAX, &v64) || v64 == 0)
+		if (otu_parse_u64(value, OTU_DEC_OR_HEX, 1, UINT64_MAX, &v64) < 0)
 			return fail(err, errlen, "fault %s: '%s' is not a count of 1 or more",
 				    name, value);
 		f->die_at_flash_write = v64;

@@ -12,7 +12,6 @@
  * device would while the host waits for its doorbell.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include <otattest/flash.h>
 #include <otattest/otp.h>
+#include <otu/file.h>
 
 #include "fw_run.h"
 #include "hal.h"
@@ -71,46 +71,15 @@ static void on_power_loss(void *ctx)
 
 /* ---- lifecycle ------------------------------------------------------- */
 
+/* A whole image file of at most max bytes: libotattest-util's bounded read. */
 static int read_file(const char *path, uint8_t **out, uint32_t max, uint32_t *len)
 {
-	struct stat st;
-	uint8_t *buf;
-	ssize_t n;
-	size_t got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
+	size_t n;
+	int r = otu_read_file(path, max, out, &n);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
-		close(fd);
-		return r;
-	}
-	if ((uint64_t)st.st_size > max) {
-		close(fd);
-		return -EFBIG;
-	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1u);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		n = read(fd, buf + got, (size_t)st.st_size - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (got != (size_t)st.st_size) {
-		free(buf);
-		return -EIO;
-	}
-	*out = buf;
-	*len = (uint32_t)got;
-	return 0;
+	if (r == 0)
+		*len = (uint32_t)n;
+	return r;
 }
 
 static int factory_load(const char *what, const char *path, uint32_t max,

@@ -22,13 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/num.h>
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
 #include "ctl.h"
 #include "main_server.h"
 #include "model.h"
-#include "parse.h"
 
 static const char help_text[] =
 "NAME\n"
@@ -242,7 +242,7 @@ static int parse_options(int argc, char **argv, struct model *m)
 			m->opt.control_path = optarg;
 			break;
 		case OPT_DEVICE_PEER_ID:
-			if (!parse_u32(optarg, 65535, &m->opt.device_peer_id))
+			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 0, 65535, &m->opt.device_peer_id) < 0)
 				return cli_usage_error(NULL, "--device-peer-id: '%s' is not 0..65535", optarg);
 			peer_id_given = true;
 			break;
@@ -257,7 +257,7 @@ static int parse_options(int argc, char **argv, struct model *m)
 			m->opt.load_otp = optarg;
 			break;
 		case OPT_FLASH_SIZE:
-			if (!parse_u32(optarg, UINT32_MAX, &m->opt.flash_size) || m->opt.flash_size == 0)
+			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 1, UINT32_MAX, &m->opt.flash_size) < 0)
 				return cli_usage_error(NULL, "--flash-size: '%s' is not a size in bytes", optarg);
 			break;
 		case OPT_NO_FSYNC:

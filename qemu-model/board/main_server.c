@@ -15,12 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/num.h>
 #include <systemd/sd-daemon.h>
 
 #include "cli.h"
 #include "main_server.h"
 #include "model.h"
-#include "parse.h"
 
 static const char help_text[] =
 "NAME\n"
@@ -131,7 +131,7 @@ static int parse_options(int argc, char **argv, struct model *m)
 			m->opt.device_socket_path = optarg;
 			break;
 		case OPT_DEVICE_PEER_ID:
-			if (!parse_u32(optarg, 65535, &m->opt.device_peer_id))
+			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 0, 65535, &m->opt.device_peer_id) < 0)
 				return cli_usage_error(SERVER_CMD, "--device-peer-id: '%s' is not 0..65535",
 						       optarg);
 			break;

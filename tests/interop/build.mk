@@ -5,7 +5,7 @@
 #  slhdsa.sh       the suite: prints "N passed, N failed"
 SLHDSA_TOOL := $(B)/tests/interop/slhdsa_tool
 
-$(SLHDSA_TOOL): $(B)/tests/interop/slhdsa_tool.o $(LIBOTA_CORE_A)
+$(SLHDSA_TOOL): $(B)/tests/interop/slhdsa_tool.o $(LIBOTA_CORE_A) $(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 # `make $(TEST_SUITES)` builds what each suite runs.
@@ -18,6 +18,6 @@ TEST_SUITES += tests/interop/slhdsa.sh
 EVIDENCE_TOOL := $(B)/tests/interop/evidence_tool
 $(B)/tests/interop/evidence_tool.o: EXTRA_CFLAGS_tests_interop_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib
 $(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
-	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
 TEST_SUITES += tests/interop/evidence.sh

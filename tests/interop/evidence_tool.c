@@ -24,6 +24,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <otu/file.h>
+#include <otu/hex.h>
+
 #include "../unit/test_evidence_fixture.h"
 
 static const char *outdir;
@@ -32,13 +35,9 @@ static bool rom_ext_hybrid;
 static void write_file(const char *name, const void *buf, size_t len)
 {
 	char path[4096];
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", outdir, name);
-	f = fopen(path, "wb");
-	ck_assert_ptr_nonnull(f);
-	ck_assert_uint_eq(fwrite(buf, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(otu_write_file_atomic(path, buf, len, 0644, OTU_WRITE_NO_SYNC), 0);
 }
 
 static void write_pem(const char *name, const uint8_t *der, uint32_t len)
@@ -79,8 +78,7 @@ START_TEST(make_evidence)
 	write_file("evidence.cose", ev, len);
 	write_file("record.bin", &f.bs.record, f.bs.record_len);
 	write_file("ca.pem", f.ca_pem, f.ca_pem_len);
-	for (n = 0; n < sizeof(nonce); n++)
-		snprintf(hex + 2 * n, 3, "%02x", nonce[n]);
+	otu_hex_encode(hex, nonce, sizeof(nonce));
 	hex[2 * sizeof(nonce)] = '\n';
 	write_file("nonce.hex", hex, 2 * sizeof(nonce) + 1);
 

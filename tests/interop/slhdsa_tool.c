@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
+
+#include <otu/file.h>
 
 #include "otattest/slhdsa.h"
 #include "otattest/status.h"
@@ -61,90 +61,38 @@ static int fail_io(const char *path, const char *what)
 }
 
 /*
- * Read a whole regular file of at most `limit` bytes into a fresh
- * buffer. When `exact` is non-zero the file must be exactly that long.
+ * Read a whole file of at most `limit` bytes into a fresh buffer. When
+ * `exact` is non-zero the file must be exactly that long.
  */
 static int read_file(const char *path, size_t exact, size_t limit, uint8_t **out, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	struct stat st;
-	size_t n;
+	int r = otu_read_file(path, limit, out, len);
 
-	if (!f)
-		return fail_io(path, "cannot open");
-	if (fstat(fileno(f), &st) != 0) {
-		fclose(f);
-		return fail_io(path, "cannot stat");
-	}
-	if (!S_ISREG(st.st_mode)) {
-		fclose(f);
-		errno = EINVAL;
-		return fail_io(path, "not a regular file");
-	}
-	if ((exact && (uintmax_t)st.st_size != exact) || (uintmax_t)st.st_size > limit) {
-		if (exact)
-			fprintf(stderr, "%s: %s: expected %zu bytes, got %jd\n", prog, path, exact,
-				(intmax_t)st.st_size);
+	if (r == -EFBIG || (r == 0 && exact && *len != exact)) {
+		/* On -EFBIG, *len is the size of a regular file, 0 for a stream. */
+		if (exact && *len)
+			fprintf(stderr, "%s: %s: expected %zu bytes, got %zu\n", prog, path, exact, *len);
 		else
 			fprintf(stderr, "%s: %s: longer than %zu bytes\n", prog, path, limit);
-		fclose(f);
+		free(*out);
+		*out = NULL;
 		return ota_class_exit_code(ota_status_class(OTA_SLHDSA_BAD_LENGTH));
 	}
-	n = (size_t)st.st_size;
-	buf = malloc(n ? n : 1);
-	if (!buf) {
-		fclose(f);
-		return fail_io(path, "out of memory");
+	if (r < 0) {
+		errno = -r;
+		return fail_io(path, "cannot read");
 	}
-	if (fread(buf, 1, n, f) != n) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return fail_io(path, "short read (file changed while reading?)");
-	}
-	fclose(f);
-	*out = buf;
-	*len = n;
 	return 0;
 }
 
 static int write_file(const char *path, const uint8_t *data, size_t len)
 {
-	size_t plen = strlen(path);
-	char *tmp = malloc(plen + 16);
-	FILE *f;
-	int fd;
+	int r = otu_write_file_atomic(path, data, len, 0644, 0);
 
-	if (!tmp)
-		return fail_io(path, "out of memory");
-	memcpy(tmp, path, plen);
-	memcpy(tmp + plen, ".tmp.XXXXXX", 12);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return fail_io(path, "cannot create temporary file");
+	if (r < 0) {
+		errno = -r;
+		return fail_io(path, "cannot write");
 	}
-	f = fdopen(fd, "wb");
-	if (!f || fwrite(data, 1, len, f) != len || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-		int rc = fail_io(path, "cannot write");
-
-		if (f)
-			fclose(f);
-		else
-			close(fd);
-		unlink(tmp);
-		free(tmp);
-		return rc;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		int rc = fail_io(path, "cannot write");
-
-		unlink(tmp);
-		free(tmp);
-		return rc;
-	}
-	free(tmp);
 	return 0;
 }
 

@@ -28,12 +28,12 @@ $(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o) $(MODELTEST_PROTO_OBJS)
 
 # The model and otimage are what these suites run, so they are built first.
 $(MODEL_SUITES): $(B)/tests/model/%: $(B)/tests/model/%.o $(MODELTEST_A) $(LIBOTA_HOST_A) \
-		$(LIBOTA_CORE_A) | $(MODEL) $(OTIMAGE)
-	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
-		$(PKG_OPENSSL) $(PKG_CHECK)
+		$(LIBOTA_CORE_A) $(UTIL_A) | $(MODEL) $(OTIMAGE)
+	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A) \
+		$(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
-$(MODEL_PEER): $(B)/tests/model/model-peer.o $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+$(MODEL_PEER): $(B)/tests/model/model-peer.o $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 
 ifneq ($(MODEL_SRCS),)
 TEST_SUITES += $(MODEL_SUITES)
@@ -48,7 +48,7 @@ model-tests: $(MODEL_SUITES)
 # (tests/model/fuzz/). Hosted code, so built without the freestanding flag.
 FUZZ_MODEL := $(FUZZ_B)/fuzz_model_mailbox
 FUZZ_MODEL_SRCS := tests/model/fuzz/fuzz_model_mailbox.c qemu-model/board/mailbox.c \
-	qemu-model/board/shm.c qemu-model/board/fault.c qemu-model/board/log.c qemu-model/board/parse.c
+	qemu-model/board/shm.c qemu-model/board/fault.c qemu-model/board/log.c libotattest/util/num.c
 
 $(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/board/*.h)
 	@mkdir -p $(dir $@)
@@ -63,8 +63,8 @@ endif
 # bounce, measured in the same run (tests/model/bench/). `make bench-model`.
 BENCH_MODEL := $(B)/tests/model/bench/bench_model
 $(BENCH_MODEL): $(B)/tests/model/bench/bench_model.o $(MODELTEST_A) $(LIBOTA_HOST_A) \
-		$(LIBOTA_CORE_A) | $(MODEL) $(OTIMAGE)
-	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(PKG_OPENSSL)
+		$(LIBOTA_CORE_A) $(UTIL_A) | $(MODEL) $(OTIMAGE)
+	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A) $(PKG_OPENSSL)
 
 EXTRA_CFLAGS_tests_model_bench_ := $(EXTRA_CFLAGS_tests_model_)
 

@@ -187,18 +187,6 @@ int write_layout_only_flash(const char *path, uint32_t slot_pages)
 	return fclose(f) == 0 ? 0 : -EIO;
 }
 
-long read_small_file(const char *path, void *buf, size_t cap)
-{
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f)
-		return -errno;
-	n = fread(buf, 1, cap, f);
-	fclose(f);
-	return (long)n;
-}
-
 int shell_run(const char *fmt, ...)
 {
 	char cmd[2048];

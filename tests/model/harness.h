@@ -65,7 +65,4 @@ uint32_t layout_slot_offset(uint32_t stage, uint32_t slot, uint32_t slot_pages);
 
 /* Run a shell command line; its exit status (or -1 when it did not exit). */
 int shell_run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Read a whole small file (state-directory checks). Returns bytes read or -errno. */
-long read_small_file(const char *path, void *buf, size_t cap);
 #endif /* TESTS_MODEL_HARNESS_H */

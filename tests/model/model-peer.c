@@ -13,6 +13,10 @@
 
 #include <otattest/record.h>
 #include <otattest/shm.h>
+#include <otu/file.h>
+#include <otu/hex.h>
+#include <otu/json.h>
+#include <otu/num.h>
 
 #include "devclient.h"
 
@@ -67,13 +71,13 @@ static const char *name_of(ota_status_t st)
 
 static int write_out(const char *path, const void *buf, uint32_t len)
 {
-	FILE *f;
+	int r;
 
 	if (!path)
 		return 0;
-	f = fopen(path, "wb");
-	if (!f || fwrite(buf, 1, len, f) != len || fclose(f) != 0) {
-		fprintf(stderr, "model-peer: %s: %s\n", path, strerror(errno));
+	r = otu_write_file_atomic(path, buf, len, 0644, 0);
+	if (r < 0) {
+		fprintf(stderr, "model-peer: %s: %s\n", path, strerror(-r));
 		return exit_for(OTA_HOST_IO);
 	}
 	return 0;
@@ -89,12 +93,20 @@ static int cmd_info(struct devc *d)
 		return exit_for(st);
 	}
 	if (json) {
-		printf("{\"abi\":\"%u.%u\",\"device_peer_id\":%u,\"guest_peer_id\":%lld,"
-		       "\"state\":\"%s\",\"detail\":\"%s\",\"event_counter\":%u,"
-		       "\"progress_done\":%u,\"progress_total\":%u,\"shm_size\":%u}\n",
-		       in.abi_major, in.abi_minor, in.device_peer_id, (long long)d->iv.cl.own_id,
-		       ota_device_state_name(in.device_state), name_of(in.state_detail),
-		       in.event_counter, in.progress_done, in.progress_total, in.shm_size);
+		struct json_object *doc = json_object_new_object();
+		char abi[24];
+
+		snprintf(abi, sizeof(abi), "%u.%u", in.abi_major, in.abi_minor);
+		otu_json_add_str(doc, "abi", abi);
+		otu_json_add_u64(doc, "device_peer_id", in.device_peer_id);
+		otu_json_add_i64(doc, "guest_peer_id", d->iv.cl.own_id);
+		otu_json_add_str(doc, "state", ota_device_state_name(in.device_state));
+		otu_json_add_str(doc, "detail", name_of(in.state_detail));
+		otu_json_add_u64(doc, "event_counter", in.event_counter);
+		otu_json_add_u64(doc, "progress_done", in.progress_done);
+		otu_json_add_u64(doc, "progress_total", in.progress_total);
+		otu_json_add_u64(doc, "shm_size", in.shm_size);
+		otu_json_emit(stdout, doc);
 		return 0;
 	}
 	printf("shared memory ABI  %u.%u, %u bytes\n", in.abi_major, in.abi_minor, in.shm_size);
@@ -123,34 +135,35 @@ static int cmd_record(struct devc *d, const char *out)
 			ota_status_message(st));
 		return exit_for(st);
 	}
-	if (json)
-		printf("{\"generation\":%u,\"length\":%u,\"stages\":%u,\"reset_reason\":%u,"
-		       "\"boot_status\":\"%s\",\"tag_key_version\":%u,\"min_svn\":%u,"
-		       "\"shm_generation\":%u}\n",
-		       rec.hdr.generation, len, rec.hdr.stage_count, rec.hdr.reset_reason,
-		       name_of(rec.hdr.boot_status), rec.hdr.tag_key_version, rec.hdr.min_svn, gen);
-	else
+	if (json) {
+		struct json_object *doc = json_object_new_object();
+
+		otu_json_add_u64(doc, "generation", rec.hdr.generation);
+		otu_json_add_u64(doc, "length", len);
+		otu_json_add_u64(doc, "stages", rec.hdr.stage_count);
+		otu_json_add_u64(doc, "reset_reason", rec.hdr.reset_reason);
+		otu_json_add_str(doc, "boot_status", name_of(rec.hdr.boot_status));
+		otu_json_add_u64(doc, "tag_key_version", rec.hdr.tag_key_version);
+		otu_json_add_u64(doc, "min_svn", rec.hdr.min_svn);
+		otu_json_add_u64(doc, "shm_generation", gen);
+		otu_json_emit(stdout, doc);
+	} else {
 		printf("record generation %u, %u bytes, %u stage attempts, boot %s "
 		       "(shared-memory seqlock %u)\n",
 		       rec.hdr.generation, len, rec.hdr.stage_count, name_of(rec.hdr.boot_status),
 		       gen);
+	}
 	return write_out(out, &rec, len);
 }
 
-static bool parse_hex(const char *s, uint8_t *out, uint32_t max, uint32_t *len)
+/* An attest nonce in hex: at most OTA_NONCE_MAX bytes (the device judges the length). */
+static bool parse_nonce(const char *s, struct ota_req_attest *req)
 {
-	size_t n = strlen(s);
+	ssize_t n = otu_hex_decode(s, req->nonce, sizeof(req->nonce));
 
-	if (n % 2 || n / 2 > max)
+	if (n < 0)
 		return false;
-	for (size_t i = 0; i < n / 2; i++) {
-		unsigned v;
-
-		if (sscanf(s + 2 * i, "%2x", &v) != 1)
-			return false;
-		out[i] = (uint8_t)v;
-	}
-	*len = (uint32_t)(n / 2);
+	req->nonce_len = (uint32_t)n;
 	return true;
 }
 
@@ -190,8 +203,7 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 	} else if (strcmp(argv[0], "attest") == 0) {
 		command = OTA_CMD_ATTEST;
 		req_len = sizeof(req.attest);
-		if (argc < 2 || !parse_hex(argv[1], req.attest.nonce, OTA_NONCE_MAX,
-					   &req.attest.nonce_len))
+		if (argc < 2 || !parse_nonce(argv[1], &req.attest))
 			return OTA_EXIT_USAGE;
 	} else {
 		return OTA_EXIT_USAGE;
@@ -202,11 +214,16 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 		fprintf(stderr, "model-peer: %s: %s\n", argv[0], ota_status_message(transport));
 		return exit_for(transport);
 	}
-	if (json)
-		printf("{\"command\":\"%s\",\"status\":\"%s\",\"length\":%u}\n", argv[0],
-		       name_of(status), resp_len);
-	else
+	if (json) {
+		struct json_object *doc = json_object_new_object();
+
+		otu_json_add_str(doc, "command", argv[0]);
+		otu_json_add_str(doc, "status", name_of(status));
+		otu_json_add_u64(doc, "length", resp_len);
+		otu_json_emit(stdout, doc);
+	} else {
 		printf("%s: %s, %u bytes\n", argv[0], name_of(status), resp_len);
+	}
 	if (status != OTA_OK) {
 		write_out(out, resp, resp_len);
 		return exit_for(status);
@@ -228,6 +245,7 @@ int main(int argc, char **argv)
 	const char *socket_path = NULL, *state_dir = NULL, *out = NULL;
 	char path[4096];
 	int timeout_ms = 10000, c, r;
+	uint32_t timeout;
 	struct devc d;
 
 	while ((c = getopt_long(argc, argv, "s:d:h", opts, NULL)) != -1) {
@@ -242,9 +260,9 @@ int main(int argc, char **argv)
 			json = true;
 			break;
 		case 't':
-			timeout_ms = atoi(optarg);
-			if (timeout_ms <= 0)
+			if (otu_parse_u32(optarg, OTU_DEC, 1, INT32_MAX, &timeout) < 0)
 				goto usage;
+			timeout_ms = (int)timeout;
 			break;
 		case 'o':
 			out = optarg;

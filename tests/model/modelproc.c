@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <otu/num.h>
+
 #ifndef OTA_MODEL_PATH
 #define OTA_MODEL_PATH "build/otattest-model"
 #endif
@@ -285,11 +287,13 @@ bool mp_reply_value(const char *reply, const char *key, char *out, size_t cap)
 long long mp_status_num(struct model_proc *mp, const char *key)
 {
 	char reply[2048], value[64];
+	uint64_t n;
 
 	if (mp_ctl(mp, "status", reply, sizeof(reply)) < 0 ||
-	    !mp_reply_value(reply, key, value, sizeof(value)))
+	    !mp_reply_value(reply, key, value, sizeof(value)) ||
+	    otu_parse_u64(value, OTU_DEC, 0, INT64_MAX, &n) < 0)
 		return -1;
-	return strtoll(value, NULL, 10);
+	return (long long)n;
 }
 
 int mp_wait(struct model_proc *mp, int timeout_ms)

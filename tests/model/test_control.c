@@ -16,8 +16,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
 #include <otattest/flash.h>
 #include <otattest/otp.h>
+#include <otu/file.h>
+#include <otu/num.h>
 
 #include "harness.h"
 
@@ -168,7 +171,7 @@ START_TEST(power_cycle_is_a_cold_boot_the_guest_hears_of)
 {
 	struct ota_record rec;
 	char reply[256], value[64];
-	uint32_t g1 = record_generation(&rig);
+	uint32_t g1 = record_generation(&rig), gen;
 	struct ota_shm_info info;
 	uint32_t ev;
 
@@ -177,7 +180,8 @@ START_TEST(power_cycle_is_a_cold_boot_the_guest_hears_of)
 	ivc_drain(&rig.dev.iv, OTA_VEC_EVENT);
 	rig_ctl_ok(&rig, "power-cycle", reply, sizeof(reply));
 	ck_assert(mp_reply_value(reply, "record-generation", value, sizeof(value)));
-	ck_assert_uint_eq(strtoul(value, NULL, 10), g1 + 1);
+	ck_assert_int_eq(otu_parse_u32(value, OTU_DEC, 0, UINT32_MAX, &gen), 0);
+	ck_assert_uint_eq(gen, g1 + 1);
 	ck_assert_uint_gt(ivc_wait(&rig.dev.iv, OTA_VEC_EVENT, 1000), 0);
 	rig_record(&rig, &rec);
 	ck_assert_uint_eq(rec.hdr.generation, g1 + 1);
@@ -194,7 +198,6 @@ START_TEST(ctl_client_exit_codes_and_json)
 {
 	const char *bin = mp_binary();
 	char out[512];
-	long n;
 
 	ck_assert_int_eq(shell_run("%s ctl -c %s status >/dev/null", bin, rig.mp.control), 0);
 	ck_assert_int_eq(shell_run("%s ctl -c %s frobnicate >/dev/null", bin, rig.mp.control), 2);
@@ -209,30 +212,35 @@ START_TEST(ctl_client_exit_codes_and_json)
 			 0);
 	snprintf(out, sizeof(out), "%s/status.json", rig.mp.dir);
 	{
-		char json[2048];
-
-		n = read_small_file(out, json, sizeof(json) - 1);
-		ck_assert_int_gt(n, 0);
-		json[n] = '\0';
 		static const char head[] = "{\"ok\":true,\"state\":\"failed\",";
+		struct json_object *doc, *v;
+		uint8_t *json;
+		size_t n;
 
-		ck_assert(strncmp(json, head, sizeof(head) - 1) == 0);
-		ck_assert_ptr_nonnull(strstr(json, ",\"boots\":1,"));
-		ck_assert_ptr_nonnull(strstr(json, ",\"guest\":\"yes\","));
-		ck_assert_str_eq(json + n - 2, "}\n");
+		ck_assert_int_eq(otu_read_file(out, 4096, &json, &n), 0);
+		/* The reply's words in its order; numbers as numbers, the rest strings. */
+		ck_assert(strncmp((char *)json, head, sizeof(head) - 1) == 0);
+		ck_assert_ptr_nonnull(strstr((char *)json, ",\"boots\":1,"));
+		ck_assert_ptr_nonnull(strstr((char *)json, ",\"guest\":\"yes\","));
+		ck_assert_str_eq((char *)json + n - 2, "}\n");
+		doc = json_tokener_parse((char *)json);
+		ck_assert_ptr_nonnull(doc);
+		ck_assert(json_object_object_get_ex(doc, "boots", &v) && json_object_is_type(v, json_type_int));
+		json_object_put(doc);
+		free(json);
 	}
 	ck_assert_int_eq(shell_run("%s ctl --json -c %s otp floor bl0 3 > %s/err.json", bin,
 			     rig.mp.control, rig.mp.dir),
 			 10);
 	{
-		char json[1024];
+		uint8_t *json;
+		size_t n;
 
 		snprintf(out, sizeof(out), "%s/err.json", rig.mp.dir);
-		n = read_small_file(out, json, sizeof(json) - 1);
-		ck_assert_int_gt(n, 0);
-		json[n] = '\0';
-		ck_assert_str_eq(json, "{\"ok\":false,\"error\":\"OTP_CLEARS_BITS\",\"message\":"
-				       "\"OTP programming may only set bits, never clear them\"}\n");
+		ck_assert_int_eq(otu_read_file(out, 4096, &json, &n), 0);
+		ck_assert_str_eq((char *)json, "{\"ok\":false,\"error\":\"OTP_CLEARS_BITS\",\"message\":"
+					       "\"OTP programming may only set bits, never clear them\"}\n");
+		free(json);
 	}
 }
 END_TEST
@@ -249,16 +257,17 @@ START_TEST(help_documents_everything)
 		"otp floor", "otp epoch", "otp revoke", "fault clear", "stop", "EXIT STATUS",
 		"ivshmem-doorbell,chardev=ota,vectors=2", "One guest at a time",
 	};
-	char path[256], text[16384];
-	long n;
+	char path[256];
+	uint8_t *text;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/help.txt", rig.mp.dir);
 	ck_assert_int_eq(shell_run("%s --help > %s", mp_binary(), path), 0);
-	n = read_small_file(path, text, sizeof(text) - 1);
-	ck_assert_int_gt(n, 0);
-	text[n] = '\0';
+	ck_assert_int_eq(otu_read_file(path, 1 << 16, &text, &n), 0);
+	ck_assert_uint_gt(n, 0);
 	for (unsigned i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		ck_assert_msg(strstr(text, words[i]), "--help does not mention '%s'", words[i]);
+		ck_assert_msg(strstr((char *)text, words[i]), "--help does not mention '%s'", words[i]);
+	free(text);
 	ck_assert_int_eq(shell_run("%s --version | grep -q 'shared memory ABI 1.0'", mp_binary()), 0);
 	ck_assert_int_eq(shell_run("%s --bogus 2>/dev/null", mp_binary()), 2);
 	ck_assert_int_eq(shell_run("%s 2>/dev/null", mp_binary()), 2); /* --state-dir is required */
@@ -409,12 +418,15 @@ END_TEST
 
 static void otp_bytes(uint32_t offset, void *out, uint32_t len)
 {
-	uint8_t otp[sizeof(struct ota_otp)];
+	uint8_t *otp;
 	char path[256];
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/otp.bin", rig.mp.state_dir);
-	ck_assert_int_eq(read_small_file(path, otp, sizeof(otp)), (long)sizeof(otp));
+	ck_assert_int_eq(otu_read_file(path, sizeof(struct ota_otp), &otp, &n), 0);
+	ck_assert_uint_eq(n, sizeof(struct ota_otp));
 	memcpy(out, otp + offset, len);
+	free(otp);
 }
 
 START_TEST(otp_edits_only_go_up_and_persist)

@@ -52,6 +52,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <otu/num.h>
+
 #include "fixture.h"
 #include "flashview.h"
 #include "harness.h"
@@ -600,19 +602,29 @@ static void calibrate(struct rig *r, enum op op, struct calib *cal)
 	ck_assert_uint_eq(running_bl0_slot(r), OTA_SLOT_A);
 }
 
-static unsigned env_count(const char *name, unsigned dflt)
+/* A knob from the environment: unset or empty is dflt; anything but a number stops the test. */
+static unsigned env_number(const char *name, unsigned dflt)
 {
 	const char *env = getenv(name);
-	unsigned n = env && *env ? (unsigned)strtoul(env, NULL, 0) : dflt;
+	uint32_t n;
+
+	if (!env || !*env)
+		return dflt;
+	ck_assert_msg(otu_parse_u32(env, OTU_DEC_OR_HEX, 0, UINT32_MAX, &n) == 0,
+		      "%s=%s is not a number", name, env);
+	return n;
+}
+
+static unsigned env_count(const char *name, unsigned dflt)
+{
+	unsigned n = env_number(name, dflt);
 
 	return n ? n : dflt;
 }
 
 static unsigned seed(void)
 {
-	const char *env = getenv("OTATTEST_KILL_SEED");
-
-	return env && *env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
+	return env_number("OTATTEST_KILL_SEED", (unsigned)time(NULL));
 }
 
 /* Every write with every named tear, then word boundaries inside writes, to `target` points. */

@@ -17,10 +17,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <otu/file.h>
 
 #include "fixture.h"
 #include "harness.h"
@@ -356,17 +359,18 @@ START_TEST(help_and_usage)
 		"ivshmem-doorbell,chardev=ota,vectors=2", "--connect=DEVICE-SOCKET", "EXIT STATUS",
 		"double free", "device-refused",
 	};
-	char path[256], text[16384];
-	long n;
+	char path[256];
+	uint8_t *text;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/help.txt", sp.mp.dir);
 	ck_assert_int_eq(shell_run("%s server --help > %s", mp_binary(), path), 0);
-	n = read_small_file(path, text, sizeof(text) - 1);
-	ck_assert_int_gt(n, 0);
-	text[n] = '\0';
+	ck_assert_int_eq(otu_read_file(path, 1 << 16, &text, &n), 0);
+	ck_assert_uint_gt(n, 0);
 	for (unsigned i = 0; i < sizeof(server_words) / sizeof(server_words[0]); i++)
-		ck_assert_msg(strstr(text, server_words[i]), "server --help lacks '%s'",
+		ck_assert_msg(strstr((char *)text, server_words[i]), "server --help lacks '%s'",
 			      server_words[i]);
+	free(text);
 	ck_assert_int_eq(shell_run("%s --help | grep -q -- '--connect=DEVICE-SOCKET'", mp_binary()), 0);
 	ck_assert_int_eq(shell_run("%s --help | grep -q 'otattest-model server --socket=PATH'",
 			     mp_binary()),

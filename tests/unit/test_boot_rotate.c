@@ -17,6 +17,7 @@
 #include "hal.h"
 #include "swhal.h"
 #include "tu_device.h"
+#include "tu_main.h"
 
 static struct tu_device dev;
 
@@ -247,15 +248,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r;
-	int failed;
-
-	tu_keys_warm(false);
-	r = srunner_create(suite());
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN_PREPARED(tu_keys_warm(false), suite)

@@ -11,6 +11,7 @@
 #include "otattest/cbor.h"
 #include "otattest/verify.h"
 #include "otattest/x509.h"
+#include "tu_main.h"
 
 static const struct ota_cbor_limits lim = { .max_depth = 4, .max_string = 64, .max_count = 8 };
 
@@ -489,13 +490,4 @@ static Suite *cbor_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(cbor_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN(cbor_suite)

@@ -30,6 +30,7 @@
 #include "../../daemon/otattestctl/ctl.h"
 #include "../../daemon/otattestd/log.h"
 #include "../../daemon/otattestd/manager.h"
+#include "tu_main.h"
 
 /* ---------------- the fake kernel ---------------- */
 
@@ -1287,18 +1288,13 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
+/* Every test here runs a private dbus-daemon: without one nothing can be tested. */
+static void require_dbus_daemon(void)
 {
-	SRunner *sr;
-	int failed;
-
 	if (access("/usr/bin/dbus-daemon", X_OK) != 0 && system("command -v dbus-daemon >/dev/null") != 0) {
 		fprintf(stderr, "dbus-daemon is not installed (scripts/deps.sh installs it)\n");
-		return 1;
+		exit(1);
 	}
-	sr = srunner_create(suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
 }
+
+OTA_TEST_MAIN_PREPARED(require_dbus_daemon(), suite)

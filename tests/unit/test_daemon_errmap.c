@@ -14,6 +14,7 @@
 #include "../../daemon/common/dbus-api.h"
 #include "../../daemon/common/errmap.h"
 #include "../../daemon/otattestd/genl.h"
+#include "tu_main.h"
 
 /* Every status survives the kernel's encoding and back, and names its class. */
 START_TEST(every_status_round_trips)
@@ -301,13 +302,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

@@ -7,6 +7,7 @@
 #include "../../daemon/otattestd/args.h"
 #include "../../daemon/otattestd/clients.h"
 #include "../../daemon/otattestd/ratelimit.h"
+#include "tu_main.h"
 
 #define SEC 1000000ull
 
@@ -210,13 +211,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

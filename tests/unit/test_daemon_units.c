@@ -21,6 +21,7 @@
 #include <systemd/sd-bus.h>
 
 #include "../../daemon/common/dbus-api.h"
+#include "tu_main.h"
 
 #define UNIT "build/systemd/otattestd.service"
 
@@ -266,13 +267,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

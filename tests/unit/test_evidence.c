@@ -15,6 +15,7 @@
 #include "fw_run.h"
 #include "handoff.h"
 #include "rom_ext.h"
+#include "tu_main.h"
 
 static struct evfix f;
 static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];
@@ -338,13 +339,4 @@ static Suite *evidence_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(evidence_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN(evidence_suite)

@@ -17,6 +17,7 @@
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 static struct oti_key root, inter, leaf, other, hroot, hleaf, root_pub;
 static struct oti_cert c_inter, c_leaf, hc_leaf, c_root_leaf;
@@ -529,15 +530,4 @@ static Suite *cert_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	build_fixtures();
-	sr = srunner_create(cert_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+OTA_TEST_MAIN_PREPARED(build_fixtures(), cert_suite)

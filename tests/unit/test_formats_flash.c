@@ -15,6 +15,7 @@
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 static struct oti_key creator, owner, owner2, howner;
 static struct ota_owner_config owner_cfg;
@@ -658,15 +659,4 @@ static Suite *flash_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	build_fixtures();
-	sr = srunner_create(flash_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+OTA_TEST_MAIN_PREPARED(build_fixtures(), flash_suite)

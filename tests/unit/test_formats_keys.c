@@ -20,6 +20,7 @@
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 static struct oti_key ec, hy, hy_leaf;
 static struct oti_cert hy_cert;
@@ -515,15 +516,4 @@ static Suite *keys_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	build_fixtures();
-	sr = srunner_create(keys_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+OTA_TEST_MAIN_PREPARED(build_fixtures(), keys_suite)

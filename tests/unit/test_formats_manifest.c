@@ -15,6 +15,7 @@
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 /* Fixtures, built once in main() and inherited by every forked test. */
 static struct oti_key root, inter, leaf, hroot, hinter, hleaf;
@@ -983,15 +984,4 @@ static Suite *manifest_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	build_fixtures();
-	sr = srunner_create(manifest_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+OTA_TEST_MAIN_PREPARED(build_fixtures(), manifest_suite)

@@ -14,6 +14,7 @@
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 static struct oti_key k_ec, k_hy;
 static struct oti_otp_params params;
@@ -396,15 +397,4 @@ static Suite *otp_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	build_fixtures();
-	sr = srunner_create(otp_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+OTA_TEST_MAIN_PREPARED(build_fixtures(), otp_suite)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../../kernel/parse.h"
+#include "tu_main.h"
 
 /* A valid record with no stages (enough for the region checks). */
 static struct ota_record rec;
@@ -234,13 +235,4 @@ static Suite *kernel_parse_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(kernel_parse_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN(kernel_parse_suite)

@@ -28,6 +28,7 @@
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_device.h"
+#include "tu_main.h"
 
 static struct tu_device dev;
 static uint8_t resp[OTA_SHM_RESPONSE_SIZE - sizeof(struct ota_mbox_header)];
@@ -461,13 +462,11 @@ START_TEST(test_not_ready_device)
 }
 END_TEST
 
-int main(void)
+static Suite *runtime_suite(void)
 {
 	Suite *s = suite_create("runtime");
 	TCase *v = tcase_create("validation");
 	TCase *c = tcase_create("commands");
-	SRunner *sr;
-	int failed;
 
 	/* Keys are made lazily in each (forked) test: ECDSA only, cheap. */
 	tcase_add_checked_fixture(v, setup, teardown);
@@ -490,9 +489,7 @@ int main(void)
 	tcase_add_test(c, test_rotate_tags);
 	suite_add_tcase(s, v);
 	suite_add_tcase(s, c);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+	return s;
 }
+
+OTA_TEST_MAIN(runtime_suite)

@@ -9,26 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/hex.h>
+
 #include "otattest/sha256.h"
-
-static void hex_to_bytes(const char *hex, uint8_t *out, size_t n)
-{
-	size_t i;
-
-	ck_assert_uint_eq(strlen(hex), 2 * n);
-	for (i = 0; i < n; i++) {
-		unsigned int v;
-
-		ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
-		out[i] = (uint8_t)v;
-	}
-}
+#include "tu_main.h"
 
 static void check_digest(const void *msg, size_t len, const char *hex)
 {
 	uint8_t want[32], got[32];
 
-	hex_to_bytes(hex, want, sizeof(want));
+	ck_assert_int_eq(otu_hex_decode(hex, want, sizeof(want)), (ssize_t)sizeof(want));
 	ota_sha256(msg, len, got);
 	ck_assert_mem_eq(got, want, sizeof(want));
 }
@@ -59,7 +49,7 @@ START_TEST(test_fips_million_a)
 	for (i = 0; i < 1000; i++)
 		ota_sha256_update(&c, chunk, sizeof(chunk));
 	ota_sha256_final(&c, got);
-	hex_to_bytes(want, exp, sizeof(exp));
+	ck_assert_int_eq(otu_hex_decode(want, exp, sizeof(exp)), (ssize_t)sizeof(exp));
 	ck_assert_mem_eq(got, exp, sizeof(exp));
 }
 END_TEST
@@ -208,13 +198,4 @@ static Suite *sha256_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(sha256_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN(sha256_suite)

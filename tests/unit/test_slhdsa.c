@@ -14,23 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/hex.h>
+
 #include "otattest/sha256.h"
 #include "otattest/slhdsa.h"
+#include "tu_main.h"
 
 #define SIG_BYTES OTA_SLHDSA_SIG_BYTES
-
-static void hex_to_bytes(const char *hex, uint8_t *out, size_t n)
-{
-	size_t i;
-
-	ck_assert_uint_eq(strlen(hex), 2 * n);
-	for (i = 0; i < n; i++) {
-		unsigned int v;
-
-		ck_assert_int_eq(sscanf(hex + 2 * i, "%2x", &v), 1);
-		out[i] = (uint8_t)v;
-	}
-}
 
 /* The shared fixture: made once before the tests fork. */
 static struct {
@@ -120,10 +110,10 @@ START_TEST(test_acvp_keygen_vectors)
 		uint8_t sk_seed[16], sk_prf[16], pk_seed[16], root[16];
 		uint8_t pk[OTA_SLHDSA_PK_BYTES], sk[OTA_SLHDSA_SK_BYTES];
 
-		hex_to_bytes(v[i].sk_seed, sk_seed, 16);
-		hex_to_bytes(v[i].sk_prf, sk_prf, 16);
-		hex_to_bytes(v[i].pk_seed, pk_seed, 16);
-		hex_to_bytes(v[i].pk_root, root, 16);
+		ck_assert_int_eq(otu_hex_decode(v[i].sk_seed, sk_seed, 16), 16);
+		ck_assert_int_eq(otu_hex_decode(v[i].sk_prf, sk_prf, 16), 16);
+		ck_assert_int_eq(otu_hex_decode(v[i].pk_seed, pk_seed, 16), 16);
+		ck_assert_int_eq(otu_hex_decode(v[i].pk_root, root, 16), 16);
 		ota_slhdsa_keygen(sk_seed, sk_prf, pk_seed, pk, sk);
 		ck_assert_msg(memcmp(pk + 16, root, 16) == 0, "ACVP vector %zu: PK.root differs",
 			      i + 1);
@@ -356,15 +346,4 @@ static Suite *slhdsa_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr;
-	int failed;
-
-	fixture_make();
-	sr = srunner_create(slhdsa_suite());
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN_PREPARED(fixture_make(), slhdsa_suite)

@@ -15,6 +15,7 @@
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_check.h"
+#include "tu_main.h"
 
 #define FLASH_BYTES (16u * OTA_FLASH_PAGE_SIZE)
 #define GUARD 64u
@@ -175,13 +176,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

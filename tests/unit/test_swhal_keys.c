@@ -17,6 +17,7 @@
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
+#include "tu_main.h"
 
 static const uint8_t secret[32] = {
 	0x5e, 0xc7, 0x3e, 0x70, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08,
@@ -585,13 +586,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

@@ -19,6 +19,7 @@
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
+#include "tu_main.h"
 
 #define PAGE OTA_FLASH_PAGE_SIZE
 
@@ -254,7 +255,7 @@ static bool dir_has_temporaries(const char *dir)
 
 	ck_assert_ptr_nonnull(d);
 	while ((e = readdir(d)) != NULL)
-		found |= !strncmp(e->d_name, ".tmp.", 5);
+		found |= e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
 	closedir(d);
 	return found;
 }
@@ -349,13 +350,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

@@ -14,6 +14,7 @@
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
+#include "tu_main.h"
 
 #define PAGE OTA_FLASH_PAGE_SIZE
 #define LEN 64u
@@ -187,13 +188,4 @@ static Suite *suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *r = srunner_create(suite());
-	int failed;
-
-	srunner_run_all(r, CK_NORMAL);
-	failed = srunner_ntests_failed(r);
-	srunner_free(r);
-	return failed ? 1 : 0;
-}
+OTA_TEST_MAIN(suite)

@@ -16,6 +16,7 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509v3.h>
+#include <otu/hex.h>
 
 #include "otattest/cbor.h"
 #include "otattest/sha256.h"
@@ -23,6 +24,7 @@
 #include "otattest/x509.h"
 
 #include "../../libotattest/tools/otimage/idcert.h"
+#include "tu_main.h"
 
 static const uint8_t device_id[OTA_DEVICE_ID_BYTES] = { 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5,
 							0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xdb,
@@ -108,7 +110,7 @@ static void add_tcb_info(X509 *c, const struct ota_record *r)
 /* An end-entity certificate for key, issued by issuer_key/issuer. */
 static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca)
 {
-	char cn[80];
+	char cn[sizeof(OTA_CERT_CN_ALIAS) + 2 * OTA_DEVICE_ID_BYTES];
 	X509 *c = X509_new();
 
 	ck_assert_ptr_nonnull(c);
@@ -116,9 +118,8 @@ static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool 
 	ASN1_INTEGER_set(X509_get_serialNumber(c), 7);
 	ASN1_TIME_set_string_X509(X509_getm_notBefore(c), "20250101000000Z");
 	ASN1_TIME_set_string_X509(X509_getm_notAfter(c), "99991231235959Z");
-	snprintf(cn, sizeof(cn), "%s", OTA_CERT_CN_ALIAS);
-	for (unsigned int i = 0; i < OTA_DEVICE_ID_BYTES; i++)
-		snprintf(cn + strlen(cn), sizeof(cn) - strlen(cn), "%02x", device_id[i]);
+	memcpy(cn, OTA_CERT_CN_ALIAS, sizeof(OTA_CERT_CN_ALIAS) - 1);
+	otu_hex_encode(cn + sizeof(OTA_CERT_CN_ALIAS) - 1, device_id, OTA_DEVICE_ID_BYTES);
 	X509_NAME_add_entry_by_NID(X509_get_subject_name(c), NID_commonName, MBSTRING_UTF8,
 				   (const unsigned char *)cn, -1, -1, 0);
 	X509_set_issuer_name(c, X509_get_subject_name(issuer));
@@ -750,13 +751,4 @@ static Suite *verify_suite(void)
 	return s;
 }
 
-int main(void)
-{
-	SRunner *sr = srunner_create(verify_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
-}
+OTA_TEST_MAIN(verify_suite)

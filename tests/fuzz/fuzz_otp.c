@@ -28,7 +28,15 @@ static void check_decoded(const struct ota_otp *otp)
 	if (ota_otp_decode(otp, &info) != OTA_OK)
 		return;
 	REQUIRE(info.lifecycle < OTA_LC_COUNT);
-	REQUIRE(ota_otp_lifecycle_encoding(info.lifecycle) == otp->lifecycle);
+	/* HW_CFG's state, or the one exit from manufacturing the counters record. */
+	if (otp->lifecycle_transition == 0) {
+		REQUIRE(ota_otp_lifecycle_encoding(info.lifecycle) == otp->lifecycle);
+	} else {
+		REQUIRE(otp->lifecycle == OTA_OTP_LC_TEST_UNLOCKED);
+		REQUIRE(ota_otp_lifecycle_encoding(info.lifecycle) == otp->lifecycle_transition);
+		REQUIRE(info.lifecycle == OTA_LC_DEV || info.lifecycle == OTA_LC_PROD ||
+			info.lifecycle == OTA_LC_PROD_END);
+	}
 	REQUIRE(!(info.features & ~OTA_OTP_F_ALL));
 	REQUIRE(info.chain_max_svn >= 1 && info.chain_max_svn <= OTA_SVN_LIMIT);
 	REQUIRE(info.epoch <= OTA_OTP_EPOCH_BITS);

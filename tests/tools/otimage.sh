@@ -343,11 +343,36 @@ cp otp.bin otpbad.bin
 poke otpbad.bin 30 ff     # features, inside HW_CFG
 rc "fuse: refuses a damaged OTP image" $E_MALFORMED fuse otpbad.bin --bump-epoch
 err_is "otimage: otpbad.bin: otp.hw_cfg_digest: an OTP partition digest does not match"
+# The lifecycle leaves manufacturing once, for dev, prod or prod_end.
+rc "provision in test_unlocked (manufacturing)" 0 provision --creator-key root.pub \
+	--lifecycle test_unlocked --out otp-tu.bin --json
+jqt "test_unlocked as provisioned" '.lifecycle == "test_unlocked" and .lifecycle_provisioned == "test_unlocked"' out.txt
+cp otp-tu.bin otp-tu.before
+rc "fuse: test_unlocked to prod" 0 fuse otp-tu.bin --lifecycle prod --json
+jqt "prod in effect, test_unlocked as provisioned" '.lifecycle == "prod" and .lifecycle_provisioned == "test_unlocked"' out.txt
+check "...by setting bits of the transition word only" python3 -c "
+a = open('otp-tu.before', 'rb').read(); b = open('otp-tu.bin', 'rb').read()
+raise SystemExit(any(x != y for x, y in zip(a[:720] + a[724:], b[:720] + b[724:])) or any(x & ~y for x, y in zip(a, b)))"
+cp otp-tu.bin otp-tu.prod
+rc "fuse: to the state it is in changes nothing" 0 fuse otp-tu.bin --lifecycle prod
+check "...the image is the same" cmp -s otp-tu.bin otp-tu.prod
+rc "fuse: a second transition is refused" $E_INVALID fuse otp-tu.bin --lifecycle dev
+err_is "otimage: otp-tu.bin: --lifecycle: the lifecycle leaves only test_unlocked, once, for dev, prod or prod_end: 'dev'"
+check "...the image is unchanged" cmp -s otp-tu.bin otp-tu.prod
+rc "fuse: a device provisioned in prod does not move" $E_INVALID fuse otp.bin --lifecycle dev
+rc "fuse: test_unlocked to rma is not an exit from manufacturing" $E_INVALID fuse otp-tu.before \
+	--lifecycle rma --out x.bin
+absent x.bin
+rc "fuse: an unknown lifecycle" $E_INVALID fuse otp-tu.before --lifecycle beta --out x.bin
+cp otp-tu.before otp-glitch.bin
+poke otp-glitch.bin 720 01  # a partly programmed transition word
+rc "inspect: a glitched transition word is no lifecycle" $E_MALFORMED inspect otp-glitch.bin
+err_is "otimage: otp-glitch.bin: otp.lifecycle: OTP lifecycle state is not a valid encoding"
 head -c 1000 otp.bin >otpshort.bin
 rc "inspect: truncated OTP" $E_MALFORMED inspect otpshort.bin
 err_is "otimage: otpshort.bin: otp: OTP image is shorter than its layout: 1000 bytes, expected 1024"
 
-# ---- ca, and the identity certificate provision issues ----------------------
+# ---- ca, and the identity certificate ca-sign issues for a device's CSR ------
 rc "ca" 0 ca --key ca.key --cert ca.pem --json
 cp out.txt ca.json
 jqt "ca prints its certificate as inspect does" \

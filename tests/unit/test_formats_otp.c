@@ -2,7 +2,8 @@
 /*
  * The OTP image: built by libotimage and decoded back to the same fields;
  * every refusal of ota_otp_decode; thermometer counters; revocation words
- * that fail safe; and programming with OTP semantics (bits only set).
+ * that fail safe; the one lifecycle transition out of manufacturing; and
+ * programming with OTP semantics (bits only set).
  */
 #include <check.h>
 #include <stdio.h>
@@ -116,7 +117,7 @@ EDIT(e_magic, o->magic ^= 0x100)
 EDIT(e_version, o->version = 2)
 EDIT(e_size, o->size = 1023)
 EDIT(e_reserved0, o->reserved0 = 1)
-EDIT(e_reserved_tail, o->reserved[303] = 0x80)
+EDIT(e_reserved_tail, o->reserved[299] = 0x80)
 EDIT(e_lc_index, o->lifecycle = OTA_LC_PROD) /* the index, not the hardened encoding */
 EDIT(e_lc_flip, o->lifecycle ^= 1)
 EDIT(e_features, o->features = 2)
@@ -220,6 +221,106 @@ START_TEST(test_lifecycle_encodings)
 	ck_assert(!ota_otp_lifecycle_index(0, &idx));
 	ck_assert(!ota_otp_lifecycle_index(OTA_LC_DEV, &idx));
 	ck_assert(!ota_otp_lifecycle_index(OTA_OTP_LC_DEV ^ 0x01000000u, &idx));
+}
+END_TEST
+
+/* An OTP image provisioned in TEST_UNLOCKED, its transition word set to `word`. */
+static ota_status_t decode_moved(uint32_t provisioned, uint32_t word, uint32_t *lifecycle)
+{
+	struct oti_otp_params p = params;
+	struct ota_otp_info info;
+	struct ota_otp o;
+	ota_status_t st;
+
+	p.lifecycle = provisioned;
+	FIX(oti_otp_build(&p, &o, NULL));
+	o.lifecycle_transition = word; /* COUNTERS: no digest to re-seal */
+	st = ota_otp_decode(&o, &info);
+	*lifecycle = info.lifecycle;
+	return st;
+}
+
+START_TEST(test_lifecycle_transition_decode)
+{
+	static const uint32_t exits[] = { OTA_LC_DEV, OTA_LC_PROD, OTA_LC_PROD_END };
+	uint32_t lc, i;
+
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, 0, &lc), OTA_OK);
+	ck_assert_uint_eq(lc, OTA_LC_TEST_UNLOCKED);
+	for (i = 0; i < 3; i++) {
+		EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, ota_otp_lifecycle_encoding(exits[i]), &lc),
+		       OTA_OK);
+		ck_assert_uint_eq(lc, exits[i]);
+		/* Only manufacturing is left this way: any other state with the word set is no state. */
+		EXPECT(decode_moved(OTA_LC_DEV, ota_otp_lifecycle_encoding(exits[i]), &lc),
+		       OTA_OTP_BAD_LIFECYCLE);
+		EXPECT(decode_moved(OTA_LC_PROD, ota_otp_lifecycle_encoding(exits[i]), &lc),
+		       OTA_OTP_BAD_LIFECYCLE);
+	}
+	/* Not exits from manufacturing, and words a glitch or half a write leaves. */
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, OTA_OTP_LC_RMA, &lc), OTA_OTP_BAD_LIFECYCLE);
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, OTA_OTP_LC_TEST_UNLOCKED, &lc),
+	       OTA_OTP_BAD_LIFECYCLE);
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, 1, &lc), OTA_OTP_BAD_LIFECYCLE);
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, OTA_OTP_LC_PROD & 0xffffu, &lc),
+	       OTA_OTP_BAD_LIFECYCLE);
+	EXPECT(decode_moved(OTA_LC_TEST_UNLOCKED, OTA_OTP_LC_DEV | OTA_OTP_LC_PROD, &lc),
+	       OTA_OTP_BAD_LIFECYCLE);
+}
+END_TEST
+
+START_TEST(test_lifecycle_move)
+{
+	uint32_t tu = OTA_OTP_LC_TEST_UNLOCKED, word, i;
+
+	for (i = 0; i < OTA_LC_COUNT; i++) {
+		bool leaves = i == OTA_LC_DEV || i == OTA_LC_PROD || i == OTA_LC_PROD_END;
+
+		word = 0x5a5a5a5au;
+		EXPECT(ota_otp_lifecycle_move(tu, 0, i, &word),
+		       leaves ? OTA_OK : i == OTA_LC_TEST_UNLOCKED ? OTA_OK : OTA_OTP_LIFECYCLE_TRANSITION);
+		if (leaves)
+			ck_assert_uint_eq(word, ota_otp_lifecycle_encoding(i));
+		else if (i == OTA_LC_TEST_UNLOCKED)
+			ck_assert_uint_eq(word, 0); /* already there: nothing to program */
+	}
+	/* Once moved, the state it is in is a no-op and every other is refused. */
+	EXPECT(ota_otp_lifecycle_move(tu, OTA_OTP_LC_PROD, OTA_LC_PROD, &word), OTA_OK);
+	ck_assert_uint_eq(word, OTA_OTP_LC_PROD);
+	EXPECT(ota_otp_lifecycle_move(tu, OTA_OTP_LC_PROD, OTA_LC_DEV, &word),
+	       OTA_OTP_LIFECYCLE_TRANSITION);
+	EXPECT(ota_otp_lifecycle_move(tu, OTA_OTP_LC_PROD, OTA_LC_TEST_UNLOCKED, &word),
+	       OTA_OTP_LIFECYCLE_TRANSITION);
+	/* Provisioned outside manufacturing: no move at all. */
+	EXPECT(ota_otp_lifecycle_move(OTA_OTP_LC_DEV, 0, OTA_LC_PROD, &word),
+	       OTA_OTP_LIFECYCLE_TRANSITION);
+	EXPECT(ota_otp_lifecycle_move(OTA_OTP_LC_DEV, 0, OTA_LC_DEV, &word), OTA_OK);
+	EXPECT(ota_otp_lifecycle_move(OTA_OTP_LC_DEV ^ 1u, 0, OTA_LC_DEV, &word),
+	       OTA_OTP_BAD_LIFECYCLE);
+	EXPECT(ota_otp_lifecycle_move(tu, 7, OTA_LC_DEV, &word), OTA_OTP_BAD_LIFECYCLE);
+}
+END_TEST
+
+START_TEST(test_set_lifecycle_programs_bits_only)
+{
+	struct oti_otp_params p = params;
+	struct ota_otp o, before;
+	struct ota_otp_info info;
+
+	p.lifecycle = OTA_LC_TEST_UNLOCKED;
+	FIX(oti_otp_build(&p, &o, NULL));
+	before = o;
+	EXPECT(oti_otp_set_lifecycle(&o, OTA_LC_PROD_END), OTA_OK);
+	EXPECT(oti_otp_program_check(&before, &o), OTA_OK);
+	EXPECT(ota_otp_decode(&o, &info), OTA_OK);
+	ck_assert_uint_eq(info.lifecycle, OTA_LC_PROD_END);
+	ck_assert_uint_eq(o.lifecycle, OTA_OTP_LC_TEST_UNLOCKED); /* HW_CFG untouched */
+	ck_assert_mem_eq(o.hw_cfg_digest, before.hw_cfg_digest, 32);
+	before = o;
+	EXPECT(oti_otp_set_lifecycle(&o, OTA_LC_DEV), OTA_OTP_LIFECYCLE_TRANSITION);
+	ck_assert_mem_eq(&o, &before, sizeof(o));
+	EXPECT(oti_otp_set_lifecycle(&o, OTA_LC_PROD_END), OTA_OK);
+	ck_assert_mem_eq(&o, &before, sizeof(o));
 }
 END_TEST
 
@@ -384,6 +485,9 @@ static Suite *otp_suite(void)
 	tcase_add_test(rt, test_hw_cfg_digest_covers_partition);
 	tcase_add_test(rt, test_revocation_words_fail_safe);
 	tcase_add_test(rt, test_lifecycle_encodings);
+	tcase_add_test(rt, test_lifecycle_transition_decode);
+	tcase_add_test(rt, test_lifecycle_move);
+	tcase_add_test(rt, test_set_lifecycle_programs_bits_only);
 	suite_add_tcase(s, rt);
 	tcase_add_test(th, test_thermometer_roundtrip);
 	tcase_add_test(th, test_thermometer_gaps);

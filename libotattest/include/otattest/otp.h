@@ -9,8 +9,17 @@
  *  - SECRET: the device secret; locked by its own digest and readable only
  *    by the key manager (the HAL refuses firmware reads of this range).
  *  - COUNTERS: values that only grow after provisioning, so no digest:
- *    revocation words and thermometer-coded epoch and SVN floors (a value
- *    n is the n lowest bits set; anything else is corrupt).
+ *    revocation words, thermometer-coded epoch and SVN floors (a value
+ *    n is the n lowest bits set; anything else is corrupt), and the one
+ *    lifecycle transition out of manufacturing.
+ *
+ * Lifecycle: HW_CFG holds the state the device was provisioned in. A
+ * device provisioned in TEST_UNLOCKED (manufacturing: personalization
+ * runs there, docs/mailbox.md) leaves it once, for DEV, PROD or PROD_END,
+ * by programming that state's encoding into lifecycle_transition - a
+ * zero word gaining bits, so the fuse programmer can do it after the
+ * HW_CFG digest is locked, and nothing can do it twice or undo it. Like
+ * OpenTitan's lifecycle controller it takes effect at the next reset.
  */
 #ifndef OTATTEST_OTP_H
 #define OTATTEST_OTP_H
@@ -38,6 +47,8 @@
 
 #define OTA_OTP_EPOCH_BITS 64u
 #define OTA_OTP_FLOOR_BITS 256u
+/* Boot data writes a device can anchor in its lifetime (rotations, commits). */
+#define OTA_OTP_BOOT_DATA_ANCHOR_BITS 1024u
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
 
 /* 1024 bytes. */
@@ -64,7 +75,9 @@ struct ota_otp {
 	uint8_t epoch[OTA_OTP_EPOCH_BITS / 8];       /* 648: thermometer */
 	uint8_t floor_rom_ext[OTA_OTP_FLOOR_BITS / 8]; /* 656: thermometer */
 	uint8_t floor_bl0[OTA_OTP_FLOOR_BITS / 8];   /* 688: thermometer */
-	uint8_t reserved[304];                       /* 720: zero */
+	uint32_t lifecycle_transition;               /* 720: 0, or OTA_OTP_LC_* it left TEST_UNLOCKED for */
+	uint8_t boot_data_anchor[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8]; /* 724: thermometer: lowest boot data counter still valid */
+	uint8_t reserved[172];                       /* 852: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -80,12 +93,13 @@ OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
  * never part of it: only the key manager sees that.
  */
 struct ota_otp_info {
-	uint32_t lifecycle; /* enum ota_lifecycle */
+	uint32_t lifecycle; /* enum ota_lifecycle, in effect (after a transition) */
 	uint32_t features;
 	uint32_t chain_max_svn;
 	uint32_t epoch;
 	uint32_t floor_rom_ext;
 	uint32_t floor_bl0;
+	uint32_t boot_data_anchor; /* boot data below this counter is a replay */
 	uint8_t device_id[OTA_DEVICE_ID_BYTES];
 	uint8_t owner_config_digest[OTA_SHA256_BYTES];
 	struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];
@@ -114,5 +128,16 @@ void ota_thermometer_encode(uint8_t *bits, uint32_t nbytes, uint32_t value);
 /* Lifecycle encoding <-> index; returns false for an unknown encoding. */
 bool ota_otp_lifecycle_index(uint32_t encoding, uint32_t *index);
 uint32_t ota_otp_lifecycle_encoding(uint32_t index);
+
+/*
+ * Moving the lifecycle to state `to` (enum ota_lifecycle), given the two
+ * OTP words that say where it is (lifecycle, lifecycle_transition): OTA_OK
+ * with the transition word to program (unchanged when the device is
+ * already in `to`), or OTP_LIFECYCLE_TRANSITION - only TEST_UNLOCKED is
+ * left, only once, and only for DEV, PROD or PROD_END. OTP_BAD_LIFECYCLE
+ * when the words themselves are not a valid state.
+ */
+ota_status_t ota_otp_lifecycle_move(uint32_t lifecycle, uint32_t transition, uint32_t to,
+				    uint32_t *transition_out);
 
 #endif /* OTATTEST_OTP_H */

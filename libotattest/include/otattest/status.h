@@ -170,6 +170,9 @@ enum ota_status_class {
 	X(BOOT_DATA_BAD_FIELD, MALFORMED, BOOTDATA, 5, "a boot data field holds an out-of-range value") \
 	X(BOOT_DATA_CORRUPT, MALFORMED, BOOTDATA, 6, "neither boot data copy is intact")           \
 	X(BOOT_DATA_BAD_SIZE, MALFORMED, BOOTDATA, 7, "boot data size field is wrong")              \
+	X(BOOT_DATA_MAC_MISMATCH, VERIFICATION, BOOTDATA, 8, "boot data is not authenticated by this device's key") \
+	X(BOOT_DATA_ROLLED_BACK, VERIFICATION, BOOTDATA, 9, "boot data is older than the counter OTP anchors") \
+	X(BOOT_DATA_COUNTER_EXHAUSTED, LIMIT, BOOTDATA, 10, "the OTP anchor has no room for another boot data write") \
 	/* OTP image */                                                                            \
 	X(OTP_TRUNCATED, MALFORMED, OTP, 1, "OTP image is shorter than its layout")                \
 	X(OTP_BAD_MAGIC, MALFORMED, OTP, 2, "OTP magic is wrong")                                  \

@@ -44,6 +44,44 @@ uint32_t ota_otp_lifecycle_encoding(uint32_t index)
 	return index < OTA_LC_COUNT ? lc_encodings[index] : 0;
 }
 
+/* Where manufacturing may hand a device over to (RMA is not an exit from it). */
+static bool manufacturing_exit(uint32_t to)
+{
+	return to == OTA_LC_DEV || to == OTA_LC_PROD || to == OTA_LC_PROD_END;
+}
+
+/* The state in effect: HW_CFG's, or the one lifecycle_transition moved it to. */
+static ota_status_t lifecycle_in_effect(uint32_t lifecycle, uint32_t transition, uint32_t *index)
+{
+	uint32_t to;
+
+	if (!ota_otp_lifecycle_index(lifecycle, index))
+		return OTA_OTP_BAD_LIFECYCLE;
+	if (transition == 0)
+		return OTA_OK;
+	/* A partly programmed or glitched word is no state at all: fail closed. */
+	if (*index != OTA_LC_TEST_UNLOCKED || !ota_otp_lifecycle_index(transition, &to) ||
+	    !manufacturing_exit(to))
+		return OTA_OTP_BAD_LIFECYCLE;
+	*index = to;
+	return OTA_OK;
+}
+
+ota_status_t ota_otp_lifecycle_move(uint32_t lifecycle, uint32_t transition, uint32_t to,
+				    uint32_t *transition_out)
+{
+	uint32_t now;
+
+	OTA_TRY(lifecycle_in_effect(lifecycle, transition, &now));
+	*transition_out = transition;
+	if (now == to)
+		return OTA_OK;
+	if (now != OTA_LC_TEST_UNLOCKED || !manufacturing_exit(to))
+		return OTA_OTP_LIFECYCLE_TRANSITION;
+	*transition_out = ota_otp_lifecycle_encoding(to);
+	return OTA_OK;
+}
+
 static ota_status_t creator_keys_check(const struct ota_otp *otp)
 {
 	uint32_t i, j;
@@ -83,8 +121,7 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 		return OTA_OTP_DIGEST_MISMATCH;
 	if (otp->reserved0 != 0 || !ota_all_zero(otp->reserved, sizeof(otp->reserved)))
 		return OTA_OTP_RESERVED_NONZERO;
-	if (!ota_otp_lifecycle_index(otp->lifecycle, &info.lifecycle))
-		return OTA_OTP_BAD_LIFECYCLE;
+	OTA_TRY(lifecycle_in_effect(otp->lifecycle, otp->lifecycle_transition, &info.lifecycle));
 	if (otp->features & ~OTA_OTP_F_ALL)
 		return OTA_OTP_BAD_FEATURES;
 	if (otp->chain_max_svn < 1 || otp->chain_max_svn > OTA_SVN_LIMIT)
@@ -94,6 +131,8 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 	OTA_TRY(ota_thermometer_decode(otp->floor_rom_ext, sizeof(otp->floor_rom_ext),
 				       &info.floor_rom_ext));
 	OTA_TRY(ota_thermometer_decode(otp->floor_bl0, sizeof(otp->floor_bl0), &info.floor_bl0));
+	OTA_TRY(ota_thermometer_decode(otp->boot_data_anchor, sizeof(otp->boot_data_anchor),
+				       &info.boot_data_anchor));
 
 	info.features = otp->features;
 	info.chain_max_svn = otp->chain_max_svn;

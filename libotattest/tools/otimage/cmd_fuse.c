@@ -11,11 +11,13 @@
 
 static const char fuse_help[] =
 	"NAME\n"
-	"    otimage fuse - raise a floor, bump the epoch or revoke a key in an OTP image\n"
+	"    otimage fuse - raise a floor, bump the epoch, revoke a key or move the\n"
+	"    lifecycle out of manufacturing in an OTP image\n"
 	"\n"
 	"SYNOPSIS\n"
 	"    otimage fuse OTP [--floor rom_ext=N|bl0=N]... [--bump-epoch]\n"
-	"                     [--revoke creator:I|owner:I]... [--out FILE] [--json]\n"
+	"                     [--revoke creator:I|owner:I]... [--lifecycle STATE]\n"
+	"                     [--out FILE] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Programs the COUNTERS partition of OTP the way the fuses themselves are\n"
@@ -26,6 +28,13 @@ static const char fuse_help[] =
 	"    image under it fail with ROOT_KEY_REVOKED. Raising a floor above a\n"
 	"    delegate's SVN ceiling revokes that delegate without spending a key fuse.\n"
 	"\n"
+	"    --lifecycle ends manufacturing: a device provisioned in test_unlocked (where\n"
+	"    it hands out its identity CSR and takes its certificate) moves to dev, prod\n"
+	"    or prod_end by programming the lifecycle transition word. It happens once:\n"
+	"    any other move is refused (OTP_LIFECYCLE_TRANSITION, exit 10); moving to\n"
+	"    the state the image is already in changes nothing. The device sees it at\n"
+	"    its next boot.\n"
+	"\n"
 	"    All changes are applied in memory, checked, and written at once: to FILE\n"
 	"    with --out, otherwise back to OTP (atomically, by rename).\n"
 	"\n"
@@ -34,6 +43,7 @@ static const char fuse_help[] =
 	"    --bump-epoch             add one to the identity epoch (at most 64).\n"
 	"    --revoke creator:I       revoke creator key slot I (0..3).\n"
 	"    --revoke owner:I         revoke owner config key I (0..3).\n"
+	"    --lifecycle STATE        leave test_unlocked for dev, prod or prod_end.\n"
 	"    --out FILE               write the result to FILE instead of OTP.\n"
 	"    --json                   print the decoded result as one JSON object.\n"
 	"    -h, --help               show this help.\n"
@@ -44,12 +54,13 @@ static const char fuse_help[] =
 	"\n"
 	"EXAMPLES\n"
 	"    otimage fuse otp.bin --floor bl0=5\n"
-	"    otimage fuse otp.bin --revoke creator:0 --bump-epoch\n";
+	"    otimage fuse otp.bin --revoke creator:0 --bump-epoch\n"
+	"    otimage fuse otp.bin --lifecycle prod\n";
 
 #define FUSE_MAX_OPS 16
 
 struct fuse_op {
-	char kind; /* 'f' floor, 'e' epoch, 'r' revoke */
+	char kind; /* 'f' floor, 'e' epoch, 'r' revoke, 'l' lifecycle */
 	uint32_t a, b;
 	const char *arg;
 };
@@ -70,6 +81,9 @@ static ota_status_t fuse_apply(struct ota_otp *otp, const struct fuse_op *op, st
 				    : oti_diag_set(d, st, NULL, "--bump-epoch",
 						   st == OTA_TOOL_TOO_LARGE ? "the epoch is at its maximum (64)"
 									    : NULL);
+	case 'l':
+		st = oti_otp_set_lifecycle(otp, op->a);
+		return st == OTA_OK ? st : oti_diag_set(d, st, NULL, "--lifecycle", "'%s'", op->arg);
 	default:
 		st = oti_otp_revoke(otp, op->a != 0, op->b);
 		return st == OTA_OK ? st : oti_diag_set(d, st, NULL, "--revoke", "'%s'", op->arg);
@@ -82,6 +96,7 @@ int oti_cmd_fuse(int argc, char **argv)
 		{ "floor", required_argument, NULL, 'F' },
 		{ "bump-epoch", no_argument, NULL, 'e' },
 		{ "revoke", required_argument, NULL, 'r' },
+		{ "lifecycle", required_argument, NULL, 'l' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -129,6 +144,12 @@ int oti_cmd_fuse(int argc, char **argv)
 				return oti_fail(&d, oti_diag_set(&d, OTA_TOOL_BAD_VALUE, NULL, "--revoke",
 								 "'%s', expected a key slot 0..3", optarg));
 			break;
+		case 'l':
+			if (oti_parse_lifecycle(optarg, &op.a) != OTA_OK)
+				return oti_fail(&d, oti_diag_set(&d, OTA_TOOL_BAD_VALUE, NULL, "--lifecycle",
+								 "'%s', expected dev, prod or prod_end",
+								 optarg));
+			break;
 		case 'o': out = optarg; continue;
 		case 'j': json = true; continue;
 		case 'h': return oti_print_help(fuse_help);
@@ -141,7 +162,7 @@ int oti_cmd_fuse(int argc, char **argv)
 	if (optind + 1 != argc)
 		return oti_usage_error("fuse", "give exactly one OTP image");
 	if (!nops)
-		return oti_usage_error("fuse", "nothing to program: give --floor, --bump-epoch or --revoke");
+		return oti_usage_error("fuse", "nothing to program: give --floor, --bump-epoch, --revoke or --lifecycle");
 	in = argv[optind];
 
 	st = oti_otp_load(in, &otp, &d);

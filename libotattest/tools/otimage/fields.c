@@ -66,6 +66,7 @@ static const struct {
 	{ OTA_OTP_BAD_SIZE, "otp.size" },
 	{ OTA_OTP_DIGEST_MISMATCH, "otp.hw_cfg_digest" },
 	{ OTA_OTP_BAD_LIFECYCLE, "otp.lifecycle" },
+	{ OTA_OTP_LIFECYCLE_TRANSITION, "otp.lifecycle_transition" },
 	{ OTA_OTP_BAD_KEY_SLOT, "otp.creator_keys" },
 	{ OTA_OTP_RESERVED_NONZERO, "otp.reserved" },
 	{ OTA_OTP_BAD_COUNTER, "otp.counters" },

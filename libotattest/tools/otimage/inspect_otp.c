@@ -25,6 +25,9 @@ ota_status_t oti_inspect_otp(struct oti_out *o, const uint8_t *buf, size_t len,
 	}
 	oti_out_hex(o, "device_id", info.device_id, sizeof(info.device_id));
 	oti_out_str(o, "lifecycle", ota_lifecycle_name(info.lifecycle));
+	/* HW_CFG's state; lifecycle differs once the device left manufacturing. */
+	oti_out_str(o, "lifecycle_provisioned",
+		    ota_otp_lifecycle_index(otp.lifecycle, &i) ? ota_lifecycle_name(i) : "?");
 	oti_out_bool(o, "tag_boot", info.features & OTA_OTP_F_TAG_BOOT);
 	oti_out_u64(o, "chain_max_svn", info.chain_max_svn);
 	oti_out_u64(o, "epoch", info.epoch);

@@ -314,6 +314,12 @@ ota_status_t oti_otp_raise_floor(struct ota_otp *otp, uint32_t stage, uint32_t f
 ota_status_t oti_otp_bump_epoch(struct ota_otp *otp, uint32_t *new_epoch);
 /* owner false: creator key slot `index`; true: owner config key `index`. */
 ota_status_t oti_otp_revoke(struct ota_otp *otp, bool owner, uint32_t index);
+/*
+ * Move the lifecycle out of test_unlocked to `lifecycle` (enum
+ * ota_lifecycle: dev, prod or prod_end; lifecycle_transition, otp.h);
+ * a no-op when it is there already, OTP_LIFECYCLE_TRANSITION otherwise.
+ */
+ota_status_t oti_otp_set_lifecycle(struct ota_otp *otp, uint32_t lifecycle);
 /* Read an OTP image file (exactly one struct) and check it with ota_otp_decode. */
 ota_status_t oti_otp_load(const char *path, struct ota_otp *out, struct oti_diag *d);
 /* OTP_CLEARS_BITS if `next` clears any bit set in `prev`. */

@@ -146,6 +146,18 @@ ota_status_t oti_otp_revoke(struct ota_otp *otp, bool owner, uint32_t index)
 	return st;
 }
 
+ota_status_t oti_otp_set_lifecycle(struct ota_otp *otp, uint32_t lifecycle)
+{
+	struct ota_otp next = *otp;
+	ota_status_t st;
+
+	OTA_TRY(ota_otp_lifecycle_move(otp->lifecycle, otp->lifecycle_transition, lifecycle,
+				       &next.lifecycle_transition));
+	st = program(otp, &next);
+	OPENSSL_cleanse(&next, sizeof(next));
+	return st;
+}
+
 ota_status_t oti_otp_load(const char *path, struct ota_otp *out, struct oti_diag *d)
 {
 	uint8_t *buf;

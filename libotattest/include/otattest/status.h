@@ -186,6 +186,7 @@ enum ota_status_class {
 	X(OTP_BAD_FEATURES, MALFORMED, OTP, 10, "OTP feature word sets unknown bits")               \
 	X(OTP_BAD_SIZE, MALFORMED, OTP, 11, "OTP size field is wrong")                              \
 	X(OTP_BAD_FIELD, MALFORMED, OTP, 12, "an OTP field holds an out-of-range value")            \
+	X(OTP_LIFECYCLE_TRANSITION, INVALID_ARGUMENT, OTP, 13, "the lifecycle leaves only test_unlocked, once, for dev, prod or prod_end") \
 	/* owner config */                                                                         \
 	X(OWNER_TRUNCATED, MALFORMED, OWNER, 1, "owner config is shorter than its layout")         \
 	X(OWNER_BAD_MAGIC, MALFORMED, OWNER, 2, "owner config magic is wrong")                     \

@@ -73,9 +73,9 @@ $(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-# libswhal: provision computes the identity public key with the key manager's code.
-$(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(B)/libswhal.a $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
+# No part of the emulated chip: the host never computes a device key. The
+# identity certificate comes from the device's own CSR (otimage ca-sign).
+$(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
 		$(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
-EXTRA_CFLAGS_libotattest_tools_otimage_ += -Iqemu-model/chip
 ALL_TARGETS += $(OTIMAGE)

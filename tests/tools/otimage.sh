@@ -71,15 +71,16 @@ mode_of() { stat -c %a "$1"; }
 
 # ---- help and usage -----------------------------------------------------
 rc "otimage --help" 0 --help
-for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign; do
 	check "tool help lists $c" grep -q "^    $c " out.txt
 done
-for c in keygen sign delegate owner-config pack provision fuse inspect ca; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign; do
 	rc "$c --help" 0 "$c" --help
 	check "$c --help is a manual page" \
 		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
 	# Every long option the command parses is in its manual page.
-	src=$src_dir/libotattest/tools/otimage/cmd_${c%-config}.c
+	src=${c%-config}
+	src=$src_dir/libotattest/tools/otimage/cmd_${src//-/_}.c
 	undocumented=""
 	for o in $(grep -oE '\{ "[a-z-]+", (required|no)_argument' "$src" | cut -d'"' -f2); do
 		grep -q -- "--$o" out.txt || undocumented="$undocumented --$o"
@@ -390,25 +391,90 @@ rc "ca: --cn too long" $E_USAGE ca --key x.key --cert x.pem --cn "$(printf 'c%.0
 absent x.key
 oti ca --key other-ca.key --cert other-ca.pem >/dev/null
 
-rc "provision with an identity certificate" 0 provision --creator-key root.pub --owner-config owner.cfg \
-	--device-id 00112233445566778899aabbccddeeff --ca-key ca.key --ca-cert ca.pem \
-	--identity-cert identity.der --out otp-id.bin --json
+# The device's request, made the way the firmware makes it (a P-256 key;
+# O and CN as UTF8Strings, one RDN each; ecdsa-with-SHA256).
+devid=00112233445566778899aabbccddeeff
+openssl ecparam -name prime256v1 -genkey -noout -out dev.key 2>/dev/null
+openssl ecparam -name prime256v1 -genkey -noout -out other.key 2>/dev/null
+openssl ecparam -name secp384r1 -genkey -noout -out p384.key 2>/dev/null
+# csr KEY SUBJECT OUT [openssl req options...]
+csr() { openssl req -new -key "$1" -subj "$2" -outform DER -out "$3" "${@:4}" 2>/dev/null; }
+csr dev.key "/O=otattest/CN=otattest identity $devid" dev.csr
+rc "ca-sign a device's CSR" 0 ca-sign --csr dev.csr --ca-key ca.key --ca-cert ca.pem \
+	--out identity.der --json
+cp out.txt idcert.json
 check "identity certificate is DER, 0644" bash -c 'test $(stat -c %a identity.der) = 644 && openssl x509 -inform der -in identity.der -noout'
 check "openssl verify: the identity certificate chains to the CA" bash -c \
 	'openssl x509 -inform der -in identity.der -out identity.pem && openssl verify -CAfile ca.pem identity.pem >/dev/null'
 check "...and not to another CA" bash -c '! openssl verify -CAfile other-ca.pem identity.pem >/dev/null 2>&1'
-rc "inspect the identity certificate" 0 inspect --json identity.der
-cp out.txt idcert.json
-jqt "identity certificate: device identity of this device, CA:TRUE pathlen 0, issued by the CA" \
-	'.format == "x509-certificate" and .role == "device-identity" and .device_id == "00112233445566778899aabbccddeeff" and .ca == true and .path_length == 0 and .issuer == "CN=otattest manufacturer CA,O=otattest" and .key_usage == ["keyCertSign"]' idcert.json
+check "it certifies the key the request names" bash -c \
+	'test "$(openssl req -inform der -in dev.csr -pubkey -noout)" = "$(openssl x509 -in identity.pem -pubkey -noout)"'
+jqt "ca-sign prints it as inspect does: device identity of this device, CA:TRUE pathlen 0, issued by the CA" \
+	'.format == "x509-certificate" and .role == "device-identity" and .device_id == "'"$devid"'" and .ca == true and .path_length == 0 and .issuer == "CN=otattest manufacturer CA,O=otattest" and .key_usage == ["keyCertSign"]' idcert.json
 rc "inspect the identity certificate as PEM too" 0 inspect --json identity.pem
 jqt "PEM and DER describe the same certificate" '.serial == "'"$(jq -r .serial idcert.json)"'"' out.txt
-rc "provision: a CA key that is not the certificate's" $E_INVALID provision --creator-key root.pub \
-	--ca-key other-ca.key --ca-cert ca.pem --identity-cert x.der --out x.bin
+openssl req -new -key dev.key -subj "/O=otattest/CN=otattest identity $devid" -out dev-pem.csr 2>/dev/null
+rc "ca-sign: a PEM request, and --device-id of this device" 0 ca-sign --csr dev-pem.csr \
+	--ca-key ca.key --ca-cert ca.pem --device-id "$devid" --out identity2.der
+rc "ca-sign: the output exists" $E_INVALID ca-sign --csr dev.csr --ca-key ca.key --ca-cert ca.pem \
+	--out identity2.der
+rc "ca-sign: --force replaces it" 0 ca-sign --csr dev.csr --ca-key ca.key --ca-cert ca.pem \
+	--out identity2.der --force
+rc "ca-sign: --csr missing" $E_USAGE ca-sign --ca-key ca.key --ca-cert ca.pem --out x.der
+# Each refusal writes nothing and says why in one line.
+refuse() { # refuse NAME EXIT CSR [extra options]: ca-sign of CSR fails, nothing written
+	local name=$1 want=$2 req=$3
+	shift 3
+	rc "ca-sign: $name" "$want" ca-sign --csr "$req" --ca-key ca.key --ca-cert ca.pem --out x.der "$@"
+	no_stdout
+	absent x.der
+}
+cp dev.csr bad-sig.csr
+poke bad-sig.csr $(($(stat -c %s dev.csr) - 1)) "$(printf %02x $((0x$(tail -c 1 dev.csr | od -An -tx1 | tr -d ' ') ^ 1)))"
+refuse "a request whose signature was tampered with" $E_VERIFY bad-sig.csr
+err_is "otimage: bad-sig.csr: csr.signature: the request's signature does not verify under the key it names"
+# A request signed by dev.key that names other.key: someone else's key, no proof of possession.
+python3 - <<'PY'
+import subprocess
+def point(key):
+    der = subprocess.run(["openssl", "ec", "-in", key, "-pubout", "-outform", "DER"],
+                         capture_output=True, check=True).stdout
+    return der[-65:]
+csr = open("dev.csr", "rb").read()
+assert csr.count(point("dev.key")) == 1
+open("other-key.csr", "wb").write(csr.replace(point("dev.key"), point("other.key")))
+PY
+refuse "a request for another key than the one that signed it" $E_VERIFY other-key.csr
+err_is "otimage: other-key.csr: csr.signature: the request's signature does not verify under the key it names"
+csr p384.key "/O=otattest/CN=otattest identity $devid" p384.csr
+refuse "a P-384 key" $E_MALFORMED p384.csr
+err_is "otimage: p384.csr: csr.subjectPKInfo: key is not an ECDSA P-256 key"
+csr dev.key "/O=otattest/CN=otattest identity $devid" sha384.csr -sha384
+refuse "signed with SHA-384" $E_VERIFY sha384.csr
+err_is "otimage: sha384.csr: csr.signatureAlgorithm: the request's signature does not verify under the key it names: ecdsa-with-SHA384, the device signs ecdsa-with-SHA256"
+subject_err="otimage: x.csr: csr.subject: the request's subject is not an otattest device identity: expected O=otattest, CN=otattest identity <32 lower-case hex digits>"
+for subj in "/O=otattest/CN=otattest alias $devid" "/O=otattest/CN=otattest identity ${devid^^}" \
+	"/O=otattest/CN=otattest identity ${devid:2}" "/CN=otattest identity $devid/O=otattest" \
+	"/C=DE/O=otattest/CN=otattest identity $devid" "/O=otattest/CN=otattest identity $devid/OU=x" \
+	"/O=otattest+CN=otattest identity $devid"; do
+	csr dev.key "$subj" x.csr -multivalue-rdn
+	refuse "subject $subj" $E_POLICY x.csr
+	err_is "$subject_err"
+done
+refuse "a request of another device than --device-id" $E_POLICY dev.csr --device-id ffeeddccbbaa99887766554433221100
+err_is "otimage: dev.csr: csr.subject: the request's subject is not an otattest device identity: a request of another device than --device-id ffeeddccbbaa99887766554433221100"
+head -c 200 /dev/urandom >junk.csr
+refuse "garbage" $E_MALFORMED junk.csr
+err_is "otimage: junk.csr: csr: file is not a DER PKCS#10 certificate request"
+{ cat dev.csr; printf x; } >trailing.csr
+refuse "a byte after the request" $E_MALFORMED trailing.csr
+rc "ca-sign: a CA key that is not the certificate's" $E_INVALID ca-sign --csr dev.csr \
+	--ca-key other-ca.key --ca-cert ca.pem --out x.der
 err_is "otimage: other-ca.key: --ca-key: key does not match the certificate it is used with: not the key of ca.pem"
 absent x.der
-absent x.bin
-rc "provision: --ca-key alone" $E_USAGE provision --creator-key root.pub --ca-key ca.key --out x.bin
+rc "provision: the CA options are gone, and it says where they went" $E_USAGE provision \
+	--creator-key root.pub --ca-key ca.key --ca-cert ca.pem --identity-cert x.der --out x.bin
+err_has "otimage ca-sign"
 absent x.bin
 rc "pack the identity certificate" 0 pack --rom-ext-a re.img --bl0-a chain.img --owner-config owner.cfg \
 	--identity-cert identity.der --out flash-id.bin --json

@@ -356,6 +356,9 @@ enum ota_status_class {
 	X(TOOL_EXISTS, INVALID_ARGUMENT, TOOL, 20, "output file exists (use --force to replace it)") \
 	X(TOOL_TOO_MANY_KEYS, LIMIT, TOOL, 21, "more keys than the format holds")            \
 	X(TOOL_CONFIG_DUPLICATE_KEY, INVALID_ARGUMENT, TOOL, 22, "config file sets a key twice") \
+	X(TOOL_CSR_MALFORMED, MALFORMED, TOOL, 23, "file is not a DER PKCS#10 certificate request") \
+	X(TOOL_CSR_SIGNATURE, VERIFICATION, TOOL, 24, "the request's signature does not verify under the key it names") \
+	X(TOOL_CSR_SUBJECT, POLICY, TOOL, 25, "the request's subject is not an otattest device identity") \
 	/* the device model (qemu-model/board): its control socket and ivshmem server */          \
 	X(MODEL_IMAGE_TOO_LARGE, LIMIT, MODEL, 1, "image file is larger than its flash slot")       \
 	X(MODEL_NO_GUEST, UNAVAILABLE, MODEL, 2, "no guest is connected to the model")              \

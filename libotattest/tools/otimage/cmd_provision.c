@@ -4,9 +4,11 @@
  *
  * Three steps, kept apart so later provisioning steps slot in between
  * building and writing: parse the command line into a job, build the OTP
- * image, write every output of the job atomically. An extra output (the
- * device identity certificate issued by a CA, for instance) is one more
- * step that reads job->otp and appends to job->outputs.
+ * image, write every output of the job atomically.
+ *
+ * The device identity certificate is not made here: the host never
+ * learns the identity key. The device, personalized in TEST_UNLOCKED,
+ * hands out a CSR and `otimage ca-sign` certifies it (docs/otimage.md).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -32,7 +34,6 @@ static const char provision_help[] =
 	"                      [--secret-file FILE] [--tag-boot on|off] [--chain-max-svn N]\n"
 	"                      [--epoch N] [--floor-rom-ext N] [--floor-bl0 N]\n"
 	"                      [--revoke-creator I]... [--revoke-owner I]... [--force] [--json]\n"
-	"                      [--ca-key KEY --ca-cert CERT --identity-cert DER]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Builds the 1024-byte OTP image (docs/formats.md): the HW_CFG partition with\n"
@@ -45,6 +46,13 @@ static const char provision_help[] =
 	"    The device secret comes from the kernel's random source (getrandom) unless\n"
 	"    --secret-file gives exactly 32 bytes. It is never printed. The OTP file is\n"
 	"    written with mode 0600.\n"
+	"\n"
+	"    The device identity certificate is not issued here: provision the device\n"
+	"    in test_unlocked (the manufacturing state), let it hand out its CSR\n"
+	"    (mailbox GET_IDENTITY_CSR), certify it with otimage ca-sign, send the\n"
+	"    certificate back (SET_IDENTITY_CERT), then move the lifecycle on with\n"
+	"    otimage fuse --lifecycle or the fuse programmer. The host never learns\n"
+	"    the identity key; the device proves it holds it.\n"
 	"\n"
 	"OPTIONS\n"
 	"    --creator-key PUB[:LIFECYCLE]\n"
@@ -64,13 +72,9 @@ static const char provision_help[] =
 	"                          anti-rollback floors, 0..255 (default 0).\n"
 	"    --revoke-creator I, --revoke-owner I\n"
 	"                          mark creator key slot I / owner config key I revoked.\n"
-	"    --ca-key KEY, --ca-cert CERT, --identity-cert DER\n"
-	"                          also issue the device identity certificate: the key the\n"
-	"                          device will derive from this secret (label\n"
-	"                          otattest-identity, the emulated ROM's identity) certified\n"
-	"                          by the CA from otimage ca (CA:TRUE, pathlen 0), written as\n"
-	"                          DER for otimage pack --identity-cert. See docs/evidence.md.\n"
 	"    --out OTP             where to write the OTP image.\n"
+	"    --ca-key, --ca-cert, --identity-cert\n"
+	"                          removed: a usage error that names otimage ca-sign.\n"
 	"    --force               replace OTP if it exists.\n"
 	"    --json                print the decoded OTP image as one JSON object.\n"
 	"    -h, --help            show this help.\n"
@@ -82,8 +86,8 @@ static const char provision_help[] =
 	"EXAMPLES\n"
 	"    otimage provision --creator-key creator.pub --owner-config owner.cfg \\\n"
 	"                      --lifecycle prod --out otp.bin\n"
-	"    otimage provision --creator-key creator.pub --ca-key ca.key --ca-cert ca.pem \\\n"
-	"                      --identity-cert identity.der --out otp.bin\n";
+	"    otimage provision --creator-key creator.pub --owner-config owner.cfg \\\n"
+	"                      --lifecycle test_unlocked --out otp.bin   # to personalize\n";
 
 #define PROVISION_MAX_OUTPUTS 4
 
@@ -92,9 +96,6 @@ struct provision_job {
 	const char *creator_keys[OTA_OTP_CREATOR_KEYS + 1];
 	uint32_t creator_key_count;
 	const char *owner_config, *owner_digest, *secret_file, *device_id, *out;
-	const char *ca_key, *ca_cert, *identity_cert; /* provision_idcert.c */
-	uint8_t *identity_der;
-	size_t identity_der_len;
 	bool force, json;
 	struct ota_otp otp;
 	struct oti_output outputs[PROVISION_MAX_OUTPUTS];
@@ -119,9 +120,10 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 		{ "revoke-creator", required_argument, NULL, 'R' },
 		{ "revoke-owner", required_argument, NULL, 'W' },
 		{ "out", required_argument, NULL, 'o' },
+		/* Gone: named so that old scripts learn where the step went. */
 		{ "ca-key", required_argument, NULL, 'K' },
-		{ "ca-cert", required_argument, NULL, 'C' },
-		{ "identity-cert", required_argument, NULL, 'I' },
+		{ "ca-cert", required_argument, NULL, 'K' },
+		{ "identity-cert", required_argument, NULL, 'K' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -177,9 +179,10 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 				p->owner_key_revoked[idx] = true;
 			continue;
 		case 'o': job->out = optarg; continue;
-		case 'K': job->ca_key = optarg; continue;
-		case 'C': job->ca_cert = optarg; continue;
-		case 'I': job->identity_cert = optarg; continue;
+		case 'K':
+			return oti_usage_error("provision", "--ca-key, --ca-cert and --identity-cert are "
+					       "gone: the device hands out a CSR in test_unlocked and "
+					       "'otimage ca-sign' certifies it (docs/otimage.md)");
 		case 'f': job->force = true; continue;
 		case 'j': job->json = true; continue;
 		case 'h': *done = true; return oti_print_help(provision_help);
@@ -196,9 +199,6 @@ static int provision_parse(struct provision_job *job, int argc, char **argv, str
 		return oti_usage_error("provision", "unexpected argument '%s'", argv[optind]);
 	if (!job->out || !job->creator_key_count)
 		return oti_usage_error("provision", "--out and at least one --creator-key are required");
-	if ((job->ca_key != NULL) != (job->ca_cert != NULL) ||
-	    (job->ca_key != NULL) != (job->identity_cert != NULL))
-		return oti_usage_error("provision", "--ca-key, --ca-cert and --identity-cert go together");
 	if (job->owner_config && job->owner_digest)
 		return oti_usage_error("provision", "give --owner-config or --owner-config-digest, not both");
 	return 0;
@@ -293,14 +293,6 @@ int oti_cmd_provision(int argc, char **argv)
 	if (rc != 0 || done)
 		goto out;
 	st = provision_build(job, &d);
-	if (st == OTA_OK && job->identity_cert) {
-		st = oti_provision_identity_cert(&job->otp, job->ca_key, job->ca_cert,
-						 &job->identity_der, &job->identity_der_len, &d);
-		if (st == OTA_OK)
-			job->outputs[job->output_count++] = (struct oti_output){
-				job->identity_cert, job->identity_der, job->identity_der_len, 0644
-			};
-	}
 	if (st == OTA_OK)
 		st = provision_write(job, &d);
 	if (st == OTA_OK)
@@ -308,7 +300,6 @@ int oti_cmd_provision(int argc, char **argv)
 				 stdout, &d);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
 out:
-	free(job->identity_der);
 	OPENSSL_cleanse(job, sizeof(*job));
 	free(job);
 	return rc;

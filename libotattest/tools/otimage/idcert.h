@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Manufacturer CA and device identity certificates (otimage ca,
- * otimage provision). The identity certificate is what lets one chain
+ * otimage ca-sign). The identity certificate is what lets one chain
  * run from the CA to the alias key the firmware certifies at every boot:
  *
  *   manufacturer CA (self-signed, otimage ca)
  *     -> device identity (CA:TRUE, pathlen 0; subject named as
- *        evidence.h says, so the firmware can name it as issuer)
- *       -> alias key (issued by the device, firmware/runtime/alias_cert.c)
+ *        evidence.h says, so the firmware can name it as issuer;
+ *        issued for the CSR the device signs with the identity key)
+ *       -> alias key (issued by the device, firmware/rom_ext/alias_cert.c)
  */
 #ifndef OTATTEST_OTIMAGE_IDCERT_H
 #define OTATTEST_OTIMAGE_IDCERT_H
@@ -30,6 +31,19 @@ ota_status_t otimage_identity_cert_issue(EVP_PKEY *ca_key, X509 *ca_cert,
 					 const uint8_t identity_pub[OTA_P256_PUBKEY_BYTES],
 					 X509 **out);
 
+/*
+ * A device's certificate request (csr.c; DER, or one PEM block) checked
+ * the way the CA must before it issues: version 1, a P-256 key, an
+ * ECDSA-with-SHA-256 signature that verifies under that key, subject
+ * exactly the device identity name (evidence.h). On success the device id
+ * from the subject and the key (X || Y). TOOL_CSR_MALFORMED,
+ * TOOL_KEY_NOT_P256, TOOL_CSR_SIGNATURE or TOOL_CSR_SUBJECT otherwise.
+ */
+struct oti_diag;
+ota_status_t otimage_csr_check(const uint8_t *buf, size_t len,
+			       uint8_t device_id[OTA_DEVICE_ID_BYTES],
+			       uint8_t pub[OTA_P256_PUBKEY_BYTES], struct oti_diag *d);
+
 /* The flash blob (OTA_REGION_IDENTITY_CERT contents) for a certificate. */
 ota_status_t otimage_identity_cert_blob(X509 *cert, struct ota_identity_cert_blob *blob);
 
@@ -39,18 +53,8 @@ ota_status_t otimage_write_pem_key(const char *path, EVP_PKEY *key);
 ota_status_t otimage_read_pem_cert(const char *path, X509 **cert);
 ota_status_t otimage_read_pem_key(const char *path, EVP_PKEY **key);
 
-/*
- * otimage provision's identity step (provision_idcert.c): the DER
- * identity certificate for the device an OTP image describes, signed by
- * the CA in ca_key_path/ca_cert_path. *der is malloc'd.
- */
-struct oti_diag;
-struct ota_otp;
-ota_status_t oti_provision_identity_cert(const struct ota_otp *otp, const char *ca_key_path,
-					 const char *ca_cert_path, uint8_t **der, size_t *der_len,
-					 struct oti_diag *d);
-
-/* otimage ca (cmd_ca.c); dispatched from main.c. */
+/* otimage ca (cmd_ca.c) and otimage ca-sign (cmd_ca_sign.c); dispatched from main.c. */
 int oti_cmd_ca(int argc, char **argv);
+int oti_cmd_ca_sign(int argc, char **argv);
 
 #endif /* OTATTEST_OTIMAGE_IDCERT_H */

@@ -29,6 +29,7 @@ static const char main_help[] =
 	"    fuse          raise a floor, bump the epoch or revoke a key in an OTP image\n"
 	"    inspect       describe any otattest file, as text or JSON\n"
 	"    ca            create a manufacturer CA for device identity certificates\n"
+	"    ca-sign       issue a device identity certificate for a device's CSR\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    File formats are documented byte by byte in docs/formats.md, the tool in\n"
@@ -67,6 +68,7 @@ static const struct {
 	{ "fuse", oti_cmd_fuse },
 	{ "inspect", oti_cmd_inspect },
 	{ "ca", oti_cmd_ca },
+	{ "ca-sign", oti_cmd_ca_sign },
 };
 
 int main(int argc, char **argv)

@@ -41,7 +41,7 @@ LAYERS = [
      ["libotattest/include"]),
     ("libotattest/src/core", "freestanding parsers, SHA-256, SLH-DSA, CBOR encoder",
      ["libotattest/include"]),
-    ("libotattest/util", "private host helpers: hex, integers, files (never installed)",
+    ("libotattest/util", "private host helpers: hex, integers, files, JSON (never installed)",
      ["libotattest/include"]),
     ("libotattest/src/host", "host library: OpenSSL glue, evidence verifier, CBOR decoder",
      ["libotattest/include", "libotattest/src/core", "libotattest/util"]),

@@ -24,7 +24,10 @@ $(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
 	$(CC) -shared -Wl,-soname,libotattest.so.1 $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
-RV32_OBJS += $(LIBOTA_CORE_SRCS:%.c=$(B)/rv32/%.o)
+# *_x86.c are the x86-64 backends (SHA-256 with the CPU's SHA extensions and
+# multi-buffer lanes, sha256_backend.h): the device build carries the
+# portable code alone.
+RV32_OBJS += $(patsubst %.c,$(B)/rv32/%.o,$(filter-out %_x86.c,$(LIBOTA_CORE_SRCS)))
 
 # util/: the private host utility library, never installed: hex, strict
 # integers, bounded file reads, atomic file writes, and JSON through json-c.

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench_slhdsa: SLH-DSA-SHA2-128s verify and sign, each as a ratio
- * against OpenSSL ECDSA P-256 verify of the same message measured in the
- * same run; callgrind instruction counts of one verify each when valgrind
- * is installed; and the two figures that explain the SLH-DSA cost: our
- * SHA-256 against OpenSSL's, and one F call with and without the seeded
- * midstate. Never part of `make test`: numbers depend on the machine.
+ * bench_slhdsa: SLH-DSA-SHA2-128s verify and sign
+ *  - against their hash floor: the SHA-256 compressions each operation
+ *    makes (counted by wrapping the backend's entry points, see build.mk)
+ *    times one compression with the CPU's SHA instructions, timed in the
+ *    same rounds;
+ *  - signing with each SHA-256 backend this CPU has (portable C, SHA
+ *    extensions, AVX2 or AVX-512 lanes): the measurement that decides
+ *    which the library uses;
+ *  - against OpenSSL ECDSA P-256 verify of the same message and the
+ *    independent JavaScript implementation (noble), in the same run;
+ *  - callgrind instruction counts of one verify each when valgrind is
+ *    installed; our SHA-256 against OpenSSL's; one F call.
+ * Never part of `make test`: numbers depend on the machine.
  *
  *   bench_slhdsa [--quick]        (make bench-slhdsa)
  *   bench_slhdsa --once WHAT LEN DIR   one operation, for callgrind
@@ -21,10 +28,35 @@
 
 #include "otattest/sha256.h"
 #include "otattest/slhdsa.h"
-/* Internal: only for the midstate comparison below. */
+/* Internal: the backend (to count and choose) and one F call. */
+#include "../../libotattest/src/core/sha256_backend.h"
 #include "../../libotattest/src/core/slhdsa_internal.h"
 
 #define MAX_RUNS 2001
+
+/*
+ * Compressions, counted: the link wraps the backend's two entry points
+ * (-Wl,--wrap, tests/bench/build.mk), so every call from the library
+ * passes here. Lanes count one compression each.
+ */
+static unsigned long long compressions;
+
+void __real_ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
+void __real_ota_sha256_compress_lanes(struct ota_sha256_lanes *l, unsigned int n);
+void __wrap_ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
+void __wrap_ota_sha256_compress_lanes(struct ota_sha256_lanes *l, unsigned int n);
+
+void __wrap_ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	compressions += n;
+	__real_ota_sha256_compress(h, blocks, n);
+}
+
+void __wrap_ota_sha256_compress_lanes(struct ota_sha256_lanes *l, unsigned int n)
+{
+	compressions += n;
+	__real_ota_sha256_compress_lanes(l, n);
+}
 
 static double now_us(void)
 {
@@ -245,6 +277,177 @@ static void bench_message(size_t len, int quick)
 	free(msg);
 }
 
+/* --- the hash floor ----------------------------------------------------------- */
+
+static const struct backend {
+	unsigned int mask;
+	const char *name;
+} backends[] = {
+	{ OTA_SHA256_IMPL_PORTABLE, "portable C" },
+	{ OTA_SHA256_IMPL_SHANI, "SHA extensions, one lane at a time" },
+	{ OTA_SHA256_IMPL_SHANI | OTA_SHA256_IMPL_AVX2, "SHA extensions + AVX2 lanes" },
+	{ OTA_SHA256_IMPL_SHANI | OTA_SHA256_IMPL_AVX512, "SHA extensions + AVX-512 lanes" },
+	{ OTA_SHA256_IMPL_AVX2, "portable + AVX2 lanes (no SHA ext.)" },
+	{ OTA_SHA256_IMPL_AVX512, "portable + AVX-512 lanes (no SHA ext.)" },
+};
+
+static bool backend_runs(const struct backend *b)
+{
+	return (ota_sha256_impls_available() & b->mask) == b->mask;
+}
+
+/*
+ * One compression with the CPU's SHA instructions: 1024 chained blocks
+ * (64 KiB, one message's worth, as OpenSSL hashes), per block, not
+ * counted. Portable C when the CPU has no SHA extensions.
+ */
+static double time_compression_ns(const uint8_t *buf)
+{
+	unsigned int old = ota_sha256_impls_limit(OTA_SHA256_IMPL_SHANI);
+	uint32_t h[8] = { 0 };
+	double t0 = now_us(), ns;
+
+	__real_ota_sha256_compress(h, buf, 1024);
+	ns = (now_us() - t0) * 1000.0 / 1024.0;
+	ota_sha256_impls_limit(old);
+	return ns;
+}
+
+static unsigned long long count_compressions(const struct slh *s, const uint8_t *msg, size_t len,
+					     int sign)
+{
+	static uint8_t sig[OTA_SLHDSA_SIG_BYTES];
+
+	compressions = 0;
+	if (sign)
+		ota_slhdsa_sign(s->sk, msg, len, NULL, sig);
+	else if (ota_slhdsa_verify(s->pk, msg, len, s->sig) != OTA_OK)
+		die("SLH-DSA signature failed to verify");
+	return compressions;
+}
+
+static void floor_row(const char *name, unsigned long long n, double comp_ns, double us)
+{
+	double floor_us = (double)n * comp_ns / 1000.0;
+
+	if (us >= 10000)
+		printf("  %-26s %9llu %10.1f ms %10.1f ms %8.2fx\n", name, n, floor_us / 1000,
+		       us / 1000, us / floor_us);
+	else
+		printf("  %-26s %9llu %10.1f us %10.1f us %8.2fx\n", name, n, floor_us, us,
+		       us / floor_us);
+}
+
+/*
+ * Verify (32 B and 64 KiB) and sign against compressions x one
+ * compression, in interleaved rounds so a busy machine moves both sides.
+ * Each round signs first and then pauses: a CPU that slows its clock
+ * while it runs AVX-512 code (signing's lanes) takes a few milliseconds to
+ * speed up again, and the compression and the verifies must not be timed
+ * at the slower clock (that would flatter the ratios). The compression is
+ * timed beside each verify.
+ */
+static void bench_floor(int quick)
+{
+	enum { ROUNDS_MAX = 41 };
+	static double comp[2 * ROUNDS_MAX], v32[ROUNDS_MAX], v64[ROUNDS_MAX], sg[ROUNDS_MAX];
+	const struct timespec pause = { 0, 20 * 1000 * 1000 };
+	uint8_t *m32 = make_msg(32), *m64 = make_msg(65536), *buf = make_msg(65536);
+	static struct slh s32, s64;
+	unsigned long long n_v32, n_v64, n_sign;
+	int rounds = quick ? 5 : ROUNDS_MAX, r;
+	double c;
+
+	slh_setup(&s32, m32, 32);
+	slh_setup(&s64, m64, 65536);
+	n_v32 = count_compressions(&s32, m32, 32, 0);
+	n_v64 = count_compressions(&s64, m64, 65536, 0);
+	n_sign = count_compressions(&s32, m32, 32, 1);
+	for (r = 0; r < rounds; r++) {
+		sg[r] = time_slh_sign(&s32, m32, 32, 1);
+		nanosleep(&pause, NULL);
+		time_slh_verify(&s32, m32, 32, 3);
+		comp[2 * r] = time_compression_ns(buf);
+		v32[r] = time_slh_verify(&s32, m32, 32, 21);
+		comp[2 * r + 1] = time_compression_ns(buf);
+		v64[r] = time_slh_verify(&s64, m64, 65536, 21);
+	}
+	c = median(comp, 2 * rounds);
+	printf("hash floor: compressions x one compression with the SHA instructions "
+	       "(%s), median of %d interleaved rounds\n",
+	       (ota_sha256_impls_available() & OTA_SHA256_IMPL_SHANI) ? "SHA extensions"
+								   : "none here: portable C",
+	       rounds);
+	printf("  one compression (1024 chained blocks): %.1f ns\n", c);
+	printf("  %-26s %9s %13s %13s %9s\n", "operation", "compress.", "floor", "measured",
+	       "ratio");
+	floor_row("verify, 32-byte message", n_v32, c, median(v32, rounds));
+	floor_row("verify, 64 KiB message", n_v64, c, median(v64, rounds));
+	floor_row("sign, 32-byte message", n_sign, c, median(sg, rounds));
+	free(m32);
+	free(m64);
+	free(buf);
+}
+
+/* Sign and verify with each backend the CPU has, interleaved; ratio to the SHA extensions alone. */
+static void bench_backends(int quick)
+{
+	enum { N = sizeof(backends) / sizeof(backends[0]), ROUNDS_MAX = 5 };
+	static double sg[N][ROUNDS_MAX], vf[N][ROUNDS_MAX];
+	uint8_t *msg = make_msg(32);
+	static struct slh s;
+	int rounds = quick ? 1 : 3, r;
+	unsigned int i, old;
+	double base_sign = 0, base_verify = 0;
+
+	slh_setup(&s, msg, 32);
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < N; i++) {
+			if (!backend_runs(&backends[i]))
+				continue;
+			old = ota_sha256_impls_limit(backends[i].mask);
+			sg[i][r] = time_slh_sign(&s, msg, 32, 1);
+			vf[i][r] = time_slh_verify(&s, msg, 32, 51);
+			ota_sha256_impls_limit(old);
+		}
+	for (i = 0; i < N; i++)
+		if (backends[i].mask == OTA_SHA256_IMPL_SHANI && backend_runs(&backends[i])) {
+			base_sign = median(sg[i], rounds);
+			base_verify = median(vf[i], rounds);
+		}
+	printf("SHA-256 backends, 32-byte message (median of %d interleaved rounds; ratio = time "
+	       "/ SHA extensions alone)\n",
+	       rounds);
+	for (i = 0; i < N; i++) {
+		double t_sign, t_verify;
+
+		if (!backend_runs(&backends[i])) {
+			printf("  %-40s not on this CPU\n", backends[i].name);
+			continue;
+		}
+		t_sign = median(sg[i], rounds);
+		t_verify = median(vf[i], rounds);
+		if (base_sign > 0)
+			printf("  %-40s sign %7.1f ms %6.2fx   verify %7.1f us %6.2fx\n",
+			       backends[i].name, t_sign / 1000, t_sign / base_sign, t_verify,
+			       t_verify / base_verify);
+		else
+			printf("  %-40s sign %7.1f ms   verify %7.1f us\n", backends[i].name,
+			       t_sign / 1000, t_verify);
+	}
+	{
+		unsigned int a = ota_sha256_impls_active();
+
+		printf("  in use by default: %s, lanes through %s\n",
+		       (a & OTA_SHA256_IMPL_SHANI) ? "SHA extensions" : "portable C",
+		       (a & OTA_SHA256_IMPL_AVX512)  ? "AVX-512"
+		       : (a & OTA_SHA256_IMPL_SHANI) ? "SHA extensions"
+		       : (a & OTA_SHA256_IMPL_AVX2)  ? "AVX2"
+						     : "portable C");
+	}
+	free(msg);
+}
+
 /* Where the time goes: SHA-256 throughput and the seeded midstate. */
 static void bench_hash(int quick)
 {
@@ -274,7 +477,7 @@ static void bench_hash(int quick)
 	ours = median(t, runs);
 	printf("SHA-256 of 64 KiB (median)\n");
 	row("OpenSSL EVP SHA-256 (baseline)", ossl, ossl);
-	row("otattest ota_sha256 (portable C)", ours, ossl);
+	row("otattest ota_sha256 (default backend)", ours, ossl);
 
 	memset(in, 0x3c, sizeof(in));
 	slh_ctx_init(&ctx, in, NULL);
@@ -447,6 +650,8 @@ int main(int argc, char **argv)
 
 	printf("bench_slhdsa: SLH-DSA-SHA2-128s (FIPS 205, pure, ctx \"\") against %s\n",
 	       OPENSSL_VERSION_TEXT);
+	bench_floor(quick);
+	bench_backends(quick);
 	bench_message(32, quick);
 	bench_message(65536, quick);
 	bench_hash(quick);

@@ -3,16 +3,20 @@
  * SHA-256 (FIPS 180-4), freestanding: no heap, no libc beyond memcpy and
  * memset, one 64-byte block buffer in the caller's context.
  *
- * Written for clarity and for the SLH-DSA workload (millions of one- and
- * two-block messages): the compression function works on a local copy of
- * the state and a 16-word rolling message schedule, so it needs 64 bytes
- * of schedule on the stack instead of 256.
+ * The portable compression function lives here, written for clarity: it
+ * works on a local copy of the state and a 16-word rolling message
+ * schedule, so it needs 64 bytes of schedule on the stack instead of 256.
+ * Hashing goes through ota_sha256_compress (sha256_backend.h), which an
+ * x86-64 build serves from sha256_x86.c with the CPU's SHA extensions when
+ * it has them, and every other build from the portable code below.
  */
 #include <string.h>
 
 #include "otattest/sha256.h"
+#include "sha256_backend.h"
 
-static const uint32_t sha256_k[64] = {
+/* FIPS 180-4 section 4.2.2; sha256_x86.c loads the same table. */
+const uint32_t ota_sha256_k[64] = {
 	0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u,
 	0x923f82a4u, 0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u,
 	0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u,
@@ -45,16 +49,15 @@ static inline void store_be32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)v;
 }
 
-/* One compression of a 64-byte block into h (FIPS 180-4 section 6.2.2). */
-static void sha256_compress(uint32_t h[8], const uint8_t block[64])
+/*
+ * One compression into h (FIPS 180-4 section 6.2.2) of the block whose
+ * message words W0..W15 are in w; w is overwritten (the rolling schedule).
+ */
+static void sha256_compress_words(uint32_t h[8], uint32_t w[16])
 {
-	uint32_t w[16];
 	uint32_t a = h[0], b = h[1], c = h[2], d = h[3];
 	uint32_t e = h[4], f = h[5], g = h[6], hh = h[7];
 	unsigned int t;
-
-	for (t = 0; t < 16; t++)
-		w[t] = load_be32(block + 4u * t);
 
 	for (t = 0; t < 64; t++) {
 		uint32_t wt, t1, t2;
@@ -71,7 +74,7 @@ static void sha256_compress(uint32_t h[8], const uint8_t block[64])
 			w[t & 15u] = wt;
 		}
 		t1 = hh + (ror32(e, 6) ^ ror32(e, 11) ^ ror32(e, 25)) + ((e & f) ^ (~e & g)) +
-		     sha256_k[t] + wt;
+		     ota_sha256_k[t] + wt;
 		t2 = (ror32(a, 2) ^ ror32(a, 13) ^ ror32(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		hh = g;
 		g = f;
@@ -92,6 +95,64 @@ static void sha256_compress(uint32_t h[8], const uint8_t block[64])
 	h[6] += g;
 	h[7] += hh;
 }
+
+void ota_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	uint32_t w[16];
+	unsigned int t;
+
+	for (; n != 0; n--, blocks += OTA_SHA256_BLOCK_BYTES) {
+		for (t = 0; t < 16; t++)
+			w[t] = load_be32(blocks + 4u * t);
+		sha256_compress_words(h, w);
+	}
+}
+
+void ota_sha256_compress_lanes_portable(struct ota_sha256_lanes *l, unsigned int from,
+					unsigned int n)
+{
+	uint32_t h[8], w[16];
+	unsigned int i, j;
+
+	for (j = from; j < n; j++) {
+		for (i = 0; i < 8; i++)
+			h[i] = l->h[i][j];
+		for (i = 0; i < 16; i++)
+			w[i] = l->w[i][j];
+		sha256_compress_words(h, w);
+		for (i = 0; i < 8; i++)
+			l->h[i][j] = h[i];
+	}
+}
+
+#if !OTA_SHA256_X86
+/* No accelerated backend in this build: every entry point is the portable code. */
+void ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
+{
+	ota_sha256_compress_portable(h, blocks, n);
+}
+
+void ota_sha256_compress_lanes(struct ota_sha256_lanes *l, unsigned int n)
+{
+	ota_sha256_compress_lanes_portable(l, 0, n);
+}
+
+unsigned int ota_sha256_impls_available(void)
+{
+	return OTA_SHA256_IMPL_PORTABLE;
+}
+
+unsigned int ota_sha256_impls_active(void)
+{
+	return OTA_SHA256_IMPL_PORTABLE;
+}
+
+unsigned int ota_sha256_impls_limit(unsigned int mask)
+{
+	(void)mask;
+	return ~0u;
+}
+#endif
 
 void ota_sha256_init(struct ota_sha256 *c)
 {
@@ -125,15 +186,18 @@ void ota_sha256_update(struct ota_sha256 *c, const void *data, size_t len)
 		len -= take;
 		if (c->buf_len < 64u)
 			return;
-		sha256_compress(c->h, c->buf);
+		ota_sha256_compress(c->h, c->buf, 1);
 		c->buf_len = 0;
 	}
 
-	/* Whole blocks straight from the input, no copy. */
-	while (len >= 64u) {
-		sha256_compress(c->h, p);
-		p += 64;
-		len -= 64;
+	/* Whole blocks straight from the input, no copy, in one call: an
+	 * accelerated backend keeps the state in registers across them. */
+	if (len >= 64u) {
+		size_t blocks = len / 64u;
+
+		ota_sha256_compress(c->h, p, blocks);
+		p += blocks * 64u;
+		len -= blocks * 64u;
 	}
 
 	if (len != 0) {
@@ -152,13 +216,13 @@ void ota_sha256_final(struct ota_sha256 *c, uint8_t out[OTA_SHA256_BYTES])
 	c->buf[n++] = 0x80u;
 	if (n > 56u) {
 		memset(c->buf + n, 0, 64u - n);
-		sha256_compress(c->h, c->buf);
+		ota_sha256_compress(c->h, c->buf, 1);
 		n = 0;
 	}
 	memset(c->buf + n, 0, 56u - n);
 	store_be32(c->buf + 56, (uint32_t)(bits >> 32));
 	store_be32(c->buf + 60, (uint32_t)bits);
-	sha256_compress(c->h, c->buf);
+	ota_sha256_compress(c->h, c->buf, 1);
 
 	for (i = 0; i < 8; i++)
 		store_be32(out + 4u * i, c->h[i]);

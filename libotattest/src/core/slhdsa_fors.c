@@ -36,14 +36,26 @@ struct fors_leaf_arg {
 	uint32_t tree;
 };
 
-static void fors_leaf(const struct slh_ctx *ctx, uint32_t i, void *argp, uint8_t out[SLH_N])
+/*
+ * Leaves first.. of tree arg->tree (Algorithm 15 at height 0): the secret
+ * values by PRF, then F of each, both as lanes.
+ */
+static void fors_leaves(const struct slh_ctx *ctx, uint32_t first, uint32_t count, void *argp,
+			uint8_t (*out)[SLH_N])
 {
 	const struct fors_leaf_arg *arg = (const struct fors_leaf_arg *)argp;
-	uint32_t global = (arg->tree << SLH_A) + i;
-	uint8_t sk[SLH_N];
+	uint32_t global = (arg->tree << SLH_A) + first;
+	struct slh_adrs sk_adrs = *arg->adrs, leaf_adrs = *arg->adrs;
+	uint32_t x[SLH_LEAF_BATCH][4];
 
-	fors_sk(ctx, arg->adrs, global, sk);
-	fors_leaf_from_sk(ctx, arg->adrs, global, sk, out);
+	if (count > SLH_LEAF_BATCH)
+		return; /* slh_treehash never asks for more */
+	slh_adrs_set_type(&sk_adrs, SLH_ADRS_FORS_PRF);
+	slh_adrs_set_keypair(&sk_adrs, slh_adrs_keypair(arg->adrs));
+	slh_PRF_lanes(ctx, &sk_adrs, SLH_ADRS_HASH_WORD, global, x, count);
+	slh_adrs_set_height(&leaf_adrs, 0);
+	slh_F_lanes(ctx, &leaf_adrs, SLH_ADRS_HASH_WORD, global, (const uint32_t (*)[4])x, x, count);
+	slh_words_to_bytes((const uint32_t (*)[4])x, out[0], count);
 }
 
 static void fors_roots_start(const struct slh_ctx *ctx, const struct slh_adrs *adrs,
@@ -77,7 +89,7 @@ void slh_fors_sign(const struct slh_ctx *ctx, const struct slh_adrs *adrs,
 		uint8_t root[SLH_N];
 
 		fors_sk(ctx, adrs, (i << SLH_A) + indices[i], tree_sig);
-		slh_treehash(ctx, &node_adrs, SLH_A, i, indices[i], fors_leaf, &arg, root,
+		slh_treehash(ctx, &node_adrs, SLH_A, i, indices[i], fors_leaves, &arg, root,
 			     tree_sig + SLH_N);
 		ota_sha256_update(&t, root, SLH_N);
 	}

@@ -139,17 +139,21 @@ static inline uint32_t slh_adrs_keypair(const struct slh_adrs *a)
 	return slh_get_be32(a->c + 10);
 }
 
+/* Offsets of the two words that run through a chain or a tree. */
+#define SLH_ADRS_CHAIN_WORD 14u /* chain address (WOTS+), tree height (XMSS, FORS) */
+#define SLH_ADRS_HASH_WORD 18u  /* hash address (WOTS+), tree index (XMSS, FORS) */
+
 /* Chain address (WOTS+) and tree height (XMSS, FORS) share a word. */
 static inline void slh_adrs_set_chain(struct slh_adrs *a, uint32_t v)
 {
-	slh_put_be32(a->c + 14, v);
+	slh_put_be32(a->c + SLH_ADRS_CHAIN_WORD, v);
 }
 #define slh_adrs_set_height slh_adrs_set_chain
 
 /* Hash address (WOTS+) and tree index (XMSS, FORS) share a word. */
 static inline void slh_adrs_set_hash(struct slh_adrs *a, uint32_t v)
 {
-	slh_put_be32(a->c + 18, v);
+	slh_put_be32(a->c + SLH_ADRS_HASH_WORD, v);
 }
 #define slh_adrs_set_index slh_adrs_set_hash
 
@@ -157,7 +161,9 @@ static inline void slh_adrs_set_hash(struct slh_adrs *a, uint32_t v)
  * Per-operation hash state. PRF, F, H and T_l all start with the block
  * PK.seed || 0^(64-n); `seeded` holds SHA-256 after that block, computed
  * once per key operation and copied for each call. This saves one of
- * the two compressions in every F and H, which is most of the work.
+ * the two compressions in every F and H, which is most of the work; the
+ * rest of F, H and PRF fits one more block, which slhdsa_hash.c lays out
+ * itself and hands to the compression function directly.
  */
 struct slh_ctx {
 	struct ota_sha256 seeded;
@@ -181,6 +187,35 @@ void slh_F(const struct slh_ctx *ctx, const struct slh_adrs *adrs, const uint8_t
 void slh_H(const struct slh_ctx *ctx, const struct slh_adrs *adrs, const uint8_t left[SLH_N],
 	   const uint8_t right[SLH_N], uint8_t out[SLH_N]);
 void slh_PRF(const struct slh_ctx *ctx, const struct slh_adrs *adrs, uint8_t out[SLH_N]);
+/*
+ * Lanes, for signing: n independent calls at once, their n-byte values as
+ * four big-endian words (a digest's first state words, no bytes in
+ * between). Lane i hashes with the ADRS word at `word`
+ * (SLH_ADRS_CHAIN_WORD or SLH_ADRS_HASH_WORD) set to first + i: F of
+ * in[i], or PRF, into out[i] (out may be in). They go SLH_LANES at a time
+ * to ota_sha256_compress_lanes, which runs them side by side where the
+ * CPU can (sha256_backend.h).
+ */
+#define SLH_LANES 16u
+void slh_F_lanes(const struct slh_ctx *ctx, const struct slh_adrs *adrs, unsigned int word,
+		 uint32_t first, const uint32_t (*in)[4], uint32_t (*out)[4], uint32_t n);
+void slh_PRF_lanes(const struct slh_ctx *ctx, const struct slh_adrs *adrs, unsigned int word,
+		   uint32_t first, uint32_t (*out)[4], uint32_t n);
+/*
+ * WOTS+ chains first..first+n-1 of adrs (type WOTS_HASH, key pair set),
+ * each `steps` F iterations from hash address 0 (FIPS 205 Algorithm 5
+ * with i = 0), side by side: x[i] in, chain end out.
+ */
+void slh_chains_lanes(const struct slh_ctx *ctx, const struct slh_adrs *adrs, uint32_t first,
+		      uint32_t (*x)[4], uint32_t n, uint32_t steps);
+static inline void slh_words_to_bytes(const uint32_t (*x)[4], uint8_t *out, uint32_t n)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < 4; k++)
+			slh_put_be32(out + i * SLH_N + 4u * k, x[i][k]);
+}
 /* T_l streamed: start, absorb l n-byte blocks in order, finish. */
 void slh_T_start(const struct slh_ctx *ctx, const struct slh_adrs *adrs, struct ota_sha256 *t);
 void slh_T_finish(struct ota_sha256 *t, uint8_t out[SLH_N]);
@@ -201,12 +236,15 @@ void slh_wots_pk_from_sig(const struct slh_ctx *ctx, const struct slh_adrs *adrs
  * slhdsa_treehash.c: one pass over the 2^height leaves of a Merkle tree
  * that yields its root and, for leaf `leaf_idx`, the authentication path
  * (FIPS 205 xmss_node / fors_node, without recursion). `leaf` computes
- * leaf i; `node_adrs` is the caller's address with type already set,
- * whose height and index words the pass overwrites; `index_base` offsets
- * the tree index (FORS trees share one index space). auth may be NULL.
+ * leaves first .. first + count - 1 (count <= SLH_LEAF_BATCH, so a leaf
+ * function can hash a batch as lanes); `node_adrs` is the caller's
+ * address with type already set, whose height and index words the pass
+ * overwrites; `index_base` offsets the tree index (FORS trees share one
+ * index space). auth may be NULL.
  */
-typedef void (*slh_leaf_fn)(const struct slh_ctx *ctx, uint32_t i, void *arg,
-			    uint8_t out[SLH_N]);
+#define SLH_LEAF_BATCH SLH_LANES
+typedef void (*slh_leaf_fn)(const struct slh_ctx *ctx, uint32_t first, uint32_t count, void *arg,
+			    uint8_t (*out)[SLH_N]);
 void slh_treehash(const struct slh_ctx *ctx, struct slh_adrs *node_adrs, uint32_t height,
 		  uint32_t index_base, uint32_t leaf_idx, slh_leaf_fn leaf, void *arg,
 		  uint8_t root[SLH_N], uint8_t *auth);

@@ -25,36 +25,41 @@ void slh_treehash(const struct slh_ctx *ctx, struct slh_adrs *node_adrs, uint32_
 		  uint8_t root[SLH_N], uint8_t *auth)
 {
 	uint8_t stack[(SLH_A + 1u) * SLH_N];
+	uint8_t leaves[SLH_LEAF_BATCH][SLH_N];
 	uint32_t stack_height[SLH_A + 1u];
-	uint32_t sp = 0, i;
+	uint32_t sp = 0, i, b, batch;
 
 	OTA_STATIC_ASSERT(SLH_A >= SLH_HP, "stack sized for the taller tree");
+	OTA_STATIC_ASSERT(((1u << SLH_HP) % SLH_LEAF_BATCH) == 0, "whole batches");
 	if (height > SLH_A)
 		return; /* internal callers pass h' or a; never reached */
+	batch = (1u << height) < SLH_LEAF_BATCH ? (1u << height) : SLH_LEAF_BATCH;
 
-	for (i = 0; i < (1u << height); i++) {
-		uint8_t node[SLH_N];
-		uint32_t z = 0, j = i;
+	for (b = 0; b < (1u << height); b += batch) {
+		leaf(ctx, b, batch, arg, leaves);
+		for (i = b; i < b + batch; i++) {
+			uint8_t *node = leaves[i - b];
+			uint32_t z = 0, j = i;
 
-		leaf(ctx, i, arg, node);
-		for (;;) {
-			/* The sibling of leaf_idx's ancestor at height z is on the path. */
-			if (auth && z < height && j == ((leaf_idx >> z) ^ 1u))
-				memcpy(auth + z * SLH_N, node, SLH_N);
-			if (sp == 0 || stack_height[sp - 1u] != z)
-				break;
-			/* Equal heights on top: the stacked node is the left sibling. */
-			sp--;
-			z++;
-			j >>= 1;
-			slh_adrs_set_height(node_adrs, z);
-			slh_adrs_set_index(node_adrs, node_index(height, tree_num, z, j));
-			slh_H(ctx, node_adrs, stack + sp * SLH_N, node, node);
+			for (;;) {
+				/* The sibling of leaf_idx's ancestor at height z is on the path. */
+				if (auth && z < height && j == ((leaf_idx >> z) ^ 1u))
+					memcpy(auth + z * SLH_N, node, SLH_N);
+				if (sp == 0 || stack_height[sp - 1u] != z)
+					break;
+				/* Equal heights on top: the stacked node is the left sibling. */
+				sp--;
+				z++;
+				j >>= 1;
+				slh_adrs_set_height(node_adrs, z);
+				slh_adrs_set_index(node_adrs, node_index(height, tree_num, z, j));
+				slh_H(ctx, node_adrs, stack + sp * SLH_N, node, node);
+			}
+			/* Heights on the stack strictly decrease, so sp <= height here. */
+			memcpy(stack + sp * SLH_N, node, SLH_N);
+			stack_height[sp] = z;
+			sp++;
 		}
-		/* Heights on the stack strictly decrease, so sp <= height here. */
-		memcpy(stack + sp * SLH_N, node, SLH_N);
-		stack_height[sp] = z;
-		sp++;
 	}
 	memcpy(root, stack, SLH_N);
 }

@@ -8,14 +8,18 @@
 
 #define SLH_HP_MASK ((1u << SLH_HP) - 1u)
 
-/* Leaf i of an XMSS tree: the WOTS+ public key of key pair i. */
-static void xmss_leaf(const struct slh_ctx *ctx, uint32_t i, void *arg, uint8_t out[SLH_N])
+/* Leaves of an XMSS tree: the WOTS+ public keys of key pairs first.. (lanes inside each). */
+static void xmss_leaves(const struct slh_ctx *ctx, uint32_t first, uint32_t count, void *arg,
+			uint8_t (*out)[SLH_N])
 {
 	struct slh_adrs wots_adrs = *(const struct slh_adrs *)arg;
+	uint32_t i;
 
 	slh_adrs_set_type(&wots_adrs, SLH_ADRS_WOTS_HASH);
-	slh_adrs_set_keypair(&wots_adrs, i);
-	slh_wots_pkgen(ctx, &wots_adrs, out);
+	for (i = 0; i < count; i++) {
+		slh_adrs_set_keypair(&wots_adrs, first + i);
+		slh_wots_pkgen(ctx, &wots_adrs, out[i]);
+	}
 }
 
 /*
@@ -35,7 +39,7 @@ void slh_xmss_sign(const struct slh_ctx *ctx, struct slh_adrs *adrs, uint32_t id
 	slh_wots_sign(ctx, &wots_adrs, msg, sig); /* before root is written */
 
 	slh_adrs_set_type(&node_adrs, SLH_ADRS_TREE);
-	slh_treehash(ctx, &node_adrs, SLH_HP, 0, idx, xmss_leaf, adrs, root,
+	slh_treehash(ctx, &node_adrs, SLH_HP, 0, idx, xmss_leaves, adrs, root,
 		     sig + SLH_WOTS_SIG_BYTES);
 }
 
@@ -66,7 +70,7 @@ void slh_xmss_top_root(const struct slh_ctx *ctx, uint8_t root[SLH_N])
 	node_adrs = adrs;
 	slh_adrs_set_type(&node_adrs, SLH_ADRS_TREE);
 	/* A leaf index past the tree matches no sibling: no path is kept. */
-	slh_treehash(ctx, &node_adrs, SLH_HP, 0, 1u << SLH_HP, xmss_leaf, &adrs, root, NULL);
+	slh_treehash(ctx, &node_adrs, SLH_HP, 0, 1u << SLH_HP, xmss_leaves, &adrs, root, NULL);
 }
 
 /* ht_sign (Algorithm 12). */

@@ -110,7 +110,8 @@ struct boot_rotation *boot_rotation_mut(void);
 /*
  * What ROM_EXT prepares for the runtime with the device root before the
  * key manager moves to RUNTIME: the alias key (retained) and its
- * certificate, the identity certificate from flash. `valid` is cleared
+ * certificate, the identity certificate from flash and, in manufacturing,
+ * the identity key's certificate request. `valid` is cleared
  * first at every boot, so a boot that fails half way never serves the
  * previous boot's certificate or key.
  */
@@ -127,6 +128,13 @@ struct ota_runtime {
 	uint32_t identity_cert_len;
 	uint8_t identity_cert[OTA_IDCERT_MAX_DER];
 	ota_status_t identity_cert_status; /* why it is absent */
+	/*
+	 * The identity key's PKCS#10 request, made in the manufacturing
+	 * lifecycle state only (rom_ext/identity_csr.c); 0 otherwise.
+	 */
+	uint32_t identity_csr_len;
+	uint8_t identity_csr[OTA_IDENTITY_CSR_MAX_DER];
+	ota_status_t identity_csr_status; /* why it is absent */
 };
 
 extern struct ota_runtime ota_rt;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The alias key's X.509 v3 certificate (RFC 5280), issued by the device
- * identity key at boot. The identity certificate in flash (otimage
- * provision) names the same subject we write as issuer, so
+ * identity key at boot. The identity certificate in flash (the
+ * manufacturer CA's answer to this device's CSR, identity_csr.c) names
+ * the same subject we write as issuer, so
  * `openssl verify -CAfile ca.pem -untrusted identity.pem alias.pem` holds.
  *
  *   serial     positive, from SHA-256 of the alias key (stable per boot state)
@@ -19,11 +20,6 @@
 
 #include "rom_ext.h"
 
-static const uint8_t oid_ec_public_key[] = { 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01 };
-static const uint8_t oid_prime256v1[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07 };
-static const uint8_t oid_ecdsa_sha256[] = { 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x04, 0x03, 0x02 };
-static const uint8_t oid_org[] = { 0x06, 0x03, 0x55, 0x04, 0x0a };
-static const uint8_t oid_cn[] = { 0x06, 0x03, 0x55, 0x04, 0x03 };
 static const uint8_t oid_basic_constraints[] = { 0x06, 0x03, 0x55, 0x1d, 0x13 };
 static const uint8_t oid_key_usage[] = { 0x06, 0x03, 0x55, 0x1d, 0x0f };
 static const uint8_t oid_ski[] = { 0x06, 0x03, 0x55, 0x1d, 0x0e };
@@ -49,60 +45,6 @@ void ota_cert_key_id(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
 	ota_sha256_update(&c, pubkey, OTA_P256_PUBKEY_BYTES);
 	ota_sha256_final(&c, h);
 	memcpy(out, h, OTA_CERT_KEY_ID_BYTES);
-}
-
-static void put_alg_ecdsa_sha256(struct ota_der *d)
-{
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_put_raw(d, oid_ecdsa_sha256, sizeof(oid_ecdsa_sha256));
-	ota_der_end(d);
-}
-
-static void put_name(struct ota_der *d, const char *cn_prefix, const uint8_t *device_id)
-{
-	static const char hex[] = "0123456789abcdef";
-	char cn[32 + 2u * OTA_DEVICE_ID_BYTES];
-	uint32_t n = (uint32_t)strlen(cn_prefix), i;
-
-	/* Prefixes are compile-time constants; this only guards a future edit. */
-	if (n > sizeof(cn) - 2u * OTA_DEVICE_ID_BYTES) {
-		d->err = OTA_X509_BUFFER_FULL;
-		return;
-	}
-	memcpy(cn, cn_prefix, n);
-	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++) {
-		cn[n++] = hex[device_id[i] >> 4];
-		cn[n++] = hex[device_id[i] & 0xfu];
-	}
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_begin(d, OTA_DER_SET);
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_put_raw(d, oid_org, sizeof(oid_org));
-	ota_der_put(d, OTA_DER_UTF8_STRING, OTA_CERT_ORG, sizeof(OTA_CERT_ORG) - 1u);
-	ota_der_end(d);
-	ota_der_end(d);
-	ota_der_begin(d, OTA_DER_SET);
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_put_raw(d, oid_cn, sizeof(oid_cn));
-	ota_der_put(d, OTA_DER_UTF8_STRING, cn, n);
-	ota_der_end(d);
-	ota_der_end(d);
-	ota_der_end(d);
-}
-
-static void put_spki(struct ota_der *d, const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
-{
-	uint8_t point[1u + OTA_P256_PUBKEY_BYTES];
-
-	point[0] = 0x04;
-	memcpy(point + 1, pubkey, OTA_P256_PUBKEY_BYTES);
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_put_raw(d, oid_ec_public_key, sizeof(oid_ec_public_key));
-	ota_der_put_raw(d, oid_prime256v1, sizeof(oid_prime256v1));
-	ota_der_end(d);
-	ota_der_put_bits(d, point, sizeof(point));
-	ota_der_end(d);
 }
 
 /* Extension ::= SEQUENCE { extnID, critical DEFAULT FALSE, extnValue OCTET STRING } */
@@ -165,14 +107,14 @@ static void put_tbs(struct ota_der *d, const struct ota_alias_cert_params *p)
 	ota_der_put_uint(d, 2); /* v3 */
 	ota_der_end(d);
 	ota_der_put_uint_be(d, serial, sizeof(serial));
-	put_alg_ecdsa_sha256(d);
-	put_name(d, OTA_CERT_CN_IDENTITY, p->device_id);
+	ota_cert_put_alg_ecdsa_sha256(d);
+	ota_cert_put_name(d, OTA_CERT_CN_IDENTITY, p->device_id);
 	ota_der_begin(d, OTA_DER_SEQUENCE);
 	ota_der_put(d, OTA_DER_UTC_TIME, not_before, sizeof(not_before) - 1u);
 	ota_der_put(d, OTA_DER_GENERALIZED_TIME, not_after, sizeof(not_after) - 1u);
 	ota_der_end(d);
-	put_name(d, OTA_CERT_CN_ALIAS, p->device_id);
-	put_spki(d, p->subject_pubkey);
+	ota_cert_put_name(d, OTA_CERT_CN_ALIAS, p->device_id);
+	ota_cert_put_spki(d, p->subject_pubkey);
 
 	ota_der_begin(d, OTA_DER_CONTEXT(3));
 	ota_der_begin(d, OTA_DER_SEQUENCE);
@@ -203,34 +145,12 @@ static void put_tbs(struct ota_der *d, const struct ota_alias_cert_params *p)
 ota_status_t ota_alias_cert_build(const struct ota_alias_cert_params *p, hal_key_t issuer,
 				  uint8_t *out, uint32_t cap, uint32_t *out_len)
 {
-	uint8_t digest[OTA_SHA256_BYTES], sig[OTA_P256_SIG_BYTES];
-	uint32_t tbs_start, tbs_len;
+	uint32_t tbs_start;
 	struct ota_der d;
-	ota_status_t st;
 
 	ota_der_init(&d, out, cap);
 	ota_der_begin(&d, OTA_DER_SEQUENCE);
 	tbs_start = d.len;
 	put_tbs(&d, p);
-	if (d.err != OTA_OK)
-		return d.err;
-	tbs_len = d.len - tbs_start;
-
-	st = hal_sha256_start();
-	if (st == OTA_OK)
-		st = hal_sha256_update(out + tbs_start, tbs_len);
-	if (st == OTA_OK)
-		st = hal_sha256_finish(digest);
-	if (st == OTA_OK)
-		st = hal_ecdsa_sign(issuer, digest, sig);
-	if (st != OTA_OK)
-		return st;
-
-	put_alg_ecdsa_sha256(&d);
-	ota_der_begin(&d, OTA_DER_BIT_STRING);
-	ota_der_put_raw(&d, (const uint8_t[]){ 0 }, 1); /* no unused bits */
-	ota_der_put_ecdsa_sig(&d, sig);
-	ota_der_end(&d);
-	ota_der_end(&d); /* Certificate */
-	return ota_der_finish(&d, out_len);
+	return ota_cert_sign_close(&d, tbs_start, issuer, out_len);
 }

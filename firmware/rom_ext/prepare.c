@@ -5,8 +5,10 @@
  * identity key (root only: stable across updates) certifies an alias key
  * derived from the root and the measurements of the code that booted, so
  * the alias key - and every evidence signature - exists only for this
- * exact ROM_EXT and BL0. The identity key handle is destroyed before
- * returning: the runtime can never certify another key.
+ * exact ROM_EXT and BL0. In the manufacturing lifecycle state the
+ * identity key also signs its own certificate request (identity_csr.c).
+ * The identity key handle is destroyed before returning: the runtime can
+ * never certify another key nor sign another request.
  */
 #include <string.h>
 
@@ -51,6 +53,8 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	st = derive_p256(root, OTA_IDENTITY_LABEL, NULL, 0, &identity, rt->identity_pubkey);
 	if (st != OTA_OK)
 		return st;
+	/* In manufacturing, the identity key's certificate request (identity_csr.c). */
+	rom_ext_identity_csr_prepare(bs, identity, rt);
 
 	memcpy(ctx, bs->rom_ext_measurement, OTA_SHA256_BYTES);
 	memcpy(ctx + OTA_SHA256_BYTES, bs->bl0_measurement, OTA_SHA256_BYTES);
@@ -73,7 +77,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	cp.tcb_count = 2;
 	st = ota_alias_cert_build(&cp, identity, rt->alias_cert, sizeof(rt->alias_cert),
 				  &rt->alias_cert_len);
-	/* The identity key has done its one job, whatever the outcome. */
+	/* The identity key has done its jobs, whatever the outcome. */
 	hal_key_destroy(identity);
 	if (st == OTA_OK)
 		st = hal_key_retain(alias, OTA_RETAINED_KEY_ALIAS);

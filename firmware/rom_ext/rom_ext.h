@@ -8,6 +8,7 @@
 #define OTATTEST_FW_ROM_EXT_H
 
 #include <otattest/evidence.h>
+#include <otattest/x509.h>
 
 #include "../lib/fwlib.h"
 
@@ -41,6 +42,37 @@ struct ota_alias_cert_params {
 };
 ota_status_t ota_alias_cert_build(const struct ota_alias_cert_params *p, hal_key_t issuer,
 				  uint8_t *out, uint32_t cap, uint32_t *out_len);
+/*
+ * The X.509 pieces the alias certificate and the identity CSR share
+ * (cert_der.c): the ECDSA-with-SHA-256 AlgorithmIdentifier, an otattest
+ * Name (O=OTA_CERT_ORG, CN=<prefix><device id in hex>), a P-256
+ * SubjectPublicKeyInfo, and the signed envelope: the part written from
+ * tbs_start on is hashed and signed with key, the algorithm and the
+ * signature are appended, and the SEQUENCE opened before tbs_start closed.
+ */
+void ota_cert_put_alg_ecdsa_sha256(struct ota_der *d);
+void ota_cert_put_name(struct ota_der *d, const char *cn_prefix, const uint8_t *device_id);
+void ota_cert_put_spki(struct ota_der *d, const uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
+ota_status_t ota_cert_sign_close(struct ota_der *d, uint32_t tbs_start, hal_key_t key,
+				 uint32_t *out_len);
+
+/*
+ * The identity key's PKCS#10 request (identity_csr.c): subject named as
+ * the identity certificate is, signed by the identity key.
+ */
+ota_status_t ota_identity_csr_build(const uint8_t device_id[OTA_DEVICE_ID_BYTES],
+				    const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
+				    hal_key_t identity, uint8_t *out, uint32_t cap,
+				    uint32_t *out_len);
+/*
+ * In the manufacturing lifecycle state only, fill rt->identity_csr for
+ * the runtime (GET_IDENTITY_CSR); otherwise, or when building fails,
+ * leave it empty with the reason in rt->identity_csr_status.
+ * rt->identity_pubkey must already hold the identity key's public key.
+ */
+void rom_ext_identity_csr_prepare(const struct ota_boot_state *bs, hal_key_t identity,
+				  struct ota_runtime *rt);
+
 /* SKI/AKI of a public key: truncated SHA-256 of 04 || X || Y. */
 void ota_cert_key_id(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
 		     uint8_t out[OTA_CERT_KEY_ID_BYTES]);

@@ -23,6 +23,7 @@ union ota_request {
 	struct ota_req_stable_sign sign;
 	struct ota_req_rotate rotate;
 	struct ota_req_update update;
+	struct ota_req_set_identity_cert idcert;
 };
 
 /* A 16..64 byte field inside a 64-byte array, with zero padding after it. */
@@ -64,6 +65,15 @@ static ota_status_t validate(uint32_t command, const union ota_request *r,
 		if (r->update.slot != OTA_SLOT_A && r->update.slot != OTA_SLOT_B &&
 		    r->update.slot != OTA_UPDATE_SLOT_OTHER)
 			return OTA_MBOX_BAD_FIELD;
+		return OTA_OK;
+	case OTA_CMD_SET_IDENTITY_CERT:
+		if (r->idcert.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		if (r->idcert.der_length == 0 || r->idcert.der_length > sizeof(r->idcert.der))
+			return OTA_MBOX_CERT_LENGTH;
+		if (!ota_all_zero(r->idcert.der + r->idcert.der_length,
+				  sizeof(r->idcert.der) - r->idcert.der_length))
+			return OTA_MBOX_RESERVED_NONZERO;
 		return OTA_OK;
 	}
 	return OTA_OK; /* commands without a payload */
@@ -152,6 +162,10 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 		return ota_rt_stable_sign(&r.sign, resp, resp_cap, resp_len);
 	case OTA_CMD_GET_CERTS:
 		return ota_rt_get_certs(rt, resp, resp_cap, resp_len);
+	case OTA_CMD_GET_IDENTITY_CSR:
+		return ota_rt_get_identity_csr(bs, rt, resp, resp_cap, resp_len);
+	case OTA_CMD_SET_IDENTITY_CERT:
+		return ota_rt_set_identity_cert(bs, rt, &r.idcert);
 	case OTA_CMD_ROTATE_TAGS:
 	case OTA_CMD_UPDATE_RESET:
 	case OTA_CMD_WARM_RESET:

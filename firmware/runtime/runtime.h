@@ -30,6 +30,13 @@ ota_status_t ota_rt_get_certs(const struct ota_runtime *rt, uint8_t *resp, uint3
 			      uint32_t *resp_len);
 ota_status_t ota_rt_stable_sign(const struct ota_req_stable_sign *req, uint8_t *resp,
 				uint32_t resp_cap, uint32_t *resp_len);
+/* Personalization, manufacturing lifecycle state only (personalize.c). */
+ota_status_t ota_rt_get_identity_csr(const struct ota_boot_state *bs,
+				     const struct ota_runtime *rt, uint8_t *resp,
+				     uint32_t resp_cap, uint32_t *resp_len);
+ota_status_t ota_rt_set_identity_cert(const struct ota_boot_state *bs,
+				      const struct ota_runtime *rt,
+				      const struct ota_req_set_identity_cert *req);
 
 /*
  * Reset requests (reset_request.c). Each pre-checks on the slow path

@@ -197,6 +197,14 @@ int ota_tag_table_pick(const struct ota_tag_table copy[2], ota_status_t *why);
 
 ota_status_t ota_owner_config_check(const struct ota_owner_config *oc);
 ota_status_t ota_identity_cert_check(const struct ota_identity_cert_blob *c);
+/*
+ * Whether a certificate's DER holds the whole SubjectPublicKeyInfo of the
+ * P-256 key X || Y (the SPKI encoding is fixed, 91 bytes). The device
+ * cannot verify the CA's signature (it holds no CA); it only refuses to
+ * store or serve a certificate for a key that is not its identity key.
+ */
+bool ota_identity_cert_certifies(const uint8_t *der, uint32_t der_len,
+				 const uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
 
 /* Serial-number comparison: true when a is newer than b (RFC 1982 style). */
 static inline bool ota_seq_newer(uint32_t a, uint32_t b)

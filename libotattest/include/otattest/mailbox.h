@@ -133,10 +133,38 @@ struct ota_resp_reset {
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_resp_reset) == 16, "ota_resp_reset layout");
 
+/*
+ * Personalization (docs/mailbox.md): the device's PKCS#10 request for its
+ * identity key, and the certificate the manufacturer CA issued for it.
+ * The request is DER of about 300 bytes (a name, a P-256 key, an ECDSA
+ * signature); OTA_IDENTITY_CSR_MAX_DER leaves room.
+ */
+#define OTA_IDENTITY_CSR_MAX_DER 512u
+/*
+ * The certificate goes to the identity certificate region in flash, so it
+ * is bounded by the blob there (flash.h: OTA_IDCERT_MAX_DER, 1024 bytes,
+ * the same bound as OTA_CERT_MAX_DER). 1032 bytes; exactly this length,
+ * bytes past der_length zero.
+ */
+struct ota_req_set_identity_cert {
+	uint32_t der_length; /* 1..OTA_CERT_MAX_DER */
+	uint32_t reserved;
+	uint8_t der[OTA_CERT_MAX_DER];
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_set_identity_cert) == 1032,
+		  "ota_req_set_identity_cert layout");
+
 /* ---- the command table -------------------------------------------------- */
 
 /* Flags column. */
 #define OTA_MBOX_F_RESETS 0x1u /* served by resetting the device: the boot after answers */
+/*
+ * Personalization: served only in the manufacturing lifecycle state
+ * (TEST_UNLOCKED; RUNTIME_NOT_MANUFACTURING otherwise). The factory
+ * station talks to the device directly; a host driver or daemon in the
+ * field has no reason to offer these and must not pass them through.
+ */
+#define OTA_MBOX_F_FACTORY 0x2u
 
 /*
  * Columns: name (OTA_CMD_<name>), number, name for logs and tools,
@@ -155,7 +183,11 @@ OTA_STATIC_ASSERT(sizeof(struct ota_resp_reset) == 16, "ota_resp_reset layout");
 	X(UPDATE_RESET, 6, "update-reset", (uint32_t)sizeof(struct ota_req_update),            \
 	  (uint32_t)sizeof(struct ota_resp_reset), OTA_MBOX_F_RESETS)                          \
 	X(WARM_RESET, 7, "warm-reset", 0u, (uint32_t)sizeof(struct ota_resp_reset),            \
-	  OTA_MBOX_F_RESETS)
+	  OTA_MBOX_F_RESETS)                                                                   \
+	X(GET_IDENTITY_CSR, 8, "get-identity-csr", 0u, OTA_IDENTITY_CSR_MAX_DER,               \
+	  OTA_MBOX_F_FACTORY)                                                                  \
+	X(SET_IDENTITY_CERT, 9, "set-identity-cert",                                           \
+	  (uint32_t)sizeof(struct ota_req_set_identity_cert), 0u, OTA_MBOX_F_FACTORY)
 
 enum ota_command {
 #define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags) OTA_CMD_##name = num,
@@ -190,7 +222,7 @@ union ota_mbox_request_bound {
 #undef OTA_X_MBOX_REQ
 };
 union ota_mbox_response_bound {
-#define OTA_X_MBOX_RESP(name, num, str, req, resp, flags) uint8_t name[resp];
+#define OTA_X_MBOX_RESP(name, num, str, req, resp, flags) uint8_t name[(resp) ? (resp) : 1u];
 	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_RESP)
 #undef OTA_X_MBOX_RESP
 };

@@ -114,11 +114,16 @@ OTA_STATIC_ASSERT(sizeof(struct ota_mbox_header) == 16, "ota_mbox_header layout"
  * The least payload room a region may offer, or ota_shm_info_validate
  * refuses the layout. A response region must hold the largest response of
  * any command in the table (mailbox.h), so whatever a command answers -
- * evidence included - fits every layout a driver accepts. Requests are at
- * most OTA_MBOX_REQUEST_MAX_ANY (72) bytes; the request region keeps the
- * room it always demanded.
+ * evidence included - fits every layout a driver accepts. The same rule
+ * holds for requests: the request region must hold the largest request,
+ * OTA_MBOX_REQUEST_MAX_ANY (1032, SET_IDENTITY_CERT's whole certificate;
+ * it was 256 while every request was at most 72 bytes). A certificate
+ * goes in one request rather than in chunks so that it lands whole or not
+ * at all: chunks would need state kept in the device between requests
+ * and a rule for a half-sent certificate. The default layout has 8 KiB;
+ * no layout between 272 and 1048 bytes has ever been offered.
  */
-#define OTA_SHM_REQUEST_MIN_PAYLOAD 256u
+#define OTA_SHM_REQUEST_MIN_PAYLOAD OTA_MBOX_REQUEST_MAX_ANY
 #define OTA_SHM_RESPONSE_MIN_PAYLOAD OTA_MBOX_RESPONSE_MAX_ANY
 OTA_STATIC_ASSERT(OTA_MBOX_REQUEST_MAX_ANY <= OTA_SHM_REQUEST_MIN_PAYLOAD,
 		  "every request fits the smallest request region");

@@ -263,6 +263,7 @@ enum ota_status_class {
 	X(MBOX_RESERVED_NONZERO, INVALID_ARGUMENT, MBOX, 8, "a reserved request field is not zero") \
 	X(MBOX_MESSAGE_LENGTH, INVALID_ARGUMENT, MBOX, 9, "message to sign must be 16 to 64 bytes") \
 	X(MBOX_BAD_FIELD, INVALID_ARGUMENT, MBOX, 10, "a request field holds an out-of-range value") \
+	X(MBOX_CERT_LENGTH, INVALID_ARGUMENT, MBOX, 11, "certificate must be 1 to 1024 bytes of DER") \
 	/* CBOR and COSE */                                                                        \
 	X(CBOR_TRUNCATED, MALFORMED, CBOR, 1, "CBOR item runs past the end of the input")          \
 	X(CBOR_TRAILING, MALFORMED, CBOR, 2, "bytes follow the CBOR item")                         \
@@ -288,6 +289,8 @@ enum ota_status_class {
 	X(RUNTIME_UPDATE_REJECTED, VERIFICATION, RUNTIME, 1, "the updated image failed verification; the running image was kept") \
 	X(RUNTIME_NO_CERTS, NOT_FOUND, RUNTIME, 2, "no device identity certificate is provisioned") \
 	X(RUNTIME_IDCERT_MISMATCH, VERIFICATION, RUNTIME, 3, "the identity certificate in flash does not certify this device's identity key") \
+	X(RUNTIME_NOT_MANUFACTURING, POLICY, RUNTIME, 4, "served only in the manufacturing lifecycle state (TEST_UNLOCKED)") \
+	X(RUNTIME_IDCERT_NOT_OURS, VERIFICATION, RUNTIME, 5, "the certificate does not certify this device's identity key") \
 	/* verifier verdicts */                                                                    \
 	X(VERIFY_NONCE_MISMATCH, VERIFICATION, VERIFY, 1, "evidence nonce is not the expected one") \
 	X(VERIFY_CHAIN_UNTRUSTED, VERIFICATION, VERIFY, 2, "certificate chain does not lead to the trusted CA") \

@@ -5,6 +5,8 @@
  * runtime never hands out a truncated or padded certificate. Verifying
  * the certificate is the verifier's job.
  */
+#include <string.h>
+
 #include "otattest/flash.h"
 
 /* Outer SEQUENCE header: tag 0x30, then a minimal definite length. */
@@ -47,4 +49,28 @@ ota_status_t ota_identity_cert_check(const struct ota_identity_cert_blob *c)
 	if (!ota_all_zero(c->der + c->der_length, OTA_IDCERT_MAX_DER - c->der_length))
 		return OTA_IDCERT_RESERVED_NONZERO;
 	return OTA_OK;
+}
+
+/*
+ * SubjectPublicKeyInfo of a P-256 key up to the point's coordinates:
+ * SEQUENCE { SEQUENCE { ecPublicKey, prime256v1 }, BIT STRING 00 04 ... }.
+ * The whole 91-byte SPKI must appear, not just the point.
+ */
+static const uint8_t spki_prefix[] = {
+	0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01,
+	0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00, 0x04,
+};
+
+bool ota_identity_cert_certifies(const uint8_t *der, uint32_t der_len,
+				 const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
+{
+	uint8_t spki[sizeof(spki_prefix) + OTA_P256_PUBKEY_BYTES];
+	uint32_t i;
+
+	memcpy(spki, spki_prefix, sizeof(spki_prefix));
+	memcpy(spki + sizeof(spki_prefix), pubkey, OTA_P256_PUBKEY_BYTES);
+	for (i = 0; i + sizeof(spki) <= der_len; i++)
+		if (memcmp(der + i, spki, sizeof(spki)) == 0)
+			return true;
+	return false;
 }

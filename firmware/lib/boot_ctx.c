@@ -93,6 +93,7 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st)
 	state->bl0_svn = b->bl0_out.svn;
 	state->min_svn = b->ret_next.min_svn;
 	state->chain_status = b->chain_status;
+	state->boot_data = b->bd;
 	state->update_target = OTA_NEXT_SLOT_NONE;
 	if (b->req_valid && b->reset_reason == OTA_RESET_UPDATE)
 		state->update_target = b->req.next_bl0_slot;

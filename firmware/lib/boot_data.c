@@ -1,46 +1,158 @@
 // SPDX-License-Identifier: MIT
 /*
  * Boot data: the soft floors, the primary BL0 slot and the authoritative
- * tag key version, as two copies in flash (flash.h).
+ * tag key version, as two copies in flash (flash.h), trusted only when the
+ * device itself wrote them and they are not older than OTP says:
  *
- * With no intact copy a device in TEST_UNLOCKED, DEV or RMA boots with
- * defaults (version 0, slot A, no soft floors), as a factory-fresh part
- * would; a PROD or PROD_END device refuses, because erasing both copies
- * would otherwise be a way to drop the soft floors. Two-copy writes mean
- * a power cut never gets a device there.
+ *  - authenticated: a copy's `mac` is KMAC256 under the boot data key,
+ *    which only ROM derives (its state's secret, MAC purpose) and hands
+ *    to ROM_EXT; the runtime never holds it (the key manager wipes it at
+ *    RUNTIME). Whoever writes flash cannot forge a copy - a rotation
+ *    rolled back, floors dropped, the key version pinned, a slot chosen.
+ *  - not replayed: every write programs the OTP thermometer
+ *    boot_data_anchor to the new counter, and a copy below the anchor is
+ *    refused, so an authentic older copy written back is not taken
+ *    either. Flash first, then OTP: a power cut between leaves the new
+ *    copy valid (counter above the anchor) and the next boot raises the
+ *    anchor to it.
+ *  - factory copies (all-zero mac, from otimage pack) are taken only
+ *    while the anchor is zero - before the device wrote boot data of its
+ *    own - and the first boot adopts the newest as the device's own.
+ *
+ * With no valid copy a device that never wrote boot data (anchor zero) in
+ * TEST_UNLOCKED, DEV or RMA boots with defaults (version 0, slot A, no soft
+ * floors), as a factory-fresh part would; a PROD or PROD_END device
+ * refuses, and so does any device whose anchor says it had boot data:
+ * erasing both copies must not be a way to drop the soft floors. Two-copy
+ * writes mean a power cut never gets a device there.
+ *
+ * The runtime's pre-checks (at RUNTIME) use the copy ROM verified, handed
+ * over in the boot state, and never read flash for it.
  */
 #include <string.h>
 
+#include <otattest/sha256.h>
+
 #include "fwlib.h"
+
+#define BOOT_DATA_KEY_LABEL "otattest-boot-data"
 
 static bool defaults_allowed(uint32_t lifecycle)
 {
 	return lifecycle != OTA_LC_PROD && lifecycle != OTA_LC_PROD_END;
 }
 
-ota_status_t boot_data_load(struct boot_ctx *b)
+ota_status_t boot_data_key(hal_key_t *out)
 {
-	struct ota_boot_data copy[2];
-	ota_status_t why;
-	int pick;
+	hal_key_t cdi;
 
-	OTA_TRY(hal_flash_read(boot_region(b, OTA_REGION_BOOT_DATA_0)->offset, &copy[0],
-			       sizeof(copy[0])));
-	OTA_TRY(hal_flash_read(boot_region(b, OTA_REGION_BOOT_DATA_1)->offset, &copy[1],
-			       sizeof(copy[1])));
-	pick = ota_boot_data_pick(copy, &why);
-	if (pick >= 0) {
-		b->bd = copy[pick];
-		b->bd_index = pick;
+	*out = HAL_KEY_INVALID;
+	if (hal_keymgr_state() != HAL_KEYMGR_ROM)
+		return OTA_HAL_KEYMGR_STATE;
+	cdi = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	if (cdi == HAL_KEY_INVALID)
+		return OTA_HAL_BAD_HANDLE;
+	return hal_keymgr_derive(cdi, BOOT_DATA_KEY_LABEL, NULL, 0, 0, 0, HAL_KEY_PURPOSE_MAC, out);
+}
+
+ota_status_t boot_data_mac(hal_key_t key, const struct ota_boot_data *bd,
+			   uint8_t mac[OTA_SHA256_BYTES])
+{
+	ota_status_t st = hal_kmac_start(key, (const uint8_t *)BOOT_DATA_KEY_LABEL,
+					 sizeof(BOOT_DATA_KEY_LABEL) - 1u);
+
+	if (st == OTA_OK)
+		st = hal_kmac_update(bd, OTA_BOOT_DATA_MACED_BYTES);
+	if (st == OTA_OK)
+		st = hal_kmac_finish(mac, OTA_SHA256_BYTES);
+	return st;
+}
+
+/* Whether a copy is one this device may trust, given the OTP anchor. */
+static ota_status_t copy_check(const struct boot_ctx *b, const struct ota_boot_data *bd)
+{
+	uint8_t mac[OTA_SHA256_BYTES];
+
+	OTA_TRY(ota_boot_data_check(bd));
+	if (ota_boot_data_is_factory(bd))
+		return b->otp.boot_data_anchor == 0 ? OTA_OK : OTA_BOOT_DATA_ROLLED_BACK;
+	OTA_TRY(boot_data_mac(b->bd_key, bd, mac));
+	if (!ota_ct_equal(mac, bd->mac, sizeof(mac)))
+		return OTA_BOOT_DATA_MAC_MISMATCH;
+	if (bd->counter < b->otp.boot_data_anchor)
+		return OTA_BOOT_DATA_ROLLED_BACK;
+	return OTA_OK;
+}
+
+/* Program the OTP anchor up to `counter` (thermometer bits only ever set). */
+static ota_status_t anchor_raise(struct boot_ctx *b, uint32_t counter)
+{
+	uint8_t bits[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8];
+
+	if (counter <= b->otp.boot_data_anchor)
 		return OTA_OK;
-	}
+	if (counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
+		return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
+	ota_thermometer_encode(bits, sizeof(bits), counter);
+	OTA_TRY(hal_otp_program(offsetof(struct ota_otp, boot_data_anchor), bits, sizeof(bits)));
+	b->otp.boot_data_anchor = counter;
+	return OTA_OK;
+}
+
+static void defaults(struct boot_ctx *b)
+{
 	b->bd_index = -1;
 	memset(&b->bd, 0, sizeof(b->bd));
 	b->bd.magic = OTA_BOOT_DATA_MAGIC;
 	b->bd.version = OTA_BOOT_DATA_VERSION;
 	b->bd.size = sizeof(b->bd);
 	b->bd.primary_slot = OTA_SLOT_A;
-	return defaults_allowed(b->otp.lifecycle) ? OTA_OK : OTA_BOOT_DATA_CORRUPT;
+}
+
+ota_status_t boot_data_load(struct boot_ctx *b)
+{
+	struct ota_boot_data copy[2];
+	ota_status_t st[2], why;
+	int pick, i;
+
+	if (hal_keymgr_state() == HAL_KEYMGR_RUNTIME) {
+		/* The runtime's pre-check: what ROM verified at this boot, never flash. */
+		const struct ota_boot_state *bs = ota_boot_state();
+
+		if (!bs)
+			return OTA_MBOX_NOT_READY;
+		b->bd = bs->boot_data;
+		b->bd_index = -1;
+		return OTA_OK;
+	}
+	OTA_TRY(boot_data_key(&b->bd_key));
+	for (i = 0; i < 2; i++) {
+		OTA_TRY(hal_flash_read(boot_region(b, OTA_REGION_BOOT_DATA_0 + (uint32_t)i)->offset,
+				       &copy[i], sizeof(copy[i])));
+		st[i] = copy_check(b, &copy[i]);
+	}
+	pick = ota_pick_newest(st[0], st[1], copy[0].counter, copy[1].counter, &why);
+	if (pick < 0) {
+		defaults(b);
+		if (b->otp.boot_data_anchor != 0)
+			return OTA_BOOT_DATA_ROLLED_BACK;
+		return defaults_allowed(b->otp.lifecycle) ? OTA_OK : OTA_BOOT_DATA_CORRUPT;
+	}
+	b->bd = copy[pick];
+	b->bd_index = pick;
+	/*
+	 * The factory's copy becomes the device's own at its first boot. A
+	 * write that fails costs nothing but the adoption: the factory copy is
+	 * still intact and the next boot tries again.
+	 */
+	if (ota_boot_data_is_factory(&b->bd)) {
+		struct ota_boot_data own = b->bd;
+
+		(void)boot_data_commit(b, &own);
+		return OTA_OK;
+	}
+	/* A power cut after the last write and before its anchor: finish it. */
+	return anchor_raise(b, b->bd.counter);
 }
 
 ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
@@ -50,9 +162,14 @@ ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
 	uint32_t type = target ? OTA_REGION_BOOT_DATA_1 : OTA_REGION_BOOT_DATA_0;
 
 	bd->counter = b->bd_index >= 0 ? b->bd.counter + 1u : 1u;
+	if (bd->counter < b->otp.boot_data_anchor)
+		bd->counter = b->otp.boot_data_anchor;
+	if (bd->counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
+		return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
+	OTA_TRY(boot_data_mac(b->bd_key, bd, bd->mac));
 	ota_boot_data_seal(bd);
 	OTA_TRY(boot_flash_store(boot_region(b, type)->offset, bd, sizeof(*bd)));
 	b->bd = *bd;
 	b->bd_index = target;
-	return OTA_OK;
+	return anchor_raise(b, bd->counter);
 }

@@ -74,6 +74,7 @@ struct boot_ctx {
 
 	struct ota_boot_data bd;       /* in use (defaults when no copy is valid) */
 	int bd_index;                  /* copy holding bd, -1 when none */
+	hal_key_t bd_key;              /* boot data key: ROM derives it, ROM_EXT commits with it */
 
 	struct ota_tag_table tags;     /* newest valid copy, or an empty table */
 	int tags_index;                /* copy holding it, -1 when none */
@@ -112,8 +113,12 @@ const struct ota_flash_region *boot_region(const struct boot_ctx *b, uint32_t ty
 ota_status_t boot_flash_store(uint32_t offset, const void *data, uint32_t len);
 
 ota_status_t boot_data_load(struct boot_ctx *b);
-/* Write bd as the newest copy (counter advanced here). */
+/* Write bd as the newest copy (counter advanced, MAC'd and anchored here). */
 ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd);
+/* The boot data key (ROM state only) and a copy's MAC under it. */
+ota_status_t boot_data_key(hal_key_t *out);
+ota_status_t boot_data_mac(hal_key_t key, const struct ota_boot_data *bd,
+			   uint8_t mac[OTA_SHA256_BYTES]);
 
 void boot_tags_load(struct boot_ctx *b);
 const struct ota_tag_entry *boot_tag_entry(const struct boot_ctx *b, uint32_t stage, uint32_t slot);

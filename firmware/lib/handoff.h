@@ -87,6 +87,7 @@ struct ota_boot_state {
 	uint32_t rom_ext_svn;
 	uint32_t chain_status;    /* OTA_OK when the SVN key chain holds link(min_svn) */
 	uint32_t update_target;   /* BL0 slot an update reset asked for, or OTA_NEXT_SLOT_NONE */
+	struct ota_boot_data boot_data; /* as ROM verified it: the runtime's pre-checks use it */
 };
 
 /* The state of the last boot; NULL before the first one. */

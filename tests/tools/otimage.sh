@@ -498,10 +498,10 @@ rc "inspect a private key" 0 inspect --json hroot.pem
 cp out.txt k.json
 jqt "key: private and hybrid, no secret printed" '.private == true and .algorithm == "hybrid" and (keys | map(test("secret|private_key")) | any | not)' k.json
 check "no private key material in the output" bash -c "! grep -q 'PRIVATE' out.txt"
-dd if=flash.bin of=bd.bin bs=1 skip=4096 count=64 status=none
+dd if=flash.bin of=bd.bin bs=1 skip=4096 count=96 status=none
 rc "inspect a boot data copy" 0 inspect --json bd.bin
 cp out.txt bd.json
-jqt "boot data" '.format == "boot-data" and .counter == 1' bd.json
+jqt "boot data" '.format == "boot-data" and .counter == 1 and .written_by == "factory"' bd.json
 dd if=flash.bin of=tt.bin bs=1 skip=8192 count=240 status=none
 rc "inspect a tag table copy" 0 inspect --json tt.bin
 cp out.txt tt.json

@@ -11,7 +11,6 @@
 
 #include "fw_run.h"
 #include "handoff.h"
-#include "handoff.h"
 #include "swhal.h"
 #include "tu_device.h"
 #include "tu_main.h"

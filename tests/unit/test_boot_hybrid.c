@@ -18,7 +18,6 @@
 
 #include "fw_run.h"
 #include "handoff.h"
-#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "tu_device.h"

@@ -23,7 +23,6 @@
 #include "../../libotattest/tools/otimage/idcert.h"
 #include "fw_run.h"
 #include "handoff.h"
-#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"

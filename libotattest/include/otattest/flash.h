@@ -82,9 +82,17 @@ static inline uint32_t ota_region_for_slot(uint32_t stage, uint32_t slot)
 /* ---- boot data ------------------------------------------------------- */
 
 #define OTA_BOOT_DATA_MAGIC OTA_FOURCC('O', 'T', 'B', 'D')
-#define OTA_BOOT_DATA_VERSION 1u
+#define OTA_BOOT_DATA_VERSION 2u
 
-/* Two copies (BOOT_DATA_0/1). 64 bytes. */
+/*
+ * Two copies (BOOT_DATA_0/1). 96 bytes. Two seals: `mac`, KMAC256 under a
+ * key only the device's ROM derives, makes a copy the device's own (a
+ * copy anyone else wrote - with any counter - is refused, and a copy the
+ * device wrote before is refused once OTP anchors a newer counter:
+ * docs/boot-flow.md); `digest`, a plain SHA-256 over both, shows a torn
+ * write to any tool. The factory's copies (otimage pack) carry an all-zero
+ * mac: a device takes them only until it has written boot data of its own.
+ */
 struct ota_boot_data {
 	uint32_t magic;           /* 0 */
 	uint16_t version;         /* 4 */
@@ -95,10 +103,23 @@ struct ota_boot_data {
 	uint32_t floor_rom_ext;   /* 20: soft anti-rollback floors; the effective */
 	uint32_t floor_bl0;       /* 24:   floor is max(this, OTP floor) */
 	uint32_t reserved;        /* 28 */
-	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
+	uint8_t mac[OTA_SHA256_BYTES];    /* 32: KMAC256 of bytes [0, 32); zero: the factory's */
+	uint8_t digest[OTA_SHA256_BYTES]; /* 64: SHA-256 of bytes [0, 64) */
 };
-OTA_STATIC_ASSERT(sizeof(struct ota_boot_data) == 64, "ota_boot_data layout");
-#define OTA_BOOT_DATA_DIGESTED_BYTES 32u
+OTA_STATIC_ASSERT(sizeof(struct ota_boot_data) == 96, "ota_boot_data layout");
+#define OTA_BOOT_DATA_MACED_BYTES 32u
+#define OTA_BOOT_DATA_DIGESTED_BYTES 64u
+
+/* A copy the factory wrote (no device MAC yet). */
+static inline bool ota_boot_data_is_factory(const struct ota_boot_data *bd)
+{
+	uint32_t i;
+	uint8_t acc = 0;
+
+	for (i = 0; i < OTA_SHA256_BYTES; i++)
+		acc |= bd->mac[i];
+	return acc == 0;
+}
 
 /* ---- tag table ------------------------------------------------------- */
 
@@ -193,6 +214,18 @@ void ota_tag_table_seal(struct ota_tag_table *tt);
  * copy is valid (*why says why the newer-looking one failed).
  */
 int ota_boot_data_pick(const struct ota_boot_data copy[2], ota_status_t *why);
+
+/*
+ * Pick the newest valid of two copies of a sequence-numbered record (boot
+ * data, tag table), for checks beyond the record's own (the device's MAC). st0/st1 are each copy's check result, seq0/seq1 their
+ * sequence numbers as stored (meaningful only when the copy is valid).
+ * Returns 0 or 1, or -1 when neither is valid. *why (may be NULL) gets
+ * OTA_OK when both are valid, the other copy's failure when one is, and
+ * the newer-looking copy's failure when neither is.
+ */
+int ota_pick_newest(ota_status_t st0, ota_status_t st1, uint32_t seq0, uint32_t seq1,
+		    ota_status_t *why);
+
 int ota_tag_table_pick(const struct ota_tag_table copy[2], ota_status_t *why);
 
 ota_status_t ota_owner_config_check(const struct ota_owner_config *oc);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Boot data: the sequence-numbered record of soft floors, tag key version
- * and primary slot, kept as two copies (see flash.h).
+ * and primary slot, kept as two copies (see flash.h). This is the part any
+ * tool can check - layout and the integrity digest; whether a copy is the
+ * device's own (its KMAC) only the device can tell (firmware/lib/boot_data.c).
  */
 #include "otattest/flash.h"
 #include "otattest/sha256.h"

@@ -22,15 +22,5 @@ static inline uint32_t ota_load32(const uint8_t *p)
 	return v;
 }
 
-/*
- * Pick the newest valid of two copies of a sequence-numbered record (boot
- * data, tag table). st0/st1 are each copy's check result, seq0/seq1 their
- * sequence numbers as stored (meaningful only when the copy is valid).
- * Returns 0 or 1, or -1 when neither is valid. *why (may be NULL) gets
- * OTA_OK when both are valid, the other copy's failure when one is, and
- * the newer-looking copy's failure when neither is.
- */
-int ota_pick_newest(ota_status_t st0, ota_status_t st1, uint32_t seq0, uint32_t seq1,
-		    ota_status_t *why);
 
 #endif /* OTATTEST_CORE_PARSE_UTIL_H */

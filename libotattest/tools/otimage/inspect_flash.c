@@ -38,6 +38,8 @@ void oti_print_boot_data(struct oti_out *o, const struct ota_boot_data *bd)
 	oti_out_u64(o, "tag_key_version", bd->tag_key_version);
 	oti_out_u64(o, "floor_rom_ext", bd->floor_rom_ext);
 	oti_out_u64(o, "floor_bl0", bd->floor_bl0);
+	/* Whose copy: only the device can check its MAC (docs/formats.md). */
+	oti_out_str(o, "written_by", ota_boot_data_is_factory(bd) ? "factory" : "device");
 }
 
 void oti_print_tag_table(struct oti_out *o, const struct ota_tag_table *tt)

@@ -412,7 +412,13 @@ void tu_boot_data_write(const struct ota_boot_data *bd)
 	struct ota_boot_data b = *bd;
 	uint8_t page[OTA_FLASH_PAGE_SIZE];
 	uint32_t type;
+	hal_key_t key;
 
+	/* The device's own copy: MAC'd under the key ROM derives (after a power-on). */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(boot_data_key(&key), OTA_OK);
+	ck_assert_uint_eq(boot_data_mac(key, &b, b.mac), OTA_OK);
+	hal_key_destroy(key);
 	ota_boot_data_seal(&b);
 	memset(page, 0xff, sizeof(page));
 	memcpy(page, &b, sizeof(b));

@@ -130,7 +130,7 @@ void tu_otp_raise_floor(uint32_t stage, uint32_t floor);
 void tu_otp_revoke(bool owner, uint32_t index);
 void tu_otp_bump_epoch(void);
 
-/* Overwrite both boot data copies with bd (sealed here, counter as given). */
+/* Overwrite both boot data copies with bd, as the device would write it (MAC and seal here, counter as given; powers the device on). */
 void tu_boot_data_write(const struct ota_boot_data *bd);
 /* The boot data the device would use now. */
 struct ota_boot_data tu_boot_data(void);

@@ -9,6 +9,11 @@
  * for another sequence is stale (the device finishing a request that
  * timed out) and is ignored; every wait is bounded by timeout_ms because
  * a doorbell to a peer that is gone vanishes without an error.
+ *
+ * What each command sends and may get back comes from the one command
+ * table (otattest/mailbox.h): a request of another length never leaves
+ * the driver, and an answer longer than the command's bound is refused
+ * whatever buffer the caller offered.
  */
 #include <linux/io.h>
 #include <linux/jiffies.h>
@@ -94,17 +99,18 @@ static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void
 		break;
 	case OTA_HOST_PROTOCOL:
 		dev_warn_ratelimited(&od->dev,
-				     "answer to request %u (command %u) claims request %u, command %u\n",
-				     seq, command, h.seq, h.command);
+				     "answer to request %u (%s) claims request %u, command %u\n",
+				     seq, ota_mbox_command_name(command), h.seq, h.command);
 		return st;
 	case OTA_DRIVER_RESPONSE_OVERSIZE:
 		dev_warn_ratelimited(&od->dev,
-				     "command %u: %u-byte response, region %u bytes, at most %u expected\n",
-				     command, h.length, od->layout.response_size, cap);
+				     "%s: %u-byte response, region %u bytes, at most %u expected\n",
+				     ota_mbox_command_name(command), h.length,
+				     od->layout.response_size, cap);
 		return st;
 	case OTA_DRIVER_UNKNOWN_STATUS:
-		dev_warn_ratelimited(&od->dev, "command %u failed with unknown status %#010x\n",
-				     command, h.status);
+		dev_warn_ratelimited(&od->dev, "%s failed with unknown status %#010x\n",
+				     ota_mbox_command_name(command), h.status);
 		return st;
 	default:
 		return st; /* the device's refusal */
@@ -124,16 +130,23 @@ static ota_status_t otattest_mbox_read_response(struct otattest_device *od, void
  * Send one request and wait for its answer. Returns OTA_OK with *resp_len
  * bytes in resp, the device's (known) failure status, OTA_HOST_TIMEOUT,
  * OTA_HOST_NO_DEVICE when the device is removed meanwhile, or why the
- * answer was refused. Sleeps; at most timeout_ms plus the time to get
- * the mailbox.
+ * answer was refused. OTA_HOST_BAD_ARGUMENT, before anything is sent,
+ * for a command not in the table or a request not of its length. At most
+ * the command's response bound is accepted, however large resp_cap is.
+ * Sleeps; at most timeout_ms plus the time to get the mailbox.
  */
 ota_status_t otattest_mbox_call(struct otattest_device *od, u32 command, const void *req,
 				u32 req_len, void *resp, u32 resp_cap, u32 *resp_len)
 {
+	const struct ota_mbox_command_desc *desc = ota_mbox_command(command);
 	unsigned long left = msecs_to_jiffies(READ_ONCE(otattest_timeout_ms));
 	void __iomem *rq, *rs;
 	ota_status_t st;
 	u32 seq, peer;
+
+	if (!desc || req_len != desc->request_len)
+		return OTA_HOST_BAD_ARGUMENT;
+	resp_cap = min(resp_cap, desc->response_max);
 
 	mutex_lock(&od->mbox_lock);
 	if (READ_ONCE(od->gone)) {
@@ -179,8 +192,8 @@ ota_status_t otattest_mbox_call(struct otattest_device *od, u32 command, const v
 		st = otattest_mbox_read_response(od, rs, seq, command, resp, resp_cap, resp_len);
 	WRITE_ONCE(od->mbox_awaited, 0);
 	if (st == OTA_HOST_TIMEOUT) {
-		dev_warn_ratelimited(&od->dev, "command %u (request %u): no answer in %u ms\n",
-				     command, seq, READ_ONCE(otattest_timeout_ms));
+		dev_warn_ratelimited(&od->dev, "%s (command %u, request %u): no answer in %u ms\n",
+				     desc->name, command, seq, READ_ONCE(otattest_timeout_ms));
 	}
 	mutex_unlock(&od->mbox_lock);
 

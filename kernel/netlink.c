@@ -24,9 +24,6 @@
 
 #define OTATTEST_NAME_MAX 32
 
-/* Largest variable-length response accepted (evidence, certificates). */
-#define OTATTEST_VAR_RESP_MAX 16384u
-
 /* internal_flags */
 #define OTATTEST_NL_DEVICE 0x1u /* resolve the device selector in pre_doit */
 
@@ -305,19 +302,24 @@ static int otattest_nl_get_record(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * Run one mailbox command with a kvmalloc'd response buffer of cap
- * bytes. On success *resp holds *len bytes; the caller kvfree()s it.
+ * Run one mailbox command with a kvmalloc'd response buffer as large as
+ * the command's response bound (otattest/mailbox.h: OTA_EVIDENCE_MAX_BYTES
+ * for ATTEST). On success *resp holds *len bytes; the caller kvfree()s it.
  */
 static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req,
-				  u32 req_len, u32 cap, void **resp, u32 *len)
+				  u32 req_len, void **resp, u32 *len)
 {
+	const struct ota_mbox_command_desc *desc = ota_mbox_command(cmd);
 	ota_status_t st;
 
-	*resp = kvzalloc(cap, GFP_KERNEL);
+	*resp = NULL;
+	if (!desc)
+		return OTA_HOST_INTERNAL;
+	*resp = kvzalloc(desc->response_max, GFP_KERNEL);
 	if (!*resp)
 		return OTA_HOST_INTERNAL;
 	*len = 0;
-	st = otattest_mbox_call(od, cmd, req, req_len, *resp, cap, len);
+	st = otattest_mbox_call(od, cmd, req, req_len, *resp, desc->response_max, len);
 	if (st != OTA_OK) {
 		kvfree(*resp);
 		*resp = NULL;
@@ -343,8 +345,7 @@ static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
 	req.nonce_len = nla_len(nonce); /* 16..64 by policy */
 	memcpy(req.nonce, nla_data(nonce), req.nonce_len);
 
-	st = otattest_call(od, OTA_CMD_ATTEST, &req, sizeof(req), OTATTEST_VAR_RESP_MAX, &resp,
-			   &len);
+	st = otattest_call(od, OTA_CMD_ATTEST, &req, sizeof(req), &resp, &len);
 	if (st == OTA_OK && !len) {
 		kvfree(resp);
 		st = OTA_HOST_PROTOCOL; /* evidence cannot be empty */
@@ -384,7 +385,7 @@ static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
 	req.msg_len = nla_len(nonce);
 	memcpy(req.msg, nla_data(nonce), req.msg_len);
 
-	st = otattest_call(od, OTA_CMD_STABLE_SIGN, &req, sizeof(req), sizeof(*r), &resp, &len);
+	st = otattest_call(od, OTA_CMD_STABLE_SIGN, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;
@@ -418,7 +419,7 @@ static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
 	const u8 *p;
 	int ret;
 
-	st = otattest_call(od, OTA_CMD_GET_CERTS, NULL, 0, OTATTEST_VAR_RESP_MAX, &resp, &len);
+	st = otattest_call(od, OTA_CMD_GET_CERTS, NULL, 0, &resp, &len);
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	p = resp;
@@ -458,7 +459,7 @@ static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
 	u32 len;
 	int ret;
 
-	st = otattest_call(od, OTA_CMD_ROTATE_TAGS, &req, sizeof(req), sizeof(*r), &resp, &len);
+	st = otattest_call(od, OTA_CMD_ROTATE_TAGS, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;
@@ -502,7 +503,7 @@ static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
 		}
 	}
 
-	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), sizeof(*r), &resp, &len);
+	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
 		return otattest_nl_status(info, st);
 	r = resp;

@@ -9,7 +9,9 @@
  *              validate them (every byte there is untrusted)
  *   state.c    fold what shm.c read into the state userspace sees and
  *              publish changes (sysfs_notify, uevent, multicast)
- *   mailbox.c  one request in flight, sequence numbers, timeouts
+ *   mailbox.c  one request in flight, sequence numbers, timeouts; each
+ *              command's request length and response bound from the
+ *              one command table (otattest/mailbox.h)
  *   sysfs.c    class "otattest", attribute groups, binary record
  *   netlink.c  generic netlink family "otattest"
  *

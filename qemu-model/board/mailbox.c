@@ -6,7 +6,10 @@
  * The request region is hostile: its header is copied out once and
  * checked (sequence, reserved status word, length bounded by the region)
  * before its payload is copied and handed to the firmware, which checks
- * the payload itself. Every answer, refusals included, is a response
+ * the payload itself. The firmware may answer with no more than the
+ * command's response bound in the command table (otattest/mailbox.h), so
+ * the model never publishes evidence over the limit every layer holds it
+ * to. Every answer, refusals included, is a response
  * whose header is written last: the sequence word is zeroed first and
  * stored last with release ordering, so a reader that copies the response
  * and sees the same non-zero sequence before and after has a whole one.
@@ -15,20 +18,6 @@
 #include <time.h>
 
 #include "model.h"
-
-static const char *command_name(uint32_t command)
-{
-	switch (command) {
-	case OTA_CMD_GET_RECORD: return "get-record";
-	case OTA_CMD_ATTEST: return "attest";
-	case OTA_CMD_STABLE_SIGN: return "stable-sign";
-	case OTA_CMD_GET_CERTS: return "get-certs";
-	case OTA_CMD_ROTATE_TAGS: return "rotate-tags";
-	case OTA_CMD_UPDATE_RESET: return "update-reset";
-	case OTA_CMD_WARM_RESET: return "warm-reset";
-	}
-	return "unknown";
-}
 
 static uint64_t now_usec(void)
 {
@@ -118,6 +107,17 @@ static void refuse(struct model *m, const struct ota_mbox_header *h, ota_status_
 	answer(m, h->seq, h->command, st, 0);
 }
 
+/* Room the firmware gets for a command's answer: the region, the buffer, the table's bound. */
+static uint32_t firmware_capacity(const struct model *m, uint32_t command, uint32_t region_cap)
+{
+	const struct ota_mbox_command_desc *desc = ota_mbox_command(command);
+	uint32_t cap = region_cap < sizeof(m->mbox.resp) ? region_cap : (uint32_t)sizeof(m->mbox.resp);
+
+	if (!desc)
+		return 0; /* the firmware refuses it before writing anything */
+	return desc->response_max < cap ? desc->response_max : cap;
+}
+
 void mbox_doorbell(struct model *m)
 {
 	volatile const uint8_t *region = shm_request(&m->shm);
@@ -167,8 +167,7 @@ void mbox_doorbell(struct model *m)
 
 	t0 = now_usec();
 	st = device_command(m, h.command, m->mbox.req, h.length, m->mbox.resp,
-			    cap < sizeof(m->mbox.resp) ? cap : (uint32_t)sizeof(m->mbox.resp),
-			    &resp_len);
+			    firmware_capacity(m, h.command, cap), &resp_len);
 	t1 = now_usec();
 	if (resp_len > cap) {
 		/* Never publish past the region, whatever the firmware claims. */
@@ -178,7 +177,7 @@ void mbox_doorbell(struct model *m)
 		resp_len = 0;
 	}
 	log_info("mbox-request", "seq=%u command=%s length=%u status=%s response-length=%u usec=%llu",
-		 h.seq, command_name(h.command), h.length, status_str(st), resp_len,
+		 h.seq, ota_mbox_command_name(h.command), h.length, status_str(st), resp_len,
 		 (unsigned long long)(t1 - t0));
 	answer(m, h.seq, h.command, st, resp_len);
 }

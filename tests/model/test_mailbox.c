@@ -231,28 +231,24 @@ START_TEST(length_past_the_region_is_refused)
 }
 END_TEST
 
+/* Each command of the table (mailbox.h), through shared memory: near misses and the largest. */
 START_TEST(length_wrong_for_command_is_refused)
 {
 	uint8_t payload[OTA_SHM_REQUEST_SIZE - 16u];
-	struct {
-		uint32_t command, length;
-	} cases[] = {
-		{ OTA_CMD_GET_RECORD, 4 },
-		{ OTA_CMD_ATTEST, sizeof(struct ota_req_attest) - 1 },
-		{ OTA_CMD_ATTEST, sizeof(struct ota_req_attest) + 1 },
-		{ OTA_CMD_STABLE_SIGN, 0 },
-		{ OTA_CMD_ROTATE_TAGS, 4 },
-		{ OTA_CMD_UPDATE_RESET, 16 },
-		{ OTA_CMD_WARM_RESET, 8 },
-		{ OTA_CMD_GET_CERTS, sizeof(payload) }, /* the largest the region allows */
-	};
+	uint32_t seq = 200;
 
 	memset(payload, 0, sizeof(payload));
-	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct ota_mbox_header h = { .seq = 200 + i, .command = cases[i].command,
-					     .length = cases[i].length };
+	for (uint32_t c = 1; c <= OTA_CMD_MAX; c++) {
+		const uint32_t want = ota_mbox_command(c)->request_len;
+		const uint32_t lengths[] = { want + 1u, want + 4u, want ? want - 1u : 4u,
+					     want ? 0u : 8u, sizeof(payload) };
 
-		expect_status(&h, payload, cases[i].length, OTA_MBOX_BAD_LENGTH);
+		for (unsigned i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+			struct ota_mbox_header h = { .seq = seq++, .command = c,
+						     .length = lengths[i] };
+
+			expect_status(&h, payload, lengths[i], OTA_MBOX_BAD_LENGTH);
+		}
 	}
 	assert_still_serving();
 }
@@ -336,9 +332,9 @@ START_TEST(random_requests_never_stop_the_model)
 		h.status = (uint32_t)rand_r(&seed) % 8 == 0 ? (uint32_t)rand_r(&seed) : 0;
 		for (unsigned k = 0; k < sizeof(payload); k++)
 			payload[k] = (uint8_t)rand_r(&seed);
-		if (h.command == OTA_CMD_WARM_RESET || h.command == OTA_CMD_UPDATE_RESET ||
-		    h.command == OTA_CMD_ROTATE_TAGS)
-			h.command = OTA_CMD_ATTEST;
+		if (ota_mbox_command(h.command) &&
+		    (ota_mbox_command(h.command)->flags & OTA_MBOX_F_RESETS))
+			h.command = OTA_CMD_ATTEST; /* a reset would end the run, not test it */
 		t = devc_exchange(&rig.dev, &h, payload,
 				  h.length < sizeof(payload) ? h.length : sizeof(payload), &resp,
 				  buf, sizeof(buf), MBOX_TIMEOUT_MS);

@@ -89,7 +89,9 @@ static struct ota_mbox_header resp(uint32_t seq, uint32_t cmd, uint32_t len, uin
 START_TEST(test_response_check)
 {
 	struct ota_mbox_header h = resp(42, OTA_CMD_ATTEST, 1700, OTA_OK);
-	const uint32_t region = 0xc000, cap = 16384;
+	/* The default region, and the bound the driver gives ATTEST (the evidence limit). */
+	const uint32_t region = OTA_SHM_RESPONSE_SIZE;
+	const uint32_t cap = ota_mbox_command(OTA_CMD_ATTEST)->response_max;
 
 	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_ATTEST, region, cap), OTA_OK);
 	/* Someone else's answer, or an answer to another command. */
@@ -106,10 +108,12 @@ START_TEST(test_response_check)
 			  OTA_DRIVER_RESPONSE_OVERSIZE);
 	/* The device's own refusal passes, payload or not. */
 	h = resp(42, OTA_CMD_STABLE_SIGN, 0, OTA_CHAIN_SVN_ABOVE_MIN);
-	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_STABLE_SIGN, region, 136),
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_STABLE_SIGN, region,
+						  ota_mbox_command(OTA_CMD_STABLE_SIGN)->response_max),
 			  OTA_CHAIN_SVN_ABOVE_MIN);
 	h = resp(42, OTA_CMD_UPDATE_RESET, 16, OTA_RUNTIME_UPDATE_REJECTED);
-	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_UPDATE_RESET, region, 16),
+	ck_assert_uint_eq(otattest_response_check(&h, 42, OTA_CMD_UPDATE_RESET, region,
+						  ota_mbox_command(OTA_CMD_UPDATE_RESET)->response_max),
 			  OTA_RUNTIME_UPDATE_REJECTED);
 	/* Zero is not success; unknown codes and host-side codes are lies. */
 	h = resp(42, OTA_CMD_ATTEST, 0, 0);

@@ -27,24 +27,28 @@
  * the identity certificate from flash (OTA_IDCERT_MAX_DER, no larger). */
 #define OTA_CERT_MAX_DER 1024u
 /*
- * Evidence (a COSE_Sign1, evidence.h) is never larger than this, and every
- * layer holds it to this one number: the model bounds what the firmware
- * may answer ATTEST with, the kernel allocates this much for the answer
- * and so never builds a bigger netlink attribute, the daemon refuses a
- * bigger EVIDENCE attribute.
+ * Evidence (a COSE_Sign1, evidence.h) is never larger than this, and the
+ * layers hold it to this one number: the model bounds what the firmware
+ * may answer ATTEST with (through the command table below), the kernel
+ * allocates this much for the answer, refuses a longer one and so never
+ * builds a bigger netlink EVIDENCE attribute.
  *
  * What bounds it is what the firmware puts in: a claims set of at most
  * OTA_CLAIMS_MAX_BYTES (the buffer it encodes into), an x5chain of the
  * alias and the identity certificate of at most OTA_CERT_MAX_DER each,
  * and the COSE framing - tag, array, protected header, the unprotected
- * map around the x5chain, three byte-string heads and the 64-byte
- * signature - which is under 100 bytes at these sizes; 256 leaves room.
+ * map around the x5chain, the byte-string heads and the 64-byte
+ * signature - which comes to 85 bytes at these sizes; 256 leaves room.
+ * tests/unit/test_mbox_table.c encodes the extremes: the largest record's
+ * claims (997 bytes) and a full claims buffer with two full certificates
+ * (3669 bytes).
  *
  * It must fit the shared-memory response area: the smallest response
  * region a driver accepts (shm.h) is derived from the command table
  * below, ATTEST's row included, so every layout that validates can carry
- * any evidence. The default region (48 KiB) is much larger on purpose;
- * no buffer for evidence is sized by the region.
+ * any evidence. The default region (48 KiB) is much larger on purpose:
+ * the region bounds what a device may write at all, this limit what
+ * evidence may be, and a layer that holds evidence sizes by the limit.
  */
 #define OTA_EVIDENCE_MAX_BYTES (OTA_CLAIMS_MAX_BYTES + 2u * OTA_CERT_MAX_DER + 256u)
 

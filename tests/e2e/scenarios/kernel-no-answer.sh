@@ -33,7 +33,7 @@ guest_main() {
 		e2e_assert_eq unresponsive "$(kt_state)" "state while silent"
 		kt_assert_detail 0x00091501 "HOST_TIMEOUT"
 	done
-	kt_dmesg_has 'otattest0: command 2 \(request [0-9]+\): no answer in 1000 ms' "timeout logged"
+	kt_dmesg_has 'otattest0: attest \(command 2, request [0-9]+\): no answer in 1000 ms' "timeout logged"
 	kt_dmesg_has 'otattest0: device stopped answering' "state change logged"
 
 	# Reading what the device already exported needs no answer.

@@ -36,7 +36,7 @@ ota_status_t device_command(struct model *mm, uint32_t command, const uint8_t *r
 
 	(void)mm;
 	*resp_len = 0;
-	if (command == 0 || command > OTA_CMD_MAX)
+	if (!ota_mbox_command(command))
 		return OTA_MBOX_UNKNOWN_COMMAND;
 	/* Touch every request byte: ASan proves they are all inside the copy. */
 	want = 0;
@@ -111,10 +111,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (!m.faults.response_length_set && out.length > cap)
 			abort();
+		if (!m.faults.response_length_set && out.status == OTA_OK &&
+		    out.length > ota_mbox_command(h.command)->response_max)
+			abort(); /* never more than the command table allows */
 		if (out.status != OTA_OK && out.length != 0 && !m.faults.response_length_set)
 			abort(); /* refusals carry no payload */
-		if (out.status == OTA_MBOX_BAD_LENGTH && h.length <= room && h.command >= 1 &&
-		    h.command <= OTA_CMD_MAX && h.seq != 0 && h.status == 0)
+		if (out.status == OTA_MBOX_BAD_LENGTH && h.length <= room &&
+		    ota_mbox_command(h.command) && h.seq != 0 && h.status == 0)
 			abort(); /* the transport only refuses lengths past the region */
 	}
 	return 0;

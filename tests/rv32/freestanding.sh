@@ -4,7 +4,8 @@
 # build for rv32imc -Os (DESIGN.md; HACKING.md). `make size` builds them
 # that way but nothing else looks at the result, so this suite does:
 #  1. `make size` passes: every object compiles for rv32imc and the
-#     delegation verifier with its containment check is within 2048 bytes;
+#     delegation verifier with its containment check is within 2048 bytes,
+#     and with its policy checks and DLGC/DLGS parsing within 3584;
 #  2. every symbol the objects use and do not define is a HAL entry point
 #     declared in hal.h or a libgcc helper: no malloc, printf, OpenSSL...;
 #  3. the mem*/str* they use are the ones firmware/lib/rv32_libc.c defines.
@@ -38,6 +39,11 @@ if grep -q '^delegation verifier .*budget 2048: ok)$' "$work/size"; then
 	ok "$(grep '^delegation verifier' "$work/size" | tr -s ' ')"
 else
 	bad "delegation verifier not within its 2048-byte budget: $(grep '^delegation verifier' "$work/size")"
+fi
+if grep -q '^delegation with policy and parsing .*budget 3584: ok)$' "$work/size"; then
+	ok "$(grep '^delegation with policy' "$work/size" | tr -s ' ')"
+else
+	bad "delegation with its policy checks and parsing not within 3584 bytes: $(grep '^delegation with' "$work/size")"
 fi
 
 make -s B="$B" rv32-objs >"$work/objs"

@@ -11,13 +11,6 @@
 #include "firmware.h"
 #include "runtime.h"
 
-/* Exact request length of each command (index = command), from the one table (mailbox.h). */
-static const uint32_t req_len_of[OTA_CMD_MAX + 1u] = {
-#define OTA_X_REQ_LEN(name, num, str, req, resp, flags) [num] = (req),
-	OTA_MBOX_COMMAND_LIST(OTA_X_REQ_LEN)
-#undef OTA_X_REQ_LEN
-};
-
 union ota_request {
 	struct ota_req_attest attest;
 	struct ota_req_stable_sign sign;
@@ -125,14 +118,17 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 				 uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
 	const struct ota_boot_state *bs = ota_boot_state();
+	const struct ota_mbox_command_desc *desc;
 	const struct ota_runtime *rt;
 	union ota_request r;
 	ota_status_t st;
 
 	*resp_len = 0;
-	if (command == 0 || command > OTA_CMD_MAX)
+	/* The one table (mailbox.h) says what is a command and how long its request is. */
+	desc = ota_mbox_command(command);
+	if (desc == NULL)
 		return OTA_MBOX_UNKNOWN_COMMAND;
-	if (req_len != req_len_of[command])
+	if (req_len != desc->request_len || req_len > sizeof(r))
 		return OTA_MBOX_BAD_LENGTH;
 	/* Copy first: the host may rewrite the buffer while we look at it. */
 	memset(&r, 0, sizeof(r));
@@ -177,15 +173,15 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t req_len,
 				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
+	const struct ota_mbox_command_desc *desc = ota_mbox_command(command);
 	union ota_request r;
 
 	*resp_len = 0;
 	/* The same request that asked for the reset, still in the mailbox: copy, check again. */
-	if (command == 0 || command > OTA_CMD_MAX || req_len != req_len_of[command])
-		return OTA_MBOX_BAD_LENGTH;
-	if (command != OTA_CMD_ROTATE_TAGS && command != OTA_CMD_UPDATE_RESET &&
-	    command != OTA_CMD_WARM_RESET)
+	if (desc == NULL || !(desc->flags & OTA_MBOX_F_RESETS))
 		return OTA_MBOX_UNKNOWN_COMMAND;
+	if (req_len != desc->request_len || req_len > sizeof(r))
+		return OTA_MBOX_BAD_LENGTH;
 	memset(&r, 0, sizeof(r));
 	if (req_len)
 		memcpy(&r, req, req_len);

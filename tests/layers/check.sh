@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The layering rule (scripts/check-layers.py) on the tree as built, the
-# proof that the check can fail, and HACKING.md's table against the rule.
+# proof that the check can fail, HACKING.md's table against the rule, and
+# every path the docs name (scripts/check-doc-paths.py), with its own proof.
 #
 #   tests/layers/check.sh      (after `make all`; B=build/asan is not read)
 set -u
@@ -59,6 +60,28 @@ if python3 "$check" --check-doc "$root/HACKING.md" 2>"$tmp/doc.txt"; then
 	ok "HACKING.md's layout table is what the check enforces"
 else
 	bad "$(cat "$tmp/doc.txt") (run scripts/check-layers.py --markdown)"
+fi
+
+# 4. Every path the docs name exists...
+if python3 "$root/scripts/check-doc-paths.py" "$root" >"$tmp/docs.txt" 2>&1; then
+	ok "$(tail -1 "$tmp/docs.txt")"
+else
+	bad "the docs name paths that do not exist:"
+	sed 's/^/     /' "$tmp/docs.txt"
+fi
+# ...and a doc naming the old layout fails the check.
+mkdir -p "$tmp/docroot/docs"
+for d in firmware qemu-model libotattest kernel daemon tests scripts systemd mk; do
+	ln -s "$root/$d" "$tmp/docroot/$d"
+done
+printf 'The boot flow is in `firmware/boot/boot.c`.\n' >"$tmp/docroot/README.md"
+: >"$tmp/docroot/HACKING.md"
+if ! python3 "$root/scripts/check-doc-paths.py" "$tmp/docroot" >"$tmp/docs-planted.txt" 2>&1 &&
+	grep -q 'README.md: names firmware/boot/boot.c' "$tmp/docs-planted.txt"; then
+	ok "a doc naming a path that no longer exists fails the check"
+else
+	bad "the planted stale path was not reported:"
+	sed 's/^/     /' "$tmp/docs-planted.txt"
 fi
 
 echo "$pass passed, $fail failed"

@@ -12,7 +12,7 @@ MODEL_SRCS := $(wildcard qemu-model/board/*.c)
 MODEL := $(B)/otattest-model
 
 # The board drives the chip through its control header, swhal.h.
-EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip
+EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip -Ifirmware/lib
 
 # The board's firmware runner (fw_run.c) alone, for unit tests and benchmarks.
 BOARD_FW_A := $(B)/libboardfw.a

@@ -72,6 +72,18 @@ static bool parse_stage(const char *s, uint32_t *stage)
 	return true;
 }
 
+/* A lifecycle state by its name (record.h's names: dev, prod, ...). */
+static bool parse_lifecycle(const char *s, uint32_t *lifecycle)
+{
+	for (uint32_t i = 0; i < OTA_LC_COUNT; i++) {
+		if (strcmp(s, ota_lifecycle_name(i)) == 0) {
+			*lifecycle = i;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool parse_slot(const char *s, uint32_t *slot)
 {
 	if (strcmp(s, "a") == 0)
@@ -144,9 +156,12 @@ static void cmd_otp(struct model *m, char **w, unsigned n, struct reply *r)
 		 (strcmp(w[2], "creator") == 0 || strcmp(w[2], "owner") == 0) &&
 		 otu_parse_u32(w[3], OTU_DEC_OR_HEX, 0, 3, &value) == 0)
 		st = device_otp_revoke(m, w[2][0] == 'c', value);
+	else if (n == 3 && strcmp(w[1], "lifecycle") == 0 && parse_lifecycle(w[2], &value))
+		st = device_otp_lifecycle(m, value);
 	else {
 		reply_err(r, "usage",
-			  "otp floor rom_ext|bl0 SVN | otp epoch N | otp revoke creator|owner INDEX");
+			  "otp floor rom_ext|bl0 SVN | otp epoch N | otp revoke creator|owner INDEX | "
+			  "otp lifecycle dev|prod|prod_end");
 		return;
 	}
 	if (st != OTA_OK) {
@@ -214,7 +229,7 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 	    n != 1) {
 		reply_err(r, "usage", "'%s' takes no arguments", w[0]);
 	} else if (strcmp(w[0], "help") == 0) {
-		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,stop");
+		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,compromise,stop");
 	} else if (strcmp(w[0], "status") == 0) {
 		cmd_status(m, r);
 	} else if (strcmp(w[0], "power-cycle") == 0) {
@@ -227,6 +242,15 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		cmd_otp(m, w, n, r);
 	} else if (strcmp(w[0], "fault") == 0) {
 		cmd_fault(m, w, n, r);
+	} else if (strcmp(w[0], "compromise") == 0) {
+		if (n != 3) {
+			reply_err(r, "usage", "compromise bl0-path|bl0-scheme|bl0-depth|bl0-root-key|"
+					      "min-svn|epoch|floor-bl0|lifecycle VALUE");
+		} else if ((st = device_compromise(m, w[1], w[2])) != OTA_OK) {
+			reply_status(r, st);
+		} else {
+			reply_ok(r, "%s=%s until-reset", w[1], w[2]);
+		}
 	} else if (strcmp(w[0], "stop") == 0) {
 		reply_ok(r, "stopping");
 		model_request_stop(m, "control");

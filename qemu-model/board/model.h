@@ -197,6 +197,15 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 ota_status_t device_otp_floor(struct model *m, uint32_t stage, uint32_t value);
 ota_status_t device_otp_epoch(struct model *m, uint32_t value);
 ota_status_t device_otp_revoke(struct model *m, bool creator, uint32_t index);
+/* Leave test_unlocked for dev, prod or prod_end (enum ota_lifecycle), once. */
+ota_status_t device_otp_lifecycle(struct model *m, uint32_t lifecycle);
+/*
+ * Play a compromised runtime: edit the runtime's own RAM copy of the boot
+ * record (what GET_RECORD serves and ATTEST signs) until the next reset
+ * (compromise.c). MBOX_NOT_READY with no runtime; HOST_BAD_ARGUMENT for
+ * an unknown field or value.
+ */
+ota_status_t device_compromise(struct model *m, const char *what, const char *value);
 
 /* The state and record changes the device publishes (called by device.c). */
 void model_publish_state(struct model *m, uint32_t state, uint32_t detail);

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A compromised runtime, for end-to-end tests of what a verifier can
+ * trust (docs/model.md, "compromise"). BL0 code that an attacker controls
+ * runs at RUNTIME with the runtime's RAM and the retained alias key: it
+ * can rewrite its own copy of the boot record before it answers
+ * GET_RECORD and ATTEST, and every claim it signs then says what it
+ * wants. What it cannot change is what ROM_EXT certified before it ran
+ * (the alias certificate) - which is what the verifier must hold the
+ * claims to. The board plays that attacker by editing the firmware's RAM
+ * exactly as such code would; nothing here touches the chip, the keys or
+ * flash.
+ */
+#include <string.h>
+
+#include <otattest/record.h>
+#include <otu/num.h>
+
+#include "handoff.h"
+#include "model.h"
+
+/* The booted record of `stage` in the runtime's copy, or NULL. */
+static struct ota_stage_record *booted(struct ota_record *r, uint32_t stage)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++)
+		if (r->stage[i].stage == stage && (r->stage[i].flags & OTA_STAGE_F_BOOTED))
+			return &r->stage[i];
+	return NULL;
+}
+
+static bool name_to(const char *s, const char *(*name)(uint32_t), uint32_t max, uint32_t *out)
+{
+	uint32_t i;
+
+	for (i = 0; i <= max; i++)
+		if (strcmp(s, name(i)) == 0) {
+			*out = i;
+			return true;
+		}
+	return false;
+}
+
+ota_status_t device_compromise(struct model *m, const char *what, const char *value)
+{
+	struct ota_boot_state *bs = boot_state_mut();
+	struct ota_record *r = &bs->record;
+	struct ota_stage_record *bl0;
+	uint32_t v;
+
+	(void)m;
+	if (!ota_boot_state() || bs->boot_status != OTA_OK)
+		return OTA_MBOX_NOT_READY;
+	bl0 = booted(r, OTA_STAGE_BL0);
+	if (!bl0)
+		return OTA_MBOX_NOT_READY;
+	if (strcmp(what, "bl0-path") == 0 && name_to(value, ota_path_name, OTA_PATH_MAX, &v))
+		bl0->path = v;
+	else if (strcmp(what, "bl0-scheme") == 0 &&
+		 name_to(value, ota_scheme_name, OTA_SCHEME_HYBRID, &v))
+		bl0->sig_scheme = v;
+	else if (strcmp(what, "bl0-depth") == 0 &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_MAX_DELEGATION_DEPTH, &v) == 0)
+		bl0->delegation_depth = v;
+	else if (strcmp(what, "bl0-root-key") == 0 && strcmp(value, "flip") == 0)
+		bl0->key_ids[0][0] ^= 1;
+	else if (strcmp(what, "min-svn") == 0 &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_SVN_LIMIT, &v) == 0)
+		r->hdr.min_svn = v;
+	else if (strcmp(what, "epoch") == 0 &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_OTP_EPOCH_BITS, &v) == 0)
+		r->hdr.epoch = v;
+	else if (strcmp(what, "floor-bl0") == 0 &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_SVN_LIMIT, &v) == 0)
+		r->hdr.floor_bl0 = v;
+	else if (strcmp(what, "lifecycle") == 0 &&
+		 name_to(value, ota_lifecycle_name, OTA_LC_RMA, &v))
+		r->hdr.lifecycle = v;
+	else
+		return OTA_HOST_BAD_ARGUMENT;
+	return OTA_OK;
+}

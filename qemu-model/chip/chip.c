@@ -105,6 +105,7 @@ int swhal_open(const char *state_dir, const struct swhal_options *opt)
 		swhal_dev.generation_mark = hf.generation_mark;
 	}
 	if (r < 0) {
+		swhal_persist_close();
 		free(swhal_dev.flash);
 		free(swhal_dev.dir);
 		memset(&swhal_dev, 0, sizeof(swhal_dev));
@@ -120,6 +121,7 @@ void swhal_close(void)
 {
 	if (!swhal_dev.open)
 		return;
+	swhal_persist_close();
 	free(swhal_dev.flash);
 	free(swhal_dev.dir);
 	swhal_wipe(&swhal_dev, sizeof(swhal_dev));

@@ -1,28 +1,56 @@
 // SPDX-License-Identifier: MIT
 /*
- * The state directory. Each file is replaced as a whole (libotattest-util's
- * atomic write): write a temporary file, fsync it, rename it over the old
- * one, fsync the directory. A process killed at any instant leaves either
- * the old or the new file, never a mix; a machine that crashes loses at
- * most the last write, exactly like a power cut during that flash
- * operation. The device is the only writer of its directory, so the
- * temporary has a fixed name (".flash.bin.tmp"): a kill mid-write leaves
- * one, which the next write reuses, not one per kill.
+ * The state directory: flash.bin, otp.bin, retention.bin and host.bin.
  *
- * Retention RAM is volatile memory: its file is renamed into place but
- * not fsynced (losing it in a host crash is a cold boot, which is what a
- * power cut does to retention RAM anyway).
+ * An emulated write changes its file in place: the bytes that write
+ * changed, written at their offset with one pwrite on a descriptor kept
+ * open, nothing else. A write of a flash page or less (every write the
+ * firmware makes, 2 KiB pages aligned to 2 KiB), of OTP (1 KiB) or of
+ * retention RAM (544 bytes) lies inside one 4 KiB page of the file, and
+ * the kernel copies a page's part of a write into the page cache whole
+ * before it looks at a fatal signal: a process killed at any instant
+ * leaves each such write all there or not at all, and what a killed
+ * process wrote is in the page cache, where the next process reads it.
+ * No file is renamed and nothing is flushed per write, so the device's
+ * clock runs on device work, not on the host's disk.
+ *
+ * A host crash (not a process kill) is another matter: the kernel writes
+ * dirty pages back on its own schedule (within about 30 s on Linux's
+ * defaults), and a clean close flushes flash and OTP; a crash in between
+ * can lose the writes not yet written back. Retention RAM is never
+ * flushed (losing it is a cold boot, which is what a power cut does to
+ * it). The option no_fsync skips the flush at close and the syncs of
+ * whole-file replacements.
+ *
+ * A file is created, or replaced whole (factory programming, a new
+ * device, raw pokes), with libotattest-util's atomic write: a temporary
+ * written and synced, renamed over the old one, the directory synced; the
+ * temporary has a fixed name (".flash.bin.tmp"), since the device is its
+ * directory's only writer. Then the in-place descriptor is opened again
+ * on the new file. host.bin is always written that way.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <otu/file.h>
 
 #include "swhal_priv.h"
+
+/* A file written in place: its descriptor, -1 until the first write. */
+struct state_file {
+	const char *name;
+	int fd;
+};
+
+static struct state_file flash_file = { "flash.bin", -1 };
+static struct state_file otp_file = { "otp.bin", -1 };
+static struct state_file retention_file = { "retention.bin", -1 };
 
 static int state_path(char *buf, size_t cap, const char *name)
 {
@@ -80,18 +108,115 @@ int swhal_file_read(const char *name, void *data, size_t len)
 	return r;
 }
 
+static void state_close(struct state_file *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	f->fd = -1;
+}
+
+/* Replace f whole with image (size bytes), atomically, and open it for writes in place. */
+static int state_replace(struct state_file *f, const void *image, size_t size, bool durable)
+{
+	char path[PATH_MAX];
+	int r;
+
+	state_close(f);
+	if (!swhal_dev.dir)
+		return 0;
+	if ((r = state_path(path, sizeof(path), f->name)) < 0 ||
+	    (r = swhal_file_write(f->name, image, size, durable)) < 0)
+		return r;
+	f->fd = open(path, O_WRONLY | O_CLOEXEC);
+	return f->fd >= 0 ? 0 : -errno;
+}
+
+/*
+ * The in-place descriptor of f, whose whole contents are image (size
+ * bytes): opened on the existing file when it has that size; a file that
+ * is missing or of another size is written whole first. 0 or a negative
+ * errno.
+ */
+static int state_open(struct state_file *f, const void *image, size_t size, bool durable)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if (f->fd >= 0)
+		return 0;
+	if ((r = state_path(path, sizeof(path), f->name)) < 0)
+		return r;
+	f->fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (f->fd >= 0 && fstat(f->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == size)
+		return 0;
+	return state_replace(f, image, size, durable);
+}
+
+/* Write bytes [off, off + len) of f's image (size bytes) in place. 0 or a negative errno. */
+static int state_write(struct state_file *f, const uint8_t *image, size_t size, size_t off,
+		       size_t len)
+{
+	int r;
+
+	if (!swhal_dev.dir || len == 0)
+		return 0;
+	if (off > size || len > size - off)
+		return -EINVAL;
+	if ((r = state_open(f, image, size, true)) < 0)
+		return r;
+	while (len) {
+		ssize_t n = pwrite(f->fd, image + off, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		off += (size_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 int swhal_persist_flash(void)
 {
-	return swhal_file_write("flash.bin", swhal_dev.flash, swhal_dev.flash_size, true);
+	return state_replace(&flash_file, swhal_dev.flash, swhal_dev.flash_size, true);
+}
+
+int swhal_persist_flash_range(uint32_t addr, uint32_t len)
+{
+	return state_write(&flash_file, swhal_dev.flash, swhal_dev.flash_size, addr, len);
 }
 
 int swhal_persist_otp(void)
 {
-	return swhal_file_write("otp.bin", &swhal_dev.otp, sizeof(swhal_dev.otp), true);
+	return state_replace(&otp_file, &swhal_dev.otp, sizeof(swhal_dev.otp), true);
+}
+
+int swhal_persist_otp_range(uint32_t offset, uint32_t len)
+{
+	return state_write(&otp_file, (const uint8_t *)&swhal_dev.otp, sizeof(swhal_dev.otp),
+			   offset, len);
 }
 
 void swhal_persist_retention(void)
 {
 	/* Best effort: a lost retention file reads as a cold boot. */
-	(void)swhal_file_write("retention.bin", &swhal_dev.ret, sizeof(swhal_dev.ret), false);
+	(void)state_write(&retention_file, (const uint8_t *)&swhal_dev.ret, sizeof(swhal_dev.ret),
+			  0, sizeof(swhal_dev.ret));
+}
+
+void swhal_persist_close(void)
+{
+	/* A clean stop: what flash and OTP writes left in the page cache goes to disk. */
+	if (!swhal_dev.no_fsync) {
+		if (flash_file.fd >= 0)
+			(void)fdatasync(flash_file.fd);
+		if (otp_file.fd >= 0)
+			(void)fdatasync(otp_file.fd);
+	}
+	state_close(&flash_file);
+	state_close(&otp_file);
+	state_close(&retention_file);
 }

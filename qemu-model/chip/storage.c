@@ -44,10 +44,15 @@ static bool write_faults(void)
 	return true;
 }
 
-static ota_status_t finish_write(bool torn)
+/*
+ * The write of [addr, addr + len) is in flash: persist its bytes (a torn
+ * write's too, as much as landed, with the rest of its range as it was),
+ * then report the fault if it tore.
+ */
+static ota_status_t finish_write(bool torn, uint32_t addr, uint32_t len)
 {
 	enum swhal_fault kind = swhal_dev.fault_kind;
-	int r = swhal_persist_flash();
+	int r = swhal_persist_flash_range(addr, len);
 
 	if (!torn)
 		return r == 0 ? OTA_OK : OTA_HAL_FLASH_WRITE_FAILED;
@@ -73,7 +78,7 @@ ota_status_t hal_flash_erase_page(uint32_t addr)
 	torn = write_faults();
 	memset(swhal_dev.flash + addr, 0xff,
 	       torn ? swhal_tear_landed(true, addr, NULL, OTA_FLASH_PAGE_SIZE) : OTA_FLASH_PAGE_SIZE);
-	return finish_write(torn);
+	return finish_write(torn, addr, OTA_FLASH_PAGE_SIZE);
 }
 
 ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
@@ -100,7 +105,7 @@ ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
 	n = torn ? swhal_tear_landed(false, addr, src, len) : len;
 	for (i = 0; i < n; i++)
 		dst[i] &= src[i];
-	return finish_write(torn);
+	return finish_write(torn, addr, len);
 }
 
 void swhal_fault_flash(uint32_t nth, enum swhal_fault kind)
@@ -158,7 +163,7 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 	if (!len || !memcmp(dst, src, len))
 		return OTA_OK;
 	memcpy(dst, src, len);
-	return swhal_persist_otp() == 0 ? OTA_OK : OTA_HAL_OTP_WRITE_FAILED;
+	return swhal_persist_otp_range(offset, len) == 0 ? OTA_OK : OTA_HAL_OTP_WRITE_FAILED;
 }
 
 /* ---- retention RAM ------------------------------------------------------------ */

@@ -13,13 +13,14 @@
  *   flash.bin      raw flash contents (its size is the device's flash size)
  *   otp.bin        struct ota_otp, exactly 1024 bytes
  *   retention.bin  retention RAM and the retained key vault (volatile:
- *                  cleared by every cold boot, written without fsync)
+ *                  cleared by every cold boot, never flushed)
  *   host.bin       the reserved high-water mark of the record generation
- * Every file is replaced atomically (temporary file, fsync, rename, fsync
- * of the directory), so killing the process at any moment never leaves a
- * half-written file. Only flash/OTP programming and the occasional
- * generation reservation write files: a boot on the tag fast path writes
- * nothing but (when it changed) retention.bin. See docs/hal.md.
+ * An emulated write changes its file in place (the bytes it changed, one
+ * pwrite, no rename, no flush), so killing the process at any moment
+ * leaves each write whole or absent and costs the device's clock almost
+ * nothing; factory programming replaces a file atomically (temporary
+ * file, fsync, rename). A boot on the tag fast path writes nothing but
+ * (when it changed) retention.bin. See docs/hal.md.
  */
 #ifndef OTATTEST_SWHAL_H
 #define OTATTEST_SWHAL_H
@@ -35,7 +36,10 @@
 struct swhal_options {
 	/* Flash size for a new device (0: SWHAL_DEFAULT_FLASH_SIZE). An existing flash.bin keeps its size. */
 	uint32_t flash_size;
-	/* Skip fsync (tests and benchmarks on throwaway directories). Renames stay atomic. */
+	/*
+	 * Skip the fsyncs of whole-file replacements and the flush at close
+	 * (tests and benchmarks on throwaway directories). Writes stay whole.
+	 */
 	bool no_fsync;
 };
 

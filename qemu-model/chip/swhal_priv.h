@@ -74,15 +74,21 @@ struct swhal_device {
 
 extern struct swhal_device swhal_dev;
 
-/* persist.c: atomic whole-file replacement and loading. */
+/* persist.c: the state files, written in place or replaced whole, and loading. */
 int swhal_file_write(const char *name, const void *data, size_t len, bool durable);
 /* Reads exactly len bytes: 0, -ENOENT when absent, -EINVAL when the size differs. */
 int swhal_file_read(const char *name, void *data, size_t len);
 /* Size of a file in the state directory, or a negative errno. */
 long swhal_file_size(const char *name);
+/* The whole file, replaced atomically (factory programming, a new device, pokes). */
 int swhal_persist_flash(void);
 int swhal_persist_otp(void);
+/* One emulated write's bytes, in place (see persist.c for what survives what). */
+int swhal_persist_flash_range(uint32_t addr, uint32_t len);
+int swhal_persist_otp_range(uint32_t offset, uint32_t len);
 void swhal_persist_retention(void);
+/* Close the state files (swhal_close); flash and OTP are flushed first unless no_fsync. */
+void swhal_persist_close(void);
 
 /* crypto.c: the engines, fetched once. */
 int swhal_crypto_init(void);

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "fwlib.h"
 #include "swhal.h"
 #include "tu_device.h"
@@ -67,18 +68,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* ---- the measured operations (not inlined: callgrind counts them by name) -- */
 
@@ -208,8 +197,8 @@ static void measure(uint32_t s, uint32_t d)
 		}
 	}
 	for (op = 0; op < OP_COUNT; op++) {
-		median_ns[s][d][op] = median(samples[op], n[op]);
-		best_ns[s][d][op] = samples[op][0]; /* sorted by median() */
+		median_ns[s][d][op] = bench_median(samples[op], n[op]);
+		best_ns[s][d][op] = samples[op][0]; /* sorted by bench_median() */
 	}
 }
 
@@ -227,7 +216,7 @@ static void measure_hybrid_floor(uint32_t s, uint32_t d)
 		for (r = 0; r < reps; r++)
 			samples[n++] = time_op(OP_SHA);
 	}
-	hybrid_floor[s][d] = median(samples, n);
+	hybrid_floor[s][d] = bench_median(samples, n);
 }
 
 /* ---- callgrind ------------------------------------------------------------- */
@@ -434,27 +423,7 @@ END_TEST
 
 static int run_test(const TTest *t)
 {
-	Suite *s = suite_create("bench_boot");
-	TCase *tc = tcase_create("bench");
-	SRunner *sr;
-	int failed;
-
-	tcase_set_timeout(tc, 0);
-	tcase_add_test(tc, t);
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_SILENT);
-	failed = srunner_ntests_failed(sr);
-	if (failed) {
-		TestResult **r = srunner_failures(sr);
-
-		fprintf(stderr, "bench_boot: %s:%d: %s\n", tr_lfile(r[0]), tr_lno(r[0]),
-			tr_msg(r[0]));
-		free(r);
-	}
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return bench_run_check("bench_boot", t);
 }
 
 int main(int argc, char **argv)

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "otattest/sha256.h"
+#include "bench_util.h"
 #include "otattest/slhdsa.h"
 /* Internal: the backend (to count and choose) and one F call. */
 #include "../../libotattest/src/core/sha256_backend.h"
@@ -64,19 +65,6 @@ static double now_us(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static void die(const char *what)
@@ -171,7 +159,7 @@ static double time_ecdsa(const struct ecdsa *e, const uint8_t *msg, size_t len, 
 			die("ECDSA baseline failed to verify");
 		t[i] = now_us() - t0;
 	}
-	return median(t, runs);
+	return bench_median(t, runs);
 }
 
 static double time_slh_verify(const struct slh *s, const uint8_t *msg, size_t len, int runs)
@@ -186,7 +174,7 @@ static double time_slh_verify(const struct slh *s, const uint8_t *msg, size_t le
 			die("SLH-DSA signature failed to verify");
 		t[i] = now_us() - t0;
 	}
-	return median(t, runs);
+	return bench_median(t, runs);
 }
 
 static double time_slh_sign(const struct slh *s, const uint8_t *msg, size_t len, int runs)
@@ -203,7 +191,7 @@ static double time_slh_sign(const struct slh *s, const uint8_t *msg, size_t len,
 	}
 	if (memcmp(sig, s->sig, sizeof(sig)) != 0)
 		die("deterministic signing is not deterministic");
-	return median(t, runs);
+	return bench_median(t, runs);
 }
 
 /*
@@ -372,7 +360,7 @@ static void bench_floor(int quick)
 		comp[2 * r + 1] = time_compression_ns(buf);
 		v64[r] = time_slh_verify(&s64, m64, 65536, 21);
 	}
-	c = median(comp, 2 * rounds);
+	c = bench_median(comp, 2 * rounds);
 	printf("hash floor: compressions x one compression with the SHA instructions "
 	       "(%s), median of %d interleaved rounds\n",
 	       (ota_sha256_impls_available() & OTA_SHA256_IMPL_SHANI) ? "SHA extensions"
@@ -381,9 +369,9 @@ static void bench_floor(int quick)
 	printf("  one compression (1024 chained blocks): %.1f ns\n", c);
 	printf("  %-26s %9s %13s %13s %9s\n", "operation", "compress.", "floor", "measured",
 	       "ratio");
-	floor_row("verify, 32-byte message", n_v32, c, median(v32, rounds));
-	floor_row("verify, 64 KiB message", n_v64, c, median(v64, rounds));
-	floor_row("sign, 32-byte message", n_sign, c, median(sg, rounds));
+	floor_row("verify, 32-byte message", n_v32, c, bench_median(v32, rounds));
+	floor_row("verify, 64 KiB message", n_v64, c, bench_median(v64, rounds));
+	floor_row("sign, 32-byte message", n_sign, c, bench_median(sg, rounds));
 	free(m32);
 	free(m64);
 	free(buf);
@@ -412,8 +400,8 @@ static void bench_backends(int quick)
 		}
 	for (i = 0; i < N; i++)
 		if (backends[i].mask == OTA_SHA256_IMPL_SHANI && backend_runs(&backends[i])) {
-			base_sign = median(sg[i], rounds);
-			base_verify = median(vf[i], rounds);
+			base_sign = bench_median(sg[i], rounds);
+			base_verify = bench_median(vf[i], rounds);
 		}
 	printf("SHA-256 backends, 32-byte message (median of %d interleaved rounds; ratio = time "
 	       "/ SHA extensions alone)\n",
@@ -425,8 +413,8 @@ static void bench_backends(int quick)
 			printf("  %-40s not on this CPU\n", backends[i].name);
 			continue;
 		}
-		t_sign = median(sg[i], rounds);
-		t_verify = median(vf[i], rounds);
+		t_sign = bench_median(sg[i], rounds);
+		t_verify = bench_median(vf[i], rounds);
 		if (base_sign > 0)
 			printf("  %-40s sign %7.1f ms %6.2fx   verify %7.1f us %6.2fx\n",
 			       backends[i].name, t_sign / 1000, t_sign / base_sign, t_verify,
@@ -467,14 +455,14 @@ static void bench_hash(int quick)
 		EVP_Digest(buf, LEN, out, &outlen, EVP_sha256(), NULL);
 		t[i] = now_us() - t0;
 	}
-	ossl = median(t, runs);
+	ossl = bench_median(t, runs);
 	for (i = 0; i < runs; i++) {
 		double t0 = now_us();
 
 		ota_sha256(buf, LEN, out);
 		t[i] = now_us() - t0;
 	}
-	ours = median(t, runs);
+	ours = bench_median(t, runs);
 	printf("SHA-256 of 64 KiB (median)\n");
 	row("OpenSSL EVP SHA-256 (baseline)", ossl, ossl);
 	row("otattest ota_sha256 (default backend)", ours, ossl);
@@ -493,7 +481,7 @@ static void bench_hash(int quick)
 		}
 		t[i] = (now_us() - t0) / calls;
 	}
-	with_mid = median(t, runs);
+	with_mid = bench_median(t, runs);
 	for (i = 0; i < runs; i++) {
 		double t0 = now_us();
 
@@ -507,7 +495,7 @@ static void bench_hash(int quick)
 		}
 		t[i] = (now_us() - t0) / calls;
 	}
-	without_mid = median(t, runs);
+	without_mid = bench_median(t, runs);
 	printf("one F call (median over %d-call batches; ratio = time / with midstate)\n", calls);
 	printf("  %-40s %10.1f ns %10.2fx\n", "F with the seeded midstate (baseline)",
 	       with_mid * 1000, 1.0);

@@ -35,11 +35,12 @@
 # with silicon. The ratio field (bl0_vs_tag) is against the tag path of the
 # same config, measured in the same run.
 #
-# boot_ns is more than the checks: it includes the model's state writes
-# (the software HAL keeps retention RAM in a file it replaces atomically,
-# several times per boot), so on a disk filesystem it is dominated by rename
-# latency and noisy; with BOOT_SWEEP_DIR on a tmpfs it is steady. The check
-# times (verify_time_ns) do no I/O and read the same on either.
+# boot_ns is more than the checks: it holds all of the boot's device work
+# (the SVN key chain, the alias key and certificate, the boot's own
+# bookkeeping; tests/bench/bench_boot_record.c times each) and the model's
+# state-file writes, which are writes in place of a few hundred bytes and
+# cost microseconds on disk or tmpfs alike. The check times
+# (verify_time_ns) do no I/O.
 set -euo pipefail
 
 usage() {
@@ -70,8 +71,8 @@ DESCRIPTION
         boot_ns           median boot_time_ns (ROM start to runtime)
         bl0_vs_tag        bl0_check_ns / the same config's tag-path median
     Progress goes to stderr. Times are host time, relative figures only.
-    boot_ns includes the model's state-file writes: put BOOT_SWEEP_DIR on a
-    tmpfs (e.g. /dev/shm/boot-sweep) for a steady boot_ns.
+    boot_ns is all the boot's device work (not just the checks), and the
+    model's state-file writes (microseconds, written in place).
 
 OPTIONS
     -n N        boots per device (default $BOOT_SWEEP_BOOTS or 9).

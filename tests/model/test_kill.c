@@ -44,6 +44,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,55 @@ static void sleep_us(int64_t us)
 
 	while (us > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
+}
+
+/*
+ * Wait without sleeping: a reset now runs in about a millisecond (the
+ * model's state files take no time), shorter than a sleep's slack, so the
+ * timed kills watch the device and aim their delay on the clock, giving
+ * the CPU away between looks rather than for a whole timer tick.
+ */
+static void yield_until(int64_t deadline_us)
+{
+	while (now_us() < deadline_us)
+		sched_yield();
+}
+
+/*
+ * The model and this test on different CPUs while it times a reset. A
+ * woken model tends to run on the CPU of the test that woke it and, with
+ * nothing to wait for, holds it until the reset is done: the test would
+ * only ever look again after the reply. No-op with a single CPU.
+ */
+static void separate_cpus(pid_t model)
+{
+	cpu_set_t avail, one;
+	int cpu, first = -1, second = -1;
+
+	if (sched_getaffinity(0, sizeof(avail), &avail) != 0)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE && second < 0; cpu++)
+		if (CPU_ISSET(cpu, &avail)) {
+			if (first < 0)
+				first = cpu;
+			else
+				second = cpu;
+		}
+	if (second < 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(second, &one);
+	if (sched_setaffinity(model, sizeof(one), &one) != 0)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	(void)sched_setaffinity(0, sizeof(one), &one);
+}
+
+/* Back to every CPU for this test (a model it started later inherits them). */
+static void any_cpu(const cpu_set_t *all)
+{
+	(void)sched_setaffinity(0, sizeof(*all), all);
 }
 
 /* ---- distinct points ------------------------------------------------------ */
@@ -268,7 +318,7 @@ static void cut_prepare(struct rig *r, struct cut *c, enum op op)
 	c->old_version = rec.hdr.tag_key_version;
 	c->gen_shown = rec.hdr.generation;
 	c->event_counter = info_now(r).event_counter;
-	/* The model is idle: flash.bin is whole (files are replaced by rename). */
+	/* The model is idle: flash.bin holds every write it made (written in place). */
 	ck_assert_int_eq(flashview_read(r->mp.state_dir, &c->before), 0);
 }
 
@@ -553,18 +603,22 @@ static void tear_point(struct rig *r, enum op op, unsigned k, const char *tear,
  */
 static bool timed_kill(struct rig *r, struct cut *c, enum op op, int64_t delay_us)
 {
+	cpu_set_t all;
 	int64_t t0;
 	int status;
 
 	cut_prepare(r, c, op);
+	if (sched_getaffinity(0, sizeof(all), &all) == 0)
+		separate_cpus(r->mp.pid);
 	cut_send(r, c);
 	t0 = now_us();
 	while (info_now(r).event_counter == c->event_counter && !reply_shown(r, c->seq)) {
 		ck_assert_msg(now_us() - t0 < 30000000, "%s never started", op_name(op));
-		sleep_us(20); /* sleep, not spin: on two cores a spinning test slows the model */
+		sched_yield();
 	}
-	sleep_us(delay_us);
+	yield_until(now_us() + delay_us);
 	kill(r->mp.pid, SIGKILL);
+	any_cpu(&all);
 	status = mp_wait(&r->mp, 5000);
 	ck_assert(status >= 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	return cut_end(r, c);
@@ -574,6 +628,7 @@ static bool timed_kill(struct rig *r, struct cut *c, enum op op, int64_t delay_u
 static void calibrate(struct rig *r, enum op op, struct calib *cal)
 {
 	struct ota_mbox_header resp;
+	cpu_set_t all;
 	int64_t t0, t_event = 0;
 	struct ota_record rec;
 	uint8_t out[256];
@@ -583,15 +638,18 @@ static void calibrate(struct rig *r, enum op op, struct calib *cal)
 	memset(cal, 0, sizeof(*cal));
 	cut_prepare(r, &c, op);
 	before = rig_status(r, "flash-writes");
+	if (sched_getaffinity(0, sizeof(all), &all) == 0)
+		separate_cpus(r->mp.pid);
 	cut_send(r, &c);
 	t0 = now_us();
 	while (!reply_shown(r, c.seq)) {
 		if (!t_event && info_now(r).event_counter != c.event_counter)
 			t_event = now_us();
 		ck_assert_msg(now_us() - t0 < 30000000, "%s did not finish", op_name(op));
-		sleep_us(20);
+		sched_yield();
 	}
 	cal->reset_us = now_us() - (t_event ? t_event : t0);
+	any_cpu(&all);
 	ck_assert_uint_eq(devc_await(&r->dev, c.seq, &resp, out, sizeof(out), 0), OTA_OK);
 	ck_assert_uint_eq(resp.status, OTA_OK);
 	cal->writes = (unsigned)(rig_status(r, "flash-writes") - before);
@@ -680,7 +738,7 @@ static void timed_points(struct rig *r, enum op op, struct calib *cal, unsigned 
 			(*late)++;
 			cal->reset_us = delay;
 		}
-		/* A SIGKILL, even during a file replacement, leaves every file whole. */
+		/* A SIGKILL at any moment leaves each write in the state files whole or absent. */
 		ck_assert_uint_eq(c.torn, 0);
 		check_recovery(r, &c, cal->writes, how, sizeof(how));
 		printf("  %s, SIGKILL %6lld us into the reset -> %s, %s; cold boot OK (%s)\n",

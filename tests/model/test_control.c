@@ -38,11 +38,7 @@ static void teardown(void)
 
 static void expect_reply(const char *request, const char *want_prefix)
 {
-	char reply[2048];
-
-	ck_assert_int_eq(mp_ctl(&rig.mp, request, reply, sizeof(reply)), 0);
-	ck_assert_msg(strncmp(reply, want_prefix, strlen(want_prefix)) == 0,
-		      "'%s' replied '%s', wanted '%s...'", request, reply, want_prefix);
+	rig_ctl_expect(&rig, request, want_prefix);
 }
 
 static uint32_t record_generation(struct rig *r)
@@ -63,12 +59,14 @@ START_TEST(requests_and_refusals)
 		"flash-writes", "pending",
 	};
 
-	expect_reply("help", "ok commands=help,status,power-cycle,install,otp,fault,stop");
+	expect_reply("help", "ok commands=help,status,power-cycle,install,otp,fault,compromise,stop");
 	expect_reply("nonsense", "error usage unknown request 'nonsense'");
 	expect_reply("", "error usage empty request");
 	expect_reply("status extra", "error usage 'status' takes no arguments");
 	expect_reply("stop now", "error usage 'stop' takes no arguments");
 	expect_reply("a b c d e f g h i", "error usage too many words");
+	expect_reply("compromise min-svn", "error usage compromise ");
+	expect_reply("compromise min-svn 7", "error MBOX_NOT_READY"); /* no runtime runs */
 	expect_reply("status\r", "ok state=");
 	rig_ctl_ok(&rig, "status", reply, sizeof(reply));
 	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
@@ -254,7 +252,9 @@ START_TEST(help_documents_everything)
 		"--fault-record-length", "--fault-response-length", "--fault-irq-storm",
 		"--fault-die-at-flash-write", "--fault-flash-tear", "power-cycle",
 		"install rom_ext|bl0 a|b PATH",
-		"otp floor", "otp epoch", "otp revoke", "fault clear", "stop", "EXIT STATUS",
+		"otp floor", "otp epoch", "otp revoke", "otp lifecycle", "fault clear",
+		"compromise FIELD VALUE", "stop",
+		"EXIT STATUS",
 		"ivshmem-doorbell,chardev=ota,vectors=2", "One guest at a time",
 	};
 	char path[256];

@@ -19,20 +19,26 @@ $(KERNEL_KO): $(KERNEL_SRCS) $(wildcard libotattest/include/otattest/*.h)
 	@mkdir -p $(KERNEL_OBJDIR)
 	@find $(KERNEL_OBJDIR) -maxdepth 1 -type l -delete
 	@ln -s $(abspath $(KERNEL_SRCS)) $(KERNEL_OBJDIR)/
+	@ln -s $(abspath libotattest/include) $(KERNEL_OBJDIR)/uapi
 	+$(KERNEL_KBUILD) modules
 	cp $(KERNEL_OBJDIR)/otattest.ko $@
 
 ALL_TARGETS += $(KERNEL_KO)
 
-.PHONY: kernel-check kernel-spec-check
-kernel-check: kernel-spec-check
+.PHONY: kernel-check netlink-gen netlink-gen-check
+kernel-check: netlink-gen-check
 	kernel/check.sh $(KERNEL_KDIR) $(abspath kernel) $(abspath libotattest/include) \
 		$(abspath $(B)/kernel/check)
 
-# The YAML spec of the netlink family against genl.h and the policies in
-# netlink.c; also a suite of `make test` (prints "N passed, N failed").
-kernel-spec-check:
-	kernel/netlink/check-spec.py
-TEST_SUITES += kernel/netlink/check-spec.py
+# The netlink family's C (UAPI genl.h, kernel/netlink-gen.[ch], the daemon's
+# genl-bounds.h) is generated from kernel/netlink/otattest.yaml by the
+# kernel's YNL generator (kernel/netlink/ynl-gen.sh; docs/kernel-abi.md).
+# netlink-gen rewrites the committed files; netlink-gen-check, also a suite
+# of `make test`, fails when they differ from what the spec generates.
+netlink-gen:
+	B=$(B) kernel/netlink/ynl-gen.sh write
+netlink-gen-check:
+	B=$(B) kernel/netlink/check-gen.sh
+TEST_SUITES += kernel/netlink/check-gen.sh
 TEST_SUITES += kernel/check-suite.sh
 -include tests/e2e/kernel/build.mk

@@ -12,18 +12,7 @@ kdir=$(scripts/kernel-version.sh --headers) || exit 1
 work=$(realpath -m "$B/kernel/check-suite")
 rm -rf "$work"
 mkdir -p "$work"
-pass=0 fail=0
-
-result() { # result OK|FAIL what [log]
-	if [ "$1" = OK ]; then
-		pass=$((pass + 1))
-		echo "ok - $2"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $2"
-		[ -z "${3:-}" ] || sed 's/^/    /' "$3"
-	fi
-}
+. kernel/suite-lib.sh
 
 # A scratch module in $work/$1 whose only source is stdin.
 scratch() {
@@ -73,5 +62,4 @@ else
 	result FAIL "check.sh failed, but not for the sparse warning" "$work/sparse.out"
 fi
 
-echo "kernel-check: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish kernel-check

@@ -10,6 +10,7 @@ mkdir -p "$out"
 for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do
 	ln -s "$f" "$out/"
 done
+ln -s "$inc" "$out/uapi" # <uapi/otattest/genl.h> (see Kbuild)
 log=$out/check.log
 if ! make -C "$kdir" M="$out" OTATTEST_INCLUDE="$inc" W=1 C=2 modules >"$log" 2>&1; then
 	cat "$log"

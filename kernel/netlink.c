@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink family "otattest" (UAPI: otattest/genl.h; spec:
- * netlink/otattest.yaml; behaviour: docs/kernel-abi.md).
+ * Generic netlink family "otattest": the command handlers and the events
+ * (spec: netlink/otattest.yaml; behaviour: docs/kernel-abi.md). The UAPI,
+ * the policies and the ops table are generated from the spec
+ * (netlink-gen.[ch], otattest/genl.h); the family is netlink-family.c.
  *
  * Every command has its own strict policy: an attribute the command does
- * not take is refused ("Unsupported attribute"), lengths and ranges are
- * checked by the core before a handler runs. Failures carry the status
- * that explains them: errno from its class (status.h) and its message in
- * the extended ack.
+ * not take is refused, types, lengths and ranges are checked by the core
+ * before a handler runs. Failures carry the status that explains them:
+ * errno from its class (status.h), its message in the extended ack, and
+ * the status itself in the extended ack's cookie.
  *
  * The family is parallel_ops: a request waiting for a slow device must
  * not hold genl_mutex, which every other non-parallel family shares. The
@@ -19,52 +21,34 @@
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "netlink-gen.h"
+#include "netlink.h"
 #include "otattest.h"
 #include "parse.h"
 
 #define OTATTEST_NAME_MAX 32
 
-/* internal_flags */
-#define OTATTEST_NL_DEVICE 0x1u /* resolve the device selector in pre_doit */
-
-static struct genl_family otattest_genl_family;
-
-/* Commands taking only the device selector. */
-static const struct nla_policy otattest_policy_device[OTATTEST_A_MAX + 1] = {
-	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
-	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
-};
-
-static const struct nla_policy otattest_policy_attest[OTATTEST_A_MAX + 1] = {
-	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
-	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
-	[OTATTEST_A_NONCE] = NLA_POLICY_RANGE(NLA_BINARY, OTA_NONCE_MIN, OTA_NONCE_MAX),
-};
-
-static const struct nla_policy otattest_policy_stable_sign[OTATTEST_A_MAX + 1] = {
-	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
-	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
-	[OTATTEST_A_NONCE] = NLA_POLICY_RANGE(NLA_BINARY, OTA_NONCE_MIN, OTA_NONCE_MAX),
-	[OTATTEST_A_SVN] = NLA_POLICY_MAX(NLA_U32, OTA_SVN_LIMIT),
-};
-
-static const struct nla_policy otattest_policy_update[OTATTEST_A_MAX + 1] = {
-	[OTATTEST_A_DEVICE] = { .type = NLA_U32 },
-	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = OTATTEST_NAME_MAX - 1 },
-	[OTATTEST_A_SLOT] = { .type = NLA_U32 }, /* 0, 1 or OTHER: checked by the handler */
-};
-
 /*
- * The extack message for a status. NL_SET_ERR_MSG takes only literals;
- * the messages in status.h are literals too (static storage), so the
- * pointer stays valid until the ack is built, like the macro's.
+ * A failure the status st explains: the errno of its class (status.h),
+ * its message for people and the status itself for programs, as a u64 in
+ * the extack cookie (docs/kernel-abi.md). NL_SET_ERR_MSG takes only string
+ * literals on 6.1 (no NL_SET_ERR_MSG_FMT before 6.2), so each status in
+ * the list gets its own; a status not in the list (a device that lies)
+ * travels in the cookie alone, with EPROTO.
  */
-static int otattest_nl_status(struct genl_info *info, ota_status_t st)
+static int otattest_nl_status(struct netlink_ext_ack *extack, ota_status_t st)
 {
-	const char *msg = ota_status_message(st);
+	BUILD_BUG_ON(sizeof(u64) != OTATTEST_STATUS_COOKIE_LEN);
 
-	if (info->extack && msg)
-		info->extack->_msg = msg;
+	switch (st) {
+#define OTATTEST_X_STATUS_MSG(name, cls, mod, idx, msg) \
+	case OTA_##name:                                 \
+		NL_SET_ERR_MSG(extack, msg);             \
+		break;
+		OTA_STATUS_LIST(OTATTEST_X_STATUS_MSG)
+#undef OTATTEST_X_STATUS_MSG
+	}
+	nl_set_extack_cookie_u64(extack, st);
 	return -ota_status_errno(st);
 }
 
@@ -113,19 +97,17 @@ static struct otattest_device *otattest_nl_select(struct nlattr **attrs,
 	}
 	od = otattest_get(index);
 	if (!od) {
-		NL_SET_ERR_MSG_ATTR(extack, a_index ?: a_name, "no such otattest device");
-		return ERR_PTR(-ENODEV);
+		NL_SET_BAD_ATTR(extack, a_index ?: a_name);
+		return ERR_PTR(otattest_nl_status(extack, OTA_HOST_NO_DEVICE));
 	}
 	return od;
 }
 
-static int otattest_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			     struct genl_info *info)
+/* Every command's do takes the device selector: resolve it once, here. */
+int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od;
 
-	if (!(ops->internal_flags & OTATTEST_NL_DEVICE))
-		return 0;
 	od = otattest_nl_select(info->attrs, info->extack);
 	if (IS_ERR(od))
 		return PTR_ERR(od);
@@ -133,8 +115,7 @@ static int otattest_pre_doit(const struct genl_ops *ops, struct sk_buff *skb,
 	return 0;
 }
 
-static void otattest_post_doit(const struct genl_ops *ops, struct sk_buff *skb,
-			       struct genl_info *info)
+void otattest_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
 {
 	if (info->user_ptr[0])
 		otattest_put(info->user_ptr[0]);
@@ -159,7 +140,7 @@ static struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattes
 	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + payload, GFP_KERNEL);
 	if (!msg)
 		return NULL;
-	*hdr = genlmsg_put_reply(msg, info, &otattest_genl_family, 0, info->genlhdr->cmd);
+	*hdr = genlmsg_put_reply(msg, info, &otattest_nl_family, 0, info->genlhdr->cmd);
 	if (!*hdr || otattest_put_selector(msg, od)) {
 		nlmsg_free(msg);
 		return NULL;
@@ -183,7 +164,7 @@ static int otattest_fill_device(struct sk_buff *skb, struct otattest_device *od,
 	void *hdr;
 	int ret;
 
-	hdr = genlmsg_put(skb, portid, seq, &otattest_genl_family, flags, cmd);
+	hdr = genlmsg_put(skb, portid, seq, &otattest_nl_family, flags, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&od->state_lock);
@@ -207,7 +188,7 @@ static int otattest_fill_device(struct sk_buff *skb, struct otattest_device *od,
 	return 0;
 }
 
-static int otattest_nl_get_device(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct sk_buff *msg;
@@ -226,7 +207,7 @@ static int otattest_nl_get_device(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Dump every device; cb->args[0] is the next index to look at. */
-static int otattest_nl_dump_devices(struct sk_buff *skb, struct netlink_callback *cb)
+int otattest_nl_get_device_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
 	struct nlattr **attrs = dinfo->attrs;
@@ -271,7 +252,7 @@ static ota_status_t otattest_no_record_status(const struct otattest_snapshot *s)
 	return OTA_DRIVER_NO_RECORD;
 }
 
-static int otattest_nl_get_record(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct sk_buff *msg;
@@ -295,7 +276,7 @@ static int otattest_nl_get_record(struct sk_buff *skb, struct genl_info *info)
 	mutex_unlock(&od->state_lock);
 	if (st != OTA_OK) {
 		nlmsg_free(msg);
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 	}
 	ret = otattest_reply_send(msg, hdr, info);
 	return ret;
@@ -327,7 +308,22 @@ static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const voi
 	return st;
 }
 
-static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
+/*
+ * The nonce's length, which the policy cannot check: 6.12's generator
+ * renders no length range for a binary attribute (only an exact or a
+ * minimum length, and the latter as NLA_UNSPEC, which strict validation
+ * refuses). Same errno as a policy range would give.
+ */
+static bool otattest_nonce_ok(const struct nlattr *nonce, struct netlink_ext_ack *extack)
+{
+	BUILD_BUG_ON(OTA_NONCE_MIN != 16 || OTA_NONCE_MAX != 64); /* the message */
+	if (nla_len(nonce) >= OTA_NONCE_MIN && nla_len(nonce) <= OTA_NONCE_MAX)
+		return true;
+	NL_SET_ERR_MSG_ATTR(extack, nonce, "OTATTEST_A_NONCE must be 16 to 64 bytes");
+	return false;
+}
+
+int otattest_nl_attest_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct nlattr *nonce = info->attrs[OTATTEST_A_NONCE];
@@ -342,7 +338,9 @@ static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "ATTEST needs OTATTEST_A_NONCE (16 to 64 bytes)");
 		return -EINVAL;
 	}
-	req.nonce_len = nla_len(nonce); /* 16..64 by policy */
+	if (!otattest_nonce_ok(nonce, info->extack))
+		return -ERANGE;
+	req.nonce_len = nla_len(nonce);
 	memcpy(req.nonce, nla_data(nonce), req.nonce_len);
 
 	st = otattest_call(od, OTA_CMD_ATTEST, &req, sizeof(req), &resp, &len);
@@ -351,7 +349,7 @@ static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
 		st = OTA_HOST_PROTOCOL; /* evidence cannot be empty */
 	}
 	if (st != OTA_OK)
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 
 	ret = -ENOMEM;
 	msg = otattest_reply_new(info, od, nla_total_size(len), &hdr);
@@ -363,7 +361,7 @@ static int otattest_nl_attest(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_stable_sign_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct nlattr *nonce = info->attrs[OTATTEST_A_NONCE];
@@ -381,18 +379,20 @@ static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
 			       "STABLE_SIGN needs OTATTEST_A_SVN and OTATTEST_A_NONCE (16 to 64 bytes)");
 		return -EINVAL;
 	}
+	if (!otattest_nonce_ok(nonce, info->extack))
+		return -ERANGE;
 	req.svn = nla_get_u32(info->attrs[OTATTEST_A_SVN]);
 	req.msg_len = nla_len(nonce);
 	memcpy(req.msg, nla_data(nonce), req.msg_len);
 
 	st = otattest_call(od, OTA_CMD_STABLE_SIGN, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 	r = resp;
 	if (otattest_stable_sign_check(resp, len, req.svn) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed stable-sign response (%u bytes)\n", len);
 		kvfree(resp);
-		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+		return otattest_nl_status(info->extack, OTA_HOST_PROTOCOL);
 	}
 
 	ret = -ENOMEM;
@@ -409,7 +409,7 @@ static int otattest_nl_stable_sign(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_get_certs_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	u32 len, count, i, off, clen;
@@ -421,13 +421,13 @@ static int otattest_nl_get_certs(struct sk_buff *skb, struct genl_info *info)
 
 	st = otattest_call(od, OTA_CMD_GET_CERTS, NULL, 0, &resp, &len);
 	if (st != OTA_OK)
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 	p = resp;
 	count = otattest_certs_check(p, len);
 	if (!count) {
 		dev_warn_ratelimited(&od->dev, "malformed certificate response (%u bytes)\n", len);
 		kvfree(resp);
-		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+		return otattest_nl_status(info->extack, OTA_HOST_PROTOCOL);
 	}
 
 	ret = -ENOMEM;
@@ -448,7 +448,7 @@ out:
 	return ret;
 }
 
-static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_rotate_tags_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	const struct ota_req_rotate req = {};
@@ -461,12 +461,12 @@ static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
 
 	st = otattest_call(od, OTA_CMD_ROTATE_TAGS, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 	r = resp;
 	if (otattest_rotate_check(resp, len) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed rotate response (%u bytes)\n", len);
 		kvfree(resp);
-		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+		return otattest_nl_status(info->extack, OTA_HOST_PROTOCOL);
 	}
 
 	ret = -ENOMEM;
@@ -481,7 +481,7 @@ static int otattest_nl_rotate_tags(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
+int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct nlattr *slot = info->attrs[OTATTEST_A_SLOT];
@@ -505,12 +505,12 @@ static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
 
 	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), &resp, &len);
 	if (st != OTA_OK)
-		return otattest_nl_status(info, st);
+		return otattest_nl_status(info->extack, st);
 	r = resp;
 	if (otattest_reset_check(resp, len) != OTA_OK) {
 		dev_warn_ratelimited(&od->dev, "malformed reset response (%u bytes)\n", len);
 		kvfree(resp);
-		return otattest_nl_status(info, OTA_HOST_PROTOCOL);
+		return otattest_nl_status(info->extack, OTA_HOST_PROTOCOL);
 	}
 
 	ret = -ENOMEM;
@@ -525,102 +525,17 @@ static int otattest_nl_update_reset(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-static const struct genl_ops otattest_genl_ops[] = {
-	{
-		.cmd = OTATTEST_CMD_GET_DEVICE,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_get_device,
-		.dumpit = otattest_nl_dump_devices,
-		.policy = otattest_policy_device,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_GET_RECORD,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_get_record,
-		.policy = otattest_policy_device,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_ATTEST,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_attest,
-		.policy = otattest_policy_attest,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_STABLE_SIGN,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_stable_sign,
-		.policy = otattest_policy_stable_sign,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_GET_CERTS,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_get_certs,
-		.policy = otattest_policy_device,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_ROTATE_TAGS,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_rotate_tags,
-		.policy = otattest_policy_device,
-		.maxattr = OTATTEST_A_MAX,
-	},
-	{
-		.cmd = OTATTEST_CMD_UPDATE_RESET,
-		.flags = GENL_ADMIN_PERM,
-		.internal_flags = OTATTEST_NL_DEVICE,
-		.doit = otattest_nl_update_reset,
-		.policy = otattest_policy_update,
-		.maxattr = OTATTEST_A_MAX,
-	},
-};
-
-enum otattest_mcgrp { OTATTEST_MCGRP_EVENTS_IDX };
-
-static const struct genl_multicast_group otattest_mcgrps[] = {
-	[OTATTEST_MCGRP_EVENTS_IDX] = { .name = OTATTEST_GENL_MCGRP_EVENTS },
-};
-
-static struct genl_family otattest_genl_family __ro_after_init = {
-	.name = OTATTEST_GENL_NAME,
-	.version = OTATTEST_GENL_VERSION,
-	.maxattr = OTATTEST_A_MAX,
-	.module = THIS_MODULE,
-	.parallel_ops = true,
-	.pre_doit = otattest_pre_doit,
-	.post_doit = otattest_post_doit,
-	.ops = otattest_genl_ops,
-	.n_ops = ARRAY_SIZE(otattest_genl_ops),
-	.mcgrps = otattest_mcgrps,
-	.n_mcgrps = ARRAY_SIZE(otattest_mcgrps),
-};
-
-int otattest_genl_register(void)
-{
-	return genl_register_family(&otattest_genl_family);
-}
-
-void otattest_genl_unregister(void)
-{
-	genl_unregister_family(&otattest_genl_family);
-}
-
 /* Events: OTATTEST_CMD_EVENT with EVENT, the selector, and the event's attributes. */
 static struct sk_buff *otattest_event_new(struct otattest_device *od, u32 event, void **hdr)
 {
 	struct sk_buff *msg;
 
-	if (!genl_has_listeners(&otattest_genl_family, &init_net, OTATTEST_MCGRP_EVENTS_IDX))
+	if (!genl_has_listeners(&otattest_nl_family, &init_net, OTATTEST_NLGRP_EVENTS))
 		return NULL;
 	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + 4 * nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
 		return NULL;
-	*hdr = genlmsg_put(msg, 0, 0, &otattest_genl_family, 0, OTATTEST_CMD_EVENT);
+	*hdr = genlmsg_put(msg, 0, 0, &otattest_nl_family, 0, OTATTEST_CMD_EVENT);
 	if (!*hdr || nla_put_u32(msg, OTATTEST_A_EVENT, event) || otattest_put_selector(msg, od)) {
 		nlmsg_free(msg);
 		return NULL;
@@ -631,7 +546,7 @@ static struct sk_buff *otattest_event_new(struct otattest_device *od, u32 event,
 static void otattest_event_send(struct sk_buff *msg, void *hdr)
 {
 	genlmsg_end(msg, hdr);
-	genlmsg_multicast(&otattest_genl_family, msg, 0, OTATTEST_MCGRP_EVENTS_IDX, GFP_KERNEL);
+	genlmsg_multicast(&otattest_nl_family, msg, 0, OTATTEST_NLGRP_EVENTS, GFP_KERNEL);
 }
 
 void otattest_genl_notify_device(struct otattest_device *od, u32 event)

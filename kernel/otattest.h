@@ -31,6 +31,7 @@
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
+#include <otattest/driver-state.h>
 #include <otattest/genl.h>
 #include <otattest/record.h>
 #include <otattest/shm.h>

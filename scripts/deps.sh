@@ -22,7 +22,8 @@ packages=(
 	sparse                              # make C=1 on the module
 	busybox-static cpio kmod xz-utils zstd # guest initramfs
 	python3-cbor2 python3-cryptography python3-dbus # independent evidence checks
-	python3-yaml                        # kernel/netlink/check-spec.py reads the YAML spec
+	python3-yaml python3-jsonschema     # the netlink spec: YNL reads and validates it
+	linux-source-6.12                   # YNL's ynl-gen-c (kernel/netlink/ynl-gen.sh, ynl.sha256)
 	swtpm swtpm-tools tpm2-abrmd tpm2-tools libtss2-dev # TPM comparison benchmark
 	libtss2-tcti-tabrmd0                # ESAPI clients reach tpm2-abrmd through it
 	valgrind                            # callgrind instruction counts in benchmarks

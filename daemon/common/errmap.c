@@ -74,19 +74,28 @@ uint32_t ota_errno_class(int err)
 	return OTA_CLASS_PROTOCOL;
 }
 
-void ota_err_from_netlink(struct ota_err *e, int err, const char *extack)
+void ota_err_from_netlink(struct ota_err *e, int err, ota_status_t status, const char *extack)
 {
 	if (err < 0)
 		err = -err;
-	if (extack && *extack) {
-#define OTA_X_MATCH(name, cls, mod, idx, msg)                                       \
-	if (ota_class_errno(OTA_CLASS_##cls) == err && strcmp(extack, (msg)) == 0) { \
-		ota_err_set_status(e, OTA_##name);                                  \
-		return;                                                             \
+	if (status != 0) {
+		/*
+		 * The exact status, from the extack cookie. It must be a failure
+		 * whose class the errno is, or the two halves of the error
+		 * disagree and neither can be believed.
+		 */
+		if (!ota_status_message(status)) {
+			ota_err_set_status(e, status); /* says "unknown status" */
+		} else if (status == OTA_OK || ota_status_errno(status) != err) {
+			ota_err_set_statusf(e, OTA_HOST_PROTOCOL,
+					    "the kernel sent status 0x%06x with errno %d, not its class's",
+					    (unsigned)status, err);
+		} else {
+			ota_err_set_status(e, status);
+		}
+		return;
 	}
-		OTA_STATUS_LIST(OTA_X_MATCH)
-#undef OTA_X_MATCH
-	}
+	/* No status: a failure of the request itself (policy, selector, ...). */
 	e->cls = ota_errno_class(err);
 	e->status = 0;
 	if (extack && *extack)

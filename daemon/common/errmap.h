@@ -3,9 +3,10 @@
  * One failure, end to end: a status class from status.h (which decides the
  * D-Bus error name and the CLI exit code), the exact status when it is
  * known, and a message a person can act on. The kernel reports a failed
- * request as an errno (the class's) plus an extack message (the status's);
- * otattestd turns that back into the status, sends it as a named D-Bus
- * error, and otattestctl turns the name back into the class's exit code.
+ * request as an errno (the class's), an extack message (the status's, for
+ * people) and the status itself in the extack cookie; otattestd takes the
+ * status from the cookie, sends it as a named D-Bus error, and otattestctl
+ * turns the name back into the class's exit code.
  * No second table: everything here derives from OTA_CLASS_LIST and
  * OTA_STATUS_LIST.
  */
@@ -36,11 +37,13 @@ void ota_err_set_statusf(struct ota_err *e, ota_status_t s, const char *fmt, ...
 uint32_t ota_errno_class(int err);
 
 /*
- * A netlink error (positive errno) and its extack message (may be NULL)
- * back to the status: the status whose message and class errno both match,
- * else the errno's class with the kernel's message.
+ * A netlink error back to the failure: err is the positive errno, status
+ * the one from the extack cookie (0 when none came), extack the message
+ * (may be NULL). With a status, that status, provided the errno is its
+ * class's (else a protocol error); without, the errno's class with the
+ * kernel's message. Never the message's text to find a status.
  */
-void ota_err_from_netlink(struct ota_err *e, int err, const char *extack);
+void ota_err_from_netlink(struct ota_err *e, int err, ota_status_t status, const char *extack);
 
 /* "org.otattest.BootAttest1.Error.<Suffix>" for a class, into buf. */
 const char *ota_class_dbus_name(uint32_t cls, char *buf, size_t len);

@@ -2,66 +2,48 @@
 /*
  * Parsing what the kernel sends: reply and event attributes (each known
  * attribute's type and length bounded, single-valued ones refused when
- * repeated) and NLMSG_ERROR with its extack message. Kept apart from the
- * socket code so unit tests and fuzzing reach it without a kernel.
+ * repeated) and NLMSG_ERROR with its extack message and status cookie.
+ * Kept apart from the socket code so unit tests and fuzzing reach it
+ * without a kernel.
  */
 #include <errno.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <string.h>
 
-#include <otattest/record.h>
-
+#include "genl-bounds.h"
 #include "genl.h"
 
-/* ---- attribute parsing (every byte here came from the kernel) ---- */
-
-struct attr_bound {
-	enum mnl_attr_data_type type;
-	uint32_t min, max; /* for binary and strings */
-};
-
-static const struct attr_bound attr_bounds[OTATTEST_A_MAX + 1] = {
-	[OTATTEST_A_DEVICE] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_DEVICE_NAME] = { MNL_TYPE_NUL_STRING, 1, 32 },
-	[OTATTEST_A_STATE] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_STATE_DETAIL] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_GENERATION] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_RECORD] = { MNL_TYPE_BINARY, sizeof(struct ota_record_header), OTA_RECORD_MAX_BYTES },
-	[OTATTEST_A_NONCE] = { MNL_TYPE_BINARY, OTA_NONCE_MIN, OTA_NONCE_MAX },
-	[OTATTEST_A_SVN] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_EVIDENCE] = { MNL_TYPE_BINARY, 1, OTA_SHM_RESPONSE_SIZE },
-	[OTATTEST_A_SIGNATURE] = { MNL_TYPE_BINARY, OTA_P256_SIG_BYTES, OTA_P256_SIG_BYTES },
-	[OTATTEST_A_PUBKEY] = { MNL_TYPE_BINARY, OTA_P256_PUBKEY_BYTES, OTA_P256_PUBKEY_BYTES },
-	[OTATTEST_A_CERT] = { MNL_TYPE_BINARY, 1, OTA_SHM_RESPONSE_SIZE },
-	[OTATTEST_A_KEY_VERSION_OLD] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_KEY_VERSION_NEW] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_STAGES_RETAGGED] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_SLOT] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_BOOT_STATUS] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_EVENT] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_PROGRESS_DONE] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_PROGRESS_TOTAL] = { MNL_TYPE_U32, 0, 0 },
-};
-
+/*
+ * ---- attribute parsing (every byte here came from the kernel) ----
+ * The bounds are generated from the family's spec (genl-bounds.h,
+ * kernel/netlink/ynl-gen.sh): the same description the kernel's policies
+ * and the UAPI come from.
+ */
 static int attr_cb(const struct nlattr *attr, void *data)
 {
 	struct genl_result *res = data;
 	uint16_t type = mnl_attr_get_type(attr);
-	const struct attr_bound *b;
+	const struct otattest_attr_bound *b;
 	uint16_t len;
 
-	/* Attributes a newer kernel adds are not ours to judge: skip them. */
+	/*
+	 * Attributes a newer kernel adds are not ours to judge, nor are those
+	 * the spec has only in requests: skip them.
+	 */
 	if (type == OTATTEST_A_UNSPEC || type > OTATTEST_A_MAX)
 		return MNL_CB_OK;
-	b = &attr_bounds[type];
+	b = &otattest_attr_bounds[type];
+	if (b->type == MNL_TYPE_UNSPEC)
+		return MNL_CB_OK;
 	if (mnl_attr_validate(attr, b->type) < 0) {
 		errno = EBADMSG;
 		return MNL_CB_ERROR;
 	}
 	len = mnl_attr_get_payload_len(attr);
 	if (b->type == MNL_TYPE_BINARY || b->type == MNL_TYPE_NUL_STRING) {
-		if (len < b->min || len > b->max + (b->type == MNL_TYPE_NUL_STRING ? 1u : 0u)) {
+		/* A string's bounds count its characters, the payload its NUL too. */
+		if (len < b->min_len || len > b->max_len + (b->type == MNL_TYPE_NUL_STRING ? 1u : 0u)) {
 			errno = EBADMSG;
 			return MNL_CB_ERROR;
 		}
@@ -116,13 +98,34 @@ int genl_parse_attrs(const struct nlmsghdr *nlh, struct genl_result *res)
 	return 0;
 }
 
-int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const char **msg)
+/*
+ * The extack cookie of an otattest error: the status as a u64 in host
+ * byte order (nl_set_extack_cookie_u64). Anything else is not from our
+ * driver and makes the whole message malformed.
+ */
+static int parse_status_cookie(const struct nlattr *attr, ota_status_t *status)
+{
+	uint64_t v;
+
+	_Static_assert(sizeof(v) == OTATTEST_STATUS_COOKIE_LEN, "cookie is a u64");
+	if (mnl_attr_get_payload_len(attr) != OTATTEST_STATUS_COOKIE_LEN)
+		return -EBADMSG;
+	memcpy(&v, mnl_attr_get_payload(attr), sizeof(v));
+	if (v == 0 || v > UINT32_MAX)
+		return -EBADMSG;
+	*status = (ota_status_t)v;
+	return 0;
+}
+
+int genl_parse_error(const struct nlmsghdr *nlh, size_t len, struct genl_error *out)
 {
 	const struct nlmsgerr *e;
 	size_t off, total;
 	const uint8_t *base = (const uint8_t *)nlh;
 
-	*msg = NULL;
+	out->err = 0;
+	out->msg = NULL;
+	out->status = 0;
 	if (len < MNL_NLMSG_HDRLEN + sizeof(*e) || nlh->nlmsg_len > len ||
 	    nlh->nlmsg_len < MNL_NLMSG_HDRLEN + sizeof(*e) ||
 	    nlh->nlmsg_len != MNL_ALIGN(nlh->nlmsg_len))
@@ -131,7 +134,7 @@ int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const cha
 	e = mnl_nlmsg_get_payload(nlh);
 	if (e->error > 0 || e->error < -4095)
 		return -EBADMSG;
-	*err = -e->error;
+	out->err = -e->error;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
 		return 0;
 	off = MNL_NLMSG_HDRLEN + sizeof(*e);
@@ -149,11 +152,17 @@ int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const cha
 		const struct nlattr *attr; /* the name mnl_attr_for_each_payload uses */
 
 		mnl_attr_for_each_payload((void *)(base + off), total - off) {
-			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
-			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
-				*msg = mnl_attr_get_str(attr);
+			switch (mnl_attr_get_type(attr)) {
+			case NLMSGERR_ATTR_MSG:
+				if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) == 0)
+					out->msg = mnl_attr_get_str(attr);
+				break;
+			case NLMSGERR_ATTR_COOKIE:
+				if (parse_status_cookie(attr, &out->status) < 0)
+					return -EBADMSG;
+				break;
+			}
 		}
 	}
 	return 0;
 }
-

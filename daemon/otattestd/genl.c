@@ -189,11 +189,11 @@ static int query_family(const char *name, struct family_info *fi, uint32_t *noti
 			if (m->nlmsg_seq != seq || m->nlmsg_pid != portid)
 				continue;
 			if (m->nlmsg_type == NLMSG_ERROR) {
-				const char *msg;
+				struct genl_error ge;
 				int err = EPROTO;
 
-				if (genl_parse_error(m, (size_t)rem, &err, &msg) < 0)
-					err = EPROTO;
+				if (genl_parse_error(m, (size_t)rem, &ge) == 0)
+					err = ge.err;
 				r = err ? -err : (fi->id ? 0 : -ENOENT);
 				goto out;
 			}
@@ -350,19 +350,18 @@ static void handle_reply(struct genl *g, const struct nlmsghdr *nlh, size_t rem)
 		return;
 	}
 	if (nlh->nlmsg_type == NLMSG_ERROR) {
-		const char *msg;
-		int err;
+		struct genl_error ge;
 
-		if (genl_parse_error(nlh, rem, &err, &msg) < 0) {
+		if (genl_parse_error(nlh, rem, &ge) < 0) {
 			ota_err_set_statusf(&e, OTA_HOST_PROTOCOL, "malformed netlink error message");
 			req_complete(g, req, &e);
 			return;
 		}
-		if (err == 0) {
+		if (ge.err == 0) {
 			req_complete(g, req, NULL);
 			return;
 		}
-		ota_err_from_netlink(&e, err, msg);
+		ota_err_from_netlink(&e, ge.err, ge.status, ge.msg);
 		req_complete(g, req, &e);
 		return;
 	}
@@ -593,7 +592,7 @@ static int on_pipe_io(sd_event_source *s, int fd, uint32_t revents, void *userda
 		req = req_find(g, d.seq);
 		if (!req)
 			continue;
-		ota_err_from_netlink(&e, d.err, NULL);
+		ota_err_from_netlink(&e, d.err, 0, NULL);
 		if (d.err == ENOENT || d.err == ECONNREFUSED)
 			ota_err_set_statusf(&e, OTA_HOST_DEVICE_GONE, "the otattest driver is not loaded");
 		req_complete(g, req, &e);

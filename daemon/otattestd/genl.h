@@ -31,6 +31,7 @@
 #include <libmnl/libmnl.h>
 #include <systemd/sd-event.h>
 
+#include <otattest/driver-state.h>
 #include <otattest/genl.h>
 #include <otattest/shm.h>
 
@@ -93,7 +94,14 @@ unsigned genl_pending(const struct genl *g);
  */
 int genl_parse_attrs(const struct nlmsghdr *nlh, struct genl_result *res);
 
-/* Extract errno and extack message from an NLMSG_ERROR message. */
-int genl_parse_error(const struct nlmsghdr *nlh, size_t len, int *err, const char **msg);
+/* What an NLMSG_ERROR message says; msg points into the message. */
+struct genl_error {
+	int err;             /* positive errno; 0 for an acknowledgement */
+	const char *msg;     /* extack message, for people, or NULL */
+	ota_status_t status; /* the status in the extack cookie, or 0 when none came */
+};
+
+/* Parse an NLMSG_ERROR message (0, or -EBADMSG when malformed). */
+int genl_parse_error(const struct nlmsghdr *nlh, size_t len, struct genl_error *out);
 
 #endif /* OTATTESTD_GENL_H */

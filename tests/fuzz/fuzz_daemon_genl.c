@@ -30,9 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct genl_result res;
 	struct nlmsghdr *nlh;
-	const char *msg;
+	struct genl_error ge;
 	size_t i;
-	int err;
 
 	if (size < sizeof(struct nlmsghdr) || size > 65536)
 		return 0;
@@ -52,8 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (res.tb[OTATTEST_A_DEVICE_NAME])
 			sink ^= (uint8_t)strlen(mnl_attr_get_str(res.tb[OTATTEST_A_DEVICE_NAME]));
 	}
-	if (genl_parse_error(nlh, size, &err, &msg) == 0 && msg)
-		sink ^= (uint8_t)strlen(msg);
+	if (genl_parse_error(nlh, size, &ge) == 0) {
+		if (ge.msg)
+			sink ^= (uint8_t)strlen(ge.msg);
+		sink ^= (uint8_t)ge.status;
+	}
 	free(nlh);
 	return 0;
 }

@@ -16,7 +16,63 @@
 #include "../../daemon/otattestd/genl.h"
 #include "tu_main.h"
 
-/* Every status survives the kernel's encoding and back, and names its class. */
+/* ---- an NLMSG_ERROR as the kernel builds one ---- */
+
+static uint8_t buf[8192];
+
+static size_t put_error_status(int error, const char *msg, bool capped, const void *cookie,
+			       size_t cookie_len)
+{
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *e;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = error;
+	e->msg.nlmsg_len = sizeof(struct nlmsghdr) + (capped ? 0 : 20);
+	if (!capped) {
+		/* The echoed request body. */
+		memset(mnl_nlmsg_put_extra_header(nlh, 20), 0x5a, 20);
+	}
+	nlh->nlmsg_flags = capped ? NLM_F_CAPPED : 0;
+	if (msg || cookie)
+		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
+	if (msg)
+		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
+	if (cookie)
+		mnl_attr_put(nlh, NLMSGERR_ATTR_COOKIE, cookie_len, cookie);
+	return nlh->nlmsg_len;
+}
+
+static size_t put_error(int error, const char *msg, bool capped)
+{
+	return put_error_status(error, msg, capped, NULL, 0);
+}
+
+/* What otattest.ko sends for st: errno, message, status as a u64 cookie. */
+static size_t put_kernel_status(ota_status_t st, const char *msg)
+{
+	uint64_t cookie = st; /* nl_set_extack_cookie_u64: host byte order */
+
+	return put_error_status(-ota_status_errno(st), msg, true, &cookie, sizeof(cookie));
+}
+
+/* The parser, then the mapping: what otattestd does with an error. */
+static void from_kernel(struct ota_err *e, size_t len)
+{
+	struct genl_error ge;
+
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &ge), 0);
+	ota_err_from_netlink(e, ge.err, ge.status, ge.msg);
+}
+
+/*
+ * Every status survives the kernel's encoding and back exactly, and names
+ * its class on D-Bus; also when the message is not the status's (an older
+ * or newer wording): the status travels in the cookie, not the text.
+ */
 START_TEST(every_status_round_trips)
 {
 	unsigned n = 0;
@@ -25,12 +81,17 @@ START_TEST(every_status_round_trips)
 	{                                                                                   \
 		struct ota_err e;                                                           \
 		char dbus[128];                                                             \
-		ota_err_from_netlink(&e, ota_status_errno(OTA_##sname), ota_status_message(OTA_##sname)); \
+		from_kernel(&e, put_kernel_status(OTA_##sname, smsg));                      \
+		ck_assert_uint_eq(e.status, OTA_##sname);                                   \
 		ck_assert_uint_eq(e.cls, OTA_CLASS_##scls);                                  \
 		ck_assert_str_eq(e.message, smsg);                                           \
 		ota_class_dbus_name(e.cls, dbus, sizeof(dbus));                             \
 		ck_assert_uint_eq(ota_dbus_error_class(dbus), OTA_CLASS_##scls);             \
 		ck_assert_int_eq(ota_dbus_error_exit_code(dbus), ota_class_exit_code(OTA_CLASS_##scls)); \
+		from_kernel(&e, put_kernel_status(OTA_##sname, "reworded since"));          \
+		ck_assert_uint_eq(e.status, OTA_##sname);                                   \
+		from_kernel(&e, put_kernel_status(OTA_##sname, NULL));                      \
+		ck_assert_uint_eq(e.status, OTA_##sname);                                   \
 		n++;                                                                        \
 	}
 	OTA_STATUS_LIST(X)
@@ -39,20 +100,38 @@ START_TEST(every_status_round_trips)
 }
 END_TEST
 
-/* Statuses whose messages are unique come back exactly. */
-START_TEST(exact_status_recovered)
+/* Without a cookie there is no status, whatever the message says. */
+START_TEST(no_status_from_message_text)
 {
 	struct ota_err e;
 
-	ota_err_from_netlink(&e, EKEYREJECTED, "image ECDSA P-256 signature is invalid");
-	ck_assert_uint_eq(e.status, OTA_SIG_ECDSA_INVALID);
-	ota_err_from_netlink(&e, -ENODEV, "no such otattest device");
-	ck_assert_uint_eq(e.status, OTA_HOST_NO_DEVICE);
-	/* The errno must agree with the message's class, or it is not that status. */
-	ota_err_from_netlink(&e, EIO, "image ECDSA P-256 signature is invalid");
+	from_kernel(&e, put_error(-EKEYREJECTED, ota_status_message(OTA_SIG_ECDSA_INVALID), true));
 	ck_assert_uint_eq(e.status, 0);
-	ck_assert_uint_eq(e.cls, OTA_CLASS_IO);
-	ck_assert_str_eq(e.message, "image ECDSA P-256 signature is invalid");
+	ck_assert_uint_eq(e.cls, OTA_CLASS_VERIFICATION);
+	ck_assert_str_eq(e.message, ota_status_message(OTA_SIG_ECDSA_INVALID));
+	from_kernel(&e, put_error(-ENODEV, ota_status_message(OTA_HOST_NO_DEVICE), true));
+	ck_assert_uint_eq(e.status, 0);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_NOT_FOUND);
+}
+END_TEST
+
+/* A cookie whose status the errno contradicts, or no status at all. */
+START_TEST(status_and_errno_must_agree)
+{
+	uint64_t cookie = OTA_SIG_ECDSA_INVALID;
+	struct ota_err e;
+
+	from_kernel(&e, put_error_status(-EIO, "x", true, &cookie, sizeof(cookie)));
+	ck_assert_uint_eq(e.status, OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PROTOCOL);
+	cookie = OTA_OK;
+	from_kernel(&e, put_error_status(-EIO, NULL, true, &cookie, sizeof(cookie)));
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PROTOCOL);
+	/* A status no table knows (a device that lies): said as such. */
+	cookie = 0x0a1234;
+	from_kernel(&e, put_error_status(-EPROTO, NULL, true, &cookie, sizeof(cookie)));
+	ck_assert_uint_eq(e.cls, OTA_CLASS_PROTOCOL);
+	ck_assert_ptr_nonnull(strstr(e.message, "0x0a1234"));
 }
 END_TEST
 
@@ -60,7 +139,7 @@ START_TEST(plain_errnos_have_classes)
 {
 	struct ota_err e;
 
-	ota_err_from_netlink(&e, EPERM, NULL);
+	ota_err_from_netlink(&e, EPERM, 0, NULL);
 	ck_assert_uint_eq(e.cls, OTA_CLASS_PERMISSION);
 	ck_assert_ptr_nonnull(strstr(e.message, "not permitted"));
 	ck_assert_uint_eq(ota_errno_class(ENOENT), OTA_CLASS_NOT_FOUND);
@@ -117,8 +196,6 @@ END_TEST
 
 /* ---- the parser, fed by hand-built (and broken) kernel messages ---- */
 
-static uint8_t buf[8192];
-
 static struct nlmsghdr *start(uint8_t cmd)
 {
 	struct nlmsghdr *nlh;
@@ -141,7 +218,9 @@ START_TEST(attrs_accepted)
 	mnl_attr_put(nlh, OTATTEST_A_CERT, 3, "abc");
 	mnl_attr_put(nlh, OTATTEST_A_CERT, 2, "de");
 	mnl_attr_put(nlh, 200, 4, "new!"); /* a newer kernel's attribute: ignored */
+	mnl_attr_put(nlh, OTATTEST_A_NONCE, 1, "n"); /* only requests carry it: ignored */
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
+	ck_assert_ptr_null(res.tb[OTATTEST_A_NONCE]);
 	ck_assert_uint_eq(mnl_attr_get_u32(res.tb[OTATTEST_A_DEVICE]), 3);
 	ck_assert_uint_eq(res.n_certs, 2);
 	ck_assert_uint_eq(mnl_attr_get_payload_len(res.certs[1]), 2);
@@ -185,6 +264,17 @@ START_TEST(attrs_refused)
 	mnl_attr_put(nlh, OTATTEST_A_DEVICE_NAME, 4, "abcd"); /* not NUL-terminated */
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
 
+	/* The spec's device-name max-len is 31 characters, NUL not counted. */
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, "otattest0123456789012345678901256");
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, "otattest012345678901234567890125");
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), -EBADMSG);
+	nlh = start(OTATTEST_CMD_GET_DEVICE);
+	mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, "otattest01234567890123456789012");
+	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
+
 	/* An attribute whose length runs past the message. */
 	nlh = start(OTATTEST_CMD_GET_DEVICE);
 	mnl_attr_put_u32(nlh, OTATTEST_A_STATE, 2);
@@ -205,81 +295,75 @@ START_TEST(attrs_refused)
 }
 END_TEST
 
-static size_t put_error(int error, const char *msg, bool capped)
-{
-	struct nlmsghdr *nlh;
-	struct nlmsgerr *e;
-
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = NLMSG_ERROR;
-	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
-	e->error = error;
-	e->msg.nlmsg_len = sizeof(struct nlmsghdr) + (capped ? 0 : 20);
-	if (!capped) {
-		/* The echoed request body. */
-		memset(mnl_nlmsg_put_extra_header(nlh, 20), 0x5a, 20);
-	}
-	nlh->nlmsg_flags = capped ? NLM_F_CAPPED : 0;
-	if (msg) {
-		nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
-		mnl_attr_put_strz(nlh, NLMSGERR_ATTR_MSG, msg);
-	}
-	return nlh->nlmsg_len;
-}
-
 START_TEST(extack_parsed)
 {
-	const char *msg;
+	uint64_t cookie = OTA_SIG_ECDSA_INVALID;
+	struct genl_error ge;
 	size_t len;
-	int err;
 
 	len = put_error(-EKEYREJECTED, "image ECDSA P-256 signature is invalid", true);
-	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
-	ck_assert_int_eq(err, EKEYREJECTED);
-	ck_assert_str_eq(msg, "image ECDSA P-256 signature is invalid");
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &ge), 0);
+	ck_assert_int_eq(ge.err, EKEYREJECTED);
+	ck_assert_str_eq(ge.msg, "image ECDSA P-256 signature is invalid");
+	ck_assert_uint_eq(ge.status, 0);
 
 	len = put_error(-EPERM, "nope", false);
-	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
-	ck_assert_int_eq(err, EPERM);
-	ck_assert_str_eq(msg, "nope");
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &ge), 0);
+	ck_assert_int_eq(ge.err, EPERM);
+	ck_assert_str_eq(ge.msg, "nope");
+
+	/* The cookie, after an echoed request too. */
+	len = put_error_status(-EKEYREJECTED, "m", false, &cookie, sizeof(cookie));
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &ge), 0);
+	ck_assert_uint_eq(ge.status, OTA_SIG_ECDSA_INVALID);
+	ck_assert_str_eq(ge.msg, "m");
 
 	len = put_error(0, NULL, true);
-	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &err, &msg), 0);
-	ck_assert_int_eq(err, 0);
-	ck_assert_ptr_null(msg);
+	ck_assert_int_eq(genl_parse_error((struct nlmsghdr *)buf, len, &ge), 0);
+	ck_assert_int_eq(ge.err, 0);
+	ck_assert_ptr_null(ge.msg);
+	ck_assert_uint_eq(ge.status, 0);
 }
 END_TEST
 
 START_TEST(extack_hostile)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	uint64_t cookie = ((uint64_t)1 << 32) | OTA_SIG_ECDSA_INVALID;
+	uint32_t short_cookie = OTA_SIG_ECDSA_INVALID;
+	struct genl_error ge;
 	struct nlmsgerr *e;
-	const char *msg;
 	size_t len;
-	int err;
 
 	/* Positive error: not something the kernel sends. */
 	len = put_error(5, NULL, true);
-	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), -EBADMSG);
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), -EBADMSG);
 	/* Truncated. */
 	len = put_error(-EIO, NULL, true);
-	ck_assert_int_eq(genl_parse_error(nlh, MNL_NLMSG_HDRLEN + 4, &err, &msg), -EBADMSG);
+	ck_assert_int_eq(genl_parse_error(nlh, MNL_NLMSG_HDRLEN + 4, &ge), -EBADMSG);
 	/* Claims an echoed request longer than the message. */
 	len = put_error(-EIO, "x", false);
 	e = mnl_nlmsg_get_payload(nlh);
 	e->msg.nlmsg_len = 4096;
-	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), -EBADMSG);
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), -EBADMSG);
 	/* nlmsg_len beyond what was received. */
 	len = put_error(-EIO, "x", true);
-	ck_assert_int_eq(genl_parse_error(nlh, len - 4, &err, &msg), -EBADMSG);
+	ck_assert_int_eq(genl_parse_error(nlh, len - 4, &ge), -EBADMSG);
 	/* Message attribute without its NUL: ignored, not read past. */
 	len = put_error(-EIO, NULL, true);
 	nlh->nlmsg_flags |= NLM_F_ACK_TLVS;
 	mnl_attr_put(nlh, NLMSGERR_ATTR_MSG, 3, "abc");
 	len = nlh->nlmsg_len;
-	ck_assert_int_eq(genl_parse_error(nlh, len, &err, &msg), 0);
-	ck_assert_ptr_null(msg);
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), 0);
+	ck_assert_ptr_null(ge.msg);
+	/* Cookies that are not a status: too short, above 32 bits, zero. */
+	len = put_error_status(-EKEYREJECTED, NULL, true, &short_cookie, sizeof(short_cookie));
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), -EBADMSG);
+	len = put_error_status(-EKEYREJECTED, NULL, true, &cookie, sizeof(cookie));
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), -EBADMSG);
+	cookie = 0;
+	len = put_error_status(-EKEYREJECTED, NULL, true, &cookie, sizeof(cookie));
+	ck_assert_int_eq(genl_parse_error(nlh, len, &ge), -EBADMSG);
 }
 END_TEST
 
@@ -289,7 +373,8 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("errmap");
 
 	tcase_add_test(tc, every_status_round_trips);
-	tcase_add_test(tc, exact_status_recovered);
+	tcase_add_test(tc, no_status_from_message_text);
+	tcase_add_test(tc, status_and_errno_must_agree);
 	tcase_add_test(tc, plain_errnos_have_classes);
 	tcase_add_test(tc, unknown_device_status_is_protocol_error);
 	tcase_add_test(tc, dbus_names_both_ways);

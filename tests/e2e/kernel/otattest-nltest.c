@@ -28,6 +28,7 @@
 
 #include <otattest/genl.h>
 #include <otattest/shm.h>
+#include <otattest/status.h>
 #include <otu/file.h>
 #include <otu/hex.h>
 #include <otu/num.h>
@@ -132,6 +133,8 @@ struct reply {
 	bool have_miss;
 	uint32_t bad_offset;
 	bool have_offset;
+	uint64_t status; /* the extack cookie: the status, as the driver sets it */
+	bool have_status;
 	/* Output handling for the data callback. */
 	const char *out_path;
 	unsigned int certs;
@@ -276,6 +279,12 @@ static int extack_attr(const struct nlattr *a, void *data)
 		if (mnl_attr_validate(a, MNL_TYPE_U32) >= 0) {
 			r->miss_type = mnl_attr_get_u32(a);
 			r->have_miss = true;
+		}
+		break;
+	case NLMSGERR_ATTR_COOKIE:
+		if (mnl_attr_get_payload_len(a) == OTATTEST_STATUS_COOKIE_LEN) {
+			memcpy(&r->status, mnl_attr_get_payload(a), sizeof(r->status));
+			r->have_status = true;
 		}
 		break;
 	}
@@ -438,6 +447,11 @@ static int finish(struct reply *r, double t0)
 			printf("missing_attr=%u\n", r->miss_type);
 		if (r->have_offset)
 			printf("bad_attr_offset=%u\n", r->bad_offset);
+		/* The status's name, or its number when it is not one. */
+		if (r->have_status && r->status <= UINT32_MAX && ota_status_name((ota_status_t)r->status))
+			printf("status=%s\n", ota_status_name((ota_status_t)r->status));
+		else if (r->have_status)
+			printf("status=0x%" PRIx64 "\n", r->status);
 	}
 	printf("elapsed_ms=%.0f\n", now_ms() - t0);
 	return r->error ? EXIT_NLERR : 0;

@@ -45,7 +45,8 @@ guest_main() {
 	kt_nl_ok "ATTEST, 16-byte nonce" attest "$(kt_hex 16)"
 	kt_nl_ok "ATTEST, 64-byte nonce" attest "$(kt_hex 64)"
 	kt_nl_err ERANGE "ATTEST, 15-byte nonce" attest "$(kt_hex 15)"
-	e2e_assert_eq "binary attribute size out of range" "$(kt_msg)" "extack message"
+	e2e_assert_eq "OTATTEST_A_NONCE must be 16 to 64 bytes" "$(kt_msg)" "extack message"
+	e2e_assert_eq "" "$(kt_get status "$KT_REPLY")" "no status for a malformed request"
 	kt_nl_err ERANGE "ATTEST, 65-byte nonce" attest "$(kt_hex 65)"
 	kt_nl_err EINVAL "ATTEST without a nonce" raw 3 -a 1=u32:0
 	e2e_assert_eq 7 "$(kt_get missing_attr "$KT_REPLY")" "missing attribute reported (OTATTEST_A_NONCE)"
@@ -65,6 +66,7 @@ guest_main() {
 	fi
 	kt_nl_err EACCES "STABLE_SIGN above min_svn" sign $((min + 1)) "$msg"
 	e2e_assert_eq "key for an SVN above min-SVN-since-cold-boot is refused" "$(kt_msg)" "extack message"
+	e2e_assert_eq CHAIN_SVN_ABOVE_MIN "$(kt_get status "$KT_REPLY")" "status in the extack cookie"
 	kt_nl_err ERANGE "STABLE_SIGN svn 256 (policy)" sign 256 "$msg"
 
 	kt_nl_ok "GET_CERTS" certs -o /tmp/cert
@@ -74,12 +76,13 @@ guest_main() {
 
 	# Policies: what a command does not take, wrong sizes, bad selectors.
 	kt_nl_err EINVAL "GET_RECORD with a NONCE" raw 2 -a 1=u32:0 -a 7=bin:$(kt_hex 16)
-	e2e_assert_eq "Unsupported attribute" "$(kt_msg)" "extack message"
+	e2e_assert_eq "Unknown attribute type" "$(kt_msg)" "extack message (above GET_RECORD's maxattr)"
 	kt_nl_err EINVAL "an attribute type above OTATTEST_A_MAX" raw 2 -a 1=u32:0 -a 99=u32:1
 	kt_nl_err EINVAL "DEVICE as a u8" raw 2 -a 1=u8:0
 	kt_nl_err EINVAL "no selector" raw 2
 	kt_nl_err ENODEV "device 7" -d 7 record
 	e2e_assert_eq "no such otattest device" "$(kt_msg)" "extack message"
+	e2e_assert_eq HOST_NO_DEVICE "$(kt_get status "$KT_REPLY")" "status in the extack cookie"
 	kt_nl_err EINVAL "name otattest00" -n otattest00 record
 	kt_nl_err EINVAL "selectors that disagree" raw 2 -a 1=u32:0 -a 2=str:otattest1
 	kt_nl_err EINVAL "UPDATE_RESET slot 2" update 2

@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 #
 # make demo: provision an otattest device the way a manufacturer and an
-# owner would, run it, and show how it booted. A sequence of labelled
-# steps; each later part of the project (QEMU guest, driver, daemon,
-# attestation) adds its own steps after the model is up.
+# owner would, personalize it the way a factory does (the device's CSR for
+# its identity key, signed by the manufacturer CA, the certificate back
+# into the device, the lifecycle moved on), run it, and show how it
+# booted. A sequence of labelled steps; each later part of the project
+# (QEMU guest, driver, daemon, attestation) adds its own steps after the
+# model is up.
 #
 #   scripts/demo.sh [WORKDIR]     (default build/demo; made afresh)
 #
@@ -64,46 +67,92 @@ for k in creator owner bl0-signer; do
 done
 echo "   owner -> bl0-signer: leaf delegation, SVN 1..20"
 
-step "Signed images: ROM_EXT by the creator key, BL0 by the delegate (chain in the image)"
+step "Signed images: ROM_EXT by the creator key, BL0 by the delegate (chain in the image); the factory's personalization firmware, signed the same way"
 head -c 16384 /dev/urandom >images/rom_ext.code
 head -c 32768 /dev/urandom >images/bl0.code
+head -c 4096 /dev/urandom >images/perso.code
 oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload images/rom_ext.code \
 	--out images/rom_ext.img
 oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
 	--payload images/bl0.code --out images/bl0.img
-for i in rom_ext bl0; do
-	printf '   %-8s %s\n' "$i" "$("$otimage" inspect --json "images/$i.img" |
+# The model runs the firmware compiled into it whatever the image; another
+# image is another measurement, as personalization firmware would be.
+oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload images/perso.code \
+	--out images/rom_ext-perso.img
+oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
+	--payload images/perso.code --out images/bl0-perso.img
+for i in rom_ext bl0 rom_ext-perso bl0-perso; do
+	printf '   %-13s %s\n' "$i" "$("$otimage" inspect --json "images/$i.img" |
 		jq -r '"SVN \(.security_version), measurement \(.measurement)"')"
 done
 
-step "Device images: OTP (keys, owner config digest, secret) with its identity certificate, flash"
+step "Device images: OTP in test_unlocked, the manufacturing state (keys, owner config digest, secret); flash with the personalization firmware and no identity certificate"
 oti owner-config --key keys/owner.pub --out images/owner.cfg
 oti provision --out images/otp.img --creator-key keys/creator.pub \
-	--owner-config images/owner.cfg --lifecycle dev --tag-boot on \
-	--ca-key keys/ca.key --ca-cert keys/ca.pem --identity-cert images/identity.der
-oti pack --out images/flash.img --rom-ext-a images/rom_ext.img --rom-ext-b images/rom_ext.img \
-	--bl0-a images/bl0.img --bl0-b images/bl0.img --owner-config images/owner.cfg \
-	--identity-cert images/identity.der
-echo "   otp.img $(stat -c %s images/otp.img) bytes, flash.img $(stat -c %s images/flash.img) bytes"
+	--owner-config images/owner.cfg --lifecycle test_unlocked --tag-boot on
+oti pack --out images/flash-factory.img --rom-ext-a images/rom_ext-perso.img \
+	--bl0-a images/bl0-perso.img --owner-config images/owner.cfg
+echo "   otp.img $(stat -c %s images/otp.img) bytes, flash-factory.img $(stat -c %s images/flash-factory.img) bytes"
+
+# start_model [LOAD-OPTIONS...]: the model on $work/device, ready when its control socket answers.
+start_model() {
+	"$model" --state-dir="$work/device" "$@" 2>>"$work/model.log" &
+	model_pid=$!
+	for _ in $(seq 200); do
+		"$model" ctl --state-dir="$work/device" status >/dev/null 2>&1 && break
+		kill -0 "$model_pid" 2>/dev/null || { cat "$work/model.log" >&2; exit 1; }
+		sleep 0.05
+	done
+	"$model" ctl --state-dir="$work/device" status | tr ' ' '\n' |
+		grep -E '^(state|boot-status|record-generation)=' | sed 's/^/   /'
+}
+
+step "Power on in the factory: otattest-model with those images (ivshmem server + device)"
+start_model --load-flash=images/flash-factory.img --load-otp=images/otp.img
+echo "   ivshmem socket: $work/device/ivshmem.sock (QEMU: -chardev socket,path=...,id=ota"
+echo "                   -device ivshmem-doorbell,chardev=ota,vectors=2)"
+
+step "Personalization: the device signs a CSR for its identity key (GET_IDENTITY_CSR); the key never leaves it"
+"$peer" --state-dir="$work/device" call get-identity-csr --out=images/csr.der | sed 's/^/   /'
+openssl req -inform der -in images/csr.der -noout -verify -subject 2>&1 | sed 's/^/   /'
+
+step "The manufacturer CA checks the request and issues the identity certificate (otimage ca-sign)"
+oti ca-sign --csr images/csr.der --ca-key keys/ca.key --ca-cert keys/ca.pem --out images/identity.der
 openssl x509 -inform der -in images/identity.der -noout -subject | sed 's/^/   identity certificate: /'
 openssl verify -CAfile keys/ca.pem <(openssl x509 -inform der -in images/identity.der) |
 	sed 's#^.*: #   checked against the CA: #'
 
-step "Power on: otattest-model with the factory images (ivshmem server + device)"
-"$model" --state-dir="$work/device" --load-flash=images/flash.img --load-otp=images/otp.img \
-	2>"$work/model.log" &
-model_pid=$!
-for _ in $(seq 200); do
-	"$model" ctl --state-dir="$work/device" status >/dev/null 2>&1 && break
-	kill -0 "$model_pid" 2>/dev/null || { cat "$work/model.log" >&2; exit 1; }
-	sleep 0.05
-done
-"$model" ctl --state-dir="$work/device" status | tr ' ' '\n' |
-	grep -E '^(state|boot-status|record-generation)=' | sed 's/^/   /'
-echo "   ivshmem socket: $work/device/ivshmem.sock (QEMU: -chardev socket,path=...,id=ota"
-echo "                   -device ivshmem-doorbell,chardev=ota,vectors=2)"
+step "The certificate goes back into the device (SET_IDENTITY_CERT); the fuse programmer moves the lifecycle to dev"
+"$peer" --state-dir="$work/device" call set-identity-cert images/identity.der | sed 's/^/   /'
+"$model" ctl --state-dir="$work/device" otp lifecycle dev | sed 's/^/   /'
 
-step "The boot record the device exports in shared memory (as a guest would read it)"
+step "Power cycle: out of manufacturing, the device serves its chain (GET_CERTS): alias -> identity -> CA"
+"$model" ctl --state-dir="$work/device" power-cycle | sed 's/^/   /'
+mkdir -p "$work/certs"
+"$peer" --state-dir="$work/device" certs "$work/certs" | sed 's/^/   /'
+cmp -s "$work/certs/identity.der" images/identity.der &&
+	echo "   the identity certificate served is the one the CA issued"
+openssl verify -CAfile keys/ca.pem -untrusted <(openssl x509 -inform der -in images/identity.der) \
+	<(openssl x509 -inform der -in "$work/certs/alias.der") |
+	sed 's#^.*: #   alias certificate chained to the CA: #'
+"$peer" --state-dir="$work/device" call get-identity-csr 2>&1 | sed 's/^/   no more CSRs: /' || true
+
+step "Production firmware into both slots through the flash controller (the update agent's path); the device leaves the factory"
+for s in a b; do
+	"$model" ctl --state-dir="$work/device" install rom_ext "$s" images/rom_ext.img | sed 's/^/   /'
+	"$model" ctl --state-dir="$work/device" install bl0 "$s" images/bl0.img | sed 's/^/   /'
+done
+stop_model
+# The device as it leaves the factory, for the guest part below: its own
+# OTP and flash (its boot data is its own from its first boot on, anchored
+# in OTP; a freshly packed flash would no longer be taken).
+cp "$work/device/otp.bin" images/otp.img
+cp "$work/device/flash.bin" images/flash.img
+"$otimage" inspect --json images/otp.img |
+	jq -r '"   otp.img: lifecycle \(.lifecycle) (provisioned \(.lifecycle_provisioned))"'
+
+step "Power on in the field: the production firmware's first boot verifies every signature and writes tags"
+start_model
 "$peer" --state-dir="$work/device" info | sed 's/^/   /'
 "$peer" --state-dir="$work/device" record --out="$work/record.bin" | sed 's/^/   /'
 "$otimage" inspect "$work/record.bin" | sed 's/^/   /'
@@ -121,11 +170,11 @@ echo "   model log: $work/model.log, otimage log: $work/otimage.log"
 # ---- The host side: a QEMU guest with the driver, otattestd and otattestctl ----
 # The guest half is the e2e scenario daemon-demo, booted by the e2e harness
 # (tests/e2e/run.sh builds the module, daemon and CLI it needs). It gets a
-# fresh device made from this demo's factory images, so its first boot
-# verifies signatures and writes tags, and the power cycle it asks for
-# boots on the tag path.
+# copy of this demo's device as it left the factory (images/otp.img,
+# images/flash.img), so its first boot verifies signatures and writes tags,
+# and the power cycle it asks for boots on the tag path.
 step "In a QEMU guest: otattest.ko, the shipped hardened otattestd.service, otattestctl"
-echo "   (tests/e2e/run.sh daemon-demo: a fresh device from the images above; logs in $B/e2e/daemon-demo/)"
+echo "   (tests/e2e/run.sh daemon-demo: the device as it left the factory; logs in $B/e2e/daemon-demo/)"
 guest_rc=0
 DAEMON_PROVISION_FROM=$work "$root/tests/e2e/run.sh" daemon-demo | sed 's/^/   /' || guest_rc=$?
 if [ -f "$root/build/e2e/daemon-demo/out/demo.txt" ]; then

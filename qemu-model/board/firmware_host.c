@@ -310,6 +310,27 @@ ota_status_t device_otp_epoch(struct model *m, uint32_t value)
 	return st;
 }
 
+/*
+ * Leave manufacturing: program the lifecycle transition word, the one move
+ * otp.h allows (ota_otp_lifecycle_move decides, as for otimage fuse).
+ */
+ota_status_t device_otp_lifecycle(struct model *m, uint32_t lifecycle)
+{
+	uint32_t provisioned, transition, next;
+	ota_status_t st;
+
+	(void)m;
+	OTA_TRY(hal_otp_read(offsetof(struct ota_otp, lifecycle), &provisioned, 4));
+	OTA_TRY(hal_otp_read(offsetof(struct ota_otp, lifecycle_transition), &transition, 4));
+	OTA_TRY(ota_otp_lifecycle_move(provisioned, transition, lifecycle, &next));
+	if (next == transition)
+		return OTA_OK; /* already there */
+	st = hal_otp_program(offsetof(struct ota_otp, lifecycle_transition), &next, 4);
+	if (st == OTA_OK)
+		log_info("otp-lifecycle", "lifecycle=%s", ota_lifecycle_name(lifecycle));
+	return st;
+}
+
 ota_status_t device_otp_revoke(struct model *m, bool creator, uint32_t index)
 {
 	uint32_t word = OTA_OTP_REVOKED;

@@ -57,6 +57,7 @@ E2E_LIB=$E2E_ROOT/tests/e2e/lib
 . "$E2E_LIB/initramfs.sh"
 . "$E2E_LIB/qemu.sh"
 . "$E2E_LIB/model.sh"
+. "$E2E_LIB/personalize.sh"
 . "$E2E_LIB/provision.sh"
 . "$E2E_LIB/logscan.sh"
 
@@ -143,8 +144,10 @@ prepare() (
 		fi
 	done
 
-	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN")
-	[ "$E2E_PROVISION" = 1 ] && targets+=(build/otimage)
+	# model-peer is the factory station a host_prepare may personalize with.
+	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN" build/tests/model/model-peer)
+	# Provisioning personalizes the device on a model of its own (lib/personalize.sh).
+	[ "$E2E_PROVISION" = 1 ] && targets+=(build/otimage build/otattest-model build/tests/model/model-peer)
 	targets+=("${E2E_MODULES[@]}" "${E2E_BUILD_TARGETS[@]}")
 	for t in "${E2E_BINARIES[@]}"; do
 		case $t in /*) ;; *) targets+=("$t") ;; esac

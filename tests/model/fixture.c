@@ -12,6 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <otattest/shm.h>
+#include <otu/file.h>
+
+#include "devclient.h"
+#include "modelproc.h"
+
 #ifndef OTA_OTIMAGE_PATH
 #define OTA_OTIMAGE_PATH "build/otimage"
 #endif
@@ -57,6 +63,122 @@ static int write_payload(const char *name, const char *text)
 	return fclose(f);
 }
 
+static int note(const char *what)
+{
+	FILE *f = fopen(fx.log, "a");
+
+	if (f) {
+		fprintf(f, "personalization: %s\n", what);
+		fclose(f);
+	}
+	return -1;
+}
+
+/* The device's own state file, as the fixture's image. */
+static int copy_out(const char *state_dir, const char *name, const char *to, size_t max)
+{
+	char path[256];
+	uint8_t *file;
+	size_t n;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/%s", state_dir, name);
+	if (otu_read_file(path, max, &file, &n) != 0)
+		return note(path);
+	r = otu_write_file_atomic(to, file, n, 0600, OTU_WRITE_NO_SYNC) != 0 ? note(to) : 0;
+	free(file);
+	return r;
+}
+
+/* One factory mailbox call that must succeed; the answer to buf. */
+static int factory_call(struct devc *d, uint32_t command, const void *req, uint32_t req_len,
+			void *buf, uint32_t cap, uint32_t *len)
+{
+	ota_status_t status = 0;
+
+	if (devc_call(d, command, req, req_len, buf, cap, len, &status, 5000) != OTA_OK ||
+	    status != OTA_OK)
+		return note(ota_mbox_command_name(command));
+	return 0;
+}
+
+/*
+ * The factory line (docs/otimage.md, "Personalization"; the shell twin is
+ * tests/e2e/lib/personalize.sh): the device, provisioned in test_unlocked,
+ * runs personalization firmware on a model; its CSR goes to the CA
+ * (otimage ca-sign), the certificate back into it, the fuse programmer
+ * moves it to dev, and the production images go into all four slots
+ * through the flash controller, never booted here. The device's own OTP
+ * and flash are the fixture's images: its boot data is its own from its
+ * first boot on (anchored in OTP), and the suites' first boot verifies
+ * signatures because its tags are for the personalization firmware.
+ */
+static int personalize(void)
+{
+	static uint8_t buf[OTA_SHM_RESPONSE_SIZE];
+	static struct ota_req_set_identity_cert req;
+	/* The fuse programmer, then the production firmware: control requests. */
+	static const char *const factory_ctl[][2] = {
+		{ "otp lifecycle dev", NULL },
+		{ "install rom_ext a", "rom_ext.img" },
+		{ "install rom_ext b", "rom_ext.img" },
+		{ "install bl0 a", "bl0-a.img" },
+		{ "install bl0 b", "bl0-b.img" },
+	};
+	char flash_arg[256], otp_arg[256], path[256], reply[512];
+	const char *args[] = { flash_arg, otp_arg, NULL };
+	struct model_proc mp;
+	struct devc d;
+	uint8_t *file;
+	uint32_t len;
+	size_t n;
+	int r = -1;
+
+	snprintf(flash_arg, sizeof(flash_arg), "--load-flash=%s", fx.flash_factory);
+	snprintf(otp_arg, sizeof(otp_arg), "--load-otp=%s", fx.otp_factory);
+	if (mp_init(&mp) != 0)
+		return note("no model directory");
+	if (mp_start(&mp, args) != 0 || devc_open(&d, mp.socket, 5000) != 0) {
+		note("the model did not start");
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/csr.der", fx.dir);
+	r = factory_call(&d, OTA_CMD_GET_IDENTITY_CSR, NULL, 0, buf, sizeof(buf), &len);
+	if (r == 0 && otu_write_file_atomic(path, buf, len, 0644, OTU_WRITE_NO_SYNC) != 0)
+		r = note("cannot write csr.der");
+	if (r == 0)
+		r = tool("ca-sign --csr csr.der --ca-key ca.key --ca-cert ca.pem --out identity.der");
+	snprintf(path, sizeof(path), "%s/identity.der", fx.dir);
+	if (r == 0 && (otu_read_file(path, sizeof(req.der), &file, &n) != 0 || n == 0))
+		r = note("cannot read identity.der");
+	if (r == 0) {
+		memcpy(req.der, file, n);
+		req.der_length = (uint32_t)n;
+		free(file);
+		r = factory_call(&d, OTA_CMD_SET_IDENTITY_CERT, &req, sizeof(req), buf, sizeof(buf),
+				 &len);
+	}
+	devc_close(&d);
+	for (unsigned i = 0; r == 0 && i < sizeof(factory_ctl) / sizeof(factory_ctl[0]); i++) {
+		if (factory_ctl[i][1])
+			snprintf(path, sizeof(path), "%s %s/%s", factory_ctl[i][0], fx.dir,
+				 factory_ctl[i][1]);
+		else
+			snprintf(path, sizeof(path), "%s", factory_ctl[i][0]);
+		if (mp_ctl(&mp, path, reply, sizeof(reply)) != 0 || strncmp(reply, "ok", 2) != 0)
+			r = note(path);
+	}
+	if (mp_stop(&mp, 5000) < 0 && r == 0)
+		r = note("the model did not stop");
+	if (r == 0)
+		r = copy_out(mp.state_dir, "otp.bin", fx.otp, 4096);
+	if (r == 0)
+		r = copy_out(mp.state_dir, "flash.bin", fx.flash, 64u << 20);
+out:
+	mp_cleanup(&mp);
+	return r;
+}
+
 static int build(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -66,6 +188,9 @@ static int build(void)
 		return -1;
 	snprintf(fx.flash, sizeof(fx.flash), "%s/flash.img", fx.dir);
 	snprintf(fx.otp, sizeof(fx.otp), "%s/otp.img", fx.dir);
+	snprintf(fx.flash_factory, sizeof(fx.flash_factory), "%s/flash-factory.img", fx.dir);
+	snprintf(fx.otp_factory, sizeof(fx.otp_factory), "%s/otp-factory.img", fx.dir);
+	snprintf(fx.ca_key, sizeof(fx.ca_key), "%s/ca.key", fx.dir);
 	snprintf(fx.bl0_v1[0], sizeof(fx.bl0_v1[0]), "%s/bl0-a.img", fx.dir);
 	snprintf(fx.bl0_v1[1], sizeof(fx.bl0_v1[1]), "%s/bl0-b.img", fx.dir);
 	snprintf(fx.bl0_v2, sizeof(fx.bl0_v2), "%s/bl0-v2.img", fx.dir);
@@ -76,7 +201,8 @@ static int build(void)
 	if (write_payload("rom_ext.code", "ROM_EXT code") ||
 	    write_payload("bl0-a.code", "BL0 code, slot A") ||
 	    write_payload("bl0-b.code", "BL0 code, slot B") ||
-	    write_payload("bl0-v2.code", "BL0 code, version 2"))
+	    write_payload("bl0-v2.code", "BL0 code, version 2") ||
+	    write_payload("perso.code", "personalization firmware"))
 		return -1;
 	if (tool("keygen --out creator.key --pub creator.pub") ||
 	    tool("keygen --out owner.key --pub owner.pub") ||
@@ -96,11 +222,15 @@ static int build(void)
 		 "--out bl0-untrusted.img") ||
 	    tool("owner-config --key owner.pub --out owner.cfg") ||
 	    tool("ca --key ca.key --cert ca.pem") ||
-	    tool("provision --out otp.img --creator-key creator.pub --owner-config owner.cfg "
-		 "--lifecycle dev --ca-key ca.key --ca-cert ca.pem --identity-cert identity.der") ||
-	    tool("pack --out flash.img --rom-ext-a rom_ext.img --rom-ext-b rom_ext.img "
-		 "--bl0-a bl0-a.img --bl0-b bl0-b.img --owner-config owner.cfg "
-		 "--identity-cert identity.der"))
+	    tool("provision --out otp-factory.img --creator-key creator.pub "
+		 "--owner-config owner.cfg --lifecycle test_unlocked") ||
+	    tool("sign --key creator.key --stage rom_ext --svn 1 --payload perso.code "
+		 "--out rom_ext-perso.img") ||
+	    tool("sign --key signer.key --cert signer.cert --stage bl0 --svn 1 "
+		 "--payload perso.code --out bl0-perso.img") ||
+	    tool("pack --out flash-factory.img --rom-ext-a rom_ext-perso.img "
+		 "--bl0-a bl0-perso.img --owner-config owner.cfg") ||
+	    personalize())
 		return -1;
 	return 0;
 }

@@ -64,6 +64,15 @@ void rig_down(struct rig *r)
 	mp_cleanup(&r->mp);
 }
 
+void rig_ctl_expect(struct rig *r, const char *request, const char *want_prefix)
+{
+	char reply[2048];
+
+	ck_assert_int_eq(mp_ctl(&r->mp, request, reply, sizeof(reply)), 0);
+	ck_assert_msg(strncmp(reply, want_prefix, strlen(want_prefix)) == 0,
+		      "'%s' replied '%s', wanted '%s...'", request, reply, want_prefix);
+}
+
 void rig_ctl_ok(struct rig *r, const char *request, char *reply, size_t cap)
 {
 	int e = mp_ctl(&r->mp, request, reply, cap);

@@ -35,6 +35,8 @@ void rig_down(struct rig *r);
 
 /* A control request that must succeed; the reply goes to reply. */
 void rig_ctl_ok(struct rig *r, const char *request, char *reply, size_t cap);
+/* A control request whose reply must start with want_prefix ("error USAGE ", say). */
+void rig_ctl_expect(struct rig *r, const char *request, const char *want_prefix);
 /* A numeric field of "status". */
 long long rig_status(struct rig *r, const char *key);
 /* Wait until a status field has the given text value (or fail after ms). */

@@ -40,7 +40,12 @@ static const char usage_text[] =
 "    call CMD [ARG] [--out=FILE]\n"
 "                             One mailbox command; the response payload to FILE.\n"
 "                             CMD: get-record, get-certs, warm-reset, rotate-tags,\n"
-"                             update-reset [a|b|other], attest NONCE_HEX.\n"
+"                             update-reset [a|b|other], attest NONCE_HEX, and the\n"
+"                             factory's (test_unlocked only): get-identity-csr\n"
+"                             (the device's PKCS#10 request, DER), set-identity-cert\n"
+"                             DER_FILE (the certificate the CA issued for it).\n"
+"    certs DIR                GET_CERTS, each certificate to its own DER file:\n"
+"                             DIR/alias.der and DIR/identity.der.\n"
 "\n"
 "OPTIONS\n"
 "    -s, --socket=PATH        The model's ivshmem socket.\n"
@@ -167,13 +172,37 @@ static bool parse_nonce(const char *s, struct ota_req_attest *req)
 	return true;
 }
 
+/* A DER certificate file into the request; false (said why) when it cannot be. */
+static bool read_cert(const char *path, struct ota_req_set_identity_cert *req)
+{
+	uint8_t *buf;
+	size_t n;
+	int r = otu_read_file(path, sizeof(req->der), &buf, &n);
+
+	if (r == 0 && n == 0) {
+		free(buf);
+		r = -ENODATA;
+	}
+	if (r < 0) {
+		fprintf(stderr, "model-peer: %s: %s\n", path,
+			r == -EFBIG ? "larger than a certificate the device can hold (1024 bytes)"
+				    : strerror(-r));
+		return false;
+	}
+	memcpy(req->der, buf, n);
+	req->der_length = (uint32_t)n;
+	free(buf);
+	return true;
+}
+
 static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int timeout_ms)
 {
 	static uint8_t resp[OTA_SHM_RESPONSE_SIZE];
-	union {
+	static union {
 		struct ota_req_attest attest;
 		struct ota_req_rotate rotate;
 		struct ota_req_update update;
+		struct ota_req_set_identity_cert idcert;
 	} req;
 	uint32_t command, req_len = 0, resp_len = 0;
 	ota_status_t transport, status = 0;
@@ -205,6 +234,15 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 		req_len = sizeof(req.attest);
 		if (argc < 2 || !parse_nonce(argv[1], &req.attest))
 			return OTA_EXIT_USAGE;
+	} else if (strcmp(argv[0], "get-identity-csr") == 0) {
+		command = OTA_CMD_GET_IDENTITY_CSR;
+	} else if (strcmp(argv[0], "set-identity-cert") == 0) {
+		command = OTA_CMD_SET_IDENTITY_CERT;
+		req_len = sizeof(req.idcert);
+		if (argc < 2)
+			return OTA_EXIT_USAGE;
+		if (!read_cert(argv[1], &req.idcert))
+			return exit_for(OTA_MBOX_CERT_LENGTH);
 	} else {
 		return OTA_EXIT_USAGE;
 	}
@@ -229,6 +267,64 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 		return exit_for(status);
 	}
 	return write_out(out, resp, resp_len);
+}
+
+/* One length-prefixed, 4-byte padded entry of a GET_CERTS answer, bounded by len. */
+static bool cert_entry(const uint8_t *resp, uint32_t len, uint32_t *at, const uint8_t **der,
+		       uint32_t *der_len)
+{
+	uint32_t n;
+
+	if (len - *at < 4)
+		return false;
+	memcpy(&n, resp + *at, 4);
+	if (n == 0 || n > len - *at - 4 || ((n + 3u) & ~3u) > len - *at - 4)
+		return false;
+	*der = resp + *at + 4;
+	*der_len = n;
+	*at += 4 + ((n + 3u) & ~3u);
+	return true;
+}
+
+static int cmd_certs(struct devc *d, const char *dir, int timeout_ms)
+{
+	static uint8_t resp[OTA_SHM_RESPONSE_SIZE];
+	static const char *const names[] = { "alias.der", "identity.der" };
+	struct ota_resp_certs hdr;
+	uint32_t len = 0, at = sizeof(hdr), i, der_len;
+	ota_status_t transport, status = 0;
+	const uint8_t *der;
+	char path[4096];
+	int r;
+
+	transport = devc_call(d, OTA_CMD_GET_CERTS, NULL, 0, resp, sizeof(resp), &len, &status,
+			      timeout_ms);
+	if (transport != OTA_OK || status != OTA_OK) {
+		fprintf(stderr, "model-peer: get-certs: %s\n",
+			ota_status_message(transport != OTA_OK ? transport : status));
+		return exit_for(transport != OTA_OK ? transport : status);
+	}
+	/* The device's answer is checked like any other input from it. */
+	if (len < sizeof(hdr))
+		goto malformed;
+	memcpy(&hdr, resp, sizeof(hdr));
+	if (hdr.count != 2 || hdr.reserved != 0)
+		goto malformed;
+	for (i = 0; i < 2; i++) {
+		if (!cert_entry(resp, len, &at, &der, &der_len))
+			goto malformed;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		r = write_out(path, der, der_len);
+		if (r != 0)
+			return r;
+		printf("%s: %u bytes\n", path, der_len);
+	}
+	if (at != len)
+		goto malformed;
+	return 0;
+malformed:
+	fprintf(stderr, "model-peer: get-certs: the answer is not two length-prefixed certificates\n");
+	return exit_for(OTA_HOST_PROTOCOL);
 }
 
 int main(int argc, char **argv)
@@ -298,6 +394,8 @@ int main(int argc, char **argv)
 		r = cmd_record(&d, out);
 	else if (strcmp(argv[optind], "call") == 0)
 		r = cmd_call(&d, argc - optind - 1, argv + optind + 1, out, timeout_ms);
+	else if (strcmp(argv[optind], "certs") == 0 && optind + 2 == argc)
+		r = cmd_certs(&d, argv[optind + 1], timeout_ms);
 	else
 		r = OTA_EXIT_USAGE;
 	devc_close(&d);
@@ -307,7 +405,7 @@ int main(int argc, char **argv)
 
 usage:
 	fputs("usage: model-peer (--socket=PATH | --state-dir=DIR) [--json] [--timeout=MS] "
-	      "info | record [--out=FILE] | call CMD [ARG] [--out=FILE]\n"
+	      "info | record [--out=FILE] | call CMD [ARG] [--out=FILE] | certs DIR\n"
 	      "Try 'model-peer --help'.\n",
 	      stderr);
 	return OTA_EXIT_USAGE;

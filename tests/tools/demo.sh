@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 # `make demo` as a suite: scripts/demo.sh runs in a scratch work directory
 # and must exit 0 and show each part of its story (issue 7): factory
-# provisioning checked against the CA, the model's record, a power cycle
-# on the tag path, and in the QEMU guest otattestctl status, an attestation
+# provisioning and personalization (the device's CSR verified, the CA's
+# certificate checked, the chain the device then serves), the model's
+# record, a power cycle on the tag path, and in the QEMU guest otattestctl
+# status, an attestation
 # verified on the host by otattest-verify and the independent check, a tag
 # rotation, and a reboot on the fast path with both boots' timings.
 # Prints "N passed, N failed".
@@ -35,9 +37,15 @@ expect() {
 		echo "not ok - $1 (no line matches '$2')"
 	fi
 }
-expect "identity certificate checked against the CA" 'checked against the CA: OK$'
 expect "the model cold boots the factory images" '^   boot-status=OK$'
-expect "the record as a guest reads it" 'record generation 1, [0-9]+ bytes, [0-9]+ stage attempts, boot OK'
+expect "the device's CSR verifies under its own key" '^   Certificate request self-signature verify OK$'
+expect "identity certificate checked against the CA" 'checked against the CA: OK$'
+expect "the device serves the certificate it was given" 'the identity certificate served is the one the CA issued'
+expect "its chain from the alias key to the CA" 'alias certificate chained to the CA: OK$'
+expect "no CSR once out of manufacturing" 'no more CSRs: get-identity-csr: RUNTIME_NOT_MANUFACTURING'
+expect "the lifecycle moved by the fuse programmer" 'otp.img: lifecycle dev \(provisioned test_unlocked\)'
+expect "the record as a guest reads it" 'record generation [0-9]+, [0-9]+ bytes, [0-9]+ stage attempts, boot OK'
+expect "the production firmware's first boot verifies signatures" '^   +path: signature-retagged$'
 expect "host power cycle: ROM_EXT on the tag path" '^   rom_ext slot a: tag, [0-9]+ ns$'
 expect "host power cycle: BL0 on the tag path" '^   bl0 slot a: tag, [0-9]+ ns$'
 expect "the guest part passed" 'PASS daemon-demo '

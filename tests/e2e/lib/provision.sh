@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # A provisioned device for scenarios with E2E_PROVISION=1, made with otimage
-# the way an operator would (docs/otimage.md). Host side.
+# the way an operator would (docs/otimage.md) and personalized the way a
+# factory does (lib/personalize.sh). Host side.
 #
 # e2e_provision DIR writes into DIR:
 #   creator.key/.pub  ROM_EXT signing root (in OTP)
@@ -12,7 +13,11 @@
 #                     'install bl0 b' and take with an update reset)
 #   bl0-untrusted.img BL0 signed by a key the device does not trust
 #   owner.cfg, ca.key, ca.pem (the manufacturer CA: otattest-verify --ca),
-#   identity.der, otp.img, flash.img (for --load-otp / --load-flash)
+#   rom_ext-perso.img, bl0-perso.img, flash-factory.img: the personalization
+#   firmware and the flash it runs from (no identity certificate),
+#   csr.der and identity.der (the device's request, the CA's certificate),
+#   otp.img, flash.img: the personalized device as it leaves the factory,
+#   in dev, the images above in its slots (for --load-otp / --load-flash)
 # and the log of every command in DIR/provision.log. Fails on the first
 # command that fails.
 e2e_provision() {
@@ -26,7 +31,7 @@ e2e_provision() {
 				{ echo "otimage $1 failed (see $dir/provision.log)" >&2; exit 1; }
 		}
 		# Opaque code bytes: the model measures them, it never runs them.
-		for i in rom_ext bl0-a bl0-b bl0-v2; do
+		for i in rom_ext bl0-a bl0-b bl0-v2 rom_ext-perso bl0-perso; do
 			seq 1 64 | sed "s/^/$i code line /" >"$i.code"
 		done
 		for i in creator owner signer stranger; do
@@ -39,12 +44,16 @@ e2e_provision() {
 		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 --payload bl0-b.code --out bl0-b.img
 		step sign --key signer.key --cert signer.cert --stage bl0 --svn 2 --payload bl0-v2.code --out bl0-v2.img
 		step sign --key stranger.key --stage bl0 --svn 3 --payload bl0-v2.code --out bl0-untrusted.img
+		step sign --key creator.key --stage rom_ext --svn 1 --payload rom_ext-perso.code \
+			--out rom_ext-perso.img
+		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 \
+			--payload bl0-perso.code --out bl0-perso.img
 		step owner-config --key owner.pub --out owner.cfg
 		step ca --key ca.key --cert ca.pem
 		step provision --out otp.img --creator-key creator.pub --owner-config owner.cfg \
-			--lifecycle dev --ca-key ca.key --ca-cert ca.pem --identity-cert identity.der
-		step pack --out flash.img --rom-ext-a rom_ext.img --rom-ext-b rom_ext.img \
-			--bl0-a bl0-a.img --bl0-b bl0-b.img --owner-config owner.cfg \
-			--identity-cert identity.der
+			--lifecycle test_unlocked
+		step pack --out flash-factory.img --rom-ext-a rom_ext-perso.img \
+			--bl0-a bl0-perso.img --owner-config owner.cfg
+		e2e_personalize "$dir" dev rom_ext.img bl0-a.img bl0-b.img || exit 1
 	)
 }

@@ -4,8 +4,9 @@
 # runner only picks up *.sh.
 #
 # Host side: daemon_provision (host_prepare) builds keys, signed images,
-# an OTP image with a device identity certificate from a fresh CA, and a
-# flash image, and installs them as the model's persistent state.
+# an OTP image and a flash image, personalizes the device with a fresh CA
+# (lib/personalize.sh), and installs the result as the model's persistent
+# state.
 # Guest side (systemd mode): daemon_guest_setup installs the shipped
 # units, policy and sysusers file into the /etc overlay; daemon_start
 # brings up the bus, the driver and otattestd.
@@ -19,9 +20,11 @@ DAEMON_IFACE=org.otattest.BootAttest1.Device
 
 # daemon_provision: a provisioned device for the model (CA in $E2E_OUT/ca.pem):
 # ROM_EXT signed by the creator key, BL0 by a leaf delegate of the owner,
-# both slots filled, tag boot on, a device identity certificate from a
-# fresh CA. Each step checks its own status: host_prepare runs in a
-# context where set -e does not apply.
+# both slots filled, tag boot on, personalized in test_unlocked (its CSR
+# signed by a fresh CA, the certificate stored), moved to prod, and the
+# production images installed and not yet booted. Each
+# step checks its own status: host_prepare runs in a context where set -e
+# does not apply.
 daemon_provision() {
 	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage d=${DAEMON_PROVISION_FROM:-}
 	mkdir -p "$p" "$E2E_MODEL_STATE" || return 1
@@ -46,15 +49,20 @@ daemon_provision() {
 	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
 		--payload "$p/bl0.code" --out "$p/bl0.bin" || return 1
 	oi owner-config --key "$p/owner.pub" --out "$p/owner.cfg" || return 1
-	oi provision --out "$p/otp.bin" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
-		--lifecycle prod --tag-boot on --ca-key "$p/ca.key" --ca-cert "$p/ca.pem" \
-		--identity-cert "$p/id.der" || return 1
-	oi pack --out "$p/flash.bin" --rom-ext-a "$p/rom_ext.bin" --rom-ext-b "$p/rom_ext.bin" \
-		--bl0-a "$p/bl0.bin" --bl0-b "$p/bl0.bin" --owner-config "$p/owner.cfg" \
-		--identity-cert "$p/id.der" || return 1
+	oi provision --out "$p/otp.img" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
+		--lifecycle test_unlocked --tag-boot on || return 1
+	# Personalization firmware: the same keys, other code (lib/personalize.sh: why).
+	head -c 4096 /dev/urandom >"$p/perso.code"
+	oi sign --key "$p/creator.key" --stage rom_ext --svn 2 --payload "$p/perso.code" \
+		--out "$p/rom_ext-perso.bin" || return 1
+	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
+		--payload "$p/perso.code" --out "$p/bl0-perso.bin" || return 1
+	oi pack --out "$p/flash-factory.img" --rom-ext-a "$p/rom_ext-perso.bin" \
+		--bl0-a "$p/bl0-perso.bin" --owner-config "$p/owner.cfg" || return 1
+	e2e_personalize "$p" prod rom_ext.bin bl0.bin bl0.bin || return 1
 	# The model's state files are the raw flash and OTP contents.
-	cp "$p/flash.bin" "$E2E_MODEL_STATE/flash.bin" || return 1
-	cp "$p/otp.bin" "$E2E_MODEL_STATE/otp.bin" || return 1
+	cp "$p/flash.img" "$E2E_MODEL_STATE/flash.bin" || return 1
+	cp "$p/otp.img" "$E2E_MODEL_STATE/otp.bin" || return 1
 	cp "$p/ca.pem" "$E2E_OUT/ca.pem" || return 1
 }
 

@@ -52,7 +52,7 @@ ynl_root() {
 		rm -rf "$tmp"
 	fi
 	(cd "$root" && grep -v '^#' "$OLDPWD/$PIN" | sha256sum --quiet --strict -c -) >&2 ||
-		die "the YNL generator in $TARBALL is not the pinned one ($PIN says what to do)"
+		die "$root (unpacked from $TARBALL) is not the pinned YNL generator ($PIN says what to do)"
 	realpath "$root"
 }
 

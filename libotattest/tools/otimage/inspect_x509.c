@@ -2,7 +2,7 @@
 /*
  * inspect: X.509 certificates, DER or PEM. otimage writes two kinds (the
  * manufacturer CA from `otimage ca`, PEM; the device identity certificate
- * from `otimage provision --identity-cert`, DER) and a device issues a
+ * from `otimage ca-sign`, DER) and a device issues a
  * third (the alias certificate in its evidence). OpenSSL parses; this
  * describes what a person checking a provisioning run wants to see: the
  * names, whether it is a CA and how deep it may delegate, the key (also

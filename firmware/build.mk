@@ -24,23 +24,23 @@ RV32_OBJS += $(FW_SRCS:%.c=$(B)/rv32/%.o)
 # The delegation verifier with its containment check (seed 001 budgets
 # about 2.0 KB of ROM_EXT): certificate signatures, chain structure and
 # containment, certificate parsing and the constraint checks it calls
-# (usage.o). Hash and signature primitives are shared with every path and
-# not counted.
-DELEG_VERIFIER_OBJS := $(B)/rv32/firmware/lib/deleg_verify.o \
+# (usage.o): libotattest core's, shared with otimage (stage_check.h). Hash
+# and signature primitives are shared with every path and not counted.
+DELEG_VERIFIER_OBJS := $(B)/rv32/libotattest/src/core/deleg_verify.o \
 	$(B)/rv32/libotattest/src/core/deleg.o $(B)/rv32/libotattest/src/core/dlgc.o \
 	$(B)/rv32/libotattest/src/core/usage.o
 
 # Counted honestly, the delegation verifier also needs its policy checks
-# (boot_policy_check: root key, depth, direct boot, hybrid, containment,
+# (ota_policy_check: root key, depth, direct boot, hybrid, containment,
 # revocation by floor) and the parsing of DLGC and DLGS out of the image's
 # extension table (ota_manifest_ext_walk). Both are one function each in
 # the -Os build, and both also serve images with no delegation, so this is
 # an upper bound; the budget held is 3.5 KiB (docs/boot-flow.md).
-DELEG_FULL_OBJS := $(DELEG_VERIFIER_OBJS) $(B)/rv32/firmware/lib/policy.o \
+DELEG_FULL_OBJS := $(DELEG_VERIFIER_OBJS) $(B)/rv32/libotattest/src/core/stage_policy.o \
 	$(B)/rv32/libotattest/src/core/manifest_ext.o
 
 .PHONY: size
 size: $(RV32_OBJS)
 	@scripts/size-report.sh $(B)/rv32 $(RV32_OBJS)
 	@scripts/size-budget.sh "delegation verifier (deleg_verify+deleg+dlgc+usage)" 2048 $(DELEG_VERIFIER_OBJS)
-	@scripts/size-budget.sh "delegation with policy and parsing (+policy+manifest_ext)" 3584 $(DELEG_FULL_OBJS)
+	@scripts/size-budget.sh "delegation with policy and parsing (+stage_policy+manifest_ext)" 3584 $(DELEG_FULL_OBJS)

@@ -1,75 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
- * The keys and rules each stage is verified against. Shared because the
- * stage that boots an image and the runtime's pre-check of an update must
- * judge it the same way.
- *
- * ROM_EXT (checked by ROM): the creator keys fused into OTP and nothing
- * else - no delegation (depth 0), images signed directly by a creator key,
- * hybrid when that key is hybrid.
- *
- * BL0 (checked by ROM_EXT): the owner config in flash, authenticated by the
- * SHA-256 provisioned in OTP, then structurally checked. Its keys (minus
- * those revoked in OTP), maximum delegation depth, direct-boot and hybrid
- * rules; BL0's SVN may not exceed the key chain's length (chain_max_svn).
- *
- * The effective floor of either stage is max(OTP floor, boot data floor).
+ * The keys and rules each stage is verified against, from this boot's
+ * OTP, owner config and boot data. Which keys and rules those are is
+ * libotattest core's (stage_anchors.c), shared with otimage; this file
+ * reads the inputs: the owner config from flash, the effective floor
+ * max(OTP floor, boot data floor).
  */
 #include <string.h>
 
-#include <otattest/keys.h>
-#include <otattest/sha256.h>
-
 #include "fwlib.h"
 
-void boot_anchors_rom_ext(const struct boot_ctx *b, struct boot_anchors *a)
+void boot_anchors_rom_ext(const struct boot_ctx *b, struct ota_anchors *a)
 {
 	static struct ota_root_key keys[OTA_OTP_CREATOR_KEYS];
-	uint32_t i;
 
-	memset(a, 0, sizeof(*a));
-	/* Only provisioned slots can ever match an image's key id. */
-	for (i = 0; i < OTA_OTP_CREATOR_KEYS; i++) {
-		if (!ota_root_key_valid(&b->otp.creator_keys[i]))
-			continue;
-		keys[a->count] = b->otp.creator_keys[i];
-		ota_key_id(keys[a->count].ecdsa_pubkey, a->key_ids[a->count]);
-		a->revoked[a->count] = b->otp.creator_key_revoked[i];
-		a->count++;
-	}
-	a->keys = keys;
-	a->max_depth = 0;
-	a->direct_allowed = true;
-	a->hybrid_required = false;
-	a->floor = boot_effective_floor(b, OTA_STAGE_ROM_EXT);
-	a->svn_max = OTA_SVN_LIMIT;
+	ota_anchors_rom_ext(&b->otp, boot_effective_floor(b, OTA_STAGE_ROM_EXT), keys, a);
 }
 
 ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config *oc,
-			      struct boot_anchors *a)
+			      struct ota_anchors *a)
 {
 	const struct ota_flash_region *r = boot_region(b, OTA_REGION_OWNER_CONFIG);
-	uint8_t digest[OTA_SHA256_BYTES];
-	uint32_t i;
 
 	memset(a, 0, sizeof(*a));
 	OTA_TRY(hal_flash_read(r->offset, oc, sizeof(*oc)));
-	/* Authenticate first: nothing in an unauthenticated config means anything. */
-	ota_sha256(oc, sizeof(*oc), digest);
-	if (!ota_ct_equal(digest, b->otp.owner_config_digest, sizeof(digest)))
-		return OTA_OWNER_DIGEST_MISMATCH;
-	OTA_TRY(ota_owner_config_check(oc));
-
-	a->keys = oc->keys;
-	a->count = oc->key_count;
-	for (i = 0; i < a->count; i++) {
-		ota_key_id(oc->keys[i].ecdsa_pubkey, a->key_ids[i]);
-		a->revoked[i] = b->otp.owner_key_revoked[i];
-	}
-	a->max_depth = oc->max_delegation_depth;
-	a->direct_allowed = (oc->flags & OTA_OWNER_F_DIRECT_BOOT) != 0;
-	a->hybrid_required = (oc->flags & OTA_OWNER_F_HYBRID_REQUIRED) != 0;
-	a->floor = boot_effective_floor(b, OTA_STAGE_BL0);
-	a->svn_max = b->otp.chain_max_svn;
-	return OTA_OK;
+	return ota_anchors_bl0(&b->otp, oc, boot_effective_floor(b, OTA_STAGE_BL0), a);
 }

@@ -14,6 +14,7 @@
 #include <otattest/manifest.h>
 #include <otattest/otp.h>
 #include <otattest/record.h>
+#include <otattest/stage_check.h>
 
 #include "handoff.h"
 #include "hal.h"
@@ -37,19 +38,6 @@ enum boot_mode {
 	BOOT_MODE_BOOT = 1,   /* tag fast path allowed; slow path writes a fresh tag */
 	BOOT_MODE_RETAG = 2,  /* rotation: slow path only, tag with the new key version */
 	BOOT_MODE_VERIFY = 3, /* runtime pre-check: slow path only, no key manager, no writes */
-};
-
-/* The keys and policy one stage is verified against. */
-struct boot_anchors {
-	const struct ota_root_key *keys;
-	uint32_t count;
-	uint8_t key_ids[OTA_OWNER_MAX_KEYS][OTA_KEY_ID_BYTES];
-	bool revoked[OTA_OWNER_MAX_KEYS];
-	uint32_t max_depth;
-	bool direct_allowed;
-	bool hybrid_required;
-	uint32_t floor;   /* effective anti-rollback floor of the stage */
-	uint32_t svn_max; /* highest SVN the stage accepts */
 };
 
 /* The outcome of a stage: which attempt booted. */
@@ -137,8 +125,8 @@ bool boot_request_read(struct ota_reset_request *out);
 /* Write the runtime's one-shot request (outside the vault). */
 ota_status_t boot_request_store(uint32_t next_bl0_slot, bool rotate);
 
-/* ---- the stage check (image_load.c, policy.c, tag.c, deleg_verify.c,
- *      sig_verify.c, stage_check.c) ------------------------------------- */
+/* ---- the stage check (image_load.c, tag.c, stage_check.c; its policy,
+ *      anchors and signature checks are libotattest core's, stage_check.h) */
 
 /* Read the image in a slot into the RAM buffer, measuring as it lands. */
 ota_status_t boot_image_load(const struct boot_ctx *b, uint32_t stage, uint32_t slot,
@@ -146,33 +134,14 @@ ota_status_t boot_image_load(const struct boot_ctx *b, uint32_t stage, uint32_t 
 /* The SVN a slot's manifest claims (unverified), for ordering; false when none. */
 bool boot_slot_peek(const struct boot_ctx *b, uint32_t stage, uint32_t slot, uint32_t *svn);
 
-ota_status_t boot_policy_check(const struct boot_ctx *b, const struct boot_anchors *a,
-			       const struct boot_image *img, const struct ota_dlgc *certs,
-			       uint32_t *root_index, struct ota_chain_info *chain,
-			       bool *hybrid);
-
 ota_status_t boot_tag_compute(uint32_t stage, const struct boot_image *img,
 			      uint32_t key_version, uint8_t tag[OTA_TAG_BYTES]);
-
-/*
- * The slow path's delegation part: each certificate's ECDSA signature by
- * its parent and, where a DLGS is present, its SLH-DSA signature. Leaves
- * the signer's keys (the leaf delegate's, or the root's) for the image.
- */
-struct boot_signer {
-	uint8_t ecdsa[OTA_P256_PUBKEY_BYTES];
-	uint8_t spx[OTA_SLHDSA_PK_BYTES];
-	bool has_spx;
-};
-ota_status_t boot_deleg_verify(const struct ota_image_view *v, const struct ota_dlgc *certs,
-			       const struct ota_root_key *root, struct boot_signer *signer);
-ota_status_t boot_image_sig_verify(const struct boot_image *img, const struct boot_signer *s);
 
 /*
  * Check one slot of one stage in the given mode and fill its stage
  * record. The loaded image stays in the RAM buffer until the next call.
  */
-ota_status_t boot_stage_check(struct boot_ctx *b, const struct boot_anchors *a,
+ota_status_t boot_stage_check(struct boot_ctx *b, const struct ota_anchors *a,
 			      uint32_t stage, uint32_t slot, uint32_t mode,
 			      struct ota_stage_record *rec, struct boot_image *img);
 
@@ -190,20 +159,20 @@ void boot_slot_order(const struct boot_ctx *b, uint32_t stage, uint32_t prefer,
  * in RETAG mode check every non-empty slot and boot the first in `order`
  * that passed. Appends a stage record per attempt.
  */
-void boot_run_stage(struct boot_ctx *b, const struct boot_anchors *a, uint32_t stage,
+void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t stage,
 		    const uint32_t order[OTA_SLOT_COUNT], uint32_t mode,
 		    struct boot_stage_outcome *out);
 
 /* ---- trust anchors (anchors.c) ------------------------------------------ */
 
 /* ROM's anchors for ROM_EXT: the creator keys in OTP, no delegation. */
-void boot_anchors_rom_ext(const struct boot_ctx *b, struct boot_anchors *a);
+void boot_anchors_rom_ext(const struct boot_ctx *b, struct ota_anchors *a);
 /*
  * ROM_EXT's anchors for BL0: the owner config in flash, authenticated by
  * its digest in OTP; a->keys points into *oc.
  */
 ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config *oc,
-			      struct boot_anchors *a);
+			      struct ota_anchors *a);
 
 /* ---- key manager bindings (binding.c) ------------------------------------ */
 

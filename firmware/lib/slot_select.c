@@ -52,7 +52,7 @@ static void flush_tags(struct boot_ctx *b, uint32_t first, uint32_t end)
 			b->record.stage[i].path = OTA_PATH_SIGNATURE;
 }
 
-void boot_run_stage(struct boot_ctx *b, const struct boot_anchors *a, uint32_t stage,
+void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t stage,
 		    const uint32_t order[OTA_SLOT_COUNT], uint32_t mode,
 		    struct boot_stage_outcome *out)
 {

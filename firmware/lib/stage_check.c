@@ -7,6 +7,9 @@
  *   4. the tag fast path, which skips only the asymmetric verification,
  *   5. else the slow path, then a fresh tag,
  *   6. the stage record.
+ * Steps 3 and 5 are libotattest core's (stage_check.h), the very code
+ * otimage runs on the host, with the ECDSA engine (hal_ecdsa_verify) as
+ * the verifier.
  */
 #include <string.h>
 
@@ -36,16 +39,16 @@ static bool tag_matches(const struct boot_ctx *b, const struct boot_image *img)
 	return ok;
 }
 
-static ota_status_t check(struct boot_ctx *b, const struct boot_anchors *a, uint32_t mode,
+static ota_status_t check(struct boot_ctx *b, const struct ota_anchors *a, uint32_t mode,
 			  struct ota_stage_record *rec, struct boot_image *img)
 {
 	struct ota_dlgc certs[OTA_MAX_DELEGATION_DEPTH];
 	const struct ota_manifest *m = &img->view.manifest;
-	struct ota_chain_info chain;
-	struct boot_signer signer;
+	struct ota_policy_result pol;
+	struct ota_signer signer;
 	uint8_t tag[OTA_TAG_BYTES];
-	uint32_t root_index = 0, i;
-	bool hybrid = false, eligible;
+	uint32_t i;
+	bool eligible;
 
 	OTA_TRY(boot_image_load(b, rec->stage, rec->slot, img));
 	memcpy(rec->measurement, img->measurement, OTA_SHA256_BYTES);
@@ -53,11 +56,12 @@ static ota_status_t check(struct boot_ctx *b, const struct boot_anchors *a, uint
 	for (i = 0; i < img->view.cert_count; i++)
 		OTA_TRY(ota_dlgc_read(&img->view, i, &certs[i]));
 
-	OTA_TRY(boot_policy_check(b, a, img, certs, &root_index, &chain, &hybrid));
-	rec->delegation_depth = chain.depth;
-	memcpy(rec->key_ids, chain.key_ids, sizeof(rec->key_ids));
-	rec->effective = chain.effective;
-	rec->sig_scheme = hybrid || img->view.spxs_offset ? OTA_SCHEME_HYBRID : OTA_SCHEME_ECDSA_P256;
+	OTA_TRY(ota_policy_check(a, rec->stage, rec->slot, &img->view, certs, &pol));
+	rec->delegation_depth = pol.chain.depth;
+	memcpy(rec->key_ids, pol.chain.key_ids, sizeof(rec->key_ids));
+	rec->effective = pol.chain.effective;
+	rec->sig_scheme = pol.hybrid || img->view.spxs_offset ? OTA_SCHEME_HYBRID
+							      : OTA_SCHEME_ECDSA_P256;
 
 	eligible = tag_eligible(b, m, mode);
 	if (eligible)
@@ -67,8 +71,9 @@ static ota_status_t check(struct boot_ctx *b, const struct boot_anchors *a, uint
 		return OTA_OK;
 	}
 
-	OTA_TRY(boot_deleg_verify(&img->view, certs, &a->keys[root_index], &signer));
-	OTA_TRY(boot_image_sig_verify(img, &signer));
+	OTA_TRY(ota_deleg_verify(&img->view, certs, &a->keys[pol.root_index], hal_ecdsa_verify,
+				 &signer));
+	OTA_TRY(ota_image_sig_verify(&img->view, img->measurement, &signer, hal_ecdsa_verify));
 	rec->path = OTA_PATH_SIGNATURE;
 	/* A tag that cannot be made (or written, see boot_run_stage) only costs speed. */
 	if (eligible && boot_tag_compute(rec->stage, img, b->tag_key_version, tag) == OTA_OK) {
@@ -78,7 +83,7 @@ static ota_status_t check(struct boot_ctx *b, const struct boot_anchors *a, uint
 	return OTA_OK;
 }
 
-ota_status_t boot_stage_check(struct boot_ctx *b, const struct boot_anchors *a,
+ota_status_t boot_stage_check(struct boot_ctx *b, const struct ota_anchors *a,
 			      uint32_t stage, uint32_t slot, uint32_t mode,
 			      struct ota_stage_record *rec, struct boot_image *img)
 {

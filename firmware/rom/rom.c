@@ -47,7 +47,7 @@ static void rotation_start(struct boot_ctx *b)
 /* Pick and verify a ROM_EXT slot (A breaks SVN ties). */
 static ota_status_t verify_rom_ext(struct boot_ctx *b)
 {
-	struct boot_anchors a;
+	struct ota_anchors a;
 	uint32_t order[OTA_SLOT_COUNT];
 
 	boot_anchors_rom_ext(b, &a);

@@ -34,7 +34,7 @@ static ota_status_t verify_bl0(struct boot_ctx *b)
 {
 	static struct ota_owner_config oc;
 	uint32_t order[OTA_SLOT_COUNT];
-	struct boot_anchors a;
+	struct ota_anchors a;
 	ota_status_t st;
 
 	st = boot_anchors_bl0(b, &oc, &a);

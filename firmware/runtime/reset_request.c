@@ -22,7 +22,7 @@ static ota_status_t verify_slot(uint32_t stage, uint32_t slot, uint32_t *max_key
 	static struct boot_image img;
 	struct boot_ctx *b = boot_scratch_ctx();
 	struct ota_stage_record rec;
-	struct boot_anchors a;
+	struct ota_anchors a;
 	const struct ota_boot_state *bs = ota_boot_state();
 
 	OTA_TRY(boot_prepare(b, bs->reset_reason));

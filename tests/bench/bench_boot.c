@@ -72,7 +72,7 @@ static uint64_t now_ns(void)
 /* ---- the measured operations (not inlined: callgrind counts them by name) -- */
 
 static struct boot_ctx *ctx;
-static struct boot_anchors anchors;
+static struct ota_anchors anchors;
 static struct ota_owner_config owner;
 static struct boot_image image;
 static struct ota_stage_record rec;

@@ -52,9 +52,9 @@ ALL_TARGETS += $(UTIL_A)
 #  tools/otimage/  the signing and provisioning tool; every file but main.c
 #                  forms libotimage.a, which tests link
 OTA_VERIFY := $(B)/otattest-verify
-$(OTA_VERIFY): $(B)/libotattest/tools/verify/otattest-verify.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
-		$(UTIL_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
+OTA_VERIFY_SRCS := $(wildcard libotattest/tools/verify/*.c)
+$(OTA_VERIFY): $(OTA_VERIFY_SRCS:%.c=$(B)/%.o) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 ALL_TARGETS += $(OTA_VERIFY)
 INSTALL_TARGETS += $(OTA_VERIFY)
 

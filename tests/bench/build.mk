@@ -67,6 +67,21 @@ bench-boot-record: $(BENCH_BOOT_RECORD)
 
 bench: bench-boot-record
 
+# Host evidence verification against the ECDSA verifications and hashing in
+# it (a chain first seen and one the trust store remembers), and the
+# streaming mode of otattest-verify with one thread and one per CPU. See
+# docs/verifier.md.
+BENCH_VERIFY := $(B)/tests/bench/bench_verify
+$(B)/tests/bench/bench_verify.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
+$(BENCH_VERIFY): $(B)/tests/bench/bench_verify.o $(B)/tests/bench/bench_util.o $(UNIT_LINK)
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+
+.PHONY: bench-verify
+bench-verify: $(BENCH_VERIFY) $(OTA_VERIFY)
+	$(BENCH_VERIFY)
+
+bench: bench-verify
+
 # The whole stack in a QEMU guest: otattestd vs tpm2-abrmd on a swtpm
 # (bench-stack), and the load and soak test (soak). The guest side is
 # otattest-loadgen (tests/bench/stack/), built with `make all` so it never

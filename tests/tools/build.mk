@@ -7,10 +7,15 @@
 #               otattest.pc, a program built against the staged library.
 #  demo.sh      `make demo` (scripts/demo.sh, guest part included) in a scratch
 #               directory: exit 0 and every part of its story in its output.
+#  verify-batch.sh  otattest-verify --batch: inputs, order, side files, JSON
+#               Lines, errors, exit codes. VERIFY=build/asan/otattest-verify
+#               runs it on the ASan build.
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE)
 
 TEST_SUITES += tests/tools/otimage.sh
+tests/tools/verify-batch.sh: $(OTA_VERIFY) $(EVIDENCE_TOOL)
+TEST_SUITES += tests/tools/verify-batch.sh
 TEST_SUITES += tests/tools/install.sh
 tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 TEST_SUITES += tests/tools/demo.sh

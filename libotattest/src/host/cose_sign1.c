@@ -18,6 +18,8 @@
 #include "otattest/cbor.h"
 #include "otattest/verify.h"
 
+#include "cose_key.h"
+
 static const struct ota_cbor_limits evidence_limits = {
 	.max_depth = 6,
 	.max_string = OTA_CLAIMS_MAX_BYTES > OTA_CERT_MAX_DER ? OTA_CLAIMS_MAX_BYTES : OTA_CERT_MAX_DER,
@@ -140,14 +142,12 @@ static int sig_to_der(const uint8_t *raw, uint8_t **der)
 	return len;
 }
 
-ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
-				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
+ota_status_t ota_cose_sign1_verify_pkey(const struct ota_cose_sign1 *m, EVP_PKEY *pkey)
 {
 	uint8_t prefix[OTA_COSE_SIG1_PREFIX_MAX];
 	uint32_t prefix_len;
 	uint8_t *der = NULL;
 	EVP_MD_CTX *md = NULL;
-	EVP_PKEY *pkey;
 	ota_status_t st;
 	int der_len, ok = 0;
 
@@ -157,9 +157,6 @@ ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
 				  (uint32_t)m->payload_len, prefix, sizeof(prefix), &prefix_len);
 	if (st != OTA_OK)
 		return st;
-	pkey = p256_public(pubkey);
-	if (pkey == NULL)
-		return OTA_SIG_BAD_PUBKEY;
 	der_len = sig_to_der(m->signature, &der);
 	md = EVP_MD_CTX_new();
 	if (der_len > 0 && md && EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, pkey) == 1 &&
@@ -168,6 +165,18 @@ ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
 		ok = EVP_DigestVerifyFinal(md, der, (size_t)der_len) == 1;
 	EVP_MD_CTX_free(md);
 	OPENSSL_free(der);
-	EVP_PKEY_free(pkey);
 	return ok ? OTA_OK : OTA_COSE_SIG_INVALID;
+}
+
+ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
+				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
+{
+	EVP_PKEY *pkey = p256_public(pubkey);
+	ota_status_t st;
+
+	if (pkey == NULL)
+		return OTA_SIG_BAD_PUBKEY;
+	st = ota_cose_sign1_verify_pkey(m, pkey);
+	EVP_PKEY_free(pkey);
+	return st;
 }

@@ -5,10 +5,13 @@
  * the evidence's x5chain as the untrusted intermediates. On top of that
  * the leaf must be an end-entity certificate for digital signatures, so
  * the identity certificate (a CA) can never be passed off as the signer.
+ * Each trust store remembers the chains it verified (chain_cache.h), so
+ * a chain seen before costs a hash and a lookup.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/core_names.h>
 #include <openssl/err.h>
@@ -18,10 +21,12 @@
 
 #include "otattest/verify.h"
 
+#include "chain_cache.h"
 #include "fileio.h"
 
 struct ota_trust {
 	X509_STORE *store;
+	struct ota_chain_cache *cache;
 };
 
 ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out)
@@ -38,8 +43,9 @@ ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **
 	if (t == NULL)
 		return OTA_HOST_INTERNAL;
 	t->store = X509_STORE_new();
+	t->cache = ota_chain_cache_new();
 	bio = BIO_new_mem_buf(pem, (int)len);
-	if (t->store == NULL || bio == NULL) {
+	if (t->store == NULL || t->cache == NULL || bio == NULL) {
 		BIO_free(bio);
 		ota_trust_free(t);
 		return OTA_HOST_INTERNAL;
@@ -79,6 +85,7 @@ void ota_trust_free(struct ota_trust *t)
 	if (t == NULL)
 		return;
 	X509_STORE_free(t->store);
+	ota_chain_cache_free(t->cache);
 	free(t);
 }
 
@@ -117,10 +124,52 @@ static bool leaf_p256_key(X509 *leaf, uint8_t pub[OTA_P256_PUBKEY_BYTES])
 	return true;
 }
 
-ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
-			      const size_t lens[], uint32_t count,
-			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
-			      size_t why_len)
+/* What a successful chain verification hands its caller beyond the leaf key. */
+struct chain_result {
+	EVP_PKEY *leaf;              /* a reference */
+	time_t not_before, not_after; /* when every certificate of the chain is valid */
+};
+
+/* ASN1_TIME as seconds since the epoch; false when it does not convert. */
+static bool asn1_seconds(const ASN1_TIME *a, time_t *out)
+{
+	struct tm tm;
+
+	if (a == NULL || ASN1_TIME_to_tm(a, &tm) != 1)
+		return false;
+	*out = timegm(&tm);
+	return true;
+}
+
+/* The period in which every certificate of the verified chain is valid. */
+static bool chain_period(X509_STORE_CTX *ctx, time_t *not_before, time_t *not_after)
+{
+	STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(ctx);
+	int i;
+
+	if (chain == NULL)
+		return false;
+	*not_before = 0;
+	*not_after = (time_t)INT64_MAX;
+	for (i = 0; i < sk_X509_num(chain); i++) {
+		X509 *x = sk_X509_value(chain, i);
+		time_t nb, na;
+
+		if (!asn1_seconds(X509_get0_notBefore(x), &nb) ||
+		    !asn1_seconds(X509_get0_notAfter(x), &na))
+			return false;
+		if (nb > *not_before)
+			*not_before = nb;
+		if (na < *not_after)
+			*not_after = na;
+	}
+	return true;
+}
+
+static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
+				 const size_t lens[], uint32_t count,
+				 uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
+				 size_t why_len, struct chain_result *res)
 {
 	STACK_OF(X509) *untrusted = NULL;
 	X509_STORE_CTX *ctx = NULL;
@@ -168,6 +217,10 @@ ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const ce
 		snprintf(why, why_len, "leaf is not an end-entity signing certificate");
 		goto out;
 	}
+	/* What the cache keeps: without it the chain is still good, just not remembered. */
+	if (res && (!chain_period(ctx, &res->not_before, &res->not_after) ||
+		    (res->leaf = X509_get_pubkey(leaf)) == NULL))
+		res->leaf = NULL;
 	snprintf(why, why_len, "ok");
 	st = OTA_OK;
 out:
@@ -176,4 +229,44 @@ out:
 	sk_X509_pop_free(untrusted, X509_free);
 	X509_free(leaf);
 	return st;
+}
+
+ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
+			      const size_t lens[], uint32_t count,
+			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
+			      size_t why_len)
+{
+	return chain_verify(t, certs, lens, count, leaf_pubkey, why, why_len, NULL);
+}
+
+ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *const certs[],
+				     const size_t lens[], uint32_t count,
+				     struct ota_chain_facts *facts, char *why, size_t why_len)
+{
+	struct chain_result res = { 0 };
+	uint8_t key[OTA_SHA256_BYTES];
+	time_t now = time(NULL);
+	ota_status_t st;
+
+	memset(facts, 0, sizeof(*facts));
+	if (t == NULL || count == 0)
+		return ota_chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len);
+	ota_chain_key(certs, lens, count, key);
+	if (ota_chain_cache_get(t->cache, key, now, facts)) {
+		snprintf(why, why_len, "ok");
+		return OTA_OK;
+	}
+	st = chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len, &res);
+	if (st != OTA_OK)
+		return st;
+	facts->leaf = res.leaf;
+	facts->alias_st = ota_alias_cert_info(certs[0], lens[0], &facts->alias);
+	if (facts->leaf && now >= res.not_before && now <= res.not_after)
+		ota_chain_cache_put(t->cache, key, facts, res.not_before, res.not_after);
+	return OTA_OK;
+}
+
+void ota_trust_cache_stats(const struct ota_trust *t, uint64_t *hits, uint64_t *misses)
+{
+	ota_chain_cache_stats(t->cache, hits, misses);
 }

@@ -15,9 +15,10 @@
 #include <otattest/verify.h>
 #include <otu/file.h>
 #include <otu/hex.h>
-#include <otu/json.h>
+#include <otu/num.h>
 
-#define PROG "otattest-verify"
+#include "batch.h"
+#include "output.h"
 
 static const char usage_text[] =
 	"NAME\n"
@@ -27,6 +28,9 @@ static const char usage_text[] =
 	"SYNOPSIS\n"
 	"    " PROG " --ca FILE (--nonce HEX | --no-nonce) [--policy FILE]\n"
 	"                    [--record FILE] [--json | -q] EVIDENCE\n"
+	"    " PROG " --batch --ca FILE (--nonce HEX | --no-nonce | --nonce-files)\n"
+	"                    [--record-files] [--policy FILE] [--jobs N] [--json | -q]\n"
+	"                    INPUT...\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Verifies otattest evidence (a COSE_Sign1 signed by the device's alias\n"
@@ -41,6 +45,16 @@ static const char usage_text[] =
 	"    --policy). After a failure it goes on wherever the next check still means\n"
 	"    something, so one run names every failure.\n"
 	"\n"
+	"    With --batch it verifies a stream of evidences against the one CA and\n"
+	"    policy, on every CPU: each INPUT is an evidence file, a directory (its\n"
+	"    files in name order, except hidden ones and .nonce/.record files) or -\n"
+	"    (paths on standard input, one per line). It prints one line per evidence,\n"
+	"    FILE: PASS or FILE: FAIL and the failed checks (or FILE: ERROR and why),\n"
+	"    or with --json one JSON object per line with a \"file\" member, in input\n"
+	"    order, then a summary with the rate on standard error. A certificate chain\n"
+	"    verified once is remembered for the run, so a device's later evidences\n"
+	"    cost one signature check each.\n"
+	"\n"
 	"OPTIONS\n"
 	"    --ca FILE        trusted manufacturer CA certificate(s), PEM (required).\n"
 	"    --nonce HEX      the nonce sent to the device, 16 to 64 bytes as hex.\n"
@@ -52,6 +66,12 @@ static const char usage_text[] =
 	"                     must hash to the evidence's record digest claim.\n"
 	"    --json           print the verdict as one JSON object on stdout; an input\n"
 	"                     that cannot be used gives {\"verdict\":\"error\",...}.\n"
+	"    --batch          many evidences (above).\n"
+	"    --jobs N         with --batch: N worker threads (default: one per CPU).\n"
+	"    --nonce-files    with --batch: each evidence's nonce, as hex, is in the file\n"
+	"                     beside it named with the extension .nonce (dev1.cose:\n"
+	"                     dev1.nonce).\n"
+	"    --record-files   with --batch: each evidence's boot record likewise, .record.\n"
 	"    -q, --quiet      print nothing on stdout; the exit status is the verdict.\n"
 	"    -h, --help       show this help.\n"
 	"\n"
@@ -63,8 +83,9 @@ static const char usage_text[] =
 	"    See docs/verifier.md.\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0   every check holds\n"
+	"    0   every check holds (--batch: for every evidence)\n"
 	"    1   the verdict failed: a check on the evidence or the policy did not hold\n"
+	"        (--batch: for at least one evidence, or one could not be used)\n"
 	"    2   usage error\n"
 	"    10  an input is invalid (a malformed policy file, a bad nonce, a file\n"
 	"        larger than any valid input)\n"
@@ -75,145 +96,9 @@ static const char usage_text[] =
 	"EXAMPLES\n"
 	"    " PROG " --ca ca.pem --nonce 00112233445566778899aabbccddeeff \\\n"
 	"        --policy fleet.policy evidence.cose\n"
-	"    " PROG " --json --ca ca.pem --nonce $NONCE evidence.cose | jq .failures\n";
-
-/* Exit code of a status's class (status.h). */
-static int class_exit(ota_status_t st)
-{
-	switch (ota_status_class(st)) {
-#define X(name, num, err, dbus, exitc) \
-	case OTA_CLASS_##name:         \
-		return exitc;
-		OTA_CLASS_LIST(X)
-#undef X
-	}
-	return 24;
-}
-
-static const char *stage_or_null(uint32_t stage)
-{
-	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
-}
-
-static const char *status_name(ota_status_t st)
-{
-	return ota_status_name(st) ? ota_status_name(st) : "UNKNOWN";
-}
-
-static struct json_object *stage_json(const struct ota_evidence_stage *s)
-{
-	struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
-	char slot[2] = { (char)('A' + (int)s->slot), '\0' };
-	uint32_t k;
-
-	otu_json_add_str(o, "stage", ota_stage_name(s->stage));
-	otu_json_add_str(o, "slot", slot);
-	otu_json_add_str(o, "status", status_name(s->status));
-	otu_json_add_bool(o, "booted", s->flags & OTA_STAGE_F_BOOTED);
-	otu_json_add_bool(o, "fallback", s->flags & OTA_STAGE_F_FALLBACK);
-	otu_json_add_str(o, "path", ota_path_name(s->path));
-	otu_json_add_str(o, "sig_scheme", ota_scheme_name(s->sig_scheme));
-	otu_json_add_u64(o, "delegation_depth", s->depth);
-	otu_json_add_u64(o, "svn", s->svn);
-	otu_json_add_u64(o, "tag_key_version", s->tag_key_version);
-	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
-	otu_json_add_hex(o, "measurement", s->measurement, sizeof(s->measurement));
-	for (k = 0; k < s->key_id_count; k++)
-		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
-	json_object_object_add(o, "key_ids", keys);
-	return o;
-}
-
-static struct json_object *claims_json(const struct ota_evidence_claims *c)
-{
-	struct json_object *o = json_object_new_object(), *stages = json_object_new_array();
-	uint32_t i;
-
-	otu_json_add_hex(o, "nonce", c->nonce, c->nonce_len);
-	otu_json_add_hex(o, "device_id", c->device_id, sizeof(c->device_id));
-	otu_json_add_hex(o, "record_digest", c->record_digest, sizeof(c->record_digest));
-	otu_json_add_hex(o, "rom_identity", c->rom_identity, sizeof(c->rom_identity));
-	otu_json_add_str(o, "lifecycle", ota_lifecycle_name(c->lifecycle));
-	otu_json_add_str(o, "reset_reason", ota_reset_reason_name(c->reset_reason));
-	otu_json_add_u64(o, "epoch", c->epoch);
-	otu_json_add_u64(o, "min_svn", c->min_svn);
-	otu_json_add_u64(o, "chain_max_svn", c->chain_max_svn);
-	otu_json_add_u64(o, "tag_key_version", c->tag_key_version);
-	otu_json_add_bool(o, "tag_boot_enabled", c->record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED);
-	otu_json_add_u64(o, "floor_rom_ext", c->floor_rom_ext);
-	otu_json_add_u64(o, "floor_bl0", c->floor_bl0);
-	otu_json_add_u64(o, "generation", c->generation);
-	for (i = 0; i < c->stage_count; i++)
-		json_object_array_add(stages, stage_json(&c->stage[i]));
-	json_object_object_add(o, "stages", stages);
-	return o;
-}
-
-static void print_json(const struct ota_verdict *v, ota_status_t st)
-{
-	struct json_object *doc = json_object_new_object(), *failures = json_object_new_array();
-	uint32_t i;
-
-	otu_json_add_str(doc, "verdict", st == OTA_OK ? "pass" : "fail");
-	otu_json_add_bool(doc, "authentic", v->authentic);
-	otu_json_add_str(doc, "status", status_name(st));
-	for (i = 0; i < v->failure_count; i++) {
-		const struct ota_verdict_failure *f = &v->failures[i];
-		struct json_object *o = json_object_new_object();
-
-		otu_json_add_str(o, "check", status_name(f->status));
-		otu_json_add_u64(o, "code", f->status);
-		otu_json_add_str(o, "stage", stage_or_null(f->stage));
-		otu_json_add_str(o, "message",
-				 ota_status_message(f->status) ? ota_status_message(f->status) : "");
-		otu_json_add_str(o, "detail", f->detail);
-		json_object_array_add(failures, o);
-	}
-	json_object_object_add(doc, "failures", failures);
-	otu_json_add_bool(doc, "failures_truncated", v->failures_truncated);
-	if (v->claims_valid)
-		json_object_object_add(doc, "claims", claims_json(&v->claims));
-	otu_json_emit(stdout, doc);
-}
-
-static void print_human(const struct ota_verdict *v, ota_status_t st)
-{
-	const struct ota_evidence_claims *c = &v->claims;
-	uint32_t i;
-
-	printf("verdict: %s (evidence authentic: %s)\n", st == OTA_OK ? "PASS" : "FAIL",
-	       v->authentic ? "yes" : "no");
-	for (i = 0; i < v->failure_count; i++) {
-		const struct ota_verdict_failure *f = &v->failures[i];
-		const char *name = ota_status_name(f->status);
-
-		printf("  FAILED %s: %s\n", name ? name : "UNKNOWN", f->detail);
-	}
-	if (v->failures_truncated)
-		printf("  (more failures not shown)\n");
-	if (!v->claims_valid)
-		return;
-	printf("device ");
-	otu_hex_fprint(stdout, c->device_id, sizeof(c->device_id));
-	printf(": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
-	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
-	       ota_reset_reason_name(c->reset_reason));
-	for (i = 0; i < c->stage_count; i++) {
-		const struct ota_evidence_stage *s = &c->stage[i];
-		const char *sn = ota_status_name(s->status);
-
-		printf("  %-7s slot %c: %s, SVN %u, path %s, %s, depth %u, %s\n",
-		       ota_stage_name(s->stage), 'A' + (int)s->slot,
-		       (s->flags & OTA_STAGE_F_BOOTED) ? "booted" : "not booted", s->svn,
-		       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth,
-		       sn ? sn : "UNKNOWN");
-		printf("          measurement ");
-		otu_hex_fprint(stdout, s->measurement, sizeof(s->measurement));
-		printf("\n          root key    ");
-		otu_hex_fprint(stdout, s->key_ids[0], OTA_KEY_ID_BYTES);
-		printf("\n");
-	}
-}
+	"    " PROG " --json --ca ca.pem --nonce $NONCE evidence.cose | jq .failures\n"
+	"    " PROG " --batch --json --ca ca.pem --nonce-files --policy fleet.policy \\\n"
+	"        evidences/ > verdicts.jsonl\n";
 
 static bool json_out;
 
@@ -232,16 +117,9 @@ static int fail_input(const char *what, const char *path, ota_status_t st, const
 	snprintf(msg, sizeof(msg), "%s %s: %s", what, path,
 		 detail ? detail : st == OTA_HOST_IO ? strerror(errno) : ota_status_message(st));
 	fprintf(stderr, PROG ": %s\n", msg);
-	if (json_out) {
-		struct json_object *doc = json_object_new_object();
-
-		otu_json_add_str(doc, "verdict", "error");
-		otu_json_add_str(doc, "status", status_name(st));
-		otu_json_add_u64(doc, "code", st);
-		otu_json_add_str(doc, "detail", msg);
-		otu_json_emit(stdout, doc);
-	}
-	return class_exit(st);
+	if (json_out)
+		vo_print_json_error(stdout, NULL, st, msg);
+	return vo_class_exit(st);
 }
 
 /* A whole input file ("-": standard input), at most max bytes. */
@@ -270,12 +148,18 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "nonce-files", no_argument, NULL, 'F' },
+		{ "record-files", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
-	bool json = false, quiet = false, no_nonce = false;
+	bool json = false, quiet = false, no_nonce = false, batch = false, nonce_files = false;
+	bool record_files = false;
+	uint32_t jobs = 0;
 	uint8_t *ev = NULL, *rec = NULL;
 	size_t ev_len = 0, rec_len = 0;
 	ssize_t nonce_len = 0;
@@ -295,13 +179,31 @@ int main(int argc, char **argv)
 		case 'p': policy_path = optarg; break;
 		case 'r': record_path = optarg; break;
 		case 'j': json = json_out = true; break;
+		case 'b': batch = true; break;
+		case 'J':
+			if (otu_parse_u32(optarg, OTU_DEC, 1, 256, &jobs) != 0) {
+				fprintf(stderr, PROG ": --jobs takes 1 to 256\n");
+				return OTA_EXIT_USAGE;
+			}
+			break;
+		case 'F': nonce_files = true; break;
+		case 'R': record_files = true; break;
 		case 'q': quiet = true; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
 		}
 	}
-	if (optind != argc - 1 || ca_path == NULL || (nonce_hex == NULL) == !no_nonce) {
+	if (!batch && (optind != argc - 1 || ca_path == NULL || (nonce_hex == NULL) == !no_nonce ||
+		       jobs || nonce_files || record_files)) {
 		fprintf(stderr, PROG ": need EVIDENCE, --ca and exactly one of --nonce/--no-nonce\n"
+				"(--jobs, --nonce-files and --record-files go with --batch)\n"
+				"Try '" PROG " --help'.\n");
+		return OTA_EXIT_USAGE;
+	}
+	if (batch && (optind >= argc || ca_path == NULL || record_path != NULL ||
+		      (nonce_hex != NULL) + no_nonce + nonce_files != 1)) {
+		fprintf(stderr, PROG ": --batch needs INPUT..., --ca and exactly one of "
+				"--nonce/--no-nonce/--nonce-files (and --record-files, not --record)\n"
 				"Try '" PROG " --help'.\n");
 		return OTA_EXIT_USAGE;
 	}
@@ -320,6 +222,25 @@ int main(int argc, char **argv)
 	st = ota_trust_load_file(ca_path, &ca);
 	if (st != OTA_OK)
 		return fail_input("CA", ca_path, st, NULL);
+	if (batch) {
+		struct vb_options bo = {
+			.ca = ca,
+			.policy = &policy,
+			.nonce = nonce_hex ? nonce : NULL,
+			.nonce_len = (size_t)nonce_len,
+			.nonce_files = nonce_files,
+			.record_files = record_files,
+			.json = json,
+			.quiet = quiet,
+			.jobs = jobs,
+			.inputs = argv + optind,
+			.input_count = argc - optind,
+		};
+
+		rc = vb_run(&bo);
+		ota_trust_free(ca);
+		return rc;
+	}
 	rc = read_input("evidence", argv[optind], OTA_EVIDENCE_MAX_BYTES * 4u, &ev, &ev_len);
 	if (rc == 0 && record_path) {
 		rc = read_input("record", record_path, OTA_RECORD_MAX_BYTES, &rec, &rec_len);
@@ -333,13 +254,13 @@ int main(int argc, char **argv)
 
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
-		return class_exit(OTA_HOST_INTERNAL);
+		return vo_class_exit(OTA_HOST_INTERNAL);
 	st = ota_verify_evidence(ev, ev_len, ca, nonce_hex ? nonce : NULL, (size_t)nonce_len, &policy,
 				 rec, rec_len, v);
 	if (json)
-		print_json(v, st);
+		vo_print_json(stdout, NULL, v, st);
 	else if (!quiet)
-		print_human(v, st);
+		vo_print_human(stdout, v, st);
 	rc = st == OTA_OK ? 0 : OTA_EXIT_VERDICT_FAILED;
 	free(v);
 	free(ev);

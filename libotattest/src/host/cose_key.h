@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* The evidence signature checked with a key already made (host internal). */
+#ifndef OTATTEST_HOST_COSE_KEY_H
+#define OTATTEST_HOST_COSE_KEY_H
+
+#include <openssl/evp.h>
+
+#include "otattest/verify.h"
+
+/*
+ * ota_cose_sign1_verify with the alias key as an EVP_PKEY (a cached
+ * chain's, chain_cache.h), so it is not decoded again for every evidence.
+ */
+ota_status_t ota_cose_sign1_verify_pkey(const struct ota_cose_sign1 *m, EVP_PKEY *pkey);
+
+#endif /* OTATTEST_HOST_COSE_KEY_H */

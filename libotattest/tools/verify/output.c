@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otattest-verify's output: the verdict as text for a person or as one
+ * JSON object (json-c, through libotattest-util's helpers), to any stream.
+ */
+#include <otu/hex.h>
+#include <otu/json.h>
+
+#include "output.h"
+
+/* Exit code of a status's class (status.h). */
+int vo_class_exit(ota_status_t st)
+{
+	switch (ota_status_class(st)) {
+#define X(name, num, err, dbus, exitc) \
+	case OTA_CLASS_##name:         \
+		return exitc;
+		OTA_CLASS_LIST(X)
+#undef X
+	}
+	return 24;
+}
+
+static const char *stage_or_null(uint32_t stage)
+{
+	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
+}
+
+const char *vo_status_name(ota_status_t st)
+{
+	return ota_status_name(st) ? ota_status_name(st) : "UNKNOWN";
+}
+
+static struct json_object *stage_json(const struct ota_evidence_stage *s)
+{
+	struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
+	char slot[2] = { (char)('A' + (int)s->slot), '\0' };
+	uint32_t k;
+
+	otu_json_add_str(o, "stage", ota_stage_name(s->stage));
+	otu_json_add_str(o, "slot", slot);
+	otu_json_add_str(o, "status", vo_status_name(s->status));
+	otu_json_add_bool(o, "booted", s->flags & OTA_STAGE_F_BOOTED);
+	otu_json_add_bool(o, "fallback", s->flags & OTA_STAGE_F_FALLBACK);
+	otu_json_add_str(o, "path", ota_path_name(s->path));
+	otu_json_add_str(o, "sig_scheme", ota_scheme_name(s->sig_scheme));
+	otu_json_add_u64(o, "delegation_depth", s->depth);
+	otu_json_add_u64(o, "svn", s->svn);
+	otu_json_add_u64(o, "tag_key_version", s->tag_key_version);
+	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
+	otu_json_add_hex(o, "measurement", s->measurement, sizeof(s->measurement));
+	for (k = 0; k < s->key_id_count; k++)
+		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
+	json_object_object_add(o, "key_ids", keys);
+	return o;
+}
+
+static struct json_object *claims_json(const struct ota_evidence_claims *c)
+{
+	struct json_object *o = json_object_new_object(), *stages = json_object_new_array();
+	uint32_t i;
+
+	otu_json_add_hex(o, "nonce", c->nonce, c->nonce_len);
+	otu_json_add_hex(o, "device_id", c->device_id, sizeof(c->device_id));
+	otu_json_add_hex(o, "record_digest", c->record_digest, sizeof(c->record_digest));
+	otu_json_add_hex(o, "rom_identity", c->rom_identity, sizeof(c->rom_identity));
+	otu_json_add_str(o, "lifecycle", ota_lifecycle_name(c->lifecycle));
+	otu_json_add_str(o, "reset_reason", ota_reset_reason_name(c->reset_reason));
+	otu_json_add_u64(o, "epoch", c->epoch);
+	otu_json_add_u64(o, "min_svn", c->min_svn);
+	otu_json_add_u64(o, "chain_max_svn", c->chain_max_svn);
+	otu_json_add_u64(o, "tag_key_version", c->tag_key_version);
+	otu_json_add_bool(o, "tag_boot_enabled", c->record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED);
+	otu_json_add_u64(o, "floor_rom_ext", c->floor_rom_ext);
+	otu_json_add_u64(o, "floor_bl0", c->floor_bl0);
+	otu_json_add_u64(o, "generation", c->generation);
+	for (i = 0; i < c->stage_count; i++)
+		json_object_array_add(stages, stage_json(&c->stage[i]));
+	json_object_object_add(o, "stages", stages);
+	return o;
+}
+
+void vo_print_json(FILE *out, const char *file, const struct ota_verdict *v, ota_status_t st)
+{
+	struct json_object *doc = json_object_new_object(), *failures = json_object_new_array();
+	uint32_t i;
+
+	if (file)
+		otu_json_add_str(doc, "file", file);
+	otu_json_add_str(doc, "verdict", st == OTA_OK ? "pass" : "fail");
+	otu_json_add_bool(doc, "authentic", v->authentic);
+	otu_json_add_str(doc, "status", vo_status_name(st));
+	for (i = 0; i < v->failure_count; i++) {
+		const struct ota_verdict_failure *f = &v->failures[i];
+		struct json_object *o = json_object_new_object();
+
+		otu_json_add_str(o, "check", vo_status_name(f->status));
+		otu_json_add_u64(o, "code", f->status);
+		otu_json_add_str(o, "stage", stage_or_null(f->stage));
+		otu_json_add_str(o, "message",
+				 ota_status_message(f->status) ? ota_status_message(f->status) : "");
+		otu_json_add_str(o, "detail", f->detail);
+		json_object_array_add(failures, o);
+	}
+	json_object_object_add(doc, "failures", failures);
+	otu_json_add_bool(doc, "failures_truncated", v->failures_truncated);
+	if (v->claims_valid)
+		json_object_object_add(doc, "claims", claims_json(&v->claims));
+	otu_json_emit(out, doc);
+}
+
+void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
+{
+	const struct ota_evidence_claims *c = &v->claims;
+	uint32_t i;
+
+	fprintf(out, "verdict: %s (evidence authentic: %s)\n", st == OTA_OK ? "PASS" : "FAIL",
+	       v->authentic ? "yes" : "no");
+	for (i = 0; i < v->failure_count; i++) {
+		const struct ota_verdict_failure *f = &v->failures[i];
+		const char *name = ota_status_name(f->status);
+
+		fprintf(out, "  FAILED %s: %s\n", name ? name : "UNKNOWN", f->detail);
+	}
+	if (v->failures_truncated)
+		fprintf(out, "  (more failures not shown)\n");
+	if (!v->claims_valid)
+		return;
+	fprintf(out, "device ");
+	otu_hex_fprint(out, c->device_id, sizeof(c->device_id));
+	fprintf(out, ": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
+	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
+	       ota_reset_reason_name(c->reset_reason));
+	for (i = 0; i < c->stage_count; i++) {
+		const struct ota_evidence_stage *s = &c->stage[i];
+		const char *sn = ota_status_name(s->status);
+
+		fprintf(out, "  %-7s slot %c: %s, SVN %u, path %s, %s, depth %u, %s\n",
+		       ota_stage_name(s->stage), 'A' + (int)s->slot,
+		       (s->flags & OTA_STAGE_F_BOOTED) ? "booted" : "not booted", s->svn,
+		       ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->depth,
+		       sn ? sn : "UNKNOWN");
+		fprintf(out, "          measurement ");
+		otu_hex_fprint(out, s->measurement, sizeof(s->measurement));
+		fprintf(out, "\n          root key    ");
+		otu_hex_fprint(out, s->key_ids[0], OTA_KEY_ID_BYTES);
+		fprintf(out, "\n");
+	}
+}
+
+void vo_print_json_error(FILE *out, const char *file, ota_status_t st, const char *detail)
+{
+	struct json_object *doc = json_object_new_object();
+
+	if (file)
+		otu_json_add_str(doc, "file", file);
+	otu_json_add_str(doc, "verdict", "error");
+	otu_json_add_str(doc, "status", vo_status_name(st));
+	otu_json_add_u64(doc, "code", st);
+	otu_json_add_str(doc, "detail", detail);
+	otu_json_emit(out, doc);
+}

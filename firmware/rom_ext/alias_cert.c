@@ -11,7 +11,11 @@
  *              4.1.2.5: no well-defined expiry; the device has no clock)
  *   extensions basicConstraints CA:FALSE (critical), keyUsage
  *              digitalSignature (critical), SKI, AKI, and TCG DICE
- *              MultiTcbInfo with each booted stage's SVN and measurement
+ *              MultiTcbInfo: the ROM with the device state, then each
+ *              booted stage with its SVN, measurement and the results of
+ *              its check - everything the claims repeat and a verifier's
+ *              policy judges, certified before the runtime (which holds
+ *              the alias key and writes the claims) ever runs
  */
 #include <string.h>
 
@@ -63,31 +67,103 @@ static void ext_end(struct ota_der *d)
 	ota_der_end(d); /* Extension */
 }
 
-/*
- * DiceTcbInfo per booted stage: model [1] = stage name, svn [3],
- * layer [4] = stage number, fwids [6] = { sha256, measurement }.
- */
-static void put_tcb_info(struct ota_der *d, const struct ota_alias_cert_params *p)
+/* fwids [6] IMPLICIT SEQUENCE OF FWID: the one FWID { sha256, digest }. */
+static void put_fwids(struct ota_der *d, const uint8_t digest[OTA_SHA256_BYTES])
+{
+	ota_der_begin(d, OTA_DER_CONTEXT(6));
+	ota_der_begin(d, OTA_DER_SEQUENCE);
+	ota_der_put_raw(d, oid_sha256, sizeof(oid_sha256));
+	ota_der_put(d, OTA_DER_OCTET_STRING, digest, OTA_SHA256_BYTES);
+	ota_der_end(d);
+	ota_der_end(d);
+}
+
+/* flags [7] IMPLICIT OperationalFlags: 32 bits (fixedWidth), no unused bits. */
+static void put_flags(struct ota_der *d, uint32_t flags)
+{
+	const uint8_t bits[5] = { 0, (uint8_t)(flags >> 24), (uint8_t)(flags >> 16),
+				  (uint8_t)(flags >> 8), (uint8_t)flags };
+
+	ota_der_put(d, OTA_DER_CONTEXT_PRIM(7), bits, sizeof(bits));
+}
+
+/* vendorInfo [8] IMPLICIT OCTET STRING holding SEQUENCE { version, v[0..n) ... }. */
+static void vendor_info_begin(struct ota_der *d, const uint32_t *v, uint32_t n)
 {
 	uint32_t i;
 
+	ota_der_begin(d, OTA_DER_CONTEXT_PRIM(8));
 	ota_der_begin(d, OTA_DER_SEQUENCE);
-	for (i = 0; i < p->tcb_count && i < OTA_STAGE_COUNT; i++) {
-		const struct ota_alias_tcb *s = &p->tcb[i];
-		const char *model = ota_stage_name(s->stage);
+	ota_der_put_uint(d, OTA_TCB_INFO_VERSION);
+	for (i = 0; i < n; i++)
+		ota_der_put_uint(d, v[i]);
+}
 
-		ota_der_begin(d, OTA_DER_SEQUENCE);
-		ota_der_put(d, OTA_DER_CONTEXT_PRIM(1), model, (uint32_t)strlen(model));
-		ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(3), s->svn);
-		ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), s->stage);
-		ota_der_begin(d, OTA_DER_CONTEXT(6));
-		ota_der_begin(d, OTA_DER_SEQUENCE);
-		ota_der_put_raw(d, oid_sha256, sizeof(oid_sha256));
-		ota_der_put(d, OTA_DER_OCTET_STRING, s->measurement, OTA_SHA256_BYTES);
-		ota_der_end(d);
-		ota_der_end(d);
-		ota_der_end(d);
-	}
+static void vendor_info_end(struct ota_der *d)
+{
+	ota_der_end(d); /* SEQUENCE */
+	ota_der_end(d); /* [8] */
+}
+
+/* vendor [0], model [1]: the fields every entry starts with. */
+static void entry_begin(struct ota_der *d, const char *model)
+{
+	ota_der_begin(d, OTA_DER_SEQUENCE);
+	ota_der_put(d, OTA_DER_CONTEXT_PRIM(0), OTA_TCB_VENDOR, sizeof(OTA_TCB_VENDOR) - 1u);
+	ota_der_put(d, OTA_DER_CONTEXT_PRIM(1), model, (uint32_t)strlen(model));
+}
+
+/*
+ * The ROM's DiceTcbInfo: model "rom", layer 0, fwids = ROM identity, and
+ * in vendorInfo the device state ROM and ROM_EXT decided.
+ */
+static void put_rom_entry(struct ota_der *d, const struct ota_record_header *h, uint32_t flags)
+{
+	const uint32_t state[] = { h->lifecycle,     h->epoch,         h->min_svn,
+				   h->floor_rom_ext, h->floor_bl0,     h->chain_max_svn,
+				   h->tag_key_version };
+
+	entry_begin(d, OTA_TCB_MODEL_ROM);
+	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), OTA_TCB_LAYER_ROM);
+	put_fwids(d, h->rom_identity);
+	put_flags(d, flags);
+	vendor_info_begin(d, state, sizeof(state) / sizeof(state[0]));
+	vendor_info_end(d);
+	ota_der_end(d);
+}
+
+/*
+ * A booted stage's DiceTcbInfo: model = stage name, svn, layer = stage,
+ * fwids = measurement, and in vendorInfo the results of its check: path,
+ * scheme, depth, tag key version, then the root key id and each
+ * delegate's (depth + 1 OCTET STRINGs).
+ */
+static void put_stage_entry(struct ota_der *d, const struct ota_stage_record *s, uint32_t flags)
+{
+	const uint32_t results[] = { s->path, s->sig_scheme, s->delegation_depth,
+				     s->tag_key_version };
+	uint32_t k;
+
+	entry_begin(d, ota_stage_name(s->stage));
+	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(3), s->security_version);
+	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), s->stage);
+	put_fwids(d, s->measurement);
+	put_flags(d, flags);
+	vendor_info_begin(d, results, sizeof(results) / sizeof(results[0]));
+	for (k = 0; k <= s->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++)
+		ota_der_put(d, OTA_DER_OCTET_STRING, s->key_ids[k], OTA_KEY_ID_BYTES);
+	vendor_info_end(d);
+	ota_der_end(d);
+}
+
+void ota_alias_tcb_info_put(struct ota_der *d, const struct ota_alias_cert_params *p)
+{
+	uint32_t flags = ota_dice_flags(p->device->lifecycle), i;
+
+	ota_der_begin(d, OTA_DER_SEQUENCE);
+	put_rom_entry(d, p->device, flags);
+	for (i = 0; i < p->booted_count && i < OTA_STAGE_COUNT; i++)
+		put_stage_entry(d, p->booted[i], flags);
 	ota_der_end(d);
 }
 
@@ -134,7 +210,7 @@ static void put_tbs(struct ota_der *d, const struct ota_alias_cert_params *p)
 	ota_der_end(d);
 	ext_end(d);
 	ext_begin(d, oid_multi_tcb_info, sizeof(oid_multi_tcb_info), false);
-	put_tcb_info(d, p);
+	ota_alias_tcb_info_put(d, p);
 	ext_end(d);
 	ota_der_end(d);
 	ota_der_end(d);

@@ -31,6 +31,31 @@ static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t
 	return st;
 }
 
+/*
+ * The attempt the record shows booting `stage`: exactly one, accepted,
+ * with the SVN and measurement the alias key is derived from. NULL when
+ * the record says otherwise - then the certificate would certify results
+ * that are not this boot's, and ROM_EXT issues none.
+ */
+static const struct ota_stage_record *booted_attempt(const struct ota_record *r, uint32_t stage,
+						     uint32_t svn, const uint8_t *measurement)
+{
+	const struct ota_stage_record *found = NULL;
+	uint32_t i;
+
+	for (i = 0; i < r->hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++) {
+		const struct ota_stage_record *s = &r->stage[i];
+
+		if (s->stage != stage || !(s->flags & OTA_STAGE_F_BOOTED))
+			continue;
+		if (found != NULL || s->status != OTA_OK || s->security_version != svn ||
+		    memcmp(s->measurement, measurement, OTA_SHA256_BYTES) != 0)
+			return NULL;
+		found = s;
+	}
+	return found;
+}
+
 ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 {
 	struct ota_runtime *rt = &ota_rt;
@@ -68,15 +93,16 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	cp.device_id = bs->otp.device_id;
 	cp.subject_pubkey = rt->alias_pubkey;
 	cp.issuer_pubkey = rt->identity_pubkey;
-	cp.tcb[0].stage = OTA_STAGE_ROM_EXT;
-	cp.tcb[0].svn = bs->rom_ext_svn;
-	cp.tcb[0].measurement = bs->rom_ext_measurement;
-	cp.tcb[1].stage = OTA_STAGE_BL0;
-	cp.tcb[1].svn = bs->bl0_svn;
-	cp.tcb[1].measurement = bs->bl0_measurement;
-	cp.tcb_count = 2;
-	st = ota_alias_cert_build(&cp, identity, rt->alias_cert, sizeof(rt->alias_cert),
-				  &rt->alias_cert_len);
+	/* What the certificate certifies comes from the record ROM and ROM_EXT wrote. */
+	cp.device = &bs->record.hdr;
+	cp.booted[0] = booted_attempt(&bs->record, OTA_STAGE_ROM_EXT, bs->rom_ext_svn,
+				      bs->rom_ext_measurement);
+	cp.booted[1] = booted_attempt(&bs->record, OTA_STAGE_BL0, bs->bl0_svn, bs->bl0_measurement);
+	cp.booted_count = 2;
+	st = OTA_RECORD_BAD_FIELD;
+	if (cp.booted[0] != NULL && cp.booted[1] != NULL)
+		st = ota_alias_cert_build(&cp, identity, rt->alias_cert, sizeof(rt->alias_cert),
+					  &rt->alias_cert_len);
 	/* The identity key has done its jobs, whatever the outcome. */
 	hal_key_destroy(identity);
 	if (st == OTA_OK)

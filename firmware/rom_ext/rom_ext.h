@@ -32,16 +32,25 @@ struct ota_alias_cert_params {
 	const uint8_t *device_id;      /* OTA_DEVICE_ID_BYTES */
 	const uint8_t *subject_pubkey; /* the alias key, X || Y */
 	const uint8_t *issuer_pubkey;  /* the identity key, X || Y */
-	/* The booted stages, in boot order: the certificate's TCB info. */
-	struct ota_alias_tcb {
-		uint32_t stage;
-		uint32_t svn;
-		const uint8_t *measurement;
-	} tcb[OTA_STAGE_COUNT];
-	uint32_t tcb_count;
+	/*
+	 * The certificate's TCB info, as ROM and ROM_EXT decided it: the
+	 * device state (the record header: lifecycle, epoch, min SVN, floors,
+	 * chain max SVN, tag key version, ROM identity) and the attempt that
+	 * booted each stage, in boot order (SVN, measurement, path, scheme,
+	 * depth, tag key version, key ids).
+	 */
+	const struct ota_record_header *device;
+	const struct ota_stage_record *booted[OTA_STAGE_COUNT];
+	uint32_t booted_count;
 };
 ota_status_t ota_alias_cert_build(const struct ota_alias_cert_params *p, hal_key_t issuer,
 				  uint8_t *out, uint32_t cap, uint32_t *out_len);
+/*
+ * The MultiTcbInfo extension's value (its SEQUENCE) alone, for p's
+ * device and booted stages: the layout docs/evidence.md gives byte for
+ * byte. Part of ota_alias_cert_build; tests build certificates with it.
+ */
+void ota_alias_tcb_info_put(struct ota_der *d, const struct ota_alias_cert_params *p);
 /*
  * The X.509 pieces the alias certificate and the identity CSR share
  * (cert_der.c): the ECDSA-with-SHA-256 AlgorithmIdentifier, an otattest

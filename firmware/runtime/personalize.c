@@ -26,7 +26,8 @@
 
 #include "runtime.h"
 
-OTA_STATIC_ASSERT(OTA_IDCERT_MAX_DER == OTA_CERT_MAX_DER,
+OTA_STATIC_ASSERT(sizeof(((const struct ota_req_set_identity_cert *)0)->der) ==
+			  sizeof(((const struct ota_identity_cert_blob *)0)->der),
 		  "a SET_IDENTITY_CERT request carries exactly what the flash blob holds");
 OTA_STATIC_ASSERT(sizeof(struct ota_identity_cert_blob) <= OTA_FLASH_PAGE_SIZE,
 		  "the blob is written with one page erase");

@@ -44,7 +44,7 @@ expect_rc() { # want name cmd...
 "$tool" "$work" || fail_early "evidence_tool failed"
 nonce=$(cat "$work/nonce.hex")
 
-# Independent decoding and verification.
+# Independent decoding and verification, the certified claims included.
 $py tests/interop/evidence_check.py "$work/evidence.cose" "$work/ca.pem" "$nonce" \
 	"$work/record.bin" >"$work/py.out" 2>&1
 py_rc=$?
@@ -170,6 +170,42 @@ mkdir "$work/hybrid"
 "$tool" --rom-ext-hybrid "$work/hybrid"
 ok $? "evidence_tool --rom-ext-hybrid: evidence in which every booted stage is hybrid"
 policy_passes "hybrid required, every booted stage hybrid" "hybrid_required = true" "$work/hybrid"
+# A compromised runtime holding the genuine alias key changes one claim the
+# alias certificate certifies (evidence_tool --lie): otattest-verify names
+# the mismatch, nothing else, and evidence_check.py refuses the one claim
+# too, from the certificate's MultiTcbInfo read with `cryptography`.
+lie_refused() { # lie check stage python-check
+	local dir=$work/lie-$1
+	mkdir "$dir" && "$tool" --lie "$1" "$dir"
+	ok $? "evidence_tool --lie $1: the runtime signs a changed $1 claim"
+	expect_refusal "$2" "$3" true "a changed $1 claim" --ca "$dir/ca.pem" \
+		--nonce "$(cat "$dir/nonce.hex")" "$dir/evidence.cose"
+	$py tests/interop/evidence_check.py "$dir/evidence.cose" "$dir/ca.pem" "$(cat "$dir/nonce.hex")" \
+		"$dir/record.bin" >"$dir/py.out" 2>&1
+	[ $? = 1 ] && [ "$(grep -c '^not ok - ' "$dir/py.out")" = 1 ] &&
+		grep -qx "not ok - alias certificate certifies the claimed $4" "$dir/py.out"
+	ok $? "evidence_check.py: a changed $1 claim fails 'certifies the claimed $4' alone"
+}
+lie_refused root-key VERIFY_RESULT_MISMATCH bl0 "bl0 root key id"
+lie_refused delegate-key VERIFY_RESULT_MISMATCH bl0 "bl0 delegate key ids"
+lie_refused depth VERIFY_RESULT_MISMATCH bl0 "bl0 delegation depth"
+lie_refused path VERIFY_RESULT_MISMATCH rom_ext "rom_ext path"
+lie_refused scheme VERIFY_RESULT_MISMATCH rom_ext "rom_ext signature scheme"
+lie_refused stage-tag-key-version VERIFY_RESULT_MISMATCH bl0 "bl0 tag key version"
+lie_refused min-svn VERIFY_STATE_MISMATCH - "min SVN"
+lie_refused epoch VERIFY_STATE_MISMATCH - "epoch"
+lie_refused lifecycle VERIFY_STATE_MISMATCH - "lifecycle"
+lie_refused floor-rom-ext VERIFY_STATE_MISMATCH - "ROM_EXT floor"
+lie_refused floor-bl0 VERIFY_STATE_MISMATCH - "BL0 floor"
+lie_refused tag-key-version VERIFY_STATE_MISMATCH - "tag key version"
+lie_refused chain-max-svn VERIFY_STATE_MISMATCH - "chain max SVN"
+lie_refused rom-identity VERIFY_STATE_MISMATCH - "ROM identity"
+# The lies a policy would judge pass that policy: only the certificate stops them.
+printf 'max_delegation_depth = 0\n' >"$work/rule.policy"
+expect_refusal VERIFY_RESULT_MISMATCH bl0 true "a depth-0 claim under max_delegation_depth = 0" \
+	--ca "$work/lie-depth/ca.pem" --nonce "$(cat "$work/lie-depth/nonce.hex")" \
+	--policy "$work/rule.policy" "$work/lie-depth/evidence.cose"
+
 printf 'min_svn_bl0 = lots\n' >"$work/bad.policy"
 expect_rc 10 "otattest-verify: malformed policy is exit 10" \
 	"$verify" --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/bad.policy" "$work/evidence.cose"

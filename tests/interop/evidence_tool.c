@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * evidence_tool [--rom-ext-hybrid] OUTDIR: run the firmware's runtime on
+ * evidence_tool [--rom-ext-hybrid | --lie CLAIM] OUTDIR: run the firmware's runtime on
  * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
  * provisioned device, ROM_EXT's handoff, the key manager locked) and write
  * what an independent verifier needs:
@@ -17,6 +17,13 @@
  * which every booted stage is hybrid shows a hybrid_required policy can
  * pass (evidence.sh).
  *
+ * --lie CLAIM plays a compromised runtime: ROM_EXT certifies the boot as
+ * it was, then the runtime changes CLAIM in the record it encodes the
+ * claims from and signs them with its genuine alias key; record.bin is
+ * the record it lied with. Every verifier must refuse the evidence
+ * because the alias certificate says otherwise (evidence.sh runs each
+ * CLAIM of lie_names through otattest-verify and evidence_check.py).
+ *
  * The work runs as one check test (the fixture asserts with check).
  */
 #include <check.h>
@@ -31,6 +38,40 @@
 
 static const char *outdir;
 static bool rom_ext_hybrid;
+static int lie = -1;
+
+/* What --lie can change, each a claim the alias certificate certifies. */
+static const char *const lie_names[] = {
+	"root-key",  "delegate-key",  "depth",	   "path",	   "scheme",
+	"stage-tag-key-version",      "min-svn",   "epoch",	   "lifecycle",
+	"floor-rom-ext", "floor-bl0", "tag-key-version", "chain-max-svn", "rom-identity",
+};
+
+/* The fixture's booted ROM_EXT is stage[0], its booted BL0 stage[2] (depth 1). */
+static void tell_lie(struct ota_record *r)
+{
+	struct ota_stage_record *rom_ext = &r->stage[0], *bl0 = &r->stage[2];
+
+	switch (lie) {
+	case 0: memset(bl0->key_ids[0], 0x44, OTA_KEY_ID_BYTES); break;
+	case 1: memset(bl0->key_ids[1], 0x55, OTA_KEY_ID_BYTES); break;
+	case 2:
+		bl0->delegation_depth = 0;
+		memset(bl0->key_ids[1], 0, OTA_KEY_ID_BYTES);
+		break;
+	case 3: rom_ext->path = OTA_PATH_SIGNATURE; break;
+	case 4: rom_ext->sig_scheme = OTA_SCHEME_HYBRID; break;
+	case 5: bl0->tag_key_version++; break;
+	case 6: r->hdr.min_svn++; break;
+	case 7: r->hdr.epoch++; break;
+	case 8: r->hdr.lifecycle = OTA_LC_PROD_END; break;
+	case 9: r->hdr.floor_rom_ext++; break;
+	case 10: r->hdr.floor_bl0++; break;
+	case 11: r->hdr.tag_key_version++; break;
+	case 12: r->hdr.chain_max_svn = 200; break;
+	case 13: r->hdr.rom_identity[0] ^= 1; break;
+	}
+}
 
 static void write_file(const char *name, const void *buf, size_t len)
 {
@@ -59,7 +100,7 @@ static void write_pem(const char *name, const uint8_t *der, uint32_t len)
 
 START_TEST(make_evidence)
 {
-	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES], certs[4096];
+	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES], certs[OTA_CERTS_RESP_MAX];
 	uint8_t nonce[32];
 	char hex[2 * sizeof(nonce) + 2];
 	uint32_t len = 0, n, at;
@@ -71,6 +112,7 @@ START_TEST(make_evidence)
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
 	}
 	evfix_boot_runtime(&f);
+	tell_lie(&f.bs.record); /* after ROM_EXT certified the boot */
 	ck_assert_uint_eq(hal_trng_fill(nonce, sizeof(nonce)), OTA_OK);
 	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
 					sizeof(ev), &len),
@@ -103,8 +145,13 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--rom-ext-hybrid"))
 		rom_ext_hybrid = true;
-	else if (argc != 2) {
-		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid] OUTDIR\n");
+	else if (argc == 4 && !strcmp(argv[1], "--lie")) {
+		for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
+			if (!strcmp(argv[2], lie_names[i]))
+				lie = (int)i;
+	}
+	if (argc != 2 && !rom_ext_hybrid && lie < 0) {
+		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

@@ -277,13 +277,13 @@ START_TEST(test_set_identity_cert_refusals_change_nothing)
 	r.der_length = 0;
 	set_refused(OTA_MBOX_CERT_LENGTH, &r, sizeof(r));
 	r = good;
-	r.der_length = OTA_CERT_MAX_DER + 1;
+	r.der_length = OTA_IDCERT_MAX_DER + 1;
 	set_refused(OTA_MBOX_CERT_LENGTH, &r, sizeof(r));
 	r = good;
 	r.der_length = 0xffffffffu;
 	set_refused(OTA_MBOX_CERT_LENGTH, &r, sizeof(r));
 	r = good;
-	r.der[OTA_CERT_MAX_DER - 1] = 1;
+	r.der[OTA_IDCERT_MAX_DER - 1] = 1;
 	set_refused(OTA_MBOX_RESERVED_NONZERO, &r, sizeof(r));
 	r = good;
 	r.reserved = 1;

@@ -24,6 +24,7 @@
 #include "otattest/x509.h"
 
 #include "../../libotattest/tools/otimage/idcert.h"
+#include "rom_ext.h"
 #include "tu_main.h"
 
 static const uint8_t device_id[OTA_DEVICE_ID_BYTES] = { 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5,
@@ -64,39 +65,71 @@ static void add_ext(X509 *c, X509 *issuer, int nid, const char *v)
 	X509_EXTENSION_free(e);
 }
 
-/* TCG MultiTcbInfo for the booted stages of r, as the firmware writes it. */
-static void add_tcb_info(X509 *c, const struct ota_record *r)
+/* What an alias certificate's MultiTcbInfo holds. */
+enum tcb_profile {
+	TCB_RESULTS,           /* today's: device state and stage results (the firmware's writer) */
+	TCB_MEASUREMENTS_ONLY, /* before: each booted stage's SVN and measurement alone */
+};
+
+/* The booted attempts of r, in record (boot) order. */
+static uint32_t booted_stages(const struct ota_record *r,
+			      const struct ota_stage_record *out[OTA_STAGE_COUNT])
+{
+	uint32_t i, n = 0;
+
+	for (i = 0; i < r->hdr.stage_count; i++)
+		if ((r->stage[i].flags & OTA_STAGE_F_BOOTED) && n < OTA_STAGE_COUNT)
+			out[n++] = &r->stage[i];
+	return n;
+}
+
+/* The older MultiTcbInfo: model, svn, layer and fwids per booted stage. */
+static void put_measurements_only(struct ota_der *d, const struct ota_record *r)
 {
 	static const uint8_t sha256_oid[] = { 0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03,
 					      0x04, 0x02, 0x01 };
-	uint8_t buf[512];
+	const struct ota_stage_record *booted[OTA_STAGE_COUNT];
+	uint32_t i, n = booted_stages(r, booted);
+
+	ota_der_begin(d, OTA_DER_SEQUENCE);
+	for (i = 0; i < n; i++) {
+		const char *name = ota_stage_name(booted[i]->stage);
+
+		ota_der_begin(d, OTA_DER_SEQUENCE);
+		ota_der_put(d, OTA_DER_CONTEXT_PRIM(1), name, (uint32_t)strlen(name));
+		ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(3), booted[i]->security_version);
+		ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), booted[i]->stage);
+		ota_der_begin(d, OTA_DER_CONTEXT(6));
+		ota_der_begin(d, OTA_DER_SEQUENCE);
+		ota_der_put_raw(d, sha256_oid, sizeof(sha256_oid));
+		ota_der_put(d, OTA_DER_OCTET_STRING, booted[i]->measurement, 32);
+		ota_der_end(d);
+		ota_der_end(d);
+		ota_der_end(d);
+	}
+	ota_der_end(d);
+}
+
+/* TCG MultiTcbInfo for r, as the firmware writes it (or wrote it before). */
+static void add_tcb_info(X509 *c, const struct ota_record *r, enum tcb_profile profile)
+{
+	struct ota_alias_cert_params p;
+	uint8_t buf[OTA_CERT_MAX_DER];
 	struct ota_der d;
 	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new();
 	ASN1_OBJECT *obj = OBJ_txt2obj("2.23.133.5.4.5", 1);
 	X509_EXTENSION *e;
-	uint32_t i, len;
+	uint32_t len;
 
 	ota_der_init(&d, buf, sizeof(buf));
-	ota_der_begin(&d, OTA_DER_SEQUENCE);
-	for (i = 0; i < r->hdr.stage_count; i++) {
-		const struct ota_stage_record *s = &r->stage[i];
-		const char *name = ota_stage_name(s->stage);
-
-		if (!(s->flags & OTA_STAGE_F_BOOTED))
-			continue;
-		ota_der_begin(&d, OTA_DER_SEQUENCE);
-		ota_der_put(&d, OTA_DER_CONTEXT_PRIM(1), name, (uint32_t)strlen(name));
-		ota_der_put_uint_tagged(&d, OTA_DER_CONTEXT_PRIM(3), s->security_version);
-		ota_der_put_uint_tagged(&d, OTA_DER_CONTEXT_PRIM(4), s->stage);
-		ota_der_begin(&d, OTA_DER_CONTEXT(6));
-		ota_der_begin(&d, OTA_DER_SEQUENCE);
-		ota_der_put_raw(&d, sha256_oid, sizeof(sha256_oid));
-		ota_der_put(&d, OTA_DER_OCTET_STRING, s->measurement, 32);
-		ota_der_end(&d);
-		ota_der_end(&d);
-		ota_der_end(&d);
+	if (profile == TCB_RESULTS) {
+		memset(&p, 0, sizeof(p));
+		p.device = &r->hdr;
+		p.booted_count = booted_stages(r, p.booted);
+		ota_alias_tcb_info_put(&d, &p);
+	} else {
+		put_measurements_only(&d, r);
 	}
-	ota_der_end(&d);
 	ck_assert_uint_eq(ota_der_finish(&d, &len), OTA_OK);
 	ASN1_OCTET_STRING_set(os, buf, (int)len);
 	e = X509_EXTENSION_create_by_OBJ(NULL, obj, 0, os);
@@ -107,8 +140,13 @@ static void add_tcb_info(X509 *c, const struct ota_record *r)
 	ASN1_OCTET_STRING_free(os);
 }
 
-/* An end-entity certificate for key, issued by issuer_key/issuer. */
-static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca)
+/*
+ * A certificate for key in the alias certificate's name for device `dev`,
+ * issued by issuer_key/issuer (whose subject becomes its issuer name),
+ * with the TCB info of rec in the given profile.
+ */
+static X509 *issue_alias(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca,
+			 const uint8_t dev[OTA_DEVICE_ID_BYTES], enum tcb_profile profile)
 {
 	char cn[sizeof(OTA_CERT_CN_ALIAS) + 2 * OTA_DEVICE_ID_BYTES];
 	X509 *c = X509_new();
@@ -119,7 +157,7 @@ static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool 
 	ASN1_TIME_set_string_X509(X509_getm_notBefore(c), "20250101000000Z");
 	ASN1_TIME_set_string_X509(X509_getm_notAfter(c), "99991231235959Z");
 	memcpy(cn, OTA_CERT_CN_ALIAS, sizeof(OTA_CERT_CN_ALIAS) - 1);
-	otu_hex_encode(cn + sizeof(OTA_CERT_CN_ALIAS) - 1, device_id, OTA_DEVICE_ID_BYTES);
+	otu_hex_encode(cn + sizeof(OTA_CERT_CN_ALIAS) - 1, dev, OTA_DEVICE_ID_BYTES);
 	X509_NAME_add_entry_by_NID(X509_get_subject_name(c), NID_commonName, MBSTRING_UTF8,
 				   (const unsigned char *)cn, -1, -1, 0);
 	X509_set_issuer_name(c, X509_get_subject_name(issuer));
@@ -128,9 +166,15 @@ static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool 
 	add_ext(c, issuer, NID_key_usage, "critical,digitalSignature");
 	add_ext(c, issuer, NID_subject_key_identifier, "hash");
 	add_ext(c, issuer, NID_authority_key_identifier, "keyid:always");
-	add_tcb_info(c, &rec);
+	add_tcb_info(c, &rec, profile);
 	ck_assert_int_gt(X509_sign(c, issuer_key, EVP_sha256()), 0);
 	return c;
+}
+
+/* An end-entity certificate for key, issued by issuer_key/issuer, as the device makes it. */
+static X509 *issue_leaf(EVP_PKEY *key, EVP_PKEY *issuer_key, X509 *issuer, bool ca)
+{
+	return issue_alias(key, issuer_key, issuer, ca, device_id, TCB_RESULTS);
 }
 
 static void make_chain(struct chain *ch)
@@ -228,17 +272,17 @@ static uint32_t der_of(X509 *x, uint8_t *out)
 	return (uint32_t)n;
 }
 
-/* Evidence for r signed by `signer`, carrying the certificates of ch. */
-static uint32_t make_evidence_with(const struct ota_record *r, const struct chain *ch,
-				   EVP_PKEY *signer, X509 *leaf, uint8_t *out, uint32_t cap)
+/* Evidence for r signed by `signer`, carrying `count` certificates (leaf first). */
+static uint32_t make_evidence_certs(const struct ota_record *r, EVP_PKEY *signer,
+				    X509 *const x509s[], uint32_t count, uint8_t *out, uint32_t cap)
 {
 	uint8_t claims[OTA_CLAIMS_MAX_BYTES], digest[32], prefix[OTA_COSE_SIG1_PREFIX_MAX];
 	static const uint8_t prot[] = OTA_COSE_PROTECTED_ES256;
-	static uint8_t der[2][OTA_CERT_MAX_DER];
+	static uint8_t der[OTA_COSE_MAX_CERTS][OTA_CERT_MAX_DER];
 	uint8_t sigder[80], raw[64];
 	const unsigned char *sp = sigder;
-	const uint8_t *certs[2] = { der[0], der[1] };
-	uint32_t lens[2], claims_len, prefix_len, len;
+	const uint8_t *certs[OTA_COSE_MAX_CERTS];
+	uint32_t lens[OTA_COSE_MAX_CERTS], claims_len, prefix_len, len, i;
 	size_t siglen = sizeof(sigder);
 	ECDSA_SIG *sig;
 	EVP_MD_CTX *md = EVP_MD_CTX_new();
@@ -261,12 +305,24 @@ static uint32_t make_evidence_with(const struct ota_record *r, const struct chai
 	BN_bn2binpad(ECDSA_SIG_get0_s(sig), raw + 32, 32);
 	ECDSA_SIG_free(sig);
 
-	lens[0] = der_of(leaf, der[0]);
-	lens[1] = der_of(ch->id, der[1]);
-	ck_assert_uint_eq(ota_evidence_encode_sign1(claims, claims_len, certs, lens, 2, raw, out,
-						    cap, &len),
+	ck_assert_uint_le(count, OTA_COSE_MAX_CERTS);
+	for (i = 0; i < count; i++) {
+		certs[i] = der[i];
+		lens[i] = der_of(x509s[i], der[i]);
+	}
+	ck_assert_uint_eq(ota_evidence_encode_sign1(claims, claims_len, certs, lens, count, raw,
+						    out, cap, &len),
 			  OTA_OK);
 	return len;
+}
+
+/* Evidence for r signed by `signer`, carrying leaf and the identity certificate of ch. */
+static uint32_t make_evidence_with(const struct ota_record *r, const struct chain *ch,
+				   EVP_PKEY *signer, X509 *leaf, uint8_t *out, uint32_t cap)
+{
+	X509 *const certs[2] = { leaf, ch->id };
+
+	return make_evidence_certs(r, signer, certs, 2, out, cap);
 }
 
 static uint32_t make_evidence(const struct ota_record *r, uint8_t *out, uint32_t cap)
@@ -570,6 +626,216 @@ START_TEST(test_claims_for_another_device)
 }
 END_TEST
 
+/*
+ * A runtime that holds the genuine alias key signs claims that differ
+ * from the boot in one thing the alias certificate certifies. Where a
+ * policy rule judges that claim, the policy is one the truth breaks and
+ * the lie passes: without the certificate's word the lie would pass.
+ */
+enum lie_kind {
+	LIE_ROOT_KEY, LIE_DELEGATE_KEY, LIE_DEPTH, LIE_PATH, LIE_SCHEME, LIE_STAGE_TAG_KEY_VERSION,
+	LIE_MIN_SVN, LIE_EPOCH, LIE_LIFECYCLE, LIE_FLOOR_ROM_EXT, LIE_FLOOR_BL0,
+	LIE_TAG_KEY_VERSION, LIE_CHAIN_MAX_SVN, LIE_ROM_IDENTITY, LIE_COUNT
+};
+static const struct lie {
+	ota_status_t rule; /* what the policy refuses the truth with; OTA_OK: no rule */
+	ota_status_t want; /* what the verifier refuses the lie with */
+	uint32_t stage;
+	const char *detail;
+} lies[LIE_COUNT] = {
+	[LIE_ROOT_KEY] = { OTA_VERIFY_ROOT_KEY_NOT_ALLOWED, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+			   "bl0 root key id claimed is not the one certified" },
+	[LIE_DELEGATE_KEY] = { OTA_OK, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+			       "bl0 delegate 1 key id claimed is not the one certified" },
+	[LIE_DEPTH] = { OTA_VERIFY_DEPTH_EXCEEDED, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+			"bl0 delegation depth claimed 0, certified 1" },
+	[LIE_PATH] = { OTA_VERIFY_TAG_PATH_FORBIDDEN, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+		       "bl0 path claimed 2, certified 1" },
+	[LIE_SCHEME] = { OTA_VERIFY_HYBRID_MISSING, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_ROM_EXT,
+			 "rom_ext signature scheme claimed 2, certified 1" },
+	[LIE_STAGE_TAG_KEY_VERSION] = { OTA_OK, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+					"bl0 tag key version claimed 9, certified 1" },
+	[LIE_MIN_SVN] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+			  "min SVN claimed 6, certified 5" },
+	[LIE_EPOCH] = { OTA_VERIFY_EPOCH_BELOW_POLICY, OTA_VERIFY_STATE_MISMATCH,
+			OTA_VERDICT_NO_STAGE, "epoch claimed 3, certified 2" },
+	[LIE_LIFECYCLE] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+			    "lifecycle claimed 3, certified 2" },
+	[LIE_FLOOR_ROM_EXT] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"ROM_EXT floor claimed 2, certified 1" },
+	[LIE_FLOOR_BL0] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+			    "BL0 floor claimed 5, certified 3" },
+	[LIE_TAG_KEY_VERSION] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+				  "tag key version claimed 2, certified 1" },
+	[LIE_CHAIN_MAX_SVN] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"chain max SVN claimed 200, certified 128" },
+	[LIE_ROM_IDENTITY] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
+			       "ROM identity claimed is not the one certified" },
+};
+
+/* Tell lie k about the boot in r, and set in p the rule (if any) the lie is to pass. */
+static void tell_lie(enum lie_kind k, struct ota_record *r, struct ota_policy *p)
+{
+	struct ota_stage_record *rom_ext = &r->stage[0], *bl0 = &r->stage[1];
+
+	switch (k) {
+	case LIE_ROOT_KEY: /* BL0 signed under a root key the fleet allows */
+		memset(bl0->key_ids[0], 0x44, 32);
+		p->allowed_root_key_count = 2;
+		memset(p->allowed_root_keys[0], 0x11, 32);
+		memset(p->allowed_root_keys[1], 0x44, 32);
+		break;
+	case LIE_DELEGATE_KEY: /* another delegate, one not revoked, say */
+		memset(bl0->key_ids[1], 0x55, 32);
+		break;
+	case LIE_DEPTH: /* no delegate at all */
+		bl0->delegation_depth = 0;
+		memset(bl0->key_ids[1], 0, 32);
+		p->max_delegation_depth = 0;
+		break;
+	case LIE_PATH: /* signatures checked, not just the tag */
+		bl0->path = OTA_PATH_SIGNATURE;
+		p->tag_path_allowed = false;
+		break;
+	case LIE_SCHEME: /* hybrid-signed */
+		rom_ext->sig_scheme = OTA_SCHEME_HYBRID;
+		p->hybrid_required = true;
+		break;
+	case LIE_STAGE_TAG_KEY_VERSION:
+		bl0->tag_key_version = 9;
+		break;
+	case LIE_MIN_SVN:
+		r->hdr.min_svn = 6;
+		break;
+	case LIE_EPOCH: /* an identity epoch past the last re-provisioning */
+		r->hdr.epoch = 3;
+		p->min_epoch = 3;
+		break;
+	case LIE_LIFECYCLE:
+		r->hdr.lifecycle = OTA_LC_PROD_END;
+		break;
+	case LIE_FLOOR_ROM_EXT:
+		r->hdr.floor_rom_ext = 2;
+		break;
+	case LIE_FLOOR_BL0: /* rollback protection that is not there */
+		r->hdr.floor_bl0 = 5;
+		break;
+	case LIE_TAG_KEY_VERSION: /* tags rotated when they were not */
+		r->hdr.tag_key_version = 2;
+		break;
+	case LIE_CHAIN_MAX_SVN:
+		r->hdr.chain_max_svn = 200;
+		break;
+	case LIE_ROM_IDENTITY:
+		r->hdr.rom_identity[0] ^= 1;
+		break;
+	case LIE_COUNT:
+		break;
+	}
+}
+
+START_TEST(test_certified_claim_changed_is_refused)
+{
+	const struct lie *l = &lies[_i];
+	struct ota_record liar = rec;
+	struct ota_policy p;
+	uint32_t len;
+
+	ota_policy_init(&p);
+	tell_lie((enum lie_kind)_i, &liar, &p);
+	/* The truth, under the policy the lie was told for. */
+	len = make_evidence(&rec, ev, sizeof(ev));
+	if (l->rule == OTA_OK)
+		ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p,
+						      NULL, 0, &v),
+				  OTA_OK);
+	else
+		expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL,
+						    0, &v),
+			    l->rule);
+	/* The lie passes that policy; the alias certificate says otherwise. */
+	len = make_evidence(&liar, ev, sizeof(ev));
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
+		    l->want);
+	ck_assert(v.authentic); /* the genuine alias key signed it */
+	ck_assert_uint_eq(v.failures[0].stage, l->stage);
+	ck_assert_str_eq(v.failures[0].detail, l->detail);
+}
+END_TEST
+
+START_TEST(test_alias_cert_of_older_firmware)
+{
+	uint32_t len;
+
+	/* SVNs and measurements only: what the policy judges is the runtime's word. */
+	X509_free(good.alias);
+	good.alias = issue_alias(good.alias_key, good.id_key, good.id, false, device_id,
+				 TCB_MEASUREMENTS_ONLY);
+	len = make_evidence(&rec, ev, sizeof(ev));
+	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_NOT_CERTIFIED);
+	ck_assert(v.authentic);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "measurements and SVNs only"));
+}
+END_TEST
+
+static const uint8_t device_e[OTA_DEVICE_ID_BYTES] = { 0xe0, 0xe1, 0xe2, 0xe3, 0xe4, 0xe5,
+						       0xe6, 0xe7, 0xe8, 0xe9, 0xea, 0xeb,
+						       0xec, 0xed, 0xee, 0xef };
+
+START_TEST(test_alias_for_another_device)
+{
+	struct ota_record claims_e = rec;
+	uint32_t len;
+
+	/*
+	 * Device D's identity key (its identity certificate is genuine, the
+	 * chain to the CA holds) certifies an alias key in device E's name,
+	 * and the claims name E too.
+	 */
+	memcpy(claims_e.hdr.device_id, device_e, sizeof(device_e));
+	X509_free(good.alias);
+	good.alias = issue_alias(good.alias_key, good.id_key, good.id, false, device_e, TCB_RESULTS);
+	len = make_evidence(&claims_e, ev, sizeof(ev));
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_IDENTITY_MISMATCH);
+	ck_assert(v.authentic);
+	ck_assert_str_eq(v.failures[0].detail,
+			 "the alias certificate's subject and issuer name different devices");
+}
+END_TEST
+
+START_TEST(test_identity_cert_that_did_not_issue_the_alias)
+{
+	EVP_PKEY *key_e = EVP_EC_gen("P-256");
+	uint8_t pub[64];
+	X509 *id_e, *certs[3];
+	uint32_t len;
+
+	/*
+	 * Device E's genuine identity certificate first in the chain, device
+	 * D's (the real issuer) after it: the path to the CA holds through D,
+	 * but the identity the evidence shows did not issue its alias.
+	 */
+	raw_pub(key_e, pub);
+	ck_assert_uint_eq(otimage_identity_cert_issue(good.ca_key, good.ca, device_e, pub, &id_e),
+			  OTA_OK);
+	certs[0] = good.alias;
+	certs[1] = id_e;
+	certs[2] = good.id;
+	len = make_evidence_certs(&rec, good.alias_key, certs, 3, ev, sizeof(ev));
+	expect_only(&v,
+		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_IDENTITY_MISMATCH);
+	ck_assert(v.authentic);
+	ck_assert_str_eq(v.failures[0].detail,
+			 "the identity certificate in the evidence did not issue the alias certificate");
+	X509_free(id_e);
+	EVP_PKEY_free(key_e);
+}
+END_TEST
+
 START_TEST(test_every_failure_is_reported)
 {
 	struct ota_policy p;
@@ -741,6 +1007,10 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_refused_stage_without_fallback);
 	tcase_add_test(tc, test_claims_not_certified);
 	tcase_add_test(tc, test_claims_for_another_device);
+	tcase_add_loop_test(tc, test_certified_claim_changed_is_refused, 0, LIE_COUNT);
+	tcase_add_test(tc, test_alias_cert_of_older_firmware);
+	tcase_add_test(tc, test_alias_for_another_device);
+	tcase_add_test(tc, test_identity_cert_that_did_not_issue_the_alias);
 	tcase_add_test(tc, test_every_failure_is_reported);
 	tcase_add_test(tc, test_claims_refusals);
 	tcase_add_test(pol, test_policy_file_parses);

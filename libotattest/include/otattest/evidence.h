@@ -103,6 +103,50 @@
  * uncompressed point 04 || X || Y (RFC 7093 section 2 method 1). */
 #define OTA_CERT_KEY_ID_BYTES 20u
 
+/*
+ * The alias certificate's TCG DICE MultiTcbInfo (docs/evidence.md,
+ * "Alias certificate profile"): ROM_EXT certifies there what the claims
+ * repeat and a verifier's policy judges. One DiceTcbInfo for the ROM
+ * (layer 0, model "rom") whose vendorInfo is the device state, then one
+ * per booted stage (layer = enum ota_stage, model = its name) whose
+ * vendorInfo is that stage's verification results; every entry has
+ * vendor "otattest" and the flags of the lifecycle state. vendorInfo
+ * holds one DER SEQUENCE of INTEGERs (and, for a stage, its key ids as
+ * OCTET STRINGs) that starts with OTA_TCB_INFO_VERSION.
+ */
+#define OTA_TCB_VENDOR "otattest"
+#define OTA_TCB_MODEL_ROM "rom"
+#define OTA_TCB_LAYER_ROM 0u
+#define OTA_TCB_INFO_VERSION 1u
+
+/*
+ * DiceTcbInfo flags [7]: a TCG OperationalFlags BIT STRING, always 32
+ * bits wide (fixedWidth, bit 31, set - otherwise DER would drop trailing
+ * zero bits). Here as the four content bytes big-endian, so BIT STRING
+ * bit n is (1u << (31 - n)).
+ */
+#define OTA_DICE_FLAG_NOT_SECURE (1u << 30)  /* bit 1, notSecure */
+#define OTA_DICE_FLAG_DEBUG (1u << 28)       /* bit 3, debug */
+#define OTA_DICE_FLAG_FIXED_WIDTH (1u << 0)  /* bit 31, fixedWidth */
+
+/*
+ * The flags a lifecycle state certifies: prod and prod_end are secure
+ * configurations with debug closed; dev has debug open; test_unlocked
+ * (manufacturing) and rma have debug open and are not a secure
+ * configuration. Anything else (never certified) is treated like rma.
+ */
+static inline uint32_t ota_dice_flags(uint32_t lifecycle)
+{
+	switch (lifecycle) {
+	case OTA_LC_PROD:
+	case OTA_LC_PROD_END:
+		return OTA_DICE_FLAG_FIXED_WIDTH;
+	case OTA_LC_DEV:
+		return OTA_DICE_FLAG_FIXED_WIDTH | OTA_DICE_FLAG_DEBUG;
+	}
+	return OTA_DICE_FLAG_FIXED_WIDTH | OTA_DICE_FLAG_DEBUG | OTA_DICE_FLAG_NOT_SECURE;
+}
+
 /* ---- encoder (libotattest core, used by the firmware) ------------------ */
 
 /*

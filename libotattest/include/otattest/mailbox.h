@@ -16,6 +16,7 @@
 #define OTATTEST_MAILBOX_H
 
 #include "common.h"
+#include "flash.h" /* OTA_IDCERT_MAX_DER: what SET_IDENTITY_CERT carries */
 #include "record.h"
 #include "status.h"
 
@@ -23,9 +24,18 @@
 
 /* Largest claims set (four stage maps with full chains), with headroom. */
 #define OTA_CLAIMS_MAX_BYTES 1536u
-/* Each certificate in a chain: the alias certificate the firmware issues and
- * the identity certificate from flash (OTA_IDCERT_MAX_DER, no larger). */
-#define OTA_CERT_MAX_DER 1024u
+/*
+ * Each certificate in a chain: the alias certificate the firmware issues and
+ * the identity certificate from flash (OTA_IDCERT_MAX_DER, 1024, no larger).
+ * The alias certificate is the larger one: its MultiTcbInfo certifies the
+ * device state and, per booted stage, the results of the check with up to
+ * three 32-byte key ids (docs/evidence.md). Its largest form - both stages
+ * at delegation depth 2, every number at its widest - is 1075 bytes
+ * (tests/unit/test_alias_cert.c builds it); 1280 leaves about a sixth
+ * for the profile to grow. It was 1024 while the alias certificate
+ * certified measurements only (660 bytes).
+ */
+#define OTA_CERT_MAX_DER 1280u
 /*
  * Evidence (a COSE_Sign1, evidence.h) is never larger than this, and the
  * layers hold it to this one number: the model bounds what the firmware
@@ -41,7 +51,8 @@
  * signature - which comes to 85 bytes at these sizes; 256 leaves room.
  * tests/unit/test_mbox_table.c encodes the extremes: the largest record's
  * claims (997 bytes) and a full claims buffer with two full certificates
- * (3669 bytes).
+ * (4181 bytes). Real evidence is about 2 KB (the largest alias
+ * certificate, 1075 bytes, and an identity certificate of about 500).
  *
  * It must fit the shared-memory response area: the smallest response
  * region a driver accepts (shm.h) is derived from the command table
@@ -146,15 +157,17 @@ OTA_STATIC_ASSERT(sizeof(struct ota_resp_reset) == 16, "ota_resp_reset layout");
 #define OTA_IDENTITY_CSR_MAX_DER 512u
 /*
  * The certificate goes to the identity certificate region in flash, so it
- * is bounded by the blob there (flash.h: OTA_IDCERT_MAX_DER, 1024 bytes,
- * the same bound as OTA_CERT_MAX_DER). 1032 bytes; exactly this length,
- * bytes past der_length zero.
+ * is bounded by the blob there (flash.h: OTA_IDCERT_MAX_DER, 1024 bytes;
+ * within OTA_CERT_MAX_DER, so it fits the evidence's x5chain). 1032
+ * bytes; exactly this length, bytes past der_length zero.
  */
 struct ota_req_set_identity_cert {
-	uint32_t der_length; /* 1..OTA_CERT_MAX_DER */
+	uint32_t der_length; /* 1..OTA_IDCERT_MAX_DER */
 	uint32_t reserved;
-	uint8_t der[OTA_CERT_MAX_DER];
+	uint8_t der[OTA_IDCERT_MAX_DER];
 };
+OTA_STATIC_ASSERT(OTA_IDCERT_MAX_DER <= OTA_CERT_MAX_DER,
+		  "an identity certificate fits a chain's certificate bound");
 OTA_STATIC_ASSERT(sizeof(struct ota_req_set_identity_cert) == 1032,
 		  "ota_req_set_identity_cert layout");
 

@@ -307,6 +307,10 @@ enum ota_status_class {
 	X(VERIFY_RECORD_MISMATCH, VERIFICATION, VERIFY, 13, "evidence claims disagree with the boot record digest") \
 	X(VERIFY_DEVICE_MISMATCH, VERIFICATION, VERIFY, 14, "the evidence's device id is not the device its certificate names") \
 	X(VERIFY_TCB_MISMATCH, VERIFICATION, VERIFY, 15, "evidence claims disagree with the measurements certified in the alias certificate") \
+	X(VERIFY_IDENTITY_MISMATCH, VERIFICATION, VERIFY, 16, "the alias certificate names another device than the identity certificate that issued it") \
+	X(VERIFY_NOT_CERTIFIED, VERIFICATION, VERIFY, 17, "the alias certificate does not certify the stage results and device state (firmware from before they were certified)") \
+	X(VERIFY_RESULT_MISMATCH, VERIFICATION, VERIFY, 18, "a stage's verification results in the claims disagree with the alias certificate") \
+	X(VERIFY_STATE_MISMATCH, VERIFICATION, VERIFY, 19, "the device state in the claims disagrees with the alias certificate") \
 	/* host side: driver, daemon, tools */                                                    \
 	X(HOST_TIMEOUT, TIMEOUT, HOST, 1, "the device did not answer in time")                     \
 	X(HOST_NO_DEVICE, NOT_FOUND, HOST, 2, "no such otattest device")                           \

@@ -91,23 +91,60 @@ ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const ce
 /*
  * What the alias certificate itself certifies (it was issued by the
  * identity key in ROM_EXT, before BL0 ran, so BL0 cannot forge it): the
- * device id from its subject CN and, from its TCG MultiTcbInfo extension,
- * each booted stage's SVN and measurement. The verifier holds the claims
- * to these: a runtime signing claims about other code is caught here.
+ * device id from its subject CN, the identity it was issued in the name
+ * of (its issuer CN) and, from its TCG MultiTcbInfo extension
+ * (docs/evidence.md, "Alias certificate profile"), the device state and
+ * each booted stage's SVN, measurement and verification results. The
+ * verifier holds the claims to these: a runtime signing claims about
+ * other code, other keys or another device state is caught here.
  */
 struct ota_cert_tcb {
 	uint32_t stage; /* DiceTcbInfo layer */
 	uint32_t svn;
 	uint8_t measurement[OTA_SHA256_BYTES];
+	/* The results of the stage's check (vendorInfo; certifies_results only). */
+	uint32_t path, sig_scheme, depth, tag_key_version;
+	uint32_t key_id_count; /* depth + 1: the root key id, then each delegate's */
+	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
+};
+/* The ROM's entry: the device state ROM and ROM_EXT decided (certifies_results only). */
+struct ota_cert_device {
+	uint8_t rom_identity[OTA_SHA256_BYTES];
+	uint32_t lifecycle, epoch, min_svn, floor_rom_ext, floor_bl0, chain_max_svn;
+	uint32_t tag_key_version;
+	uint32_t flags; /* DICE OperationalFlags of every entry: ota_dice_flags(lifecycle) */
 };
 struct ota_alias_info {
 	bool has_device_id;
 	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	bool has_issuer_device_id; /* the identity certificate's subject, as the issuer names it */
+	uint8_t issuer_device_id[OTA_DEVICE_ID_BYTES];
+	/*
+	 * true: the profile with the device state and the stage results.
+	 * false: an older certificate (measurements and SVNs only, or no TCB
+	 * info at all) - it does not certify what a policy judges.
+	 */
+	bool certifies_results;
+	struct ota_cert_device device;
 	uint32_t tcb_count;
 	struct ota_cert_tcb tcb[OTA_STAGE_COUNT];
 };
 /* X509_MALFORMED when the certificate or its TCB info does not parse. */
 ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alias_info *out);
+
+/*
+ * The device an identity certificate (DER) names in its subject CN, and
+ * whether it issued the alias certificate: its subject is the alias's
+ * issuer and its key verifies the alias's signature. X509_MALFORMED when
+ * either does not parse as a certificate.
+ */
+struct ota_identity_info {
+	bool has_device_id;
+	uint8_t device_id[OTA_DEVICE_ID_BYTES];
+	bool issued_alias;
+};
+ota_status_t ota_identity_cert_info(const uint8_t *der, size_t len, const uint8_t *alias_der,
+				    size_t alias_len, struct ota_identity_info *out);
 
 /* ---- policy ------------------------------------------------------------ */
 

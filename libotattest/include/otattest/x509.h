@@ -12,7 +12,13 @@
 
 #include "status.h"
 
-#define OTA_DER_MAX_DEPTH 10u
+/*
+ * Deepest nesting the writer tracks. The alias certificate goes deepest:
+ * Certificate, TBSCertificate, [3], Extensions, Extension, extnValue,
+ * MultiTcbInfo, DiceTcbInfo, vendorInfo [8], its SEQUENCE, and an INTEGER
+ * that needs a leading zero byte (written as an open item) - 11.
+ */
+#define OTA_DER_MAX_DEPTH 12u
 
 /* Tags used by the writer. */
 #define OTA_DER_BOOLEAN 0x01u

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading what the alias certificate certifies (verify.h): the device id
- * in its subject CN and the TCG DICE MultiTcbInfo extension (OID
- * 2.23.133.5.4.5) the firmware writes (firmware/runtime/alias_cert.c).
- * OpenSSL parses the certificate and finds the extension; its contents
- * are read here with a small bounded DER reader, strictly: the shape the
- * firmware writes, nothing else.
+ * in its subject CN, the identity in its issuer CN, and the TCG DICE
+ * MultiTcbInfo extension (OID 2.23.133.5.4.5) the firmware writes
+ * (firmware/rom_ext/alias_cert.c; docs/evidence.md gives it byte for
+ * byte). OpenSSL parses the certificate and finds the extension; its
+ * contents are read here with a small bounded DER reader, strictly: the
+ * shape the firmware writes, nothing else. The one older shape still
+ * recognised - entries with model, svn, layer and fwids only - is read so
+ * the verifier can say that such a certificate certifies too little.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include <openssl/objects.h>
@@ -15,6 +17,8 @@
 #include <openssl/x509v3.h>
 
 #include "otattest/verify.h"
+
+#include "cert_read.h"
 
 struct der {
 	const uint8_t *p;
@@ -48,104 +52,239 @@ static bool der_next(struct der *d, uint8_t tag, struct der *in)
 	return true;
 }
 
+/* An OPTIONAL field: absent unless the next tag is this one. */
+static bool der_optional(struct der *d, uint8_t tag, struct der *in, bool *present)
+{
+	*present = d->n > 0 && d->p[0] == tag;
+	if (!*present) {
+		in->p = NULL;
+		in->n = 0;
+		return true;
+	}
+	return der_next(d, tag, in);
+}
+
+/* Non-negative INTEGER contents of at most 32 bits, in the shortest form. */
 static bool der_uint(const struct der *v, uint32_t *out)
 {
 	size_t i;
 
 	if (v->n == 0 || v->n > 5 || (v->p[0] & 0x80) || (v->n == 5 && v->p[0] != 0))
 		return false;
+	if (v->n > 1 && v->p[0] == 0 && !(v->p[1] & 0x80))
+		return false;
 	for (*out = 0, i = 0; i < v->n; i++)
 		*out = *out << 8 | v->p[i];
 	return true;
 }
 
+static bool der_next_uint(struct der *d, uint32_t *out)
+{
+	struct der v;
+
+	return der_next(d, 0x02, &v) && der_uint(&v, out);
+}
+
+static bool der_is(const struct der *v, const char *s)
+{
+	return v->n == strlen(s) && memcmp(v->p, s, v->n) == 0;
+}
+
 static const uint8_t sha256_oid[] = { 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02, 0x01 };
 
-static bool parse_tcb(struct der *d, struct ota_cert_tcb *t)
-{
-	struct der info, model, svn, layer, fwids, fwid, oid, digest;
+/* The fields of one DiceTcbInfo, in their order; absent ones are NULL/0. */
+struct tcb_entry {
+	struct der vendor, model, svn, layer, fwids, flags, vendor_info;
+	bool has_vendor, has_svn, has_flags, has_vendor_info;
+};
 
-	if (!der_next(d, 0x30, &info) || !der_next(&info, 0x81, &model) ||
-	    !der_next(&info, 0x83, &svn) || !der_next(&info, 0x84, &layer) ||
-	    !der_next(&info, 0xa6, &fwids) || info.n != 0)
-		return false;
-	if (!der_uint(&svn, &t->svn) || !der_uint(&layer, &t->stage) ||
-	    t->stage < OTA_STAGE_ROM_EXT || t->stage > OTA_STAGE_BL0 ||
-	    model.n != strlen(ota_stage_name(t->stage)) ||
-	    memcmp(model.p, ota_stage_name(t->stage), model.n))
-		return false;
+static bool parse_entry(struct der *list, struct tcb_entry *e)
+{
+	struct der info;
+	bool has_model, has_layer, has_fwids;
+
+	return der_next(list, 0x30, &info) &&
+	       der_optional(&info, 0x80, &e->vendor, &e->has_vendor) &&
+	       der_optional(&info, 0x81, &e->model, &has_model) && has_model &&
+	       der_optional(&info, 0x83, &e->svn, &e->has_svn) &&
+	       der_optional(&info, 0x84, &e->layer, &has_layer) && has_layer &&
+	       der_optional(&info, 0xa6, &e->fwids, &has_fwids) && has_fwids &&
+	       der_optional(&info, 0x87, &e->flags, &e->has_flags) &&
+	       der_optional(&info, 0x88, &e->vendor_info, &e->has_vendor_info) && info.n == 0;
+}
+
+/* fwids: exactly one FWID, { sha256, 32 bytes }. */
+static bool parse_fwids(struct der fwids, uint8_t digest_out[OTA_SHA256_BYTES])
+{
+	struct der fwid, oid, digest;
+
 	if (!der_next(&fwids, 0x30, &fwid) || fwids.n != 0 || !der_next(&fwid, 0x06, &oid) ||
 	    !der_next(&fwid, 0x04, &digest) || fwid.n != 0 || oid.n != sizeof(sha256_oid) ||
 	    memcmp(oid.p, sha256_oid, sizeof(sha256_oid)) || digest.n != OTA_SHA256_BYTES)
 		return false;
-	memcpy(t->measurement, digest.p, OTA_SHA256_BYTES);
+	memcpy(digest_out, digest.p, OTA_SHA256_BYTES);
 	return true;
 }
 
-static int hexval(char c)
+/* flags: a 32-bit BIT STRING (fixedWidth), no unused bits. */
+static bool parse_flags(const struct der *f, uint32_t *out)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
+	if (f->n != 5 || f->p[0] != 0)
+		return false;
+	*out = (uint32_t)f->p[1] << 24 | (uint32_t)f->p[2] << 16 | (uint32_t)f->p[3] << 8 | f->p[4];
+	return true;
 }
 
-static void device_id_from_cn(X509 *x, struct ota_alias_info *out)
+/* vendorInfo: SEQUENCE { version 1, n INTEGERs ...} with *rest what follows them. */
+static bool parse_vendor_info(const struct der *vi, uint32_t *v, size_t n, struct der *rest)
 {
-	char cn[128];
-	size_t plen = strlen(OTA_CERT_CN_ALIAS), i;
-	int n = X509_NAME_get_text_by_NID(X509_get_subject_name(x), NID_commonName, cn, sizeof(cn));
+	struct der outer = *vi;
+	uint32_t version;
+	size_t i;
 
-	if (n != (int)(plen + 2 * OTA_DEVICE_ID_BYTES) || memcmp(cn, OTA_CERT_CN_ALIAS, plen))
-		return;
-	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++) {
-		int hi = hexval(cn[plen + 2 * i]), lo = hexval(cn[plen + 2 * i + 1]);
+	if (!der_next(&outer, 0x30, rest) || outer.n != 0 || !der_next_uint(rest, &version) ||
+	    version != OTA_TCB_INFO_VERSION)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!der_next_uint(rest, &v[i]))
+			return false;
+	return true;
+}
 
-		if (hi < 0 || lo < 0)
-			return;
-		out->device_id[i] = (uint8_t)(hi << 4 | lo);
+/* The ROM's entry, first: vendor, model "rom", layer 0, fwids, flags, the device state. */
+static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
+{
+	uint32_t layer, v[7];
+	struct der rest;
+
+	if (!e->has_vendor || !der_is(&e->vendor, OTA_TCB_VENDOR) ||
+	    !der_is(&e->model, OTA_TCB_MODEL_ROM) || e->has_svn || !der_uint(&e->layer, &layer) ||
+	    layer != OTA_TCB_LAYER_ROM || !e->has_flags || !e->has_vendor_info ||
+	    !parse_fwids(e->fwids, dev->rom_identity) || !parse_flags(&e->flags, &dev->flags) ||
+	    !parse_vendor_info(&e->vendor_info, v, 7, &rest) || rest.n != 0)
+		return false;
+	dev->lifecycle = v[0];
+	dev->epoch = v[1];
+	dev->min_svn = v[2];
+	dev->floor_rom_ext = v[3];
+	dev->floor_bl0 = v[4];
+	dev->chain_max_svn = v[5];
+	dev->tag_key_version = v[6];
+	return dev->lifecycle < OTA_LC_COUNT && dev->flags == ota_dice_flags(dev->lifecycle);
+}
+
+/* A stage's results: path, scheme, depth, tag key version, then depth + 1 key ids. */
+static bool parse_results(const struct der *vi, struct ota_cert_tcb *t)
+{
+	uint32_t v[4], k;
+	struct der rest, id;
+
+	if (!parse_vendor_info(vi, v, 4, &rest))
+		return false;
+	t->path = v[0];
+	t->sig_scheme = v[1];
+	t->depth = v[2];
+	t->tag_key_version = v[3];
+	if (t->path > OTA_PATH_MAX || t->sig_scheme > OTA_SCHEME_HYBRID ||
+	    t->depth > OTA_MAX_DELEGATION_DEPTH)
+		return false;
+	t->key_id_count = t->depth + 1;
+	for (k = 0; k < t->key_id_count; k++) {
+		if (!der_next(&rest, 0x04, &id) || id.n != OTA_KEY_ID_BYTES)
+			return false;
+		memcpy(t->key_ids[k], id.p, OTA_KEY_ID_BYTES);
 	}
-	out->has_device_id = true;
+	return rest.n == 0;
+}
+
+/*
+ * A booted stage's entry: model = stage name, svn, layer = stage, fwids;
+ * with results, also vendor, the device's flags and the results; an older
+ * certificate has none of these three.
+ */
+static bool parse_stage(const struct tcb_entry *e, bool results, uint32_t flags,
+			struct ota_cert_tcb *t)
+{
+	uint32_t f;
+
+	if (!e->has_svn || !der_uint(&e->svn, &t->svn) || !der_uint(&e->layer, &t->stage) ||
+	    t->stage < OTA_STAGE_ROM_EXT || t->stage > OTA_STAGE_BL0 ||
+	    !der_is(&e->model, ota_stage_name(t->stage)) || !parse_fwids(e->fwids, t->measurement))
+		return false;
+	if (!results)
+		return !e->has_vendor && !e->has_flags && !e->has_vendor_info;
+	return e->has_vendor && der_is(&e->vendor, OTA_TCB_VENDOR) && e->has_flags &&
+	       parse_flags(&e->flags, &f) && f == flags && e->has_vendor_info &&
+	       parse_results(&e->vendor_info, t);
+}
+
+/* The extension's value: the ROM, then the booted stages in boot order. */
+static bool parse_multi_tcb_info(struct der d, struct ota_alias_info *out)
+{
+	struct tcb_entry e;
+	struct der list;
+
+	if (!der_next(&d, 0x30, &list) || d.n != 0 || list.n == 0)
+		return false;
+	memset(&e, 0, sizeof(e));
+	if (!parse_entry(&list, &e))
+		return false;
+	/* The profile is told by its first entry: the ROM's, or an older stage entry. */
+	out->certifies_results = e.has_vendor;
+	if (out->certifies_results && !parse_rom(&e, &out->device))
+		return false;
+	if (!out->certifies_results) {
+		if (!parse_stage(&e, false, 0, &out->tcb[0]))
+			return false;
+		out->tcb_count = 1;
+	}
+	while (list.n) {
+		struct ota_cert_tcb *t = &out->tcb[out->tcb_count];
+
+		if (out->tcb_count == OTA_STAGE_COUNT || !parse_entry(&list, &e) ||
+		    !parse_stage(&e, out->certifies_results, out->device.flags, t))
+			return false;
+		/* Boot order: each stage once, ROM_EXT before BL0. */
+		if (out->tcb_count && t->stage <= out->tcb[out->tcb_count - 1].stage)
+			return false;
+		out->tcb_count++;
+	}
+	return true;
 }
 
 ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alias_info *out)
 {
-	const unsigned char *p = der;
+	X509 *x = ota_cert_from_der(der, len);
 	ASN1_OBJECT *obj;
-	X509 *x;
 	int idx;
 	ota_status_t st = OTA_X509_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (len > INT32_MAX)
+	if (x == NULL)
 		return st;
-	x = d2i_X509(NULL, &p, (long)len);
-	if (x == NULL || p != der + len)
-		goto out;
-	device_id_from_cn(x, out);
+	out->has_device_id =
+		ota_cert_name_device_id(X509_get_subject_name(x), OTA_CERT_CN_ALIAS, out->device_id);
+	out->has_issuer_device_id = ota_cert_name_device_id(
+		X509_get_issuer_name(x), OTA_CERT_CN_IDENTITY, out->issuer_device_id);
 	obj = OBJ_txt2obj("2.23.133.5.4.5", 1);
 	idx = obj ? X509_get_ext_by_OBJ(x, obj, -1) : -1;
+	if (idx >= 0 && X509_get_ext_by_OBJ(x, obj, idx) >= 0)
+		idx = -2; /* two MultiTcbInfo extensions: which would be meant? */
 	ASN1_OBJECT_free(obj);
-	if (idx < 0) {
-		st = OTA_OK; /* no TCB info: tcb_count 0, the verifier decides */
+	if (idx == -1) {
+		st = OTA_OK; /* no TCB info: certifies nothing, the verifier decides */
 		goto out;
 	}
-	{
+	if (idx >= 0) {
 		ASN1_OCTET_STRING *v = X509_EXTENSION_get_data(X509_get_ext(x, idx));
-		struct der d = { ASN1_STRING_get0_data(v), (size_t)ASN1_STRING_length(v) }, list;
+		struct der d = { ASN1_STRING_get0_data(v), (size_t)ASN1_STRING_length(v) };
 
-		if (!der_next(&d, 0x30, &list) || d.n != 0)
-			goto out;
-		while (list.n) {
-			if (out->tcb_count == OTA_STAGE_COUNT ||
-			    !parse_tcb(&list, &out->tcb[out->tcb_count]))
-				goto out;
-			out->tcb_count++;
-		}
+		if (parse_multi_tcb_info(d, out))
+			st = OTA_OK;
 	}
-	st = OTA_OK;
 out:
+	if (st != OTA_OK)
+		memset(out, 0, sizeof(*out));
 	X509_free(x);
 	return st;
 }

@@ -40,17 +40,115 @@ static bool sha256(const uint8_t *p, size_t n, uint8_t out[OTA_SHA256_BYTES])
 	return EVP_Digest(p, n, out, &len, EVP_sha256(), NULL) == 1 && len == OTA_SHA256_BYTES;
 }
 
+/* One certified number against its claim: a failure naming the claim when they differ. */
+static void same_u32(struct ota_verdict *v, ota_status_t st, uint32_t stage, const char *what,
+		     uint32_t claimed, uint32_t certified)
+{
+	if (claimed != certified)
+		ota_verdict_add(v, st, stage, "%s%s%s claimed %u, certified %u",
+				stage ? ota_stage_name(stage) : "", stage ? " " : "", what, claimed,
+				certified);
+}
+
+/*
+ * The device state the claims show is the one ROM_EXT certified (the ROM's
+ * TCB info entry): every claim a policy judges or an operator reads as
+ * the device's own, each compared on its own so the verdict names it.
+ */
+static void check_state_certified(const struct ota_cert_device *d,
+				  const struct ota_evidence_claims *c, struct ota_verdict *v)
+{
+	const ota_status_t st = OTA_VERIFY_STATE_MISMATCH;
+
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "lifecycle", c->lifecycle, d->lifecycle);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "epoch", c->epoch, d->epoch);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "min SVN", c->min_svn, d->min_svn);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "ROM_EXT floor", c->floor_rom_ext, d->floor_rom_ext);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "BL0 floor", c->floor_bl0, d->floor_bl0);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "chain max SVN", c->chain_max_svn, d->chain_max_svn);
+	same_u32(v, st, OTA_VERDICT_NO_STAGE, "tag key version", c->tag_key_version,
+		 d->tag_key_version);
+	if (memcmp(c->rom_identity, d->rom_identity, OTA_SHA256_BYTES))
+		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE,
+				"ROM identity claimed is not the one certified");
+}
+
+/* A booted stage's results are the ones ROM or ROM_EXT certified for it. */
+static void check_results_certified(const struct ota_cert_tcb *t,
+				    const struct ota_evidence_stage *s, struct ota_verdict *v)
+{
+	const ota_status_t st = OTA_VERIFY_RESULT_MISMATCH;
+	uint32_t k;
+
+	same_u32(v, st, s->stage, "path", s->path, t->path);
+	same_u32(v, st, s->stage, "signature scheme", s->sig_scheme, t->sig_scheme);
+	same_u32(v, st, s->stage, "delegation depth", s->depth, t->depth);
+	same_u32(v, st, s->stage, "tag key version", s->tag_key_version, t->tag_key_version);
+	/* Key ids one by one: with equal depths the counts are equal too. */
+	for (k = 0; k < s->key_id_count && k < t->key_id_count; k++) {
+		if (!memcmp(s->key_ids[k], t->key_ids[k], OTA_KEY_ID_BYTES))
+			continue;
+		if (k == 0)
+			ota_verdict_add(v, st, s->stage, "%s root key id claimed is not the one certified",
+					ota_stage_name(s->stage));
+		else
+			ota_verdict_add(v, st, s->stage,
+					"%s delegate %u key id claimed is not the one certified",
+					ota_stage_name(s->stage), k);
+	}
+}
+
+/*
+ * The alias certificate speaks for one device: the one its subject names
+ * must be the one its issuer - the identity certificate - names, and the
+ * identity certificate the evidence carries must be that issuer. Otherwise
+ * device D's identity key vouches for evidence in device E's name.
+ */
+static void check_identity(const struct ota_cose_sign1 *m, const struct ota_alias_info *info,
+			   struct ota_verdict *v)
+{
+	struct ota_identity_info id;
+
+	if (!info->has_device_id || !info->has_issuer_device_id ||
+	    memcmp(info->device_id, info->issuer_device_id, OTA_DEVICE_ID_BYTES)) {
+		ota_verdict_add(v, OTA_VERIFY_IDENTITY_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"the alias certificate's subject and issuer name different devices");
+		return;
+	}
+	if (m->cert_count < 2)
+		return; /* no identity certificate: the chain cannot be trusted, and says so */
+	if (ota_identity_cert_info(m->certs[1], m->cert_lens[1], m->certs[0], m->cert_lens[0],
+				   &id) != OTA_OK ||
+	    !id.issued_alias || !id.has_device_id ||
+	    memcmp(id.device_id, info->device_id, OTA_DEVICE_ID_BYTES))
+		ota_verdict_add(v, OTA_VERIFY_IDENTITY_MISMATCH, OTA_VERDICT_NO_STAGE,
+				"the identity certificate in the evidence %s",
+				id.issued_alias ? "names another device than the alias certificate"
+						: "did not issue the alias certificate");
+}
+
+/* The certificate's entry for a stage (its layer), or NULL. */
+static const struct ota_cert_tcb *certified_stage(const struct ota_alias_info *info,
+						  uint32_t stage)
+{
+	for (uint32_t t = 0; t < info->tcb_count; t++)
+		if (info->tcb[t].stage == stage)
+			return &info->tcb[t];
+	return NULL;
+}
+
 /*
  * The claims must agree with what the alias certificate certifies: the
- * device (its CN) and, for every stage, the booted image's SVN and
- * measurement (its MultiTcbInfo). The alias key is in the hands of the
- * running BL0; the certificate was made before BL0 ran.
+ * device (its CN, and the identity that issued it), the device state
+ * and, for every booted stage, the image's SVN and measurement and the
+ * results of its check (its MultiTcbInfo). The alias key is in the hands
+ * of the running BL0; the certificate was made before BL0 ran.
  */
 static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *v)
 {
 	const struct ota_evidence_claims *c = &v->claims;
 	struct ota_alias_info info;
-	uint32_t i, t, matched = 0, booted = 0;
+	uint32_t i, matched = 0, booted = 0;
 
 	if (ota_alias_cert_info(m->certs[0], m->cert_lens[0], &info) != OTA_OK) {
 		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,
@@ -60,23 +158,32 @@ static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *
 	if (!info.has_device_id || memcmp(info.device_id, c->device_id, OTA_DEVICE_ID_BYTES))
 		ota_verdict_add(v, OTA_VERIFY_DEVICE_MISMATCH, OTA_VERDICT_NO_STAGE,
 				"the ueid claim is not the device the alias certificate names");
+	check_identity(m, &info, v);
+	if (info.certifies_results)
+		check_state_certified(&info.device, c, v);
+	else
+		ota_verdict_add(v, OTA_VERIFY_NOT_CERTIFIED, OTA_VERDICT_NO_STAGE,
+				"the alias certificate certifies %s, not the stage results and "
+				"device state the claims show (older firmware)",
+				info.tcb_count ? "measurements and SVNs only" : "no TCB info");
 	for (i = 0; i < c->stage_count; i++) {
 		const struct ota_evidence_stage *s = &c->stage[i];
-		bool ok = false;
+		const struct ota_cert_tcb *t;
 
 		if (!(s->flags & OTA_STAGE_F_BOOTED) || s->status != OTA_OK)
 			continue;
 		booted++;
-		for (t = 0; t < info.tcb_count; t++)
-			if (info.tcb[t].stage == s->stage && info.tcb[t].svn == s->svn &&
-			    !memcmp(info.tcb[t].measurement, s->measurement, OTA_SHA256_BYTES))
-				ok = true;
-		if (ok)
-			matched++;
-		else
+		t = certified_stage(&info, s->stage);
+		if (t == NULL || t->svn != s->svn ||
+		    memcmp(t->measurement, s->measurement, OTA_SHA256_BYTES)) {
 			ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, s->stage,
 					"%s SVN and measurement claimed are not the ones certified "
 					"in the alias certificate", ota_stage_name(s->stage));
+			continue;
+		}
+		matched++;
+		if (info.certifies_results)
+			check_results_certified(t, s, v);
 	}
 	if (matched == booted && info.tcb_count != booted)
 		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,

@@ -2,7 +2,7 @@
 # The driver takes no more from the device than the command table allows
 # (otattest/mailbox.h), however much room the response region has: the
 # model claims longer answers (fault "response-length"). Evidence up to the
-# evidence size limit, OTA_EVIDENCE_MAX_BYTES (3840), is taken; 4 bytes
+# evidence size limit, OTA_EVIDENCE_MAX_BYTES (4352), is taken; 4 bytes
 # more is refused as DRIVER_RESPONSE_OVERSIZE (EPROTO) and logged, as is a
 # stable-sign answer longer than its struct. Afterwards requests work as
 # before.
@@ -26,17 +26,17 @@ guest_main() {
 	msg=$(kt_hex 16 4)
 
 	kt_nl_ok "ATTEST" attest "$nonce" -o /tmp/evidence.cose
-	[ "$(kt_get evidence_len "$KT_REPLY")" -le 3840 ] ||
+	[ "$(kt_get evidence_len "$KT_REPLY")" -le 4352 ] ||
 		e2e_fail "evidence of $(kt_get evidence_len "$KT_REPLY") bytes, over the limit"
 
-	kt_model fault response-length 3840
+	kt_model fault response-length 4352
 	kt_nl_ok "ATTEST answer of exactly the evidence limit" attest "$nonce" -o /tmp/evidence.cose
-	e2e_assert_eq 3840 "$(kt_get evidence_len "$KT_REPLY")" "evidence length taken"
+	e2e_assert_eq 4352 "$(kt_get evidence_len "$KT_REPLY")" "evidence length taken"
 
-	kt_model fault response-length 3844
+	kt_model fault response-length 4356
 	kt_nl_err EPROTO "ATTEST answer 4 bytes over the evidence limit" attest "$nonce"
 	e2e_assert_eq "$oversize" "$(kt_msg)" "extack message"
-	kt_dmesg_has 'otattest0: attest: 3844-byte response, region [0-9]+ bytes, at most 3840 expected' \
+	kt_dmesg_has 'otattest0: attest: 4356-byte response, region [0-9]+ bytes, at most 4352 expected' \
 		"oversize logged with the command's name and bound"
 
 	kt_model fault response-length 140

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Reading the certificates of an evidence chain: DER that is exactly one
+ * certificate, and the device ids in their names. Both the identity certificate (otimage,
+ * for the manufacturer CA) and the alias certificate (the firmware) name
+ * the device as "<prefix><32 lower-case hex digits>" (evidence.h); the
+ * verifier reads them to tie the claims, the alias and the identity to
+ * one device.
+ */
+#include <string.h>
+
+#include <openssl/objects.h>
+
+#include "cert_read.h"
+
+X509 *ota_cert_from_der(const uint8_t *der, size_t len)
+{
+	const unsigned char *p = der;
+	X509 *x;
+
+	if (len > INT32_MAX)
+		return NULL;
+	x = d2i_X509(NULL, &p, (long)len);
+	if (x && p != der + len) {
+		X509_free(x);
+		x = NULL;
+	}
+	return x;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
+			     uint8_t out[OTA_DEVICE_ID_BYTES])
+{
+	char cn[128];
+	size_t plen = strlen(cn_prefix), i;
+	int n;
+
+	/* X509_NAME_get_text_by_NID takes a non-const name but only reads it. */
+	n = X509_NAME_get_text_by_NID((X509_NAME *)name, NID_commonName, cn, sizeof(cn));
+	if (n != (int)(plen + 2 * OTA_DEVICE_ID_BYTES) || memcmp(cn, cn_prefix, plen))
+		return false;
+	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++) {
+		int hi = hexval(cn[plen + 2 * i]), lo = hexval(cn[plen + 2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return false;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}

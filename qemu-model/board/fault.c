@@ -15,7 +15,7 @@
 const char *const fault_names[] = {
 	"delay",           "drop",           "corrupt-record",     "corrupt-response",
 	"record-length",   "response-length", "irq-storm",         "die-at-flash-write",
-	"flash-tear",      NULL,
+	"flash-tear",      "flash-latency",  NULL,
 };
 
 static int __attribute__((format(printf, 3, 4)))
@@ -229,6 +229,16 @@ int fault_set(struct faults *f, const char *name, const char *value, char *err, 
 		f->flash_tear_bytes = bytes;
 		return 0;
 	}
+	if (strcmp(name, "flash-latency") == 0) {
+		uint32_t us = 0;
+
+		if (!is_off(value) &&
+		    otu_parse_u32(value, OTU_DEC_OR_HEX, 0, FAULT_FLASH_LATENCY_MAX_US, &us) < 0)
+			return fail(err, errlen, "fault %s: '%s' is not microseconds 0..%u", name,
+				    value, FAULT_FLASH_LATENCY_MAX_US);
+		f->flash_latency_us = us;
+		return 0;
+	}
 	return fail(err, errlen, "no fault knob called '%s'", name);
 }
 
@@ -286,6 +296,8 @@ void fault_describe(const struct faults *f, char *buf, size_t len)
 	describe_tear(tear, sizeof(tear), f->flash_tear, f->flash_tear_bytes);
 	snprintf(buf, len,
 		 "delay=%u drop=%s corrupt-record=%s corrupt-response=%s record-length=%s "
-		 "response-length=%s irq-storm=%s die-at-flash-write=%s flash-tear=%s",
-		 f->delay_ms, f->drop ? "on" : "off", rec, resp, rl, sl, storm, die, tear);
+		 "response-length=%s irq-storm=%s die-at-flash-write=%s flash-tear=%s "
+		 "flash-latency=%u",
+		 f->delay_ms, f->drop ? "on" : "off", rec, resp, rl, sl, storm, die, tear,
+		 f->flash_latency_us);
 }

@@ -18,6 +18,7 @@
 #define FAULT_STORM_MAX_COUNT 1000000u
 #define FAULT_STORM_MAX_HZ 100000u
 #define FAULT_DELAY_MAX_MS 600000u
+#define FAULT_FLASH_LATENCY_MAX_US 1000000u
 
 /* How much of the write die-at-flash-write tears lands (swhal.h, enum swhal_tear_kind). */
 enum fault_tear {
@@ -52,6 +53,8 @@ struct faults {
 	/* How much of that write lands. */
 	enum fault_tear flash_tear;
 	uint32_t flash_tear_bytes;
+	/* Each flash erase or program takes this long (us); 0: at once. */
+	uint32_t flash_latency_us;
 };
 
 /* The knob names, for --help and the control protocol's "fault" listing. */

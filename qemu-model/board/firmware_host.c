@@ -183,6 +183,11 @@ void device_set_flash_fault(struct model *m, uint64_t nth)
 	swhal_fault_flash((uint32_t)nth, nth ? SWHAL_FAULT_POWER_LOSS : SWHAL_FAULT_NONE);
 }
 
+void device_set_flash_latency(struct model *m)
+{
+	swhal_set_flash_latency(m->faults.flash_latency_us);
+}
+
 void device_set_flash_tear(struct model *m)
 {
 	static const enum swhal_tear_kind kinds[] = {

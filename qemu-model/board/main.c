@@ -131,6 +131,11 @@ static const char help_text[] =
 "                                acknowledged) or a byte count 0..2048. The log's\n"
 "                                fault-power-loss line says which write tore and\n"
 "                                how much of it landed and changed.\n"
+"        --fault-flash-latency=US\n"
+"                                Each flash erase or program takes US\n"
+"                                microseconds (0..1000000), as a real NOR part\n"
+"                                does: a rotation or an update then lasts long\n"
+"                                enough for the host to see it happen.\n"
 "\n"
 "CONTROL PROTOCOL\n"
 "    A UNIX stream socket. One request line in, one reply line out:\n"
@@ -344,6 +349,7 @@ static int run(struct model *m)
 	if (m->faults.die_at_flash_write)
 		device_set_flash_fault(m, m->faults.die_at_flash_write);
 	device_set_flash_tear(m);
+	device_set_flash_latency(m);
 	if (m->opt.role == MODEL_ROLE_DEVICE) {
 		r = link_connect(m);
 		if (r < 0)

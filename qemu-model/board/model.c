@@ -98,6 +98,8 @@ void model_faults_changed(struct model *m, const char *name)
 		device_set_flash_fault(m, m->faults.die_at_flash_write);
 	if (all || strcmp(name, "flash-tear") == 0)
 		device_set_flash_tear(m);
+	if (all || strcmp(name, "flash-latency") == 0)
+		device_set_flash_latency(m);
 	fault_describe(&m->faults, desc, sizeof(desc));
 	log_info("faults", "%s", desc);
 }

@@ -190,6 +190,7 @@ ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *re
 void device_set_flash_fault(struct model *m, uint64_t nth);
 /* How much of the write that fault tears lands: m->faults.flash_tear. */
 void device_set_flash_tear(struct model *m);
+void device_set_flash_latency(struct model *m);
 /* What an update agent's flash write does: an image file into a slot. */
 ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, const char *path,
 			    uint32_t *written);

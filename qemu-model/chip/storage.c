@@ -3,7 +3,9 @@
  * Flash (NOR semantics, page erase, fault injection), OTP (OR-only, the
  * secret partition unreadable) and retention RAM.
  */
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "swhal_priv.h"
 
@@ -38,6 +40,14 @@ ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len)
  */
 static bool write_faults(void)
 {
+	/* The part's own erase/program time, when the board gives it one. */
+	if (swhal_dev.flash_latency_us) {
+		struct timespec ts = { .tv_sec = swhal_dev.flash_latency_us / 1000000u,
+				       .tv_nsec = (long)(swhal_dev.flash_latency_us % 1000000u) * 1000 };
+
+		while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+			;
+	}
 	swhal_dev.flash_writes++;
 	if (swhal_dev.fault_kind == SWHAL_FAULT_NONE || swhal_dev.flash_writes != swhal_dev.fault_at)
 		return false;
@@ -201,4 +211,9 @@ ota_status_t hal_retention_lock(void)
 		return OTA_HAL_POWER_LOST;
 	swhal_dev.vault_locked = true;
 	return OTA_OK;
+}
+
+void swhal_set_flash_latency(uint32_t us)
+{
+	swhal_dev.flash_latency_us = us;
 }

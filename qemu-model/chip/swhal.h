@@ -145,6 +145,12 @@ struct swhal_tear {
 };
 /* Set how the next torn writes land; stays until changed or swhal_open. */
 void swhal_fault_flash_tear(const struct swhal_tear *how);
+/*
+ * Give each flash erase and program this many microseconds (0: none), as
+ * a real NOR part takes milliseconds: long operations (a rotation, an
+ * update reset) then last long enough for a host to watch them.
+ */
+void swhal_set_flash_latency(uint32_t us);
 
 /* The last torn write, so a harness can say exactly where power was cut. */
 struct swhal_tear_report {

@@ -59,6 +59,7 @@ struct swhal_device {
 	uint64_t fault_at; /* value of flash_writes that fails; 0: none */
 	enum swhal_fault fault_kind;
 	struct swhal_tear tear;             /* how much of a torn write lands */
+	uint32_t flash_latency_us;          /* each erase or program takes this long */
 	struct swhal_tear_report last_tear; /* valid when tore_once */
 	bool tore_once;
 

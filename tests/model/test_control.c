@@ -250,7 +250,7 @@ START_TEST(help_documents_everything)
 		"--load-otp", "--flash-size", "--no-fsync", "--log-level", "--version",
 		"--fault-delay", "--fault-drop", "--fault-corrupt-record", "--fault-corrupt-response",
 		"--fault-record-length", "--fault-response-length", "--fault-irq-storm",
-		"--fault-die-at-flash-write", "--fault-flash-tear", "power-cycle",
+		"--fault-die-at-flash-write", "--fault-flash-tear", "--fault-flash-latency", "power-cycle",
 		"install rom_ext|bl0 a|b PATH",
 		"otp floor", "otp epoch", "otp revoke", "otp lifecycle", "fault clear",
 		"compromise FIELD VALUE", "stop",

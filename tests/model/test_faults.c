@@ -312,7 +312,8 @@ START_TEST(bad_values_change_nothing)
 		"fault irq-storm 0",        "fault irq-storm 5,0",   "fault irq-storm 5,10,2",
 		"fault irq-storm 1,2,3,4",  "fault die-at-flash-write 0", "fault nosuch 1",
 		"fault delay",              "fault delay 1 2",       "fault flash-tear most",
-		"fault flash-tear 2049",    "fault flash-tear -1",
+		"fault flash-tear 2049",    "fault flash-tear -1",   "fault flash-latency 1000001",
+		"fault flash-latency 5us",
 	};
 	char before[2048], after[2048], reply[512];
 
@@ -326,7 +327,7 @@ START_TEST(bad_values_change_nothing)
 	ck_assert_str_eq(after, before);
 	ck_assert_str_eq(after, "ok delay=5 drop=off corrupt-record=off corrupt-response=off "
 				"record-length=off response-length=off irq-storm=off "
-				"die-at-flash-write=off flash-tear=half");
+				"die-at-flash-write=off flash-tear=half flash-latency=0");
 }
 END_TEST
 
@@ -340,10 +341,13 @@ START_TEST(command_line_knobs_and_bad_ones)
 	int status;
 
 	rig_up(&r2, false, args);
+	rig_ctl_ok(&r2, "fault flash-latency 2500", reply, sizeof(reply));
+	ck_assert_ptr_nonnull(strstr(reply, " flash-latency=2500"));
+	rig_ctl_ok(&r2, "fault flash-latency off", reply, sizeof(reply));
 	rig_ctl_ok(&r2, "fault", reply, sizeof(reply));
 	ck_assert_str_eq(reply, "ok delay=150 drop=off corrupt-record=off corrupt-response=3:0x0f "
 				"record-length=off response-length=99 irq-storm=off "
-				"die-at-flash-write=off flash-tear=half");
+				"die-at-flash-write=off flash-tear=half flash-latency=0");
 	rig_down(&r2);
 
 	/* A bad knob on the command line: exit 2 before anything starts. */

@@ -49,7 +49,9 @@ guest_main() {
 	done
 	e2e_assert_eq "$gen0" "$(cat "$KT_SYS/generation")" "generation after the refused commands"
 
-	# Rotation as root.
+	# Rotation as root. Flash that takes as long as a real part's (the model
+	# is otherwise done in about a millisecond) lets the guest see it run.
+	kt_model fault flash-latency 20000
 	kt_listen mon monitor -t 30
 	kt_nl_ok "ROTATE_TAGS as root" rotate
 	e2e_assert_eq "$tkv0" "$(kt_get key_version_old "$KT_REPLY")" "KEY_VERSION_OLD"
@@ -66,6 +68,7 @@ guest_main() {
 		e2e_fail "neither ROTATE_PROGRESS nor STATE_CHANGED to rotating: $(kt_oneline "$(cat /tmp/mon.out)")"
 	e2e_log "ok: events during rotation: $(sed -n 's/^event=\([a-z_]*\).* state=\([0-9]*\).*/\1:\2/p; s/^event=\(rotate_progress\).*progress_done=\([0-9]*\).*/\1:\2/p' /tmp/mon.out | tr '\n' ' ')"
 	e2e_assert_eq ready "$(kt_state)" "state after rotation"
+	kt_model fault flash-latency off
 
 	# Install BL0 v2 in slot B (the model's flash programmer), then update-reset into it.
 	kt_model install bl0 b "$prov/bl0-v2.img"

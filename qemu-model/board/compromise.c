@@ -61,8 +61,11 @@ ota_status_t device_compromise(struct model *m, const char *what, const char *va
 		 name_to(value, ota_scheme_name, OTA_SCHEME_HYBRID, &v))
 		bl0->sig_scheme = v;
 	else if (strcmp(what, "bl0-depth") == 0 &&
-		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_MAX_DELEGATION_DEPTH, &v) == 0)
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_MAX_DELEGATION_DEPTH, &v) == 0) {
+		/* A consistent lie: the delegates' key ids go with the depth. */
 		bl0->delegation_depth = v;
+		memset(bl0->key_ids[v + 1u], 0, sizeof(bl0->key_ids) - (v + 1u) * OTA_KEY_ID_BYTES);
+	}
 	else if (strcmp(what, "bl0-root-key") == 0 && strcmp(value, "flip") == 0)
 		bl0->key_ids[0][0] ^= 1;
 	else if (strcmp(what, "min-svn") == 0 &&

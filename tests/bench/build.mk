@@ -9,7 +9,8 @@
 # installed. See docs/slhdsa.md. The backend's entry points are wrapped so
 # the benchmark counts every compression the library makes.
 BENCH_SLHDSA := $(B)/tests/bench/bench_slhdsa
-BENCH_SLHDSA_WRAP := -Wl,--wrap=ota_sha256_compress -Wl,--wrap=ota_sha256_compress_lanes
+BENCH_SLHDSA_WRAP := -Wl,--wrap=ota_sha256_compress -Wl,--wrap=ota_sha256_compress_lanes \
+	-Wl,--wrap=ota_sha256_finish_trunc16
 
 $(BENCH_SLHDSA): $(B)/tests/bench/bench_slhdsa.o $(B)/tests/bench/bench_util.o $(LIBOTA_CORE_A)
 	$(CC) $(LDFLAGS) $(BENCH_SLHDSA_WRAP) -o $@ $^ $(PKG_OPENSSL) $(PKG_CHECK)

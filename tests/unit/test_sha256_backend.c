@@ -2,7 +2,8 @@
 /*
  * The SHA-256 backends (libotattest/src/core/sha256_backend.h), each that
  * this CPU can run, forced in turn with ota_sha256_impls_limit: whole
- * messages against OpenSSL, every lane count against the portable C on
+ * messages and the short-message finish SLH-DSA uses against OpenSSL,
+ * every lane count against the portable C on
  * the same blocks (and lanes past n untouched), and SLH-DSA signatures
  * byte-identical whichever backend made them, each verifying under every
  * other. A CPU without some backend runs the tests for those it has.
@@ -100,6 +101,63 @@ START_TEST(test_messages_against_openssl)
 			if (len == 69999)
 				break;
 		}
+	}
+	ota_sha256_impls_limit(~0u);
+}
+END_TEST
+
+/*
+ * ota_sha256_finish_trunc16 against OpenSSL, under every backend: the
+ * shapes an accelerated backend lays out in registers (22 + 16 and
+ * 22 + 32 bytes after one block: SLH-DSA's F, PRF and H) and others
+ * around them, for random contents.
+ */
+START_TEST(test_finish_trunc16_against_openssl)
+{
+	static const size_t shapes[][2] = { { 22, 16 }, { 22, 32 }, { 0, 0 },  { 22, 0 },
+					    { 0, 16 },  { 21, 16 }, { 23, 32 }, { 22, 33 },
+					    { 55, 0 },  { 30, 25 } };
+	uint8_t msg[64 + 56], want[32], got[16], out_guard[20];
+	uint32_t iv[8], h[8];
+	unsigned int m, k, rep;
+
+	rng_state = 0x51ed2701a5a5a5a5ull;
+	for (m = 0; m < MASKS; m++) {
+		if (!mask_runs(masks[m]))
+			continue;
+		ota_sha256_impls_limit(masks[m]);
+		for (k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++)
+			for (rep = 0; rep < 20; rep++) {
+				size_t a_len = shapes[k][0], b_len = shapes[k][1], i;
+				unsigned int out_len = 0;
+				struct ota_sha256 c;
+
+				for (i = 0; i < sizeof(msg); i++)
+					msg[i] = (uint8_t)rng_next();
+				ck_assert_int_eq(EVP_Digest(msg, 64 + a_len + b_len, want, &out_len,
+							    EVP_sha256(), NULL),
+						 1);
+				/* The state after the first block, as SLH-DSA's midstate. */
+				ota_sha256_init(&c);
+				ota_sha256_update(&c, msg, 64);
+				memcpy(iv, c.h, sizeof(iv));
+				memcpy(h, iv, sizeof(h));
+				memset(out_guard, 0x5a, sizeof(out_guard));
+				ota_sha256_finish_trunc16(h, 64, msg + 64, a_len, msg + 64 + a_len, b_len,
+							  out_guard + 2);
+				memcpy(got, out_guard + 2, 16);
+				ck_assert_msg(memcmp(got, want, 16) == 0, "mask %#x shape %zu+%zu",
+					      masks[m], a_len, b_len);
+				ck_assert(out_guard[0] == 0x5a && out_guard[1] == 0x5a &&
+					  out_guard[18] == 0x5a && out_guard[19] == 0x5a);
+				ck_assert_mem_eq(h, iv, sizeof(h)); /* the state is not changed */
+			}
+		/* In place: the output overwrites the input it was made from. */
+		for (k = 0; k < 16; k++)
+			msg[64 + 22 + k] = (uint8_t)(k * 3);
+		ck_assert_int_eq(EVP_Digest(msg, 64 + 22 + 16, want, NULL, EVP_sha256(), NULL), 1);
+		ota_sha256_finish_trunc16(iv, 64, msg + 64, 22, msg + 64 + 22, 16, msg + 64 + 22);
+		ck_assert_mem_eq(msg + 64 + 22, want, 16);
 	}
 	ota_sha256_impls_limit(~0u);
 }
@@ -211,6 +269,7 @@ static Suite *backend_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_available_and_limit);
 	tcase_add_test(tc, test_messages_against_openssl);
+	tcase_add_test(tc, test_finish_trunc16_against_openssl);
 	tcase_add_test(tc, test_lanes_every_count);
 	tcase_add_test(tc, test_slhdsa_same_under_every_backend);
 	suite_add_tcase(s, tc);

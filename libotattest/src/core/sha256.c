@@ -125,11 +125,43 @@ void ota_sha256_compress_lanes_portable(struct ota_sha256_lanes *l, unsigned int
 	}
 }
 
+void ota_sha256_finish_trunc16_portable(const uint32_t h[8], uint64_t done_len,
+					const uint8_t *a, size_t a_len, const uint8_t *b,
+					size_t b_len, uint8_t out[16])
+{
+	uint8_t block[OTA_SHA256_BLOCK_BYTES];
+	uint64_t bits = (done_len + a_len + b_len) * 8u;
+	uint32_t s[8];
+	unsigned int i;
+
+	if (a_len + b_len > 55u)
+		return; /* callers pass one block's worth; never reached */
+	memcpy(block, a, a_len);
+	memcpy(block + a_len, b, b_len);
+	block[a_len + b_len] = 0x80;
+	memset(block + a_len + b_len + 1u, 0, 56u - (a_len + b_len + 1u));
+	store_be32(block + 56, (uint32_t)(bits >> 32));
+	store_be32(block + 60, (uint32_t)bits);
+	memcpy(s, h, sizeof(s));
+	ota_sha256_compress(s, block, 1);
+	for (i = 0; i < 4; i++)
+		store_be32(out + 4u * i, s[i]);
+	/* The block may hold secrets (SLH-DSA's SK.seed for PRF): volatile, or it is a dead store. */
+	for (i = 0; i < sizeof(block); i++)
+		((volatile uint8_t *)block)[i] = 0;
+}
+
 #if !OTA_SHA256_X86
 /* No accelerated backend in this build: every entry point is the portable code. */
 void ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
 {
 	ota_sha256_compress_portable(h, blocks, n);
+}
+
+void ota_sha256_finish_trunc16(const uint32_t h[8], uint64_t done_len, const uint8_t *a,
+			       size_t a_len, const uint8_t *b, size_t b_len, uint8_t out[16])
+{
+	ota_sha256_finish_trunc16_portable(h, done_len, a, a_len, b, b_len, out);
 }
 
 void ota_sha256_compress_lanes(struct ota_sha256_lanes *l, unsigned int n)

@@ -3,11 +3,13 @@
  * The SHA-256 compression function behind ota_sha256 and SLH-DSA, private
  * to libotattest/src/core (and the tests and benchmarks that measure it).
  *
- * Two entry points, so callers say what kind of work they have and the
- * backend picks the fastest way to do it on this CPU:
+ * Entry points by the kind of work, so the backend can pick the fastest
+ * way to do it on this CPU:
  *
  *   ota_sha256_compress        n consecutive blocks of one message, one
  *                              chain (every block depends on the last);
+ *   ota_sha256_finish_trunc16  the last block of a short message and 16
+ *                              bytes of its digest;
  *   ota_sha256_compress_lanes  up to 16 independent (state, block) pairs:
  *                              lanes that multi-buffer code runs side by
  *                              side.
@@ -32,6 +34,19 @@
 #define OTA_SHA256_BLOCK_BYTES 64u
 
 void ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n);
+/*
+ * SHA-256 finished from the state h after done_len bytes (a multiple of
+ * 64): the rest of the message is a (a_len bytes) then b (b_len bytes),
+ * with a_len + b_len <= 55 so that it and the padding fill one block; the
+ * digest's first 16 bytes (state words 0..3, big-endian) go to out, h is
+ * not changed. This is the whole of SLH-DSA's F, H and PRF after their
+ * midstate (a = ADRSc, b = the input), and an accelerated backend lays
+ * that block out in registers: bytes just stored (the last call's output,
+ * the address word just set) are read back by loads the CPU can forward
+ * from those stores, instead of by the wider loads of a block in memory.
+ */
+void ota_sha256_finish_trunc16(const uint32_t h[8], uint64_t done_len, const uint8_t *a,
+			       size_t a_len, const uint8_t *b, size_t b_len, uint8_t out[16]);
 
 /*
  * Lanes are word-major, so vector code loads one word of every lane at
@@ -54,6 +69,9 @@ extern const uint32_t ota_sha256_k[64];
 
 /* The portable C compressions (sha256.c); every build has them. */
 void ota_sha256_compress_portable(uint32_t h[8], const uint8_t *blocks, size_t n);
+void ota_sha256_finish_trunc16_portable(const uint32_t h[8], uint64_t done_len,
+					const uint8_t *a, size_t a_len, const uint8_t *b,
+					size_t b_len, uint8_t out[16]);
 void ota_sha256_compress_lanes_portable(struct ota_sha256_lanes *l, unsigned int from,
 					unsigned int n);
 

@@ -26,6 +26,7 @@
 
 #include <cpuid.h>
 #include <immintrin.h>
+#include <string.h>
 
 /* ---- run-time choice ------------------------------------------------------ */
 
@@ -198,6 +199,59 @@ SHANI_FN static void shani_compress(uint32_t h[8], const uint8_t *p, size_t n)
 	shani_state_out(h, abef, cdgh);
 }
 
+/* The digest's first four words, big-endian, with one 16-byte store. */
+SHANI_INLINE void shani_store_trunc16(uint8_t out[16], __m128i abef, __m128i cdgh)
+{
+	const __m128i swap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+	/* (A, B, E, F) and (C, D, G, H) give (B, A, D, C) from their high halves. */
+	__m128i badc = _mm_unpackhi_epi64(abef, cdgh);
+
+	_mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(_mm_shuffle_epi32(badc, 0xb1), swap));
+}
+
+/*
+ * The last block of a 64 + 22 + 16 (or + 32) byte message, laid out in
+ * registers: a's bytes 0..15 with one load, its bytes 16..21 with a 2-byte
+ * and a 4-byte load (SLH-DSA has just set bytes 18..21, the hash address,
+ * with one 4-byte store: a load of exactly those bytes is forwarded from
+ * the store, a wider one would wait for it to reach the cache), b with
+ * 16-byte loads (the last call's output, stored the same way). Then the
+ * padding: 0x80 after b, zeros, the length in bits.
+ */
+SHANI_FN static void shani_finish_slh(const uint32_t h[8], uint64_t done_len, const uint8_t *a,
+				      const uint8_t *b, size_t b_len, uint8_t out[16])
+{
+	const __m128i swap = _mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3);
+	uint64_t bits = (done_len + 22u + b_len) * 8u;
+	uint16_t a16;
+	uint32_t a18;
+	__m128i abef, cdgh, atail, b0, c1, c2, c3;
+
+	memcpy(&a16, a + 16, sizeof(a16));
+	memcpy(&a18, a + 18, sizeof(a18));
+	atail = _mm_cvtsi64_si128((long long)((uint64_t)a16 | (uint64_t)a18 << 16));
+	b0 = _mm_loadu_si128((const __m128i *)b);
+	/* bytes 16..31: a[16..21], b[0..9] */
+	c1 = _mm_or_si128(atail, _mm_slli_si128(b0, 6));
+	if (b_len == 16u) {
+		/* bytes 32..47: b[10..15], 0x80, zeros; 48..63: zeros, the length */
+		c2 = _mm_or_si128(_mm_srli_si128(b0, 10), _mm_set_epi32(0, 0, 0x800000, 0) );
+		c3 = _mm_set_epi64x((long long)__builtin_bswap64(bits), 0);
+	} else {
+		__m128i b1 = _mm_loadu_si128((const __m128i *)(b + 16));
+
+		/* bytes 32..47: b[10..25]; 48..63: b[26..31], 0x80, zero, the length */
+		c2 = _mm_alignr_epi8(b1, b0, 10);
+		c3 = _mm_or_si128(_mm_srli_si128(b1, 10),
+				  _mm_set_epi64x((long long)__builtin_bswap64(bits), 0x80000000000000ll));
+	}
+	shani_state_in(h, &abef, &cdgh);
+	shani_block(&abef, &cdgh, _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)a), swap),
+		    _mm_shuffle_epi8(c1, swap), _mm_shuffle_epi8(c2, swap),
+		    _mm_shuffle_epi8(c3, swap));
+	shani_store_trunc16(out, abef, cdgh);
+}
+
 /* Lanes one by one: the SHA unit's throughput is the same either way. */
 SHANI_FN static void shani_lanes(struct ota_sha256_lanes *l, unsigned int from, unsigned int n)
 {
@@ -344,6 +398,15 @@ void ota_sha256_compress(uint32_t h[8], const uint8_t *blocks, size_t n)
 		shani_compress(h, blocks, n);
 	else
 		ota_sha256_compress_portable(h, blocks, n);
+}
+
+void ota_sha256_finish_trunc16(const uint32_t h[8], uint64_t done_len, const uint8_t *a,
+			       size_t a_len, const uint8_t *b, size_t b_len, uint8_t out[16])
+{
+	if ((impls() & OTA_SHA256_IMPL_SHANI) && a_len == 22u && (b_len == 16u || b_len == 32u))
+		shani_finish_slh(h, done_len, a, b, b_len, out);
+	else
+		ota_sha256_finish_trunc16_portable(h, done_len, a, a_len, b, b_len, out);
 }
 
 /*

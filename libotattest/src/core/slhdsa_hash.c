@@ -54,46 +54,19 @@ static inline void slh_finish(struct ota_sha256 *t, uint8_t out[SLH_N])
 
 /*
  * F, H and PRF hash 64 + 22 + 16 or 32 bytes: after the seeded block, one
- * more block holds ADRSc, the input, the 0x80 byte and the 64-bit bit
- * length (FIPS 180-4 section 5.1.1), with room to spare (22 + 32 + 9 = 63).
- * Laying that block out here and compressing it from a copy of the
- * midstate is all the hashing they need: no context, no buffering.
+ * more block holds ADRSc, the input and the padding (22 + 32 + 9 = 63
+ * bytes at most). The backend finishes the hash from a copy of the
+ * midstate and hands back Trunc_n, the digest's first 16 bytes: no hashing
+ * context, no buffering, and on x86-64 the block never goes through
+ * memory (sha256_backend.h).
  */
-#define SLH_BLOCK_IN (SLH_ADRSC_BYTES)
-
-static inline void slh_block(uint8_t block[OTA_SHA256_BLOCK_BYTES], const struct slh_adrs *adrs,
-			     const uint8_t *in, uint32_t in_len)
-{
-	uint32_t bits = (OTA_SHA256_BLOCK_BYTES + SLH_ADRSC_BYTES + in_len) * 8u;
-
-	memcpy(block, adrs->c, SLH_ADRSC_BYTES);
-	memcpy(block + SLH_BLOCK_IN, in, in_len);
-	block[SLH_BLOCK_IN + in_len] = 0x80;
-	memset(block + SLH_BLOCK_IN + in_len + 1u, 0, OTA_SHA256_BLOCK_BYTES - 4u -
-							   (SLH_BLOCK_IN + in_len + 1u));
-	slh_put_be32(block + OTA_SHA256_BLOCK_BYTES - 4u, bits);
-}
-
-/* Trunc_n of the digest: the first four state words, big-endian. */
-static inline void slh_digest_n(const uint32_t h[8], uint8_t out[SLH_N])
-{
-	unsigned int i;
-
-	for (i = 0; i < SLH_N / 4u; i++)
-		slh_put_be32(out + 4u * i, h[i]);
-}
-
-/* F and H: public inputs, nothing to wipe. */
 static void slh_hash_block(const struct slh_ctx *ctx, const struct slh_adrs *adrs,
 			   const uint8_t *in, uint32_t in_len, uint8_t out[SLH_N])
 {
-	uint8_t block[OTA_SHA256_BLOCK_BYTES];
-	uint32_t h[8];
-
-	slh_block(block, adrs, in, in_len);
-	memcpy(h, ctx->seeded.h, sizeof(h));
-	ota_sha256_compress(h, block, 1);
-	slh_digest_n(h, out); /* out may alias in: the block holds a copy */
+	OTA_STATIC_ASSERT(SLH_N == 16u, "Trunc_n is the digest's first 16 bytes");
+	/* out may alias in: the backend reads all of in before it writes out. */
+	ota_sha256_finish_trunc16(ctx->seeded.h, OTA_SHA256_BLOCK_BYTES, adrs->c, SLH_ADRSC_BYTES,
+				  in, in_len, out);
 }
 
 void slh_F(const struct slh_ctx *ctx, const struct slh_adrs *adrs, const uint8_t in[SLH_N],
@@ -114,18 +87,12 @@ void slh_H(const struct slh_ctx *ctx, const struct slh_adrs *adrs, const uint8_t
 
 void slh_PRF(const struct slh_ctx *ctx, const struct slh_adrs *adrs, uint8_t out[SLH_N])
 {
-	uint8_t block[OTA_SHA256_BLOCK_BYTES];
-	uint32_t h[8];
-
-	slh_block(block, adrs, ctx->sk_seed, SLH_N);
-	memcpy(h, ctx->seeded.h, sizeof(h));
-	ota_sha256_compress(h, block, 1);
-	slh_digest_n(h, out);
-	slh_wipe(block, sizeof(block)); /* it held SK.seed */
+	/* The portable backend wipes the block that held SK.seed. */
+	slh_hash_block(ctx, adrs, ctx->sk_seed, SLH_N, out);
 }
 
 /*
- * Lanes (signing): the same block as slh_block, built straight as message
+ * Lanes (signing): the same block as slh_hash_block's, built straight as message
  * words in the backend's word-major lanes. ADRSc is 22 bytes, so every
  * input word straddles two message words: W5 holds ADRSc bytes 20-21 and
  * the input's first two bytes, W6..W8 the next twelve, W9 the last two,

@@ -241,8 +241,110 @@ cp hy.img hy-bad.img
 poke hy-bad.img $((size - 100)) 00
 poke hy-bad.img $((size - 99)) 00
 rc "tampered SLH-DSA signature" $E_VERIFY inspect --root-key hroot.pub hy-bad.img
-err_has "SPXS: image SLH-DSA signature is invalid"
+err_is "otimage: hy-bad.img: manifest.ext[2] (SPXS): image SLH-DSA signature is invalid"
 no_stdout
+
+# ---- the device check: otimage's verdict is the device's (docs/otimage.md) ----
+rc "inspect with nothing known of the device" 0 inspect --json chain.img
+cp out.txt dc.json
+jqt "accepted, and what could not be applied is listed" \
+	'.device_check.status == "OK" and .device_check.stage == "bl0" and .device_check.root_key_given == false and .device_check.signatures_verified == false and (.device_check.not_applied | any(startswith("lifecycle state: no --otp"))) and (.device_check.not_applied | any(. == "root key: none given; certificate 1'"'"'s signatures not verified"))' dc.json
+rc "inspect --root-key: every signature down from the root" 0 inspect --json --root-key root.pub chain.img
+jqt "signatures verified under the given root" '.device_check.signatures_verified == true and .device_check.root_key_given == true and .device_check.root_key_id == "'"$(oti inspect --json root.pub | jq -r .key_id)"'"' out.txt
+rc "another root key: looked up by the first certificate's parent" $E_VERIFY inspect --root-key other.pub chain.img
+err_is "otimage: chain.img: manifest.ext[0] (DLGC).parent_key_id: no provisioned root key matches the image or chain"
+rc "another root key for a direct image" $E_VERIFY inspect --root-key other.pub re.img
+err_is "otimage: re.img: manifest.signer_key_id: no provisioned root key matches the image or chain"
+# The ROM takes no delegation: a ROM_EXT under a delegate is refused as the ROM refuses it.
+rc "sign: a ROM_EXT through a delegate" $E_POLICY sign --key leaf.pem --cert inter.cert --cert leaf.cert \
+	--stage rom_ext --svn 6 --payload code.bin --out x.img
+err_is "otimage: --cert: delegation chain is deeper than the owner config allows: certificate 1: the ROM takes no delegation"
+absent x.img
+# Under a hybrid root every link is hybrid (a DLGS) and so is the image (an SPXS).
+rc "delegate: an ECDSA-only delegate under a hybrid root" $E_POLICY delegate --parent-key hroot.pem \
+	--delegate-pub leaf.pub --type leaf --out x.cert
+err_is "otimage: --delegate-pub: hybrid is required but a certificate has no SLH-DSA companion: under a hybrid root every delegate is hybrid"
+absent x.cert
+rc "delegate a hybrid intermediate" 0 delegate --parent-key hroot.pem --delegate-pub hinter.pub \
+	--type intermediate --out hinter.cert
+rm -f x.cert
+rc "delegate: a hybrid leaf to its intermediate's own key (two DLGS for one key)" $E_MALFORMED \
+	delegate --parent-key hinter.pem --parent-cert hinter.cert --delegate-pub hinter.pub --type leaf --out x.cert
+err_is "otimage: --delegate-pub: an extension that may appear once appears twice: the parent's own key: an image cannot carry both its SLH-DSA companions"
+absent x.cert
+# An SLH-DSA part with no trusted key to check it under is invalid (exit 12), as on
+# the device: here the hybrid root provisioned ECDSA-only (its P-256 half alone).
+cp hroot.pub hroot-ecdsa.pub
+rc "a DLGS under an ECDSA-only root" $E_VERIFY inspect --root-key hroot-ecdsa.pub hy.img
+err_is "otimage: hy.img: manifest.ext[1] (DLGS): delegation certificate SLH-DSA signature is invalid"
+rc "sign directly with the hybrid root" 0 sign --key hroot.pem --stage bl0 --svn 2 --payload code.bin --out hyd.img
+rc "an SPXS under an ECDSA-only root" $E_VERIFY inspect --root-key hroot-ecdsa.pub hyd.img
+err_is "otimage: hyd.img: manifest.ext[0] (SPXS): image SLH-DSA signature is invalid"
+# ECDSA signs the 32-byte measurement itself: openssl verifies r || s as
+# ECDSA-SHA256 over [64, signed_end) with the PEM public key.
+python3 - <<'PY'
+img = open("re.img", "rb").read()
+open("region.bin", "wb").write(img[64:int.from_bytes(img[84:88], "little")])
+def der_int(x):
+    b = x.to_bytes(x.bit_length() // 8 + 1, "big")
+    return b"\x02" + bytes([len(b)]) + b
+body = der_int(int.from_bytes(img[0:32], "big")) + der_int(int.from_bytes(img[32:64], "big"))
+open("sig.der", "wb").write(b"\x30" + bytes([len(body)]) + body)
+PY
+check "openssl verifies an image signature as ECDSA-SHA256 over the signed region" \
+	bash -c 'openssl dgst -sha256 -verify root.pub -signature sig.der region.bin >/dev/null'
+
+# With the device's own OTP and owner config, the device's own verdict.
+oti owner-config --key root.pub --max-depth 2 --out lab.cfg >/dev/null
+oti owner-config --key root.pub --max-depth 1 --out lab1.cfg >/dev/null
+rc "an OTP in test_unlocked, chain length 8" 0 provision --creator-key root.pub --owner-config lab.cfg \
+	--lifecycle test_unlocked --chain-max-svn 8 --out lab-otp.bin
+rc "a dev-only image on a device in test_unlocked" $E_POLICY inspect --otp lab-otp.bin --owner-config lab.cfg chain.img
+err_is "otimage: chain.img: manifest.usage.lifecycle_mask: image may not run in the device's lifecycle state: the device is in test_unlocked"
+rc "fuse the device to dev" 0 fuse lab-otp.bin --lifecycle dev
+rc "the same image on the device in dev, slot b" 0 inspect --json --otp lab-otp.bin --owner-config lab.cfg --slot b chain.img
+jqt "checked in dev and slot b, only the boot data floor left out" \
+	'.device_check.lifecycle == "dev" and .device_check.slot == "b" and .device_check.signatures_verified == true and .device_check.not_applied == ["anti-rollback floor in boot data: kept in the device'"'"'s flash"]' out.txt
+rc "--slot is a or b" $E_INVALID inspect --otp lab-otp.bin --owner-config lab.cfg --slot c chain.img
+rc "--root-key and --owner-config exclude each other" $E_USAGE inspect --root-key root.pub --owner-config lab.cfg chain.img
+oti owner-config --key other.pub --out other.cfg >/dev/null
+rc "an owner config the OTP does not name" $E_VERIFY inspect --otp lab-otp.bin --owner-config other.cfg chain.img
+err_is "otimage: chain.img: --owner-config: owner config does not match the digest provisioned in OTP"
+cp lab-otp.bin lab-floor.bin
+oti fuse lab-floor.bin --floor bl0=7 >/dev/null
+rc "below the OTP floor (rollback, exit 14)" 14 inspect --otp lab-floor.bin --owner-config lab.cfg chain.img
+err_is "otimage: chain.img: manifest.security_version: image security version is below the anti-rollback floor: floor 7"
+oti fuse lab-floor.bin --floor bl0=10 >/dev/null
+rc "the floor above the leaf's ceiling revokes it (exit 14)" 14 inspect --otp lab-floor.bin --owner-config lab.cfg chain.img
+err_is "otimage: chain.img: manifest.ext[1] (DLGC).constraints.svn_max: anti-rollback floor is above a delegate's SVN ceiling: delegate revoked: floor 10"
+cp lab-otp.bin lab-revoked.bin
+oti fuse lab-revoked.bin --revoke owner:0 >/dev/null
+rc "a revoked owner key (exit 15)" 15 inspect --otp lab-revoked.bin --owner-config lab.cfg chain.img
+err_is "otimage: chain.img: manifest.ext[0] (DLGC).parent_key_id: the root key that signed the image is revoked"
+rc "depth 2 under an owner allowing 1" $E_POLICY inspect --owner-config lab1.cfg chain.img
+err_is "otimage: chain.img: manifest.ext[1] (DLGC): delegation chain is deeper than the owner config allows: the owner config allows 1"
+rc "sign above the device's chain length (a limit, exit 21)" 21 sign --key root.pem --stage bl0 --svn 9 \
+	--payload code.bin --otp lab-otp.bin --owner-config lab.cfg --out x.img
+err_is "otimage: manifest.security_version: security version is above the supported maximum: at most 8"
+absent x.img
+rc "sign for the device" 0 sign --key root.pem --stage bl0 --svn 8 --payload code.bin --otp lab-otp.bin \
+	--owner-config lab.cfg --out lab.img --json
+jqt "sign prints the device's verdict" '.device_check.status == "OK" and .device_check.lifecycle == "dev" and .device_check.signatures_verified == true' out.txt
+rc "delegate: a parent that is no owner key" $E_VERIFY delegate --parent-key other.pem --delegate-pub leaf.pub \
+	--type leaf --owner-config lab.cfg --out x.cert
+err_is "otimage: --parent-key: no provisioned root key matches the image or chain"
+rc "delegate: an intermediate under an owner allowing depth 1" $E_POLICY delegate --parent-key root.pem \
+	--delegate-pub inter.pub --type intermediate --owner-config lab1.cfg --out x.cert
+err_is "otimage: --type: delegation chain is deeper than the owner config allows: the owner config allows 1"
+oti provision --creator-key root.pub --owner-config lab.cfg --lifecycle dev --floor-bl0 10 --out lab2-otp.bin >/dev/null
+rc "delegate: a ceiling below the device's floor" 14 delegate --parent-key root.pem --delegate-pub leaf.pub \
+	--type leaf --svn-max 9 --otp lab2-otp.bin --owner-config lab.cfg --out x.cert
+err_is "otimage: --svn-max: anti-rollback floor is above a delegate's SVN ceiling: delegate revoked: floor 10"
+absent x.cert
+rc "delegate for the device" 0 delegate --parent-key root.pem --delegate-pub leaf.pub --type leaf \
+	--svn-min 10 --otp lab2-otp.bin --owner-config lab.cfg --out lab-leaf.cert --json
+jqt "delegate prints the certificate and the device's verdict on images under it" \
+	'.format == "certificate" and .type == "leaf" and .device_check.status == "OK" and (.device_check.not_applied | index("signatures: policy only, nothing verified") != null)' out.txt
 
 # ---- malformed images: one line, the field, exit 11, nothing else ----------
 cp re.img bad.img
@@ -264,6 +366,10 @@ err_is "otimage: short.img: manifest: image is shorter than its manifest header"
 head -c 400 re.img >short.img
 rc "inspect: image cut after its header" $E_MALFORMED inspect short.img
 err_is "otimage: short.img: manifest.image_length: image length field disagrees with the image or its slot"
+# An image file is the image: image_length bytes and nothing after (docs/formats.md).
+{ cat re.img; printf x; } >trailing.img
+rc "inspect: a byte after the image" $E_MALFORMED inspect trailing.img
+err_is "otimage: trailing.img: manifest.image_length: image length field disagrees with the image or its slot: $(stat -c %s re.img) bytes of image in a file of $(stat -c %s trailing.img)"
 head -c 1000 /dev/urandom >random.bin
 rc "inspect: unknown file" $E_MALFORMED inspect random.bin
 err_is "otimage: random.bin: file is not in any format otimage knows"

@@ -19,6 +19,7 @@
 
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
+#include "tu_device.h"
 #include "tu_check.h"
 #include "tu_main.h"
 
@@ -250,14 +251,14 @@ START_TEST(test_image_verify_detects_tampering)
 
 	oti_key_root_entry(&hy, OTA_LC_MASK_ALL, &r);
 	oti_key_root_entry(&ec, OTA_LC_MASK_ALL, &wrong);
-	EXPECT(oti_image_verify(img, img_len, &r, NULL), OTA_OK);
-	EXPECT(oti_image_verify(img, img_len, &wrong, NULL), OTA_ROOT_KEY_UNKNOWN);
+	EXPECT(tu_verify(img, img_len, &r), OTA_OK);
+	EXPECT(tu_verify(img, img_len, &wrong), OTA_ROOT_KEY_UNKNOWN);
 	ck_assert_uint_eq(ota_image_parse(img, (uint32_t)img_len, &v), OTA_OK);
 
 #define TAMPER(off, want)                                       \
 	memcpy(b, img, img_len);                                \
 	b[off] ^= 0x01;                                         \
-	EXPECT(oti_image_verify(b, img_len, &r, NULL), want)
+	EXPECT(tu_verify(b, img_len, &r), want)
 
 	TAMPER(v.manifest.payload_offset + 5, OTA_SIG_ECDSA_INVALID);    /* payload */
 	TAMPER(3, OTA_SIG_ECDSA_INVALID);                                 /* signature */
@@ -270,16 +271,16 @@ START_TEST(test_image_verify_detects_tampering)
 	TAMPER(v.spxs_offset + 2000, OTA_SIG_SPX_INVALID);                /* image SLH-DSA */
 #undef TAMPER
 	/*
-	 * The same root key provisioned ECDSA-only: the DLGS cannot be
-	 * checked, so the leaf's SLH-DSA key is not vouched for and the
-	 * image's SPXS has no key to verify against.
+	 * The same root key provisioned ECDSA-only: the DLGS has no trusted
+	 * SLH-DSA key to be checked under, and the device refuses it as
+	 * invalid (docs/boot-flow.md), not as a missing key.
 	 */
 	r.algorithm = OTA_KEY_ALG_ECDSA_P256;
 	memset(r.spx_pubkey, 0, sizeof(r.spx_pubkey));
-	EXPECT(oti_image_verify(img, img_len, &r, NULL), OTA_SIG_SPX_KEY_MISSING);
+	EXPECT(tu_verify(img, img_len, &r), OTA_DELEG_CERT_SPX_INVALID);
 	/* An ECDSA-only image verifies without any SLH-DSA key. */
 	oti_key_root_entry(&ec, OTA_LC_MASK_ALL, &r);
-	EXPECT(oti_image_verify(img_ec, img_ec_len, &r, NULL), OTA_OK);
+	EXPECT(tu_verify(img_ec, img_ec_len, &r), OTA_OK);
 	free(b);
 }
 END_TEST
@@ -292,9 +293,9 @@ START_TEST(test_image_resign)
 	oti_key_root_entry(&ec, OTA_LC_MASK_ALL, &r);
 	memcpy(b, img_ec, img_ec_len);
 	((struct ota_manifest *)(void *)b)->security_version = 9;
-	EXPECT(oti_image_verify(b, img_ec_len, &r, NULL), OTA_SIG_ECDSA_INVALID);
+	EXPECT(tu_verify(b, img_ec_len, &r), OTA_SIG_ECDSA_INVALID);
 	EXPECT(oti_image_resign(b, img_ec_len, &ec), OTA_OK);
-	EXPECT(oti_image_verify(b, img_ec_len, &r, NULL), OTA_OK);
+	EXPECT(tu_verify(b, img_ec_len, &r), OTA_OK);
 	((struct ota_manifest *)(void *)b)->signed_end = (uint32_t)img_ec_len + 1;
 	EXPECT(oti_image_resign(b, img_ec_len, &ec), OTA_MANIFEST_BAD_SIGNED_REGION);
 	free(b);
@@ -315,9 +316,9 @@ START_TEST(test_image_build_refusals)
 	p.usage.lifecycle_mask = 1;
 	EXPECT(oti_image_build(&p, &ec, NULL, 0, &out, &len, NULL), OTA_OK);
 	free(out);
-	/* The signer must be the leaf's delegate. */
+	/* The signer must be the leaf's delegate (refused before SLH-DSA signs anything). */
 	oti_diag_clear(&d);
-	EXPECT(oti_image_build(&p, &ec, &hy_cert, 1, &out, &len, &d), OTA_DELEG_SIGNER_MISMATCH);
+	EXPECT(oti_image_build(&p, &hy, &hy_cert, 1, &out, &len, &d), OTA_DELEG_SIGNER_MISMATCH);
 	ck_assert_str_eq(d.field, "--key");
 	ck_assert_ptr_null(out);
 	p.security_version = 11;

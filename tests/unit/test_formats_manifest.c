@@ -14,6 +14,7 @@
 
 #include "../../libotattest/tools/otimage/otimage.h"
 #include "testutil.h"
+#include "tu_device.h"
 #include "tu_check.h"
 #include "tu_main.h"
 
@@ -209,7 +210,7 @@ START_TEST(test_roundtrip_direct)
 	ck_assert_uint_eq(v.manifest.signed_end, v.salt_offset + sizeof(struct ota_ext_salt));
 	ck_assert_uint_eq(v.manifest.signed_end, len_direct);
 	oti_key_root_entry(&root, OTA_LC_MASK_ALL, &r);
-	ck_assert_uint_eq(oti_image_verify(img_direct, len_direct, &r, NULL), OTA_OK);
+	ck_assert_uint_eq(tu_verify(img_direct, len_direct, &r), OTA_OK);
 }
 END_TEST
 
@@ -245,7 +246,7 @@ START_TEST(test_roundtrip_two_delegates)
 		ck_assert_uint_eq(info.effective.svn_max, 9);
 	}
 	oti_key_root_entry(&root, OTA_LC_MASK_ALL, &r);
-	ck_assert_uint_eq(oti_image_verify(img_chain, len_chain, &r, NULL), OTA_OK);
+	ck_assert_uint_eq(tu_verify(img_chain, len_chain, &r), OTA_OK);
 }
 END_TEST
 
@@ -282,7 +283,7 @@ START_TEST(test_roundtrip_hybrid)
 	ota_image_measure(&v, m);
 	ck_assert_mem_ne(m, sb, 32);
 	oti_key_root_entry(&hroot, OTA_LC_MASK_ALL, &r);
-	ck_assert_uint_eq(oti_image_verify(img_hybrid, len_hybrid, &r, NULL), OTA_OK);
+	ck_assert_uint_eq(tu_verify(img_hybrid, len_hybrid, &r), OTA_OK);
 }
 END_TEST
 

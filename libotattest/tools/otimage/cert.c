@@ -1,15 +1,52 @@
 // SPDX-License-Identifier: MIT
 /*
  * Issuing delegation certificates. The checks before signing are the
- * firmware's own (ota_constraints_valid, ota_constraints_contained and
- * the chain shape), so otimage cannot issue a certificate a device would
- * refuse for its structure, and says so with the device's status code.
+ * firmware's own (ota_constraints_valid, ota_constraints_contained, the
+ * chain shape and the hybrid rules of its delegation verifier), so
+ * otimage cannot issue a certificate a device would refuse for what it
+ * is, and says so with the device's status code. Whether a device takes
+ * it is oti_cert_device_check's (cert_check.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "otimage.h"
 #include "otimage_internal.h"
+
+/*
+ * The SLH-DSA half of a chain, as the device walks it (ota_deleg_verify,
+ * ota_policy_check): a parent's SLH-DSA key is trusted when it is a
+ * hybrid root key, or when its own certificate carries a DLGS; under a
+ * hybrid root every certificate needs one, and a DLGS under a parent with
+ * no trusted SLH-DSA key is invalid. So a link is hybrid exactly when its
+ * parent's SLH-DSA key is trusted.
+ */
+static ota_status_t hybrid_checks(const struct oti_key *parent, const struct oti_cert *parent_cert,
+				  const struct oti_key *delegate, struct oti_diag *d)
+{
+	bool trusted = parent_cert ? parent_cert->has_dlgs : parent->algorithm == OTA_KEY_ALG_HYBRID;
+
+	if (parent_cert && parent_cert->has_dlgs &&
+	    (parent->algorithm != OTA_KEY_ALG_HYBRID ||
+	     memcmp(parent->spx_pk, parent_cert->dlgs.delegate_spx_pubkey, sizeof(parent->spx_pk)) != 0))
+		return oti_diag_set(d, OTA_TOOL_KEY_MISMATCH, NULL, "--parent-key",
+				    "not the SLH-DSA key the parent certificate certifies");
+	if (delegate->algorithm == OTA_KEY_ALG_HYBRID && !trusted)
+		return oti_diag_set(d, OTA_TOOL_HYBRID_PARENT, NULL, "--parent-key",
+				    parent_cert ? "the parent certificate certifies no SLH-DSA key"
+						: NULL);
+	if (delegate->algorithm != OTA_KEY_ALG_HYBRID && trusted)
+		return oti_diag_set(d, OTA_DELEG_CERT_SPX_MISSING, NULL, "--delegate-pub",
+				    "under a hybrid root every delegate is hybrid");
+	/*
+	 * A leaf delegating to its intermediate's own key: the image would hold
+	 * two DLGS naming one key, which the device's parser refuses.
+	 */
+	if (parent_cert && trusted && memcmp(delegate->key_id, parent->key_id, OTA_KEY_ID_BYTES) == 0)
+		return oti_diag_set(d, OTA_EXT_DUPLICATE, NULL, "--delegate-pub",
+				    "the parent's own key: an image cannot carry both its SLH-DSA companions");
+	return OTA_OK;
+}
 
 static ota_status_t issue_checks(const struct oti_key *parent, const struct oti_cert *parent_cert,
 				 const struct oti_key *delegate, uint32_t cert_type,
@@ -23,21 +60,21 @@ static ota_status_t issue_checks(const struct oti_key *parent, const struct oti_
 	if (!ota_constraints_valid(c))
 		return oti_diag_set(d, OTA_CERT_BAD_CONSTRAINTS, NULL, "constraints",
 				    "empty SVN range or mask, or a device id with 'any'");
-	if (delegate->algorithm == OTA_KEY_ALG_HYBRID && parent->algorithm != OTA_KEY_ALG_HYBRID)
-		return oti_diag_set(d, OTA_TOOL_HYBRID_PARENT, NULL, "--parent-key", NULL);
+	if (parent_cert) {
+		ota_key_id(parent_cert->dlgc.delegate_pubkey, id);
+		if (memcmp(id, parent->key_id, sizeof(id)) != 0)
+			return oti_diag_set(d, OTA_TOOL_KEY_MISMATCH, NULL, "--parent-key",
+					    "not the delegate key of the parent certificate");
+		if (parent_cert->dlgc.cert_type != OTA_CERT_INTERMEDIATE)
+			return oti_diag_set(d, OTA_DELEG_BAD_CHAIN_SHAPE, NULL, "--parent-cert",
+					    "a leaf certificate cannot delegate further");
+		if (cert_type != OTA_CERT_LEAF)
+			return oti_diag_set(d, OTA_DELEG_BAD_CHAIN_SHAPE, NULL, "--type",
+					    "below an intermediate only a leaf may follow");
+	}
+	OTA_TRY(hybrid_checks(parent, parent_cert, delegate, d));
 	if (!parent_cert)
 		return OTA_OK;
-
-	ota_key_id(parent_cert->dlgc.delegate_pubkey, id);
-	if (memcmp(id, parent->key_id, sizeof(id)) != 0)
-		return oti_diag_set(d, OTA_TOOL_KEY_MISMATCH, NULL, "--parent-key",
-				    "not the delegate key of the parent certificate");
-	if (parent_cert->dlgc.cert_type != OTA_CERT_INTERMEDIATE)
-		return oti_diag_set(d, OTA_DELEG_BAD_CHAIN_SHAPE, NULL, "--parent-cert",
-				    "a leaf certificate cannot delegate further");
-	if (cert_type != OTA_CERT_LEAF)
-		return oti_diag_set(d, OTA_DELEG_BAD_CHAIN_SHAPE, NULL, "--type",
-				    "below an intermediate only a leaf may follow");
 	st = ota_constraints_contained(&parent_cert->dlgc.constraints, c);
 	if (st != OTA_OK)
 		return oti_diag_set(d, st, NULL, oti_status_field(st), NULL);

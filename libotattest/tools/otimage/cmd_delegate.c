@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
+
+#include "inspect.h"
 #include "otimage_internal.h"
 
 static const char delegate_help[] =
@@ -15,7 +18,8 @@ static const char delegate_help[] =
 	"    otimage delegate --parent-key KEY [--parent-cert CERT] --delegate-pub PUB\n"
 	"                     --type intermediate|leaf --out CERT [--svn-min N] [--svn-max N]\n"
 	"                     [--slots MASK] [--lifecycle MASK] [--flags CAPS]\n"
-	"                     [--device any|ID] [--force] [--json]\n"
+	"                     [--device any|ID] [--otp OTP] [--owner-config CFG]\n"
+	"                     [--root-key PUB] [--force] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Signs a DLGC certificate: the parent key delegates to PUB within the given\n"
@@ -31,10 +35,21 @@ static const char delegate_help[] =
 	"    or for a root parent to SVN 0..255, all slots, all lifecycle states, any\n"
 	"    device and the tag-boot capability.\n"
 	"\n"
-	"    When both KEY and PUB are hybrid (KEY.spx, PUB.spx), the certificate also\n"
-	"    carries a DLGS: the delegate's SLH-DSA public key signed with the parent's\n"
-	"    SLH-DSA key. The output is the DLGC (224 bytes) followed by the DLGS (7936\n"
-	"    bytes) if any: exactly what otimage sign places in an image.\n"
+	"    Under a hybrid root every link is hybrid: the certificate also carries a\n"
+	"    DLGS, the delegate's SLH-DSA public key (PUB.spx) signed with the parent's\n"
+	"    SLH-DSA key (KEY.spx), and an ECDSA-only delegate is refused as the device\n"
+	"    refuses it (DELEG_CERT_SPX_MISSING, exit 13); under an ECDSA-only root no\n"
+	"    link is, and a hybrid delegate is refused (TOOL_HYBRID_PARENT). The output\n"
+	"    is the DLGC (224 bytes) followed by the DLGS (7936 bytes) if any: exactly\n"
+	"    what otimage sign places in an image.\n"
+	"\n"
+	"    The certificate is then checked the way the device would check the most\n"
+	"    permissive image under it, with the device's own policy (see otimage\n"
+	"    inspect): --otp, --owner-config and --root-key describe the device; what\n"
+	"    they leave out is taken to let it pass and listed under\n"
+	"    device_check.not_applied. A certificate no image under which the device\n"
+	"    would boot is not written (e.g. ROOT_KEY_UNKNOWN for a parent that is not\n"
+	"    an owner key, DELEG_REVOKED_BY_FLOOR for --svn-max below the OTP floor).\n"
 	"\n"
 	"OPTIONS\n"
 	"    --parent-key KEY   the parent's private key.\n"
@@ -47,9 +62,13 @@ static const char delegate_help[] =
 	"    --lifecycle MASK   test_unlocked,dev,prod,prod_end,rma or all.\n"
 	"    --flags CAPS       none, tag-boot, debug or tag-boot,debug.\n"
 	"    --device DEV       any, or the 32-hex-digit id of the one device allowed.\n"
+	"    --otp OTP          check for the device this OTP image describes.\n"
+	"    --owner-config CFG check against this owner config (its root keys and rules).\n"
+	"    --root-key PUB     the root key, when the parent is a delegate and no\n"
+	"                       --owner-config names the keys.\n"
 	"    --out CERT         where to write the certificate.\n"
 	"    --force            replace CERT if it exists.\n"
-	"    --json             print the certificate as one JSON object.\n"
+	"    --json             print the certificate and its device check as one JSON object.\n"
 	"    -h, --help         show this help.\n"
 	"\n"
 	"EXIT STATUS\n"
@@ -62,6 +81,7 @@ static const char delegate_help[] =
 	"    otimage delegate --parent-key team.pem --parent-cert team.cert --delegate-pub ci.pub \\\n"
 	"                     --type leaf --svn-min 5 --svn-max 9 --lifecycle dev --out ci.cert\n";
 
+/* The option a refusal is about: containment, or the device check of the certificate. */
 static const char *option_for(ota_status_t st)
 {
 	switch (st) {
@@ -71,8 +91,32 @@ static const char *option_for(ota_status_t st)
 	case OTA_DELEG_WIDER_LIFECYCLE: return "--lifecycle";
 	case OTA_DELEG_WIDER_DEVICE: return "--device";
 	case OTA_DELEG_WIDER_FLAGS: return "--flags";
+	case OTA_ROOT_KEY_UNKNOWN:
+	case OTA_ROOT_KEY_REVOKED:
+	case OTA_ROOT_KEY_LIFECYCLE:
+	case OTA_SIG_SPX_KEY_MISSING: return "--parent-key";
+	case OTA_DELEG_DEPTH_EXCEEDED: return "--type";
+	case OTA_DELEG_CERT_SPX_MISSING: return "--delegate-pub";
+	case OTA_DELEG_REVOKED_BY_FLOOR:
+	case OTA_SVN_ABOVE_MAX: return "--svn-max";
+	case OTA_LIFECYCLE_NOT_ALLOWED: return "--lifecycle";
+	case OTA_DEVICE_NOT_ALLOWED: return "--device";
 	}
 	return NULL;
+}
+
+/* The certificate as inspect describes it, then the device check's verdict. */
+static void print_cert(const char *path, const struct oti_cert *c, const struct oti_verdict *v,
+		       bool json)
+{
+	struct oti_out o;
+
+	oti_out_init(&o, stdout, json);
+	oti_out_str(&o, "file", path);
+	oti_out_str(&o, "format", oti_file_kind_name(OTI_FILE_CERT));
+	oti_print_dlgc(&o, &c->dlgc, c->has_dlgs ? (const uint8_t *)&c->dlgs : NULL);
+	oti_print_verdict(&o, v);
+	oti_out_finish(&o);
 }
 
 int oti_cmd_delegate(int argc, char **argv)
@@ -88,6 +132,9 @@ int oti_cmd_delegate(int argc, char **argv)
 		{ "lifecycle", required_argument, NULL, 'l' },
 		{ "flags", required_argument, NULL, 'F' },
 		{ "device", required_argument, NULL, 'd' },
+		{ "otp", required_argument, NULL, 'O' },
+		{ "owner-config", required_argument, NULL, 'W' },
+		{ "root-key", required_argument, NULL, 'r' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
@@ -96,10 +143,13 @@ int oti_cmd_delegate(int argc, char **argv)
 	};
 	const char *parent_key = NULL, *parent_cert = NULL, *delegate_pub = NULL, *out = NULL;
 	const char *type = NULL, *svn_min = NULL, *svn_max = NULL, *slots = NULL, *lc = NULL;
-	const char *flags = NULL, *device = NULL;
+	const char *flags = NULL, *device = NULL, *otp_path = NULL, *owner_path = NULL;
+	const char *root_path = NULL;
 	bool force = false, json = false;
 	struct oti_key parent, delegate;
 	struct oti_cert pcert, cert;
+	struct oti_device dev;
+	struct oti_verdict verdict;
 	struct ota_constraints con;
 	struct oti_diag d;
 	uint32_t cert_type;
@@ -123,6 +173,9 @@ int oti_cmd_delegate(int argc, char **argv)
 		case 'l': lc = optarg; break;
 		case 'F': flags = optarg; break;
 		case 'd': device = optarg; break;
+		case 'O': otp_path = optarg; break;
+		case 'W': owner_path = optarg; break;
+		case 'r': root_path = optarg; break;
 		case 'o': out = optarg; break;
 		case 'f': force = true; break;
 		case 'j': json = true; break;
@@ -142,7 +195,14 @@ int oti_cmd_delegate(int argc, char **argv)
 	else
 		return oti_usage_error("delegate", "--type: '%s' is neither intermediate nor leaf", type);
 
+	if (root_path && owner_path)
+		return oti_usage_error("delegate", "--root-key stands in for the owner config's keys: "
+						   "give one of --root-key and --owner-config");
+
+	memset(&dev, 0, sizeof(dev));
 	st = parent_cert ? oti_cert_load(parent_cert, &pcert, &d) : OTA_OK;
+	if (st == OTA_OK)
+		st = oti_device_load(otp_path, owner_path, root_path, NULL, &dev, &d);
 	if (st != OTA_OK)
 		return oti_fail(&d, st);
 	/* Defaults: the parent's constraints, or everything for a root parent. */
@@ -183,6 +243,12 @@ int oti_cmd_delegate(int argc, char **argv)
 			oti_diag_set(&d, st, parent_cert, option_for(st), NULL);
 	}
 	if (st == OTA_OK) {
+		st = oti_cert_device_check(&dev, &parent, parent_cert ? &pcert : NULL, &cert, &verdict,
+					   &d);
+		if (st != OTA_OK && option_for(st))
+			oti_diag_set(&d, st, NULL, option_for(st), NULL);
+	}
+	if (st == OTA_OK) {
 		size_t len = oti_cert_encoded_len(&cert);
 		struct oti_output o;
 
@@ -196,8 +262,9 @@ int oti_cmd_delegate(int argc, char **argv)
 		}
 	}
 	if (st == OTA_OK)
-		st = oti_inspect(out, bytes, oti_cert_encoded_len(&cert), json, stdout, &d);
+		print_cert(out, &cert, &verdict, json);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
+	OPENSSL_cleanse(&dev, sizeof(dev));
 	free(bytes);
 	oti_key_free(&parent);
 	oti_key_free(&delegate);

@@ -14,7 +14,8 @@ static const char inspect_help[] =
 	"    otimage inspect - describe an otattest file\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    otimage inspect [--json] [--root-key PUB] FILE\n"
+	"    otimage inspect [--json] [--otp OTP] [--owner-config CFG] [--root-key PUB]\n"
+	"                    [--slot a|b] FILE\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Recognises FILE by its magic and describes it: a signed image, a delegation\n"
@@ -32,34 +33,49 @@ static const char inspect_help[] =
 	"    never printed: not the device secret of an OTP image (only whether its\n"
 	"    digest matches), not a private key.\n"
 	"\n"
-	"    With --root-key, an image's delegation chain and every signature in it\n"
-	"    (ECDSA, and SLH-DSA where present) are verified against that root key as\n"
-	"    the device's slow path would, device policy aside.\n"
+	"    An image is also checked the way the device checks it, with the device's\n"
+	"    own code: its stage's trust anchors, every policy rule and, on the slow\n"
+	"    path, every signature (ECDSA, and SLH-DSA where present). The device is\n"
+	"    the one the options describe: --otp (creator keys, lifecycle state, device\n"
+	"    id, revocation, floors), --owner-config (BL0's root keys and rules),\n"
+	"    --root-key in place of either's keys, --slot. What they leave out is taken\n"
+	"    to let the image pass and listed under device_check.not_applied; a refusal\n"
+	"    is the device's status, one error line.\n"
 	"\n"
 	"OPTIONS\n"
 	"    --json          print one JSON object instead of text.\n"
-	"    --root-key PUB  verify an image against this root key (PUB.spx if hybrid).\n"
+	"    --otp OTP       the device's OTP image (otimage provision).\n"
+	"    --owner-config CFG\n"
+	"                    the device's owner config (otimage owner-config).\n"
+	"    --root-key PUB  the root key (PUB.spx if hybrid) when no --otp (ROM_EXT) or\n"
+	"                    --owner-config (BL0) names the keys.\n"
+	"    --slot a|b      the slot the image is checked in.\n"
 	"    -h, --help      show this help.\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0 when the file checks out (and verifies, with --root-key), 2 for a usage\n"
-	"    error, otherwise the class code of the failure (see otimage --help):\n"
-	"    11 for a malformed file, 12 for a signature that does not verify.\n"
+	"    0 when the file checks out (an image: the device would accept it), 2 for a\n"
+	"    usage error, otherwise the class code of the failure (see otimage --help):\n"
+	"    11 for a malformed file, 12 for a signature that does not verify, 13 for\n"
+	"    a policy refusal.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    otimage inspect flash.bin\n"
-	"    otimage inspect --json --root-key owner.pub bl0.img | jq .certificates\n";
+	"    otimage inspect --json --root-key owner.pub bl0.img | jq .certificates\n"
+	"    otimage inspect --otp otp.bin --owner-config owner.cfg --slot b bl0.img\n";
 
 int oti_cmd_inspect(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "root-key", required_argument, NULL, 'r' },
+		{ "otp", required_argument, NULL, 'O' },
+		{ "owner-config", required_argument, NULL, 'c' },
+		{ "slot", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *root_path = NULL, *path;
-	struct ota_root_key root;
+	const char *root_path = NULL, *otp_path = NULL, *owner_path = NULL, *slot = NULL, *path;
+	struct oti_device dev;
 	bool json = false;
 	struct oti_diag d;
 	uint8_t *buf = NULL;
@@ -73,6 +89,9 @@ int oti_cmd_inspect(int argc, char **argv)
 		switch (c) {
 		case 'j': json = true; break;
 		case 'r': root_path = optarg; break;
+		case 'O': otp_path = optarg; break;
+		case 'c': owner_path = optarg; break;
+		case 's': slot = optarg; break;
 		case 'h': return oti_print_help(inspect_help);
 		default: return oti_usage_error("inspect", "unknown option");
 		}
@@ -80,22 +99,20 @@ int oti_cmd_inspect(int argc, char **argv)
 	if (optind + 1 != argc)
 		return oti_usage_error("inspect", "give exactly one FILE");
 	path = argv[optind];
-	if (root_path) {
-		struct oti_key k;
-
-		st = oti_key_load(root_path, false, &k, &d);
-		if (st == OTA_OK) {
-			oti_key_root_entry(&k, OTA_LC_MASK_ALL, &root);
-			oti_key_free(&k);
-		}
-	}
+	if (root_path && owner_path)
+		return oti_usage_error("inspect", "--root-key stands in for the owner config's keys: "
+						  "give one of --root-key and --owner-config");
+	st = oti_device_load(otp_path, owner_path, root_path, slot, &dev, &d);
 	if (st == OTA_OK)
 		st = oti_file_read(path, OTI_MAX_FLASH, &buf, &len, &d);
 	if (st == OTA_OK)
-		st = oti_inspect_verify(path, buf, len, json, root_path ? &root : NULL, stdout, &d);
+		st = oti_inspect_device(path, buf, len, json,
+					root_path || otp_path || owner_path || slot ? &dev : NULL,
+					stdout, &d);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
 	if (buf)
 		OPENSSL_cleanse(buf, len);
 	free(buf);
+	OPENSSL_cleanse(&dev, sizeof(dev));
 	return rc;
 }

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/crypto.h>
 #include <openssl/rand.h>
 
+#include "inspect.h"
 #include "otimage_internal.h"
 #include "settings.h"
 
@@ -21,7 +23,8 @@ static const char sign_help[] =
 	"    otimage sign --key KEY [--cert CERT]... --out IMAGE [--config FILE]\n"
 	"                 [--stage rom_ext|bl0] [--svn N] [--payload FILE] [--slots MASK]\n"
 	"                 [--lifecycle MASK] [--flags CAPS] [--device any|ID]\n"
-	"                 [--max-key-version N] [--salt HEX|random] [--force] [--json]\n"
+	"                 [--max-key-version N] [--salt HEX|random]\n"
+	"                 [--otp OTP] [--owner-config CFG] [--root-key PUB] [--force] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Builds the image manifest around the payload and signs it: ECDSA P-256 over\n"
@@ -31,9 +34,13 @@ static const char sign_help[] =
 	"    certificates (root-to-leaf order, from otimage delegate) KEY must be the\n"
 	"    leaf's delegate key, and the certificates go into the unsigned region.\n"
 	"\n"
-	"    Before signing, the image goes through the device's own parser and chain\n"
-	"    check: an image outside its leaf's constraints is refused with the status\n"
-	"    the device would report (e.g. IMAGE_SVN_ABOVE_LEAF, exit 13).\n"
+	"    The image is checked the way the device checks it, with the device's own\n"
+	"    code (see otimage inspect): its policy before anything is signed, every\n"
+	"    signature after. An image the device would refuse is not written; the\n"
+	"    refusal is the device's status (e.g. IMAGE_SVN_ABOVE_LEAF, exit 13). The\n"
+	"    device is the one --otp, --owner-config and --root-key describe; what they\n"
+	"    leave out is taken to let the image pass and listed under\n"
+	"    device_check.not_applied. A direct image's key is its root key.\n"
 	"\n"
 	"    Manifest fields come from a config file (--config) of 'key = value' lines\n"
 	"    and from options, which win. Config keys and their options:\n"
@@ -56,6 +63,11 @@ static const char sign_help[] =
 	"    --cert CERT    a delegation certificate; repeat for root -> intermediate -> leaf.\n"
 	"    --out IMAGE    where to write the image.\n"
 	"    --config FILE  manifest fields as 'key = value' lines ('#' comments).\n"
+	"    --otp OTP      check for the device this OTP image describes.\n"
+	"    --owner-config CFG\n"
+	"                   check against this owner config (a BL0's root keys and rules).\n"
+	"    --root-key PUB the root key, when no --otp (ROM_EXT) or --owner-config (BL0)\n"
+	"                   names the keys: verifies the first certificate too.\n"
 	"    --force        replace IMAGE if it exists.\n"
 	"    --json         print what was signed as one JSON object.\n"
 	"    -h, --help     show this help.\n"
@@ -168,7 +180,7 @@ static ota_status_t sign_params(struct oti_setting *s, const char *config,
 }
 
 static void print_signed(const char *out, const uint8_t *img, size_t len, uint32_t depth,
-			 const struct oti_key *k, bool json)
+			 const struct oti_key *k, const struct oti_verdict *verdict, bool json)
 {
 	struct ota_image_view v;
 	uint8_t m[OTA_SHA256_BYTES];
@@ -186,6 +198,7 @@ static void print_signed(const char *out, const uint8_t *img, size_t len, uint32
 	oti_out_hex(&o, "signer_key_id", k->key_id, sizeof(k->key_id));
 	oti_out_u64(&o, "delegation_depth", depth);
 	oti_out_bool(&o, "hybrid", k->algorithm == OTA_KEY_ALG_HYBRID);
+	oti_print_verdict(&o, verdict);
 	oti_out_finish(&o);
 }
 
@@ -205,6 +218,9 @@ int oti_cmd_sign(int argc, char **argv)
 		{ "device", required_argument, NULL, 's' },
 		{ "max-key-version", required_argument, NULL, 's' },
 		{ "salt", required_argument, NULL, 's' },
+		{ "otp", required_argument, NULL, 'O' },
+		{ "owner-config", required_argument, NULL, 'W' },
+		{ "root-key", required_argument, NULL, 'r' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -213,6 +229,7 @@ int oti_cmd_sign(int argc, char **argv)
 	struct oti_setting s[S_COUNT];
 	const char *cert_paths[OTA_MAX_DELEGATION_DEPTH + 1];
 	const char *key_path = NULL, *out = NULL, *config = NULL;
+	const char *otp_path = NULL, *owner_path = NULL, *root_path = NULL;
 	struct {
 		const char *option;
 		const char *value;
@@ -222,6 +239,8 @@ int oti_cmd_sign(int argc, char **argv)
 	bool force = false, json = false;
 	struct oti_cert chain[OTA_MAX_DELEGATION_DEPTH];
 	struct oti_image_params p;
+	struct oti_device dev;
+	struct oti_verdict verdict;
 	struct oti_key k;
 	struct oti_diag d;
 	char payload_path[4096];
@@ -244,6 +263,9 @@ int oti_cmd_sign(int argc, char **argv)
 			break;
 		case 'o': out = optarg; break;
 		case 'C': config = optarg; break;
+		case 'O': otp_path = optarg; break;
+		case 'W': owner_path = optarg; break;
+		case 'r': root_path = optarg; break;
 		case 's':
 			/* Applied after the config file, which they override. */
 			if (ngiven < sizeof(given) / sizeof(given[0]))
@@ -261,8 +283,13 @@ int oti_cmd_sign(int argc, char **argv)
 		return oti_usage_error("sign", "--key and --out are required");
 	if (ncerts > OTA_MAX_DELEGATION_DEPTH)
 		return oti_usage_error("sign", "at most %u --cert", OTA_MAX_DELEGATION_DEPTH);
+	if (root_path && owner_path)
+		return oti_usage_error("sign", "--root-key stands in for the owner config's keys: "
+					       "give one of --root-key and --owner-config");
 
-	st = config ? oti_config_read(config, s, S_COUNT, &d) : OTA_OK;
+	st = oti_device_load(otp_path, owner_path, root_path, NULL, &dev, &d);
+	if (st == OTA_OK && config)
+		st = oti_config_read(config, s, S_COUNT, &d);
 	for (i = 0; st == OTA_OK && i < ngiven; i++) {
 		char opt[64];
 
@@ -281,6 +308,8 @@ int oti_cmd_sign(int argc, char **argv)
 	if (st == OTA_OK) {
 		p.payload = payload;
 		p.payload_len = payload_len;
+		p.device = &dev;
+		p.verdict = &verdict;
 		st = oti_image_build(&p, &k, chain, ncerts, &img, &img_len, &d);
 	}
 	if (st == OTA_OK) {
@@ -289,11 +318,12 @@ int oti_cmd_sign(int argc, char **argv)
 		st = oti_files_write(&o, 1, force, &d);
 	}
 	if (st == OTA_OK)
-		print_signed(out, img, img_len, ncerts, &k, json);
+		print_signed(out, img, img_len, ncerts, &k, &verdict, json);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
 	oti_key_free(&k);
 	oti_settings_free(s, S_COUNT);
 	free(payload);
 	free(img);
+	OPENSSL_cleanse(&dev, sizeof(dev));
 	return rc;
 }

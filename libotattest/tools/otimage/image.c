@@ -5,9 +5,10 @@
  *   manifest | payload | signed extensions (SALT, extras)
  *            | unsigned extensions (DLGC[, DLGS] per certificate, extras, SPXS)
  *
- * The image is checked with the firmware's own parser and chain check
- * before anything is signed, so a slow SLH-DSA signature is never spent
- * on an image the device would refuse for its structure.
+ * The image is checked with the device's own code (oti_device_check):
+ * its policy before anything is signed, so a slow SLH-DSA signature is
+ * never spent on an image the device would refuse, and its signature
+ * checks once it is signed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,27 +19,27 @@
 #include "otimage.h"
 #include "otimage_internal.h"
 
+const char *oti_ext_field(const struct ota_manifest *m, uint32_t index, char *buf, size_t n)
+{
+	char fourcc[5];
+
+	if (index >= m->ext_count || index >= OTA_MANIFEST_MAX_EXT) {
+		snprintf(buf, n, "manifest.ext");
+		return buf;
+	}
+	snprintf(buf, n, "manifest.ext[%u] (%s)", (unsigned int)index,
+		 oti_fourcc(m->ext[index].type, fourcc));
+	return buf;
+}
+
 ota_status_t oti_image_parse_diag(const struct ota_image_view *v, ota_status_t st,
 				  const char *file, struct oti_diag *d)
 {
 	const char *field = oti_status_field(st);
 	char buf[96];
 
-	if (oti_status_is_ext(st) && v->bad_ext < OTA_MANIFEST_MAX_EXT) {
-		uint32_t type = v->manifest.ext[v->bad_ext].type;
-		char fourcc[5] = { 0 };
-		int i;
-
-		for (i = 0; i < 4; i++) {
-			char ch = (char)(type >> (8 * i));
-
-			fourcc[i] = ch >= 0x20 && ch < 0x7f ? ch : '?';
-		}
-		snprintf(buf, sizeof(buf), "manifest.ext[%u] (%s)", (unsigned int)v->bad_ext, fourcc);
-		field = buf;
-	} else if (oti_status_is_ext(st) && !field) {
-		field = "manifest.ext";
-	}
+	if (oti_status_is_ext(st) && (v->bad_ext < OTA_MANIFEST_MAX_EXT || !field))
+		field = oti_ext_field(&v->manifest, v->bad_ext, buf, sizeof(buf));
 	return oti_diag_set(d, st, file, field, NULL);
 }
 
@@ -95,7 +96,7 @@ ota_status_t oti_image_resign(uint8_t *img, size_t len, const struct oti_key *si
 }
 
 /* The extensions in table order: signed ones first, then unsigned ones. */
-static ota_status_t plan_extensions(const struct oti_image_params *p, const struct oti_key *signer,
+static ota_status_t plan_extensions(const struct oti_image_params *p, bool hybrid,
 				    const struct oti_cert *chain, uint32_t chain_len,
 				    struct ext_plan *plan, uint32_t *count, struct oti_diag *d)
 {
@@ -136,7 +137,7 @@ static ota_status_t plan_extensions(const struct oti_image_params *p, const stru
 				    .len = sizeof(chain[i].dlgs));
 		}
 	}
-	if (signer->algorithm == OTA_KEY_ALG_HYBRID)
+	if (hybrid)
 		ADD(.type = OTA_EXT_SPXS, .flags = OTA_EXT_F_CRITICAL, .len = sizeof(struct ota_spxs));
 #undef ADD
 	*count = n;
@@ -144,7 +145,7 @@ static ota_status_t plan_extensions(const struct oti_image_params *p, const stru
 }
 
 static void write_extension(uint8_t *img, uint32_t off, const struct ext_plan *x,
-			    const struct oti_key *signer)
+			    const uint8_t signer_id[OTA_KEY_ID_BYTES])
 {
 	struct ota_ext_header h = { .type = x->type, .version = OTA_EXT_VERSION, .length = x->len };
 
@@ -154,19 +155,65 @@ static void write_extension(uint8_t *img, uint32_t off, const struct ext_plan *x
 	}
 	memcpy(img + off, &h, sizeof(h));
 	if (x->type == OTA_EXT_SPXS) /* the signature itself comes last */
-		memcpy(img + off + sizeof(h), signer->key_id, OTA_KEY_ID_BYTES);
+		memcpy(img + off + sizeof(h), signer_id, OTA_KEY_ID_BYTES);
 	else if (x->body)
 		memcpy(img + off + sizeof(h), x->body, x->len - sizeof(h));
 }
 
-ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_key *signer,
-			     const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
-			     size_t *out_len, struct oti_diag *d)
+/*
+ * oti_device_check on the image being built, for p->device. A direct
+ * image's signer is its root key when the device names none; refusals
+ * about what sign was given point at the option that gave it.
+ */
+static ota_status_t build_check(const struct oti_image_params *p, const struct oti_key *signer,
+				uint32_t chain_len, const uint8_t *img, size_t len, uint32_t flags,
+				struct oti_diag *d)
+{
+	struct oti_device dev;
+	struct oti_verdict v;
+	bool keys_named;
+	ota_status_t st;
+
+	if (p->device)
+		dev = *p->device;
+	else
+		memset(&dev, 0, sizeof(dev));
+	keys_named = dev.has_root || (p->identifier == OTA_ID_ROM_EXT ? dev.has_otp : dev.has_owner);
+	if (chain_len == 0 && !keys_named) {
+		oti_key_root_entry(signer, OTA_LC_MASK_ALL, &dev.root);
+		dev.has_root = true;
+	}
+	st = oti_device_check(&dev, img, len, flags, &v, d);
+	if (st == OTA_OK && p->verdict && !(flags & OTI_CHECK_POLICY))
+		*p->verdict = v;
+	switch (st) {
+	case OTA_DELEG_SIGNER_MISMATCH:
+		return oti_diag_set(d, st, NULL, "--key",
+				    "the signing key must be the leaf certificate's delegate");
+	case OTA_DELEG_CERT_SIG_INVALID:
+	case OTA_DELEG_CERT_SPX_INVALID:
+	case OTA_DELEG_CERT_SPX_MISSING:
+	case OTA_DELEG_DEPTH_EXCEEDED:
+	case OTA_DELEG_REVOKED_BY_FLOOR:
+		if (v.cert_index < chain_len) {
+			char why[sizeof(d->detail)];
+
+			snprintf(why, sizeof(why), "%s", d ? d->detail : "");
+			return oti_diag_set(d, st, NULL, "--cert", "certificate %u%s%s",
+					    v.cert_index + 1, why[0] ? ": " : "", why);
+		}
+		break;
+	}
+	return st;
+}
+
+ota_status_t oti_image_layout(const struct oti_image_params *p,
+			      const uint8_t signer_id[OTA_KEY_ID_BYTES], bool hybrid,
+			      const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
+			      size_t *out_len, struct oti_diag *d)
 {
 	struct ext_plan plan[OTA_MANIFEST_MAX_EXT];
 	struct ota_manifest m;
-	struct ota_image_view v;
-	struct ota_dlgc certs[OTA_MAX_DELEGATION_DEPTH];
 	uint64_t total;
 	uint32_t count = 0, i, off;
 	uint8_t *img;
@@ -174,14 +221,12 @@ ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_
 
 	*out = NULL;
 	*out_len = 0;
-	if (!signer->has_private)
-		return oti_diag_set(d, OTA_TOOL_KEY_NOT_PRIVATE, NULL, "--key", NULL);
 	if (chain_len > OTA_MAX_DELEGATION_DEPTH)
 		return oti_diag_set(d, OTA_DELEG_BAD_CHAIN_SHAPE, NULL, "--cert",
 				    "at most %u certificates", OTA_MAX_DELEGATION_DEPTH);
 	if (p->payload_len > OTI_MAX_PAYLOAD)
 		return oti_diag_set(d, OTA_TOOL_TOO_LARGE, NULL, "--payload", NULL);
-	st = plan_extensions(p, signer, chain, chain_len, plan, &count, d);
+	st = plan_extensions(p, hybrid, chain, chain_len, plan, &count, d);
 	if (st != OTA_OK)
 		return st;
 
@@ -194,7 +239,7 @@ ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_
 	m.payload_length = (uint32_t)p->payload_len;
 	m.security_version = p->security_version;
 	m.max_key_version = p->max_key_version;
-	memcpy(m.signer_key_id, signer->key_id, sizeof(m.signer_key_id));
+	memcpy(m.signer_key_id, signer_id, sizeof(m.signer_key_id));
 	m.usage = p->usage;
 	m.ext_count = count;
 
@@ -219,50 +264,48 @@ ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_
 	if (p->payload_len)
 		memcpy(img + sizeof(m), p->payload, p->payload_len);
 	for (i = 0, off = (uint32_t)(sizeof(m) + p->payload_len); i < count; off += plan[i].len, i++)
-		write_extension(img, off, &plan[i], signer);
+		write_extension(img, off, &plan[i], signer_id);
+	*out = img;
+	*out_len = (size_t)total;
+	return OTA_OK;
+}
 
+ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_key *signer,
+			     const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
+			     size_t *out_len, struct oti_diag *d)
+{
+	uint8_t *img;
+	size_t total;
+	ota_status_t st;
+
+	*out = NULL;
+	*out_len = 0;
+	if (!signer->has_private)
+		return oti_diag_set(d, OTA_TOOL_KEY_NOT_PRIVATE, NULL, "--key", NULL);
+	st = oti_image_layout(p, signer->key_id, signer->algorithm == OTA_KEY_ALG_HYBRID, chain,
+			      chain_len, &img, &total, d);
+	if (st != OTA_OK)
+		return st;
+
+	/* The device's policy before any signature is spent, its signature checks after. */
 	if (!(p->flags & OTI_UNCHECKED)) {
-		/* The device's checks, before any signature is spent. */
-		st = ota_image_parse(img, (uint32_t)total, &v);
-		if (st != OTA_OK) {
-			oti_image_parse_diag(&v, st, NULL, d);
+		st = build_check(p, signer, chain_len, img, total, OTI_CHECK_POLICY, d);
+		if (st != OTA_OK)
 			goto fail;
-		}
-		for (i = 0; i < chain_len; i++)
-			certs[i] = chain[i].dlgc;
-		st = ota_chain_check(&v.manifest, ota_chain_root_id(&v.manifest, certs, chain_len),
-				     certs, chain_len, NULL);
-		if (st != OTA_OK) {
-			oti_diag_set(d, st, NULL,
-				     st == OTA_DELEG_SIGNER_MISMATCH ? "--key"
-								     : oti_status_field(st),
-				     st == OTA_DELEG_SIGNER_MISMATCH
-					     ? "the signing key must be the leaf certificate's delegate"
-					     : NULL);
-			goto fail;
-		}
-		/* The links otimage can verify: each delegate's key signed the next certificate. */
-		for (i = 1; i < chain_len; i++) {
-			uint8_t digest[OTA_SHA256_BYTES];
-
-			ota_dlgc_digest(&certs[i], digest);
-			st = oti_ecdsa_verify(certs[i - 1].delegate_pubkey, digest, certs[i].signature);
-			if (st != OTA_OK) {
-				st = oti_diag_set(d, OTA_DELEG_CERT_SIG_INVALID, NULL, "--cert",
-						  "certificate %u is not signed by certificate %u's delegate",
-						  i + 1, i);
-				goto fail;
-			}
-		}
 	}
 
-	st = sign_image(img, (size_t)total, signer);
+	st = sign_image(img, total, signer);
 	if (st != OTA_OK) {
 		oti_diag_set(d, st, NULL, "--key", NULL);
 		goto fail;
 	}
+	if (!(p->flags & OTI_UNCHECKED)) {
+		st = build_check(p, signer, chain_len, img, total, 0, d);
+		if (st != OTA_OK)
+			goto fail;
+	}
 	*out = img;
-	*out_len = (size_t)total;
+	*out_len = total;
 	return OTA_OK;
 fail:
 	free(img);

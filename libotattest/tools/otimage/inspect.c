@@ -102,8 +102,8 @@ ota_status_t oti_inspect_exact(const uint8_t *buf, size_t len, void *out, size_t
 	return OTA_OK;
 }
 
-ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len, bool json,
-				const struct ota_root_key *root, FILE *out, struct oti_diag *d)
+ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len, bool json,
+				const struct oti_device *dev, FILE *out, struct oti_diag *d)
 {
 	enum oti_file_kind kind = oti_file_detect(buf, len);
 	struct oti_out o;
@@ -114,9 +114,10 @@ ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len
 
 	if (kind == OTI_FILE_UNKNOWN)
 		return oti_diag_set(d, OTA_TOOL_UNKNOWN_FILE, path, NULL, NULL);
-	if (root && kind != OTI_FILE_IMAGE)
-		return oti_diag_set(d, OTA_TOOL_BAD_VALUE, path, "--root-key",
-				    "only images are verified, this is a %s", oti_file_kind_name(kind));
+	if (dev && kind != OTI_FILE_IMAGE)
+		return oti_diag_set(d, OTA_TOOL_BAD_VALUE, path, NULL,
+				    "only images are checked for a device, this is a %s",
+				    oti_file_kind_name(kind));
 	mem = open_memstream(&text, &text_len);
 	if (!mem)
 		return oti_diag_set(d, OTA_HOST_INTERNAL, path, NULL, "out of memory");
@@ -124,7 +125,7 @@ ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len
 	oti_out_str(&o, "file", path ? path : "");
 	oti_out_str(&o, "format", oti_file_kind_name(kind));
 	switch (kind) {
-	case OTI_FILE_IMAGE: st = oti_inspect_image(&o, buf, len, root, d); break;
+	case OTI_FILE_IMAGE: st = oti_inspect_image(&o, buf, len, dev, d); break;
 	case OTI_FILE_CERT: st = oti_inspect_cert(&o, buf, len, d); break;
 	case OTI_FILE_FLASH: st = oti_inspect_flash(&o, buf, len, d); break;
 	case OTI_FILE_OTP: st = oti_inspect_otp(&o, buf, len, d); break;
@@ -151,5 +152,5 @@ ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len
 ota_status_t oti_inspect(const char *path, const uint8_t *buf, size_t len, bool json,
 			 FILE *out, struct oti_diag *d)
 {
-	return oti_inspect_verify(path, buf, len, json, NULL, out, d);
+	return oti_inspect_device(path, buf, len, json, NULL, out, d);
 }

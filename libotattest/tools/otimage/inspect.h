@@ -10,7 +10,7 @@ ota_status_t oti_inspect_exact(const uint8_t *buf, size_t len, void *out, size_t
 			       struct oti_diag *d);
 
 ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len,
-			       const struct ota_root_key *root, struct oti_diag *d);
+			       const struct oti_device *dev, struct oti_diag *d);
 ota_status_t oti_inspect_cert(struct oti_out *o, const uint8_t *buf, size_t len,
 			      struct oti_diag *d);
 ota_status_t oti_inspect_flash(struct oti_out *o, const uint8_t *buf, size_t len,
@@ -43,6 +43,7 @@ void oti_print_owner(struct oti_out *o, const struct ota_owner_config *oc);
 void oti_print_boot_data(struct oti_out *o, const struct ota_boot_data *bd);
 void oti_print_tag_table(struct oti_out *o, const struct ota_tag_table *tt);
 void oti_print_status(struct oti_out *o, const char *key, ota_status_t st);
-const char *oti_fourcc(uint32_t v, char buf[5]);
+/* The device check's verdict, as "device_check" (sign and inspect print it). */
+void oti_print_verdict(struct oti_out *o, const struct oti_verdict *v);
 
 #endif

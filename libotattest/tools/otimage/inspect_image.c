@@ -84,9 +84,30 @@ void oti_print_image_summary(struct oti_out *o, const struct ota_image_view *v)
 	oti_out_hex(o, "measurement", digest, sizeof(digest));
 }
 
-ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len,
-			       const struct ota_root_key *root, struct oti_diag *d)
+void oti_print_verdict(struct oti_out *o, const struct oti_verdict *v)
 {
+	uint32_t i;
+
+	oti_out_begin(o, "device_check");
+	oti_print_status(o, "status", v->status);
+	oti_out_str(o, "stage", ota_stage_name(v->stage));
+	oti_out_str(o, "slot", v->slot == OTA_SLOT_A ? "a" : "b");
+	oti_out_str(o, "lifecycle", ota_lifecycle_name(v->lifecycle));
+	oti_out_hex(o, "root_key_id", v->root_key_id, sizeof(v->root_key_id));
+	oti_out_bool(o, "root_key_given", v->root_known);
+	oti_out_bool(o, "hybrid_required", v->hybrid);
+	oti_out_bool(o, "signatures_verified", v->signatures);
+	oti_out_array(o, "not_applied");
+	for (i = 0; i < v->not_applied_count; i++)
+		oti_out_str(o, NULL, v->not_applied[i]);
+	oti_out_array_end(o);
+	oti_out_end(o);
+}
+
+ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len,
+			       const struct oti_device *dev, struct oti_diag *d)
+{
+	struct oti_verdict verdict;
 	struct ota_image_view v;
 	const struct ota_manifest *m = &v.manifest;
 	uint8_t digest[OTA_SHA256_BYTES];
@@ -103,11 +124,9 @@ ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len
 	if (v.length != len)
 		return oti_diag_set(d, OTA_MANIFEST_BAD_LENGTH, NULL, "manifest.image_length",
 				    "%u bytes of image in a file of %zu", v.length, len);
-	if (root) {
-		st = oti_image_verify(buf, len, root, d);
-		if (st != OTA_OK)
-			return st;
-	}
+	st = oti_device_check(dev, buf, len, 0, &verdict, d);
+	if (st != OTA_OK)
+		return st;
 
 	oti_print_image_summary(o, &v);
 	oti_out_str(o, "identifier", oti_fourcc(m->identifier, fc));
@@ -144,8 +163,7 @@ ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len
 		oti_out_end(o);
 	}
 	oti_out_array_end(o);
-	if (root)
-		oti_out_str(o, "verified", "chain and signatures verify under the given root key");
+	oti_print_verdict(o, &verdict);
 	return OTA_OK;
 }
 

@@ -29,6 +29,7 @@
 #include <otattest/manifest.h>
 #include <otattest/otp.h>
 #include <otattest/record.h>
+#include <otattest/stage_check.h>
 #include <otattest/status.h>
 
 /* ---- diagnostics -------------------------------------------------------- */
@@ -149,8 +150,13 @@ struct oti_cert {
  * parent_cert NULL the parent is a root key; otherwise parent must be
  * parent_cert's delegate (TOOL_KEY_MISMATCH), parent_cert an
  * intermediate (DELEG_BAD_CHAIN_SHAPE) and the child contained in it
- * (DELEG_WIDER_*); a child of an intermediate must be a leaf. A hybrid
- * delegate needs a hybrid parent (TOOL_HYBRID_PARENT).
+ * (DELEG_WIDER_*); a child of an intermediate must be a leaf. The link
+ * is hybrid (a DLGS) exactly when the parent's SLH-DSA key is trusted - a
+ * hybrid root, or a parent certificate with a DLGS certifying parent's
+ * SLH-DSA key (TOOL_KEY_MISMATCH) - so a hybrid delegate needs such a
+ * parent (TOOL_HYBRID_PARENT) and such a parent a hybrid delegate
+ * (DELEG_CERT_SPX_MISSING); a leaf may not delegate to its hybrid
+ * intermediate's own key (EXT_DUPLICATE, the device's parser refuses it).
  */
 ota_status_t oti_cert_issue(const struct oti_key *parent, const struct oti_cert *parent_cert,
 			    const struct oti_key *delegate, uint32_t cert_type,
@@ -163,6 +169,67 @@ ota_status_t oti_cert_load(const char *path, struct oti_cert *out, struct oti_di
 size_t oti_cert_encoded_len(const struct oti_cert *c);
 /* Writes oti_cert_encoded_len(c) bytes. */
 void oti_cert_encode(const struct oti_cert *c, uint8_t *out);
+
+/* ---- the device check --------------------------------------------------- */
+
+/*
+ * The device an image is checked for (otimage --otp, --owner-config,
+ * --root-key, --slot). Every part is optional: what is missing is taken
+ * to let the image pass and named in the verdict (struct oti_verdict).
+ */
+struct oti_device {
+	bool has_otp;            /* creator keys, lifecycle, device id, revocation, floors */
+	struct ota_otp otp;
+	bool has_owner;          /* BL0's root keys and rules */
+	struct ota_owner_config owner;
+	bool has_root;           /* the root key: --root-key, or a direct image's signer */
+	struct ota_root_key root;
+	bool has_slot;
+	uint32_t slot;
+};
+
+#define OTI_NOT_APPLIED_MAX 12
+
+/* What the device would decide, and on what. */
+struct oti_verdict {
+	ota_status_t status;      /* the device's: OTA_OK or its refusal */
+	uint32_t stage, slot, lifecycle; /* what was checked (assumed ones included) */
+	bool root_known;          /* the root key's public key was given */
+	uint8_t root_key_id[OTA_KEY_ID_BYTES];
+	bool hybrid;              /* every SLH-DSA part was required */
+	bool signatures;          /* every signature was verified (a root key was given) */
+	uint32_t cert_index;      /* the certificate a refusal is about, or OTA_MAX_DELEGATION_DEPTH */
+	const char *not_applied[OTI_NOT_APPLIED_MAX]; /* device checks left out, and why */
+	uint32_t not_applied_count;
+};
+
+/* Run the path-independent policy only: for an image not signed yet. */
+#define OTI_CHECK_POLICY 0x1u
+
+/*
+ * Check an image as the device's slow path would, with the device's own
+ * code (libotattest core, stage_check.h): the parser, the stage's trust
+ * anchors built from dev, ota_policy_check and, unless OTI_CHECK_POLICY,
+ * every signature (OpenSSL as the ECDSA verifier). Returns the device's
+ * status (also in out->status) with d naming the field; docs/otimage.md
+ * lists what is assumed when dev leaves a part out.
+ */
+ota_status_t oti_device_check(const struct oti_device *dev, const uint8_t *img, size_t len,
+			      uint32_t flags, struct oti_verdict *out, struct oti_diag *d);
+/*
+ * Whether a device takes images under cert (issued by parent under
+ * parent_cert, which may be NULL): the device checks images, so this
+ * runs oti_device_check's policy (OTI_CHECK_POLICY) on the most
+ * permissive image cert allows - never signed, never written: its
+ * usage, the lowest SVN at or above the device's floor, the leaf of an
+ * intermediate standing in as one more certificate with its constraints.
+ */
+ota_status_t oti_cert_device_check(const struct oti_device *dev, const struct oti_key *parent,
+				   const struct oti_cert *parent_cert, const struct oti_cert *cert,
+				   struct oti_verdict *out, struct oti_diag *d);
+/* Load the files a device is described by; NULL paths are left out. */
+ota_status_t oti_device_load(const char *otp_path, const char *owner_path, const char *root_path,
+			     const char *slot, struct oti_device *out, struct oti_diag *d);
 
 /* ---- images ------------------------------------------------------------- */
 
@@ -187,13 +254,18 @@ struct oti_image_params {
 	const struct oti_raw_ext *extra; /* NULL or extra_count entries */
 	uint32_t extra_count;
 	uint32_t flags; /* OTI_UNCHECKED */
+	const struct oti_device *device; /* checked for this device; NULL: nothing known */
+	struct oti_verdict *verdict;     /* not NULL: the device check's verdict, on success */
 };
 
 /*
  * Build and sign an image. chain holds chain_len (0..2) certificates
  * root-to-leaf; signer is the root key (chain_len 0) or the leaf's
- * delegate. The result passes ota_image_parse and ota_chain_check (unless
- * OTI_UNCHECKED). A hybrid signer adds the image's SLH-DSA signature.
+ * delegate. Unless OTI_UNCHECKED the result passes oti_device_check for
+ * p->device (the device's policy before anything is signed, its
+ * signature checks after), a direct image's signer standing in for the
+ * root key the device does not name. A hybrid signer adds the image's
+ * SLH-DSA signature.
  */
 ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_key *signer,
 			     const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
@@ -206,16 +278,6 @@ ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_
  */
 ota_status_t oti_image_resign(uint8_t *img, size_t len, const struct oti_key *signer);
 
-/*
- * Verify an image against a root key as the device's slow path does,
- * device policy aside: ota_image_parse, ota_chain_check, every DLGC
- * signature (and DLGS where the parent is hybrid), the image ECDSA
- * signature and the SPXS signature when present (SIG_SPX_KEY_MISSING when
- * the chain gives the signer no SLH-DSA key). OTA_OK or the device's
- * status code.
- */
-ota_status_t oti_image_verify(const uint8_t *img, size_t len, const struct ota_root_key *root,
-			      struct oti_diag *d);
 
 /* ---- owner config ------------------------------------------------------- */
 
@@ -393,8 +455,11 @@ const char *oti_file_kind_name(enum oti_file_kind k);
  */
 ota_status_t oti_inspect(const char *path, const uint8_t *buf, size_t len, bool json,
 			 FILE *out, struct oti_diag *d);
-/* The same, and for an image also oti_image_verify against root (may be NULL). */
-ota_status_t oti_inspect_verify(const char *path, const uint8_t *buf, size_t len, bool json,
-				const struct ota_root_key *root, FILE *out, struct oti_diag *d);
+/*
+ * The same, and for an image also oti_device_check for dev (NULL: nothing
+ * known of the device), whose verdict the description ends with.
+ */
+ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len, bool json,
+				const struct oti_device *dev, FILE *out, struct oti_diag *d);
 
 #endif /* OTATTEST_OTIMAGE_H */

@@ -12,9 +12,20 @@
 const char *oti_status_field(ota_status_t st);
 /* True for statuses about one extension or certificate of an image. */
 bool oti_status_is_ext(ota_status_t st);
+/* "manifest.ext[1] (DLGC)": an extension table entry by index ("manifest.ext" past the table). */
+const char *oti_ext_field(const struct ota_manifest *m, uint32_t index, char *buf, size_t n);
 /* Fill d for a failed ota_image_parse: the field, with the extension index. */
 ota_status_t oti_image_parse_diag(const struct ota_image_view *v, ota_status_t st,
 				  const char *file, struct oti_diag *d);
+
+/*
+ * The bytes oti_image_build signs, unsigned: the manifest naming signer_id,
+ * the payload, the extensions (an SPXS with no signature yet when hybrid).
+ */
+ota_status_t oti_image_layout(const struct oti_image_params *p,
+			      const uint8_t signer_id[OTA_KEY_ID_BYTES], bool hybrid,
+			      const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
+			      size_t *out_len, struct oti_diag *d);
 
 /* Input size limits: far above anything real, low enough to read into memory. */
 #define OTI_MAX_PAYLOAD (16u * 1024u * 1024u)
@@ -60,6 +71,7 @@ int oti_cmd_owner_config(int argc, char **argv);
 int oti_cmd_inspect(int argc, char **argv);
 
 /* Shared by the subcommands. */
+const char *oti_fourcc(uint32_t v, char buf[5]);
 int oti_fail(const struct oti_diag *d, ota_status_t st);
 int oti_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print a help text; returns 0. */

@@ -93,6 +93,12 @@ struct tu_blob tu_blob_dup(const struct tu_blob *b)
 	return c;
 }
 
+/*
+ * Fixtures build what the boot tests need the device to judge, refusals
+ * included, so otimage's own device checks are off here (they are
+ * compared with the device's verdict in test_otimage_device.c); a
+ * "checked" fixture is held to the chain's structure and containment.
+ */
 struct oti_cert tu_cert(enum tu_key_id parent, const struct oti_cert *parent_cert,
 			enum tu_key_id delegate, uint32_t cert_type,
 			const struct ota_constraints *c, bool unchecked)
@@ -101,7 +107,13 @@ struct oti_cert tu_cert(enum tu_key_id parent, const struct oti_cert *parent_cer
 	struct oti_diag d;
 
 	ck_assert_uint_eq(oti_cert_issue(tu_key(parent), parent_cert, tu_key(delegate), cert_type, c,
-					 unchecked ? OTI_UNCHECKED : 0, &out, &d), OTA_OK);
+					 OTI_UNCHECKED, &out, &d), OTA_OK);
+	if (!unchecked) {
+		ck_assert_uint_eq(ota_dlgc_check(&out.dlgc), OTA_OK);
+		if (parent_cert)
+			ck_assert_uint_eq(ota_constraints_contained(&parent_cert->dlgc.constraints,
+								    &out.dlgc.constraints), OTA_OK);
+	}
 	return out;
 }
 
@@ -138,10 +150,22 @@ struct tu_blob tu_image(const struct tu_image_spec *s)
 		memset(p.salt, 0x5a, sizeof(p.salt));
 	p.payload = payload;
 	p.payload_len = s->payload_len;
-	p.flags = s->unchecked ? OTI_UNCHECKED : 0;
+	p.flags = OTI_UNCHECKED;
 	ck_assert_uint_eq(oti_image_build(&p, tu_key(s->signer), s->chain, s->chain_len, &out.data,
 					  &out.len, &d), OTA_OK);
 	free(payload);
+	if (!s->unchecked) {
+		struct ota_dlgc certs[OTA_MAX_DELEGATION_DEPTH];
+		struct ota_image_view v;
+		uint32_t k;
+
+		ck_assert_uint_eq(ota_image_parse(out.data, (uint32_t)out.len, &v), OTA_OK);
+		for (k = 0; k < v.cert_count; k++)
+			ck_assert_uint_eq(ota_dlgc_read(&v, k, &certs[k]), OTA_OK);
+		ck_assert_uint_eq(ota_chain_check(&v.manifest,
+						  ota_chain_root_id(&v.manifest, certs, v.cert_count),
+						  certs, v.cert_count, NULL), OTA_OK);
+	}
 	return out;
 }
 
@@ -464,4 +488,15 @@ void tu_rom_ext_attest(uint8_t out[32])
 			return;
 		}
 	ck_abort_msg("no ROM_EXT booted in the last record");
+}
+
+ota_status_t tu_verify(const uint8_t *img, size_t len, const struct ota_root_key *root)
+{
+	struct oti_device dev;
+	struct oti_verdict v;
+
+	memset(&dev, 0, sizeof(dev));
+	dev.root = *root;
+	dev.has_root = true;
+	return oti_device_check(&dev, img, len, 0, &v, NULL);
 }

@@ -46,7 +46,11 @@ struct tu_blob {
 void tu_blob_free(struct tu_blob *b);
 struct tu_blob tu_blob_dup(const struct tu_blob *b);
 
-/* A certificate; `unchecked` skips the containment checks (refusal fixtures). */
+/*
+ * A certificate; `unchecked` skips the containment checks (refusal
+ * fixtures). otimage's device checks never apply to fixtures: the boot
+ * is what judges them (test_otimage_device.c compares the two).
+ */
 struct oti_cert tu_cert(enum tu_key_id parent, const struct oti_cert *parent_cert,
 			enum tu_key_id delegate, uint32_t cert_type,
 			const struct ota_constraints *c, bool unchecked);
@@ -148,6 +152,13 @@ void tu_rom_ext_attest(uint8_t out[32]);
 const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);
 /* The attempt that booted for a stage (NULL: none). */
 const struct ota_stage_record *tu_booted(uint32_t stage);
+
+/*
+ * otimage's device check (oti_device_check) of an image against one root
+ * key, nothing else known of the device: the verdict a signing pipeline
+ * gets from `otimage inspect --root-key`.
+ */
+ota_status_t tu_verify(const uint8_t *img, size_t len, const struct ota_root_key *root);
 
 /* SHA-256 of an image's signed region, computed here from the file bytes. */
 void tu_measurement(const struct tu_blob *img, uint8_t out[OTA_SHA256_BYTES]);

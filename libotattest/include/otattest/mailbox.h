@@ -32,8 +32,8 @@
  * three 32-byte key ids (docs/evidence.md). Its largest form - both stages
  * at delegation depth 2, every number at its widest - is 1076 bytes at most
  * (its ECDSA signature takes 70 to 72; tests/unit/test_alias_cert.c builds
- * it); 1280 leaves about a sixth for the profile to grow. It was 1024 while the alias certificate
- * certified measurements only (660 bytes).
+ * it); 1280 leaves about a sixth for the profile to grow. It was 1024
+ * while the alias certificate certified measurements only (660 bytes).
  */
 #define OTA_CERT_MAX_DER 1280u
 /*

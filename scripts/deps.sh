@@ -37,8 +37,11 @@ done
 
 npm_dir="$here/tests/interop"
 npm_missing=0
-if [ -f "$npm_dir/package-lock.json" ] && [ ! -d "$npm_dir/node_modules" ]; then
-	npm_missing=1
+if [ -f "$npm_dir/package-lock.json" ]; then
+	# Each package package.json names must be installed, not just some.
+	for dep in $(cd "$npm_dir" && node -p "Object.keys(require('./package.json').dependencies).join(' ')"); do
+		[ -d "$npm_dir/node_modules/$dep" ] || npm_missing=1
+	done
 fi
 
 if [ "${1:-}" = "--check" ]; then

@@ -50,14 +50,54 @@ FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $
 # otimage is hosted code: this target is built without OTA_FREESTANDING.
 FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL) $(PKG_JSONC)
 $(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
+# Behind the evidence signature: a device booted to its runtime by the
+# unit tests' evidence fixture (check, the software HAL, the firmware,
+# otimage's CA) signs every input with its alias key.
+FUZZ_SRCS_fuzz_evidence_claims := $(TESTLIB_SRCS) $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c \
+	$(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS) $(UTIL_SRCS)
+FUZZ_LDLIBS_fuzz_evidence_claims := $(FUZZ_LDLIBS_fuzz_boot_slot) -Itests/unit/lib $(PKG_CHECK)
+$(FUZZ_B)/fuzz_evidence_claims: $(FUZZ_SRCS_fuzz_evidence_claims) tests/unit/test_evidence_fixture.h
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 
-.PHONY: fuzz fuzz-smoke
-fuzz: $(FUZZ_TARGETS)
-	@scripts/run-fuzz.sh $${FUZZ_SECONDS:-300} $(FUZZ_TARGETS)
+# The strict CBOR decoder's view of a file as JSON, for the differential
+# run against cbor2 and cborg (tests/fuzz/differential.py).
+FUZZ_CBOR_DUMP := $(B)/tests/fuzz/cbor_dump
+$(FUZZ_CBOR_DUMP): $(B)/tests/fuzz/cbor_dump.o $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
+ALL_TARGETS += $(FUZZ_CBOR_DUMP)
+
+# Coverage builds of the same targets (build/fuzz/cov/<target>): clang's
+# source-based coverage, no sanitizers, run once over the kept corpus by
+# scripts/fuzz-coverage.py. Each has the prerequisites of its fuzz build.
+FUZZ_COV_B := $(FUZZ_B)/cov
+FUZZ_COV_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+	$(CPPFLAGS_COMMON) $(FREESTANDING_FLAGS)
+fuzz_cov_targets = $(patsubst $(FUZZ_B)/%,$(FUZZ_COV_B)/%,$(FUZZ_TARGETS))
+
+.SECONDEXPANSION:
+$(FUZZ_COV_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS) $$(FUZZ_SRCS_$$*)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_COV_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_SRCS_$*) $(FUZZ_LDLIBS_$*)
+
+# make fuzz: every target to a plateau (FUZZ_PLATEAU seconds without new
+# coverage, default 60; at most FUZZ_MAX, default 240), its corpus merged
+# into tests/fuzz/corpus/, then coverage per target and the differential
+# run over the grown corpora. FUZZ_UPDATE_DOCS=1 writes the table into
+# docs/fuzzing.md. FUZZ_ONLY="fuzz_cbor fuzz_otp" runs only those.
+# make fuzz-smoke (in make test): each target FUZZ_SECONDS (20) from the
+# kept corpus, and the differential check over it.
+fuzz_selected = $(if $(FUZZ_ONLY),$(filter $(addprefix $(FUZZ_B)/,$(FUZZ_ONLY)),$(FUZZ_TARGETS)),$(FUZZ_TARGETS))
+.PHONY: fuzz fuzz-smoke fuzz-cov-build
+fuzz-cov-build:
+	$(MAKE) $(patsubst $(FUZZ_B)/%,$(FUZZ_COV_B)/%,$(fuzz_selected))
+fuzz: $(FUZZ_TARGETS) fuzz-cov-build
+	@scripts/run-fuzz.sh plateau $(fuzz_selected)
+	@scripts/fuzz-coverage.py $(if $(FUZZ_UPDATE_DOCS),--update-docs) $(notdir $(fuzz_selected))
+	@$(MAKE) -s $(FUZZ_CBOR_DUMP) $(OTA_VERIFY)
+	@/usr/bin/python3 tests/fuzz/differential.py --grown
 fuzz-smoke: $(FUZZ_TARGETS)
-	@scripts/run-fuzz.sh $${FUZZ_SECONDS:-20} $(FUZZ_TARGETS)
+	@scripts/run-fuzz.sh smoke $${FUZZ_SECONDS:-20} $(FUZZ_TARGETS)
 
 ifneq ($(FUZZ_SRCS),)
 TEST_SUITES += tests/fuzz/smoke.sh

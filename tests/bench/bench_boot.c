@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "tu_main.h"
 #include "fwlib.h"
 #include "swhal.h"
 #include "tu_device.h"
@@ -423,7 +424,7 @@ END_TEST
 
 static int run_test(const TTest *t)
 {
-	return bench_run_check("bench_boot", t);
+	return tu_run_in_process("bench_boot", t);
 }
 
 int main(int argc, char **argv)

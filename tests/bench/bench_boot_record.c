@@ -46,6 +46,7 @@
 #include <time.h>
 
 #include "bench_util.h"
+#include "tu_main.h"
 #include "fw_run.h"
 #include "hal.h"
 #include "rom_ext.h"
@@ -394,5 +395,5 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	return bench_run_check("bench_boot_record", bench);
+	return tu_run_in_process("bench_boot_record", bench);
 }

@@ -42,6 +42,7 @@
 
 #include "../unit/test_evidence_fixture.h"
 #include "bench_util.h"
+#include "tu_main.h"
 
 #define MAX_ROUNDS 41
 #define EVIDENCES 16 /* distinct nonces, cycled through */
@@ -332,5 +333,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench_verify [--quick]\n");
 		return 2;
 	}
-	return bench_run_check("bench_verify", bench);
+	return tu_run_in_process("bench_verify", bench);
 }

@@ -55,6 +55,12 @@ $(FUZZ_MODEL): $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/board/*.h)
 	$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(CPPFLAGS_COMMON) -Iqemu-model/board -o $@ $(FUZZ_MODEL_SRCS) $(PKG_SYSTEMD)
 
+# Its coverage build for make fuzz (tests/build.mk, scripts/fuzz-coverage.py).
+$(FUZZ_COV_B)/fuzz_model_mailbox: $(FUZZ_MODEL_SRCS) $(wildcard qemu-model/board/*.h)
+	@mkdir -p $(dir $@)
+	$(CLANG) -std=gnu11 -g -O1 -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
+		$(CPPFLAGS_COMMON) -Iqemu-model/board -o $@ $(FUZZ_MODEL_SRCS) $(PKG_SYSTEMD)
+
 ifneq ($(MODEL_SRCS),)
 FUZZ_TARGETS += $(FUZZ_MODEL)
 endif

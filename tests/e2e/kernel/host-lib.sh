@@ -174,11 +174,18 @@ kt_bridge() {
 		mv "$dir/rep.$n.tmp" "$dir/rep.$n"
 		n=$((n + 1))
 	done
-	if [ -n "$KT_RESTARTED_PID" ]; then
-		kill -TERM "$KT_RESTARTED_PID" 2>/dev/null
-		for ((n = 0; n < 100; n++)); do
-			kill -0 "$KT_RESTARTED_PID" 2>/dev/null || break
-			sleep 0.05
-		done
-	fi
+	kt_stop_restarted
+}
+
+# kt_stop_restarted: a model the hook started (kt_model_start) is the
+# hook's child: stop it with SIGTERM (up to 5 s) before the runner ends
+# the hook's process group.
+kt_stop_restarted() {
+	local i
+	[ -n "${KT_RESTARTED_PID:-}" ] || return 0
+	kill -TERM "$KT_RESTARTED_PID" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$KT_RESTARTED_PID" 2>/dev/null || break
+		sleep 0.05
+	done
 }

@@ -12,6 +12,13 @@
 /* Run every test of s (forked, as CK_FORK says) and free it; the exit code. */
 int tu_run_suite(Suite *s);
 
+/*
+ * One test, run in this process (CK_NOFORK) so that what it sets up stays
+ * for the caller: for tools and fuzz targets that build on the check-based
+ * fixtures outside a test binary. 0, or 1 after printing the failure.
+ */
+int tu_run_in_process(const char *name, const TTest *t);
+
 #define OTA_TEST_MAIN(suite_fn)                  \
 	int main(void)                           \
 	{                                        \

@@ -251,9 +251,14 @@ void tu_device_power_on(const struct tu_device *d)
 	uint32_t i;
 
 	memset(&op, 0, sizeof(op));
-	for (i = 0; i < d->owner_key_count; i++)
+	for (i = 0; i < d->owner_key_count; i++) {
 		oti_key_root_entry(tu_key(d->owner_keys[i]), lc_or_all(d->owner_key_lifecycle[i]),
 				   &op.keys[i]);
+		if (d->owner_key_ecdsa_only[i]) {
+			op.keys[i].algorithm = OTA_KEY_ALG_ECDSA_P256;
+			memset(op.keys[i].spx_pubkey, 0, sizeof(op.keys[i].spx_pubkey));
+		}
+	}
 	op.key_count = d->owner_key_count;
 	op.max_delegation_depth = d->max_depth;
 	op.flags = d->owner_flags;

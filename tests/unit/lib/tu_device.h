@@ -86,6 +86,7 @@ struct tu_device {
 
 	enum tu_key_id owner_keys[OTA_OWNER_MAX_KEYS];
 	uint32_t owner_key_lifecycle[OTA_OWNER_MAX_KEYS]; /* 0: all */
+	bool owner_key_ecdsa_only[OTA_OWNER_MAX_KEYS]; /* a hybrid key provisioned as its P-256 half */
 	uint32_t owner_key_count;
 	uint32_t max_depth;
 	uint32_t owner_flags;

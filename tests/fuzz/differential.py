@@ -12,6 +12,8 @@ usage: differential.py [--grown]
    input the strict decoder accepts must decode to the same data model in
    both: same integers, strings, containers, tags, map entries in the same
    order. Inputs it refuses are not compared: it is meant to be stricter.
+   The protected header and payload inside each COSE_Sign1 they agree on
+   are compared the same way.
 2. Evidence. fuzz_evidence_claims (build/fuzz/) runs once over its corpus
    with FUZZ_CLAIMS_EXPORT set and writes every evidence the verifier
    accepted; each must also be accepted by otattest-verify (build/) and
@@ -24,6 +26,7 @@ counts as a failure; the input belongs in tests/fuzz/regress/ with the fix.
 Prints "N passed, N failed" (one per input compared).
 """
 import contextlib
+from collections.abc import Mapping
 import io
 import json
 import os
@@ -68,7 +71,7 @@ def render(v):
         return {"text": v}
     if isinstance(v, (list, tuple)):
         return {"array": [render(x) for x in v]}
-    if isinstance(v, dict):
+    if isinstance(v, Mapping):  # dict, or FrozenDict inside a map key
         return {"map": [[render(k), render(x)] for k, x in v.items()]}
     if isinstance(v, cbor2.CBORTag):
         return {"tag": str(v.tag), "value": render(v.value)}
@@ -91,7 +94,17 @@ def json_lines(cmd):
     return {d["file"]: d for d in map(json.loads, run.stdout.splitlines())}
 
 
-def cbor_differential(files_by_skip):
+def nested_cbor(item):
+    """The protected header and payload of a COSE_Sign1, CBOR inside byte strings."""
+    if item.get("tag") != "18" or "array" not in item["value"]:
+        return []
+    parts = item["value"]["array"]
+    return [bytes.fromhex(p["bytes"]) for i, p in enumerate(parts) if i in (0, 2) and "bytes" in p]
+
+
+def cbor_differential(files_by_skip, nested=None):
+    """Compare the three decoders; with nested a list, the CBOR inside
+    accepted COSE_Sign1 structures is appended to it."""
     passed = failed = refused = 0
     for skip, files in sorted(files_by_skip.items()):
         if not files:
@@ -122,6 +135,8 @@ def cbor_differential(files_by_skip):
                     print(f"    {b}")
             else:
                 passed += 1
+                if nested is not None:
+                    nested.extend(nested_cbor(want))
     print(f"cbor: {passed} accepted inputs decode the same in cbor2 and cborg, {failed} do not "
           f"({refused} refused by the strict decoder, not compared)")
     return passed, failed
@@ -178,7 +193,18 @@ def main():
         dirs = [f"tests/fuzz/corpus/{corpus}"] + ([f"build/fuzz/corpus/{corpus}"] if grown else [])
         by_skip.setdefault(skip, []).extend(files_of(dirs))
     by_skip.setdefault(0, []).extend(files_of(["tests/fuzz/regress/cbor"]))
-    p1, f1 = cbor_differential(by_skip)
+    inner = []
+    p1, f1 = cbor_differential(by_skip, inner)
+    # The protected headers and claims inside the evidence they agreed on.
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for i, blob in enumerate(dict.fromkeys(inner)):
+            paths.append(os.path.join(tmp, f"nested-{i}"))
+            with open(paths[-1], "wb") as f:
+                f.write(blob)
+        print("inside COSE_Sign1 (protected headers and payloads):")
+        p, f = cbor_differential({0: paths})
+        p1, f1 = p1 + p, f1 + f
     claims = ["tests/fuzz/corpus/fuzz_evidence_claims"] + \
         (["build/fuzz/corpus/fuzz_evidence_claims"] if grown else [])
     p2, f2 = evidence_differential(claims)

@@ -231,7 +231,7 @@ START_TEST(test_refuse_duplicate_key)
 	/* Nested maps are checked too. */
 	REFUSE(OTA_CBOR_DUPLICATE_KEY, 0x81, 0xa2, 0x00, 0x00, 0x00, 0x00);
 	/* Different keys with equal prefixes are fine. */
-	REFUSE(OTA_OK, 0xa2, 0x41, 0x01, 0x00, 0x42, 0x01, 0x02, 0x00);
+	REFUSE(OTA_OK, 0xa2, 0x61, 0x01, 0x00, 0x62, 0x01, 0x02, 0x00);
 }
 END_TEST
 
@@ -292,6 +292,12 @@ START_TEST(test_refuse_unsupported)
 	REFUSE(OTA_CBOR_UNSUPPORTED, 0xd9, 0xd9, 0xf7, 0x00);       /* self-describe 55799 */
 	REFUSE(OTA_CBOR_UNSUPPORTED, 0xd3, 0x80);                   /* 19, next to 18 */
 	REFUSE(OTA_OK, 0xd2, 0x80);                                 /* 18 is COSE_Sign1 */
+	/* Map keys other than integers and text: {true: 0, 1: 0} is one key to cbor2. */
+	REFUSE(OTA_CBOR_UNSUPPORTED, 0xa2, 0xf5, 0x00, 0x01, 0x00);
+	REFUSE(OTA_CBOR_UNSUPPORTED, 0xa1, 0x41, 0x00, 0x00);       /* {h'00': 0} */
+	REFUSE(OTA_CBOR_UNSUPPORTED, 0xa1, 0x80, 0x00);             /* {[]: 0} */
+	REFUSE(OTA_CBOR_UNSUPPORTED, 0xa1, 0xa0, 0x00);             /* {{}: 0} */
+	REFUSE(OTA_OK, 0xa3, 0x01, 0x00, 0x26, 0x00, 0x61, 0x61, 0x00); /* {1, -7, "a"} */
 }
 END_TEST
 

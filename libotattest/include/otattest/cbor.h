@@ -58,8 +58,8 @@ ota_status_t ota_cbor_enc_finish(const struct ota_cbor_enc *e, uint32_t *len);
  * shortest arguments, no duplicate map keys, nesting and sizes bounded,
  * text strings valid UTF-8,
  * nothing after the item, and only the types otattest uses (integers,
- * byte and text strings, arrays, maps, tag 18 (COSE_Sign1) and no other
- * tag, false/true/null).
+ * byte and text strings, arrays, maps keyed by integers or text, tag 18
+ * (COSE_Sign1) and no other tag, false/true/null).
  */
 #define OTA_CBOR_MAX_MAP_PAIRS 64u /* hard ceiling for max_count on maps */
 struct ota_cbor_limits {

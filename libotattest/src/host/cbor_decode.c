@@ -5,7 +5,8 @@
  * deterministic encoder would never produce: indefinite lengths,
  * non-shortest arguments, duplicate map keys, trailing bytes, oversize
  * strings and containers, deep nesting, text that is not UTF-8, and types otattest does not use
- * (floats, undefined, simple values, reserved encodings, tags other than COSE_Sign1's). Because
+ * (floats, undefined, simple values, reserved encodings, tags other than COSE_Sign1's,
+ * map keys other than integers and text). Because
  * arguments are shortest-form, equal keys have equal encodings, and
  * duplicate detection is a byte comparison of key spans.
  *
@@ -156,6 +157,16 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 			st = check_item(buf, len, pos, lim, depth + 1u);
 			if (st != OTA_OK)
 				return st;
+			/*
+			 * Keys are integers or text, as COSE labels and every
+			 * map otattest writes: other keys decode differently
+			 * elsewhere (Python's True is its 1, so {true: a, 1: b}
+			 * is one key to cbor2; arrays and maps are no keys at all
+			 * to many decoders). Found by tests/fuzz/differential.py.
+			 */
+			if (buf[keys[i].off] >> 5 != OTA_CBOR_UINT && buf[keys[i].off] >> 5 != OTA_CBOR_NINT &&
+			    buf[keys[i].off] >> 5 != OTA_CBOR_TSTR)
+				return OTA_CBOR_UNSUPPORTED;
 			keys[i].len = *pos - keys[i].off;
 			for (j = 0; j < i; j++)
 				if (keys[j].len == keys[i].len &&

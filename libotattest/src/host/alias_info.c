@@ -255,13 +255,24 @@ static bool parse_multi_tcb_info(struct der d, struct ota_alias_info *out)
 ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alias_info *out)
 {
 	X509 *x = ota_cert_from_der(der, len);
+	ota_status_t st;
+
+	if (x == NULL) {
+		memset(out, 0, sizeof(*out));
+		return OTA_X509_MALFORMED;
+	}
+	st = ota_alias_cert_info_x509(x, out);
+	X509_free(x);
+	return st;
+}
+
+ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out)
+{
 	ASN1_OBJECT *obj;
 	int idx;
 	ota_status_t st = OTA_X509_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (x == NULL)
-		return st;
 	out->has_device_id =
 		ota_cert_name_device_id(X509_get_subject_name(x), OTA_CERT_CN_ALIAS, out->device_id);
 	out->has_issuer_device_id = ota_cert_name_device_id(
@@ -285,6 +296,5 @@ ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alia
 out:
 	if (st != OTA_OK)
 		memset(out, 0, sizeof(*out));
-	X509_free(x);
 	return st;
 }

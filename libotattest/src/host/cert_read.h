@@ -6,6 +6,7 @@
 #include <openssl/x509.h>
 
 #include "otattest/evidence.h"
+#include "otattest/verify.h"
 
 /* One DER certificate with nothing after it; NULL otherwise. */
 X509 *ota_cert_from_der(const uint8_t *der, size_t len);
@@ -17,5 +18,16 @@ X509 *ota_cert_from_der(const uint8_t *der, size_t len);
  */
 bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
 			     uint8_t out[OTA_DEVICE_ID_BYTES]);
+
+/*
+ * ota_alias_cert_info and ota_identity_cert_info (verify.h) on certificates
+ * already decoded, so a verifier that has them (trust.c, after path
+ * validation) does not decode them again. alias_verified: path validation
+ * has already checked the alias certificate's signature with id's key
+ * (id was its issuer in the validated chain), so it is not checked again.
+ */
+ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out);
+ota_status_t ota_identity_cert_info_x509(X509 *id, X509 *alias, bool alias_verified,
+					 struct ota_identity_info *out);
 
 #endif

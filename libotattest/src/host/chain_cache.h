@@ -30,7 +30,14 @@ struct ota_chain_facts {
 	EVP_PKEY *leaf;
 	ota_status_t alias_st; /* ota_alias_cert_info of the leaf */
 	struct ota_alias_info alias;
+	/* ota_identity_cert_info of the second certificate (when there is one) */
+	ota_status_t identity_st;
+	struct ota_identity_info identity;
 };
+
+/* The facts above that are read from the certificates' bytes (alias, identity). */
+void ota_chain_facts_read(const uint8_t *const certs[], const size_t lens[], uint32_t count,
+			  struct ota_chain_facts *facts);
 
 /* The name of an x5chain: SHA-256 over its certificates' lengths and bytes. */
 void ota_chain_key(const uint8_t *const certs[], const size_t lens[], uint32_t count,

@@ -14,6 +14,8 @@
 
 #include "otattest/verify.h"
 
+#include "chain_cache.h"
+#include "cose_key.h"
 #include "verdict.h"
 
 void ota_verdict_add(struct ota_verdict *v, ota_status_t st, uint32_t stage, const char *fmt, ...)
@@ -104,10 +106,11 @@ static void check_results_certified(const struct ota_cert_tcb *t,
  * identity certificate the evidence carries must be that issuer. Otherwise
  * device D's identity key vouches for evidence in device E's name.
  */
-static void check_identity(const struct ota_cose_sign1 *m, const struct ota_alias_info *info,
+static void check_identity(const struct ota_cose_sign1 *m, const struct ota_chain_facts *f,
 			   struct ota_verdict *v)
 {
-	struct ota_identity_info id;
+	const struct ota_alias_info *info = &f->alias;
+	const struct ota_identity_info *id = &f->identity;
 
 	if (!info->has_device_id || !info->has_issuer_device_id ||
 	    memcmp(info->device_id, info->issuer_device_id, OTA_DEVICE_ID_BYTES)) {
@@ -117,14 +120,12 @@ static void check_identity(const struct ota_cose_sign1 *m, const struct ota_alia
 	}
 	if (m->cert_count < 2)
 		return; /* no identity certificate: the chain cannot be trusted, and says so */
-	if (ota_identity_cert_info(m->certs[1], m->cert_lens[1], m->certs[0], m->cert_lens[0],
-				   &id) != OTA_OK ||
-	    !id.issued_alias || !id.has_device_id ||
-	    memcmp(id.device_id, info->device_id, OTA_DEVICE_ID_BYTES))
+	if (f->identity_st != OTA_OK || !id->issued_alias || !id->has_device_id ||
+	    memcmp(id->device_id, info->device_id, OTA_DEVICE_ID_BYTES))
 		ota_verdict_add(v, OTA_VERIFY_IDENTITY_MISMATCH, OTA_VERDICT_NO_STAGE,
 				"the identity certificate in the evidence %s",
-				id.issued_alias ? "names another device than the alias certificate"
-						: "did not issue the alias certificate");
+				id->issued_alias ? "names another device than the alias certificate"
+						 : "did not issue the alias certificate");
 }
 
 /* The certificate's entry for a stage (its layer), or NULL. */
@@ -144,28 +145,29 @@ static const struct ota_cert_tcb *certified_stage(const struct ota_alias_info *i
  * results of its check (its MultiTcbInfo). The alias key is in the hands
  * of the running BL0; the certificate was made before BL0 ran.
  */
-static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *v)
+static void check_certified(const struct ota_cose_sign1 *m, const struct ota_chain_facts *f,
+			    struct ota_verdict *v)
 {
 	const struct ota_evidence_claims *c = &v->claims;
-	struct ota_alias_info info;
+	const struct ota_alias_info *info = &f->alias;
 	uint32_t i, matched = 0, booted = 0;
 
-	if (ota_alias_cert_info(m->certs[0], m->cert_lens[0], &info) != OTA_OK) {
+	if (f->alias_st != OTA_OK) {
 		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,
 				"the alias certificate's TCB info does not parse");
 		return;
 	}
-	if (!info.has_device_id || memcmp(info.device_id, c->device_id, OTA_DEVICE_ID_BYTES))
+	if (!info->has_device_id || memcmp(info->device_id, c->device_id, OTA_DEVICE_ID_BYTES))
 		ota_verdict_add(v, OTA_VERIFY_DEVICE_MISMATCH, OTA_VERDICT_NO_STAGE,
 				"the ueid claim is not the device the alias certificate names");
-	check_identity(m, &info, v);
-	if (info.certifies_results)
-		check_state_certified(&info.device, c, v);
+	check_identity(m, f, v);
+	if (info->certifies_results)
+		check_state_certified(&info->device, c, v);
 	else
 		ota_verdict_add(v, OTA_VERIFY_NOT_CERTIFIED, OTA_VERDICT_NO_STAGE,
 				"the alias certificate certifies %s, not the stage results and "
 				"device state the claims show (older firmware)",
-				info.tcb_count ? "measurements and SVNs only" : "no TCB info");
+				info->tcb_count ? "measurements and SVNs only" : "no TCB info");
 	for (i = 0; i < c->stage_count; i++) {
 		const struct ota_evidence_stage *s = &c->stage[i];
 		const struct ota_cert_tcb *t;
@@ -173,7 +175,7 @@ static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *
 		if (!(s->flags & OTA_STAGE_F_BOOTED) || s->status != OTA_OK)
 			continue;
 		booted++;
-		t = certified_stage(&info, s->stage);
+		t = certified_stage(info, s->stage);
 		if (t == NULL || t->svn != s->svn ||
 		    memcmp(t->measurement, s->measurement, OTA_SHA256_BYTES)) {
 			ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, s->stage,
@@ -182,13 +184,13 @@ static void check_certified(const struct ota_cose_sign1 *m, struct ota_verdict *
 			continue;
 		}
 		matched++;
-		if (info.certifies_results)
+		if (info->certifies_results)
 			check_results_certified(t, s, v);
 	}
-	if (matched == booted && info.tcb_count != booted)
+	if (matched == booted && info->tcb_count != booted)
 		ota_verdict_add(v, OTA_VERIFY_TCB_MISMATCH, OTA_VERDICT_NO_STAGE,
 				"the alias certificate certifies %u stages, the claims show %u booted",
-				info.tcb_count, booted);
+				info->tcb_count, booted);
 }
 
 ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
@@ -196,7 +198,8 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 				 size_t nonce_len, const struct ota_policy *policy,
 				 const uint8_t *record, size_t record_len, struct ota_verdict *v)
 {
-	uint8_t leaf[OTA_P256_PUBKEY_BYTES], digest[OTA_SHA256_BYTES];
+	uint8_t digest[OTA_SHA256_BYTES];
+	struct ota_chain_facts facts;
 	struct ota_cose_sign1 m;
 	bool chain_ok = false, sig_ok = false;
 	char why[160];
@@ -210,17 +213,25 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 		return st;
 	}
 
-	memset(leaf, 0, sizeof(leaf));
-	st = ota_chain_verify(anchors, m.certs, m.cert_lens, m.cert_count, leaf, why, sizeof(why));
+	/*
+	 * A chain the trust store verified before is remembered with its leaf
+	 * key and what its certificates say (chain_cache.h): a device's second
+	 * evidence costs its own signature and not the chain's three.
+	 */
+	st = ota_chain_verify_cached(anchors, m.certs, m.cert_lens, m.cert_count, &facts, why,
+				     sizeof(why));
 	if (st == OTA_OK)
 		chain_ok = true;
 	else
 		ota_verdict_add(v, OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE,
 				"certificate chain does not lead to the trusted CA: %s", why);
+	if (st != OTA_OK)
+		ota_chain_facts_read(m.certs, m.cert_lens, m.cert_count, &facts);
 
 	/* The leaf key is checked even when the chain is not: report both. */
 	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED) {
-		if (ota_cose_sign1_verify(&m, leaf) == OTA_OK)
+		if ((facts.leaf ? ota_cose_sign1_verify_pkey(&m, facts.leaf)
+				: ota_cose_sign1_verify(&m, facts.leaf_pubkey)) == OTA_OK)
 			sig_ok = true;
 		else
 			ota_verdict_add(v, OTA_VERIFY_SIGNATURE_INVALID, OTA_VERDICT_NO_STAGE,
@@ -230,6 +241,8 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 				"no usable signing key in the certificate chain");
 	}
 	v->authentic = chain_ok && sig_ok;
+	EVP_PKEY_free(facts.leaf);
+	facts.leaf = NULL;
 
 	st = ota_evidence_decode_claims(m.payload, m.payload_len, &v->claims, why, sizeof(why));
 	if (st != OTA_OK) {
@@ -239,7 +252,7 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 	}
 	v->claims_valid = true;
 
-	check_certified(&m, v);
+	check_certified(&m, &facts, v);
 
 	if (nonce != NULL &&
 	    (nonce_len != v->claims.nonce_len || CRYPTO_memcmp(nonce, v->claims.nonce, nonce_len)))

@@ -21,6 +21,7 @@
 
 #include "otattest/verify.h"
 
+#include "cert_read.h"
 #include "chain_cache.h"
 #include "fileio.h"
 
@@ -89,22 +90,6 @@ void ota_trust_free(struct ota_trust *t)
 	free(t);
 }
 
-/* DER with nothing after the certificate. */
-static X509 *parse_der(const uint8_t *der, size_t len)
-{
-	const unsigned char *p = der;
-	X509 *x;
-
-	if (len > INT32_MAX)
-		return NULL;
-	x = d2i_X509(NULL, &p, (long)len);
-	if (x && p != der + len) {
-		X509_free(x);
-		x = NULL;
-	}
-	return x;
-}
-
 static bool leaf_p256_key(X509 *leaf, uint8_t pub[OTA_P256_PUBKEY_BYTES])
 {
 	EVP_PKEY *pkey = X509_get0_pubkey(leaf);
@@ -166,10 +151,33 @@ static bool chain_period(X509_STORE_CTX *ctx, time_t *not_before, time_t *not_af
 	return true;
 }
 
+/*
+ * What the certificates say (chain_cache.h), read from the ones path
+ * validation decoded: the alias certificate is the leaf; the identity
+ * certificate is the evidence's second, and when the validated chain has
+ * it as the leaf's issuer, its signature on the leaf is already checked.
+ */
+static void chain_facts(X509_STORE_CTX *ctx, X509 *leaf, STACK_OF(X509) *untrusted,
+			struct ota_chain_facts *facts)
+{
+	STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(ctx);
+	X509 *id = sk_X509_num(untrusted) > 0 ? sk_X509_value(untrusted, 0) : NULL;
+	bool issuer_checked;
+
+	facts->alias_st = ota_alias_cert_info_x509(leaf, &facts->alias);
+	facts->identity_st = OTA_X509_MALFORMED;
+	memset(&facts->identity, 0, sizeof(facts->identity));
+	if (id == NULL)
+		return;
+	issuer_checked = chain && sk_X509_num(chain) >= 2 && X509_cmp(sk_X509_value(chain, 1), id) == 0;
+	facts->identity_st = ota_identity_cert_info_x509(id, leaf, issuer_checked, &facts->identity);
+}
+
 static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
 				 const size_t lens[], uint32_t count,
 				 uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
-				 size_t why_len, struct chain_result *res)
+				 size_t why_len, struct chain_result *res,
+				 struct ota_chain_facts *facts)
 {
 	STACK_OF(X509) *untrusted = NULL;
 	X509_STORE_CTX *ctx = NULL;
@@ -180,7 +188,7 @@ static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const
 	snprintf(why, why_len, "no certificate");
 	if (count == 0 || t == NULL)
 		return st;
-	leaf = parse_der(certs[0], lens[0]);
+	leaf = ota_cert_from_der(certs[0], lens[0]);
 	if (leaf == NULL) {
 		snprintf(why, why_len, "leaf certificate is not valid DER X.509");
 		return OTA_X509_MALFORMED;
@@ -194,7 +202,7 @@ static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const
 	if (untrusted == NULL)
 		goto out;
 	for (i = 1; i < count; i++) {
-		X509 *x = parse_der(certs[i], lens[i]);
+		X509 *x = ota_cert_from_der(certs[i], lens[i]);
 
 		if (x == NULL || !sk_X509_push(untrusted, x)) {
 			X509_free(x);
@@ -221,6 +229,8 @@ static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const
 	if (res && (!chain_period(ctx, &res->not_before, &res->not_after) ||
 		    (res->leaf = X509_get_pubkey(leaf)) == NULL))
 		res->leaf = NULL;
+	if (facts)
+		chain_facts(ctx, leaf, untrusted, facts);
 	snprintf(why, why_len, "ok");
 	st = OTA_OK;
 out:
@@ -236,7 +246,7 @@ ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const ce
 			      uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
 			      size_t why_len)
 {
-	return chain_verify(t, certs, lens, count, leaf_pubkey, why, why_len, NULL);
+	return chain_verify(t, certs, lens, count, leaf_pubkey, why, why_len, NULL, NULL);
 }
 
 ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *const certs[],
@@ -256,14 +266,23 @@ ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *c
 		snprintf(why, why_len, "ok");
 		return OTA_OK;
 	}
-	st = chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len, &res);
+	st = chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len, &res, facts);
 	if (st != OTA_OK)
 		return st;
 	facts->leaf = res.leaf;
-	facts->alias_st = ota_alias_cert_info(certs[0], lens[0], &facts->alias);
 	if (facts->leaf && now >= res.not_before && now <= res.not_after)
 		ota_chain_cache_put(t->cache, key, facts, res.not_before, res.not_after);
 	return OTA_OK;
+}
+
+void ota_chain_facts_read(const uint8_t *const certs[], const size_t lens[], uint32_t count,
+			  struct ota_chain_facts *facts)
+{
+	facts->alias_st = count ? ota_alias_cert_info(certs[0], lens[0], &facts->alias)
+				: OTA_X509_MALFORMED;
+	facts->identity_st = count >= 2 ? ota_identity_cert_info(certs[1], lens[1], certs[0], lens[0],
+								 &facts->identity)
+					: OTA_X509_MALFORMED;
 }
 
 void ota_trust_cache_stats(const struct ota_trust *t, uint64_t *hits, uint64_t *misses)

@@ -2,6 +2,8 @@
 #  otimage.sh   every otimage subcommand: --help, --json through jq, one-line
 #               errors naming file and field, exit codes, nothing written on
 #               failure. OTIMAGE=build/asan/otimage runs it on the ASan build.
+#  otimage-docs.sh  docs/otimage.md's exit table is status.h's and its
+#               examples print what the page shows.
 #  install.sh   `make install` with DESTDIR and PREFIX (/usr, /opt/otattest):
 #               the file list, nothing outside DESTDIR, the unit's ExecStart,
 #               otattest.pc, a program built against the staged library.
@@ -14,6 +16,8 @@
 tests/tools/otimage.sh: $(OTIMAGE)
 
 TEST_SUITES += tests/tools/otimage.sh
+tests/tools/otimage-docs.sh: $(OTIMAGE)
+TEST_SUITES += tests/tools/otimage-docs.sh
 tests/tools/verify-batch.sh: $(OTA_VERIFY) $(EVIDENCE_TOOL)
 TEST_SUITES += tests/tools/verify-batch.sh
 TEST_SUITES += tests/tools/install.sh

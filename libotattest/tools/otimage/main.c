@@ -53,7 +53,8 @@ static const char main_help[] =
 	"    22  I/O error\n"
 	"    24  internal error\n"
 	"    These are the status classes of otattest/status.h, shared with the device,\n"
-	"    the kernel driver and the daemon.\n";
+	"    the kernel driver and the daemon; docs/otimage.md lists every status\n"
+	"    otimage returns under its code.\n";
 
 static const struct {
 	const char *name;

@@ -97,12 +97,34 @@ __attribute__((noinline)) void bench_op_stage(uint32_t mode)
 					   &image), OTA_OK);
 }
 
-/* The device as ROM_EXT sees it after a reset, with BL0 A tagged. */
+/*
+ * The device as ROM_EXT sees it after a reset, with BL0 A tagged: ROM's
+ * reading of OTP and flash, and the key manager advanced into ROM_EXT with
+ * the binding of the ROM_EXT the last boot ran (BL0's tag key is ROM_EXT's).
+ */
 static void device_ready(void)
 {
+	const struct ota_boot_state *bs = ota_boot_state();
+	const struct ota_record *last;
+	struct boot_stage_outcome rom_ext;
+	struct hal_keymgr_binding bind;
+	uint32_t i;
+
+	ck_assert_ptr_nonnull(bs);
+	last = &bs->record;
+	memset(&rom_ext, 0, sizeof(rom_ext));
+	for (i = 0; i < last->hdr.stage_count; i++)
+		if (last->stage[i].stage == OTA_STAGE_ROM_EXT &&
+		    (last->stage[i].flags & OTA_STAGE_F_BOOTED)) {
+			rom_ext.svn = last->stage[i].security_version;
+			memcpy(rom_ext.measurement, last->stage[i].measurement, OTA_SHA256_BYTES);
+			memcpy(rom_ext.root_key_id, last->stage[i].key_ids[0], OTA_KEY_ID_BYTES);
+		}
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
 	ctx = boot_scratch_ctx();
 	ck_assert_uint_eq(boot_prepare(ctx, OTA_RESET_WARM), OTA_OK);
+	boot_binding(OTA_STAGE_ROM_EXT, &rom_ext, &bind);
+	ck_assert_uint_eq(hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &bind), OTA_OK);
 	ck_assert_uint_eq(boot_anchors_bl0(ctx, &owner, &anchors), OTA_OK);
 }
 
@@ -314,6 +336,8 @@ START_TEST(once)
 	ck_assert_int_lt(op, OP_COUNT);
 	ck_assert_int_eq(swhal_open(once_dir, &o), 0);
 	ck_assert_int_eq(swhal_power_on(), 0);
+	/* A boot on the tags the parent wrote: the record device_ready binds to. */
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	device_ready();
 	/* The SHA floor hashes the image as it sits in the slot. */
 	flash = malloc(hal_flash_size());

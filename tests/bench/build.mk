@@ -26,7 +26,7 @@ bench: bench-slhdsa
 BENCH_CHAIN := $(B)/tests/bench/bench_chain
 $(B)/tests/bench/bench_chain.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_CHAIN): $(B)/tests/bench/bench_chain.o $(UNIT_LINK)
-	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
 bench-chain: $(BENCH_CHAIN)
 	$(BENCH_CHAIN)
@@ -40,7 +40,7 @@ bench: bench-chain
 BENCH_BOOT := $(B)/tests/bench/bench_boot
 $(B)/tests/bench/bench_boot.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_BOOT): $(B)/tests/bench/bench_boot.o $(B)/tests/bench/bench_util.o $(UNIT_LINK)
-	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
 .PHONY: bench-boot
 bench-boot: $(BENCH_BOOT)
@@ -75,7 +75,7 @@ bench: bench-boot-record
 BENCH_VERIFY := $(B)/tests/bench/bench_verify
 $(B)/tests/bench/bench_verify.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_VERIFY): $(B)/tests/bench/bench_verify.o $(B)/tests/bench/bench_util.o $(UNIT_LINK)
-	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_CHECK)
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
 .PHONY: bench-verify
 bench-verify: $(BENCH_VERIFY) $(OTA_VERIFY)

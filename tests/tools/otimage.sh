@@ -489,6 +489,13 @@ check "openssl reads a self-signed CA:TRUE, pathlen:1" bash -c \
 	"openssl x509 -in ca.pem -noout -ext basicConstraints | grep -q 'CA:TRUE, pathlen:1' && openssl verify -CAfile ca.pem ca.pem >/dev/null"
 oti inspect --json ca.key >cakey.json
 jqt "the certificate's key is the key file's (same otattest key id)" '.key_id == "'"$(jq -r .key_id cakey.json)"'"' ca.json
+# Two identifiers of one key (docs/formats.md): the otattest key id is SHA-256
+# of X || Y; X.509's subject key id the first 20 bytes of SHA-256 of 04 || X || Y.
+openssl x509 -in ca.pem -noout -pubkey | openssl pkey -pubin -outform DER | tail -c 65 >ca.point
+check "key_id is SHA-256 over X || Y" \
+	test "$(jq -r .key_id ca.json)" = "$(tail -c 64 ca.point | sha256sum | cut -c1-64)"
+check "subject_key_id is SHA-256 over 04 || X || Y, 20 bytes" \
+	test "$(jq -r .subject_key_id ca.json)" = "$(sha256sum <ca.point | cut -c1-40)"
 cp ca.key ca.key.before
 rc "ca: existing files are not replaced" $E_INVALID ca --key ca.key --cert ca2.pem
 check "...the key file is unchanged" cmp -s ca.key ca.key.before

@@ -131,7 +131,7 @@ static ota_status_t build_model(const struct oti_device *dev, uint32_t stage,
 	if (dev->has_otp) {
 		st = ota_otp_decode(&dev->otp, &dm->otp);
 		if (st != OTA_OK)
-			return oti_diag_set(d, st, NULL, "--otp", "%s", oti_status_field(st));
+			return oti_diag_set(d, st, NULL, "--otp", NULL);
 	}
 	dm->keys_from_files = stage == OTA_STAGE_ROM_EXT ? dev->has_otp : dev->has_owner;
 	if (dm->keys_from_files && dev->has_root)

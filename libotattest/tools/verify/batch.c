@@ -5,12 +5,13 @@
  * The main thread lists the inputs (files; directories, whose files are
  * taken in name order; "-", a path per line on standard input) into a
  * ring of jobs; worker threads, one per CPU, verify them (the trust store
- * is shared: libotattest caches each certificate chain it has verified,
- * so a device's second evidence costs one signature check, and every
- * thread gains from what another verified); the main thread prints each
- * job's output as soon as it and every job before it are done, so the
- * output is in input order whatever the threads do. The ring bounds the
- * memory to RING jobs however long the stream.
+ * is shared: libotattest remembers each certificate chain it verified, so
+ * a device's next evidence costs one signature check, and every thread
+ * gains from what another verified). A worker that finishes the oldest
+ * unprinted job prints it and every finished job after it, so the output
+ * is in input order whatever the threads do. The ring bounds the memory
+ * to RING jobs however long the stream; the main thread refills it when it
+ * is half empty, and nobody is woken per evidence while work flows.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -50,6 +51,13 @@ struct batch {
 	struct job ring[RING];
 	uint64_t added, taken, printed; /* jobs queued, handed to a worker, printed */
 	bool closed;                    /* no more jobs will be queued */
+	/*
+	 * Who sleeps: a wakeup is sent only to a thread that waits for it, so
+	 * a stream that keeps every worker busy costs no context switch per
+	 * evidence.
+	 */
+	unsigned int idle_workers;
+	bool main_waits;
 	uint64_t count[3];              /* by enum job_result */
 };
 
@@ -185,6 +193,8 @@ static enum job_result verify_one(const struct vb_options *o, const char *path,
 
 /* ---- the workers ---------------------------------------------------------------- */
 
+static void print_done(struct batch *b);
+
 static void *worker(void *arg)
 {
 	struct batch *b = arg;
@@ -195,8 +205,11 @@ static void *worker(void *arg)
 		FILE *out;
 
 		pthread_mutex_lock(&b->lock);
-		while (b->taken == b->added && !b->closed)
+		while (b->taken == b->added && !b->closed) {
+			b->idle_workers++;
 			pthread_cond_wait(&b->queued, &b->lock);
+			b->idle_workers--;
+		}
 		if (b->taken == b->added) {
 			pthread_mutex_unlock(&b->lock);
 			break;
@@ -219,14 +232,16 @@ static void *worker(void *arg)
 
 		pthread_mutex_lock(&b->lock);
 		j->state = JOB_DONE;
-		pthread_cond_broadcast(&b->done);
+		print_done(b);
+		if (b->main_waits && b->added - b->printed <= RING / 2)
+			pthread_cond_signal(&b->done);
 		pthread_mutex_unlock(&b->lock);
 	}
 	free(v);
 	return NULL;
 }
 
-/* Print the jobs that are done, in order. Called with the lock held. */
+/* Print the jobs that are done, in order. Called with the lock held, by any thread. */
 static void print_done(struct batch *b)
 {
 	while (b->printed < b->added) {
@@ -244,6 +259,19 @@ static void print_done(struct batch *b)
 	}
 }
 
+/*
+ * The main thread waits until the ring is at most half full (or, at the
+ * end, empty), which the workers, printing, tell it. Called with the lock
+ * held.
+ */
+static void wait_room(struct batch *b, uint64_t in_flight)
+{
+	b->main_waits = true;
+	while (b->added - b->printed > in_flight)
+		pthread_cond_wait(&b->done, &b->lock);
+	b->main_waits = false;
+}
+
 /* Queue one path (taken over; NULL: out of memory), waiting for room in the ring. */
 static void add_job(struct batch *b, char *path)
 {
@@ -254,15 +282,12 @@ static void add_job(struct batch *b, char *path)
 		pthread_mutex_unlock(&b->lock);
 		return;
 	}
-	for (;;) {
-		print_done(b);
-		if (b->added - b->printed < RING)
-			break;
-		pthread_cond_wait(&b->done, &b->lock);
-	}
+	if (b->added - b->printed == RING)
+		wait_room(b, RING / 2);
 	b->ring[b->added % RING] = (struct job){ .state = JOB_QUEUED, .path = path };
 	b->added++;
-	pthread_cond_signal(&b->queued);
+	if (b->idle_workers)
+		pthread_cond_signal(&b->queued);
 	pthread_mutex_unlock(&b->lock);
 }
 
@@ -415,12 +440,7 @@ int vb_run(const struct vb_options *o)
 	pthread_mutex_lock(&b.lock);
 	b.closed = true;
 	pthread_cond_broadcast(&b.queued);
-	for (;;) {
-		print_done(&b);
-		if (b.printed == b.added)
-			break;
-		pthread_cond_wait(&b.done, &b.lock);
-	}
+	wait_room(&b, 0);
 	pthread_mutex_unlock(&b.lock);
 	for (i = 0; i < started; i++)
 		pthread_join(threads[i], NULL);

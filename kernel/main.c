@@ -71,6 +71,24 @@ module_param_cb(event_interval_ms, &interval_ops, &otattest_event_interval_ms, 0
 MODULE_PARM_DESC(event_interval_ms, "minimum ms between refreshes caused by event interrupts (1..1000, default 10)");
 
 /*
+ * How many mailbox requests one caller (effective uid) may have waiting
+ * or in flight in a lane. More get HOST_QUEUE_FULL at once: a caller that
+ * floods the device cannot push everyone else back (mailbox.c).
+ */
+unsigned int otattest_caller_queue = 4;
+static int caller_queue_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, OTATTEST_LANE_MAX);
+}
+
+static const struct kernel_param_ops caller_queue_ops = {
+	.set = caller_queue_set,
+	.get = param_get_uint,
+};
+module_param_cb(caller_queue, &caller_queue_ops, &otattest_caller_queue, 0644);
+MODULE_PARM_DESC(caller_queue, "mailbox requests one caller may have queued per lane (1..32, default 4)");
+
+/*
  * Devices by index. An entry is reserved at probe and filled only once
  * the device is fully set up, so lookups never see a half-built one.
  */
@@ -193,7 +211,26 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 			 info->device_peer_id, od->peer_id);
 		return -ENODEV;
 	}
+	/* The only peer this binding ever rings (shm.c refuses a change). */
+	od->device_peer_id = info->device_peer_id;
 	return 0;
+}
+
+/*
+ * No more refreshes: gone is set (under lock, which every queueing of the
+ * event work checks, and refresh_lock, so a refresh in progress is over),
+ * the event interrupt freed, and the work cancelled, waiting for a run in
+ * progress. Used by remove and by probe's error path.
+ */
+static void otattest_stop_events(struct otattest_device *od, int event_irq)
+{
+	mutex_lock(&od->refresh_lock);
+	spin_lock(&od->lock);
+	od->gone = true;
+	spin_unlock(&od->lock);
+	mutex_unlock(&od->refresh_lock);
+	free_irq(event_irq, od);
+	cancel_delayed_work_sync(&od->event_work);
 }
 
 static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
@@ -211,6 +248,7 @@ static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (!od)
 		return -ENOMEM;
 	od->pdev = pdev;
+	spin_lock_init(&od->lock);
 
 	ret = otattest_probe_check(pdev, od, &info);
 	if (ret)
@@ -284,7 +322,14 @@ static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 
 err_irq1:
-	free_irq(irq1, od);
+	/*
+	 * The event interrupt may have queued the refresh (which re-arms
+	 * itself to poll a device that is not ready): nothing may be queued
+	 * once the interrupt is gone, and nothing may run when od is freed.
+	 */
+	otattest_stop_events(od, irq1);
+	free_irq(irq0, od);
+	goto err_put;
 err_irq0:
 	free_irq(irq0, od);
 err_put:
@@ -311,15 +356,10 @@ static void otattest_remove(struct pci_dev *pdev)
 	struct otattest_device *od = pci_get_drvdata(pdev);
 
 	xa_erase(&otattest_devices, od->index);
-	WRITE_ONCE(od->gone, true);
+	/* Also waits for a refresh already past its od->gone check. */
+	otattest_stop_events(od, pci_irq_vector(pdev, OTA_VEC_EVENT));
 	otattest_mbox_shutdown(od); /* waiters get -ENODEV */
-	/* A refresh already past its od->gone check still uses the BARs. */
-	mutex_lock(&od->refresh_lock);
-	mutex_unlock(&od->refresh_lock);
-
-	free_irq(pci_irq_vector(pdev, OTA_VEC_EVENT), od);
 	free_irq(pci_irq_vector(pdev, OTA_VEC_MAILBOX), od);
-	cancel_delayed_work_sync(&od->event_work);
 
 	otattest_genl_notify_device(od, OTATTEST_EVENT_DEVICE_REMOVED);
 	dev_info(&pdev->dev, "%s: removed\n", dev_name(&od->dev));

@@ -102,14 +102,12 @@ const struct genl_ops otattest_nl_ops[7] = {
 		.doit		= otattest_nl_rotate_tags_doit,
 		.policy		= otattest_rotate_tags_nl_policy,
 		.maxattr	= OTATTEST_A_DEVICE_NAME,
-		.flags		= GENL_ADMIN_PERM,
 	},
 	{
 		.cmd		= OTATTEST_CMD_UPDATE_RESET,
 		.doit		= otattest_nl_update_reset_doit,
 		.policy		= otattest_update_reset_nl_policy,
 		.maxattr	= OTATTEST_A_SLOT,
-		.flags		= GENL_ADMIN_PERM,
 	},
 };
 

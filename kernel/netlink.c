@@ -13,13 +13,30 @@
  *
  * The family is parallel_ops: a request waiting for a slow device must
  * not hold genl_mutex, which every other non-parallel family shares. The
- * per-device mailbox mutex is the only serialisation requests need.
+ * per-device mailbox (mailbox.c: two lanes, bounded per caller) is the
+ * only serialisation requests need.
+ *
+ * Who may send what is decided here, before any handler runs
+ * (otattest_nl_pre_doit; docs/kernel-abi.md, "Permissions"): reading the
+ * driver's snapshot (GET_DEVICE, GET_RECORD) is open to everyone, as
+ * sysfs is; every command that goes to the device needs a socket opened
+ * by a process with CAP_NET_ADMIN in the initial user namespace. The
+ * sender itself need not hold it: the privilege travels with the socket,
+ * like an open device node's, so otattestd runs with no capability on a
+ * socket systemd opened for it (ListenNetlink=), while a socket opened by
+ * an unprivileged process never gains it by being handed to a privileged
+ * one. So an unprivileged user reaches the device only through otattestd,
+ * whose per-user bounds and authorization then hold.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/sock.h>
 
 #include "netlink-gen.h"
 #include "netlink.h"
@@ -103,11 +120,33 @@ static struct otattest_device *otattest_nl_select(struct nlattr **attrs,
 	return od;
 }
 
-/* Every command's do takes the device selector: resolve it once, here. */
+/* Commands that only read the driver's snapshot: open to everyone. */
+static bool otattest_nl_snapshot_cmd(u8 cmd)
+{
+	return cmd == OTATTEST_CMD_GET_DEVICE || cmd == OTATTEST_CMD_GET_RECORD;
+}
+
+/* Was the request's socket opened with CAP_NET_ADMIN in the initial user namespace? */
+static bool otattest_nl_device_access(const struct sk_buff *skb)
+{
+	const struct sock *sk = NETLINK_CB(skb).sk;
+
+	return sk && sk->sk_socket && sk->sk_socket->file &&
+	       file_ns_capable(sk->sk_socket->file, &init_user_ns, CAP_NET_ADMIN);
+}
+
+/*
+ * Every command's do takes the device selector: resolve it once, here,
+ * after the permission check (so an unprivileged caller learns nothing
+ * about which devices exist from a device command).
+ */
 int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od;
 
+	info->user_ptr[0] = NULL;
+	if (!otattest_nl_snapshot_cmd(ops->cmd) && !otattest_nl_device_access(skb))
+		return otattest_nl_status(info->extack, OTA_HOST_PERMISSION);
 	od = otattest_nl_select(info->attrs, info->extack);
 	if (IS_ERR(od))
 		return PTR_ERR(od);
@@ -252,16 +291,16 @@ static ota_status_t otattest_no_record_status(const struct otattest_snapshot *s)
 	return OTA_DRIVER_NO_RECORD;
 }
 
+/*
+ * The snapshot the interrupt path keeps current (state.c): the device is
+ * not read, so any number of readers cost it nothing.
+ */
 int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
 	struct sk_buff *msg;
 	ota_status_t st = OTA_OK;
 	void *hdr;
-	int ret;
-
-	/* Read the record now rather than trusting the last event. */
-	otattest_refresh(od);
 
 	msg = otattest_reply_new(info, od, nla_total_size(sizeof(struct ota_record)) +
 					   nla_total_size(sizeof(u32)), &hdr);
@@ -278,18 +317,22 @@ int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 		return otattest_nl_status(info->extack, st);
 	}
-	ret = otattest_reply_send(msg, hdr, info);
-	return ret;
+	return otattest_reply_send(msg, hdr, info);
 }
 
 /*
  * Run one mailbox command with a kvmalloc'd response buffer as large as
  * the command's response bound (otattest/mailbox.h: OTA_EVIDENCE_MAX_BYTES
- * for ATTEST). On success *resp holds *len bytes; the caller kvfree()s it.
+ * for ATTEST). Rotation and update reset go in the privileged lane, ahead
+ * of every waiting reader. On success *resp holds *len bytes; the caller
+ * kvfree()s it.
  */
 static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req,
 				  u32 req_len, void **resp, u32 *len)
 {
+	enum otattest_lane lane = cmd == OTA_CMD_ROTATE_TAGS || cmd == OTA_CMD_UPDATE_RESET
+					  ? OTATTEST_LANE_PRIVILEGED
+					  : OTATTEST_LANE_READER;
 	const struct ota_mbox_command_desc *desc = ota_mbox_command(cmd);
 	ota_status_t st;
 
@@ -300,7 +343,7 @@ static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const voi
 	if (!*resp)
 		return OTA_HOST_INTERNAL;
 	*len = 0;
-	st = otattest_mbox_call(od, cmd, req, req_len, *resp, desc->response_max, len);
+	st = otattest_mbox_call(od, lane, cmd, req, req_len, *resp, desc->response_max, len);
 	if (st != OTA_OK) {
 		kvfree(*resp);
 		*resp = NULL;
@@ -460,6 +503,8 @@ int otattest_nl_rotate_tags_doit(struct sk_buff *skb, struct genl_info *info)
 	int ret;
 
 	st = otattest_call(od, OTA_CMD_ROTATE_TAGS, &req, sizeof(req), &resp, &len);
+	/* The record may have changed: published before the reply goes out. */
+	otattest_refresh(od);
 	if (st != OTA_OK)
 		return otattest_nl_status(info->extack, st);
 	r = resp;
@@ -504,6 +549,11 @@ int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), &resp, &len);
+	/*
+	 * The device reset: its record is published before the reply goes
+	 * out, so a client holding the reply has the event and the uevent.
+	 */
+	otattest_refresh(od);
 	if (st != OTA_OK)
 		return otattest_nl_status(info->extack, st);
 	r = resp;

@@ -7,18 +7,27 @@
  *              the device registry netlink looks devices up in
  *   shm.c      copy the info block and the record out of BAR2 and
  *              validate them (every byte there is untrusted)
- *   state.c    fold what shm.c read into the state userspace sees and
- *              publish changes (sysfs_notify, uevent, multicast)
- *   mailbox.c  one request in flight, sequence numbers, timeouts; each
- *              command's request length and response bound from the
- *              one command table (otattest/mailbox.h)
+ *   state.c    fold what shm.c read and what the mailbox learnt into
+ *              the state userspace sees, and publish changes
+ *              (sysfs_notify, uevent, multicast)
+ *   mailbox.c  the transport: who gets the mailbox next (two lanes,
+ *              bounded per caller), one request in flight, sequence
+ *              numbers, timeouts, killable waits; each command's request
+ *              length and response bound from the one command table
+ *              (otattest/mailbox.h). It reports liveness to state.c and
+ *              never publishes anything itself.
  *   sysfs.c    class "otattest", attribute groups, binary record
- *   netlink.c  generic netlink family "otattest"
+ *   netlink.c  generic netlink family "otattest": who may send which
+ *              command, the handlers, the events
  *
  * Locking, outermost first:
- *   mbox_lock     one mailbox request at a time (held while waiting)
  *   refresh_lock  one refresh + publish at a time
  *   state_lock    the snapshot below; held only to copy in or out
+ *   lock          a spinlock: gone, the mailbox queue and its owner;
+ *                 held only briefly, never while sleeping
+ * The mailbox is not a lock a task sleeps in: a request waits (killably)
+ * in its lane's queue until it is granted the mailbox, and holds it
+ * (mbox_busy) while it writes, rings and waits for the answer.
  * sysfs show() takes only state_lock, so refresh may add and remove
  * sysfs files (which waits for readers) while holding refresh_lock.
  */
@@ -26,8 +35,11 @@
 #define OTATTEST_KERNEL_H
 
 #include <linux/device.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/spinlock.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
@@ -46,6 +58,21 @@
 extern unsigned int otattest_timeout_ms;
 extern unsigned int otattest_poll_ms;
 extern unsigned int otattest_event_interval_ms;
+extern unsigned int otattest_caller_queue;
+
+/*
+ * The mailbox's two lanes. A request in the privileged lane (rotation,
+ * update reset) is granted the mailbox before any waiting reader: it
+ * waits at most for the one request the device is serving.
+ */
+enum otattest_lane {
+	OTATTEST_LANE_READER,
+	OTATTEST_LANE_PRIVILEGED,
+	OTATTEST_LANES
+};
+
+/* Requests one lane holds at most (waiting or being served), all callers. */
+#define OTATTEST_LANE_MAX 32u
 
 /* Where the regions live; fixed at probe from the validated info block. */
 struct otattest_layout {
@@ -61,6 +88,8 @@ struct otattest_snapshot {
 	u32 record_len;           /* 0: no valid record to show */
 	u32 state;                /* enum ota_device_state or otattest_driver_state */
 	u32 state_detail;         /* status code saying why */
+	ota_status_t info_status;   /* the last refresh's verdict on the info block */
+	ota_status_t record_status; /* ... and on the record */
 };
 
 struct otattest_device {
@@ -71,28 +100,43 @@ struct otattest_device {
 	void __iomem *shm;  /* BAR2: shared memory */
 	u32 shm_size;
 	u32 peer_id; /* our ivshmem peer id (IVPosition) */
+	/*
+	 * The device's peer id, from the info block that validated at bind
+	 * and never from a later copy: whoever writes the shared memory
+	 * must not choose which peer the driver rings.
+	 */
+	u32 device_peer_id;
 	struct otattest_layout layout;
 
+	spinlock_t lock; /* gone and the mailbox fields below */
 	/*
-	 * Set once by remove, under mbox_lock and refresh_lock; after that
+	 * Set once by remove, under lock and refresh_lock; after that
 	 * nothing touches BAR0/BAR2 (their mappings go away with the PCI
-	 * device).
+	 * device) and no refresh is queued.
 	 */
 	bool gone;
 	bool registered; /* device_add done: refresh may publish (refresh_lock) */
 	u32 stages_shown; /* stage groups as sysfs has them (refresh_lock) */
 
-	/* mailbox.c */
-	struct mutex mbox_lock;
-	wait_queue_head_t mbox_wq;
-	u32 mbox_seq;     /* last sequence number sent */
-	u32 mbox_awaited; /* sequence awaited, 0 when idle; READ_ONCE from IRQ */
+	/* mailbox.c, under lock */
+	wait_queue_head_t mbox_wq;     /* waiters for a grant, an answer or idleness */
+	struct list_head mbox_queue[OTATTEST_LANES]; /* waiters, FIFO in each lane */
+	u32 mbox_queued[OTATTEST_LANES]; /* waiting or being served, per lane */
+	bool mbox_busy;       /* a request holds the mailbox */
+	bool mbox_orphan;     /* the request in flight lost its sender; still owed an answer */
+	kuid_t mbox_holder;   /* caller of the request holding (or orphaning) the mailbox */
+	enum otattest_lane mbox_holder_lane;
+	bool mbox_unresponsive; /* the last request got no answer in time */
+	u32 mbox_seq;         /* last sequence number sent */
+	u32 mbox_awaited;     /* sequence in flight, 0 when none; READ_ONCE from IRQ */
+	unsigned long mbox_deadline; /* jiffies: when the request in flight times out */
 
 	/* state.c */
 	struct mutex refresh_lock;
 	struct mutex state_lock;
 	struct otattest_snapshot snap;
-	bool unresponsive;      /* the last request timed out */
+	u32 published_state;    /* state and detail as last published (refresh_lock) */
+	u32 published_detail;
 	u32 last_event_counter; /* info.event_counter at the last refresh */
 	u32 stage_count_visible; /* stage groups shown; READ_ONCE in is_visible */
 	struct delayed_work event_work;
@@ -125,15 +169,22 @@ void otattest_refresh(struct otattest_device *od);
 void otattest_event_irq(struct otattest_device *od);
 void otattest_event_work(struct work_struct *work);
 void otattest_state_init(struct otattest_device *od);
-void otattest_set_unresponsive(struct otattest_device *od, bool unresponsive);
+/* The mailbox's verdict on liveness changed: show it now, publish soon. */
+void otattest_state_liveness_changed(struct otattest_device *od);
+/* Publish soon from the event work; a no-op once the device is gone. */
+void otattest_state_kick(struct otattest_device *od);
 const char *otattest_state_name(u32 state);
 
 /* mailbox.c */
 void otattest_mbox_init(struct otattest_device *od, u32 last_answered_seq);
 void otattest_mbox_irq(struct otattest_device *od);
 void otattest_mbox_shutdown(struct otattest_device *od);
-ota_status_t otattest_mbox_call(struct otattest_device *od, u32 command, const void *req,
-				u32 req_len, void *resp, u32 resp_cap, u32 *resp_len);
+bool otattest_mbox_unresponsive(struct otattest_device *od);
+/* The device showed life on its own (its event counter moved). */
+void otattest_mbox_device_moved(struct otattest_device *od);
+ota_status_t otattest_mbox_call(struct otattest_device *od, enum otattest_lane lane, u32 command,
+				const void *req, u32 req_len, void *resp, u32 resp_cap,
+				u32 *resp_len);
 
 /* sysfs.c */
 extern struct class otattest_class;

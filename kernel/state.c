@@ -4,14 +4,18 @@
  *
  * A refresh reads the info block and the record (shm.c), decides what
  * state to show, swaps the result into the snapshot sysfs and netlink
- * read, and publishes what changed: sysfs_notify on "generation" and
- * "state", a KOBJ_CHANGE uevent, and the netlink "events" multicast.
+ * read, and publishes what changed since it last published: sysfs_notify
+ * on "generation" and "state", a KOBJ_CHANGE uevent, and the netlink
+ * "events" multicast.
  *
  * Refreshes run from the event interrupt (coalesced through delayed work,
  * so an interrupt storm costs at most one refresh per event_interval_ms),
- * after every mailbox request, on netlink GET_RECORD, and by polling
- * while the device is not ready (its "I am back" doorbell may have rung
- * before anyone was listening).
+ * when the mailbox reports that its verdict on liveness changed (the
+ * snapshot shows it at once, the work publishes it), after a request that
+ * changes the record (netlink.c), and by polling while the device is not
+ * ready (its "I am back" doorbell may have rung before anyone was
+ * listening). Reading the record through netlink or sysfs never reads
+ * the device: it is the snapshot.
  */
 #include <linux/jiffies.h>
 #include <linux/kobject.h>
@@ -34,25 +38,29 @@ void otattest_state_init(struct otattest_device *od)
 	INIT_DELAYED_WORK(&od->event_work, otattest_event_work);
 	od->snap.state = OTA_DEV_OFF;
 	od->snap.state_detail = OTA_DRIVER_NO_RECORD;
+	od->snap.info_status = OTA_DRIVER_NO_RECORD;
+	od->published_state = od->snap.state;
+	od->published_detail = od->snap.state_detail;
 	od->event_next = jiffies;
 }
 
-/* What the driver shows, worst news first. */
-static void otattest_decide(struct otattest_device *od, const struct ota_shm_info *info,
-			    ota_status_t info_st, ota_status_t rec_st, u32 *state, u32 *detail)
+/* What the driver shows, worst news first; state_lock held. */
+static void otattest_decide(struct otattest_device *od)
 {
-	if (info_st != OTA_OK) {
-		*state = OTATTEST_STATE_INFO_INVALID;
-		*detail = info_st;
-	} else if (rec_st != OTA_OK && rec_st != OTA_DRIVER_NO_RECORD) {
-		*state = OTATTEST_STATE_RECORD_INVALID;
-		*detail = rec_st;
-	} else if (od->unresponsive) {
-		*state = OTATTEST_STATE_UNRESPONSIVE;
-		*detail = OTA_HOST_TIMEOUT;
+	struct otattest_snapshot *s = &od->snap;
+
+	if (s->info_status != OTA_OK) {
+		s->state = OTATTEST_STATE_INFO_INVALID;
+		s->state_detail = s->info_status;
+	} else if (s->record_status != OTA_OK && s->record_status != OTA_DRIVER_NO_RECORD) {
+		s->state = OTATTEST_STATE_RECORD_INVALID;
+		s->state_detail = s->record_status;
+	} else if (otattest_mbox_unresponsive(od)) {
+		s->state = OTATTEST_STATE_UNRESPONSIVE;
+		s->state_detail = OTA_HOST_TIMEOUT;
 	} else {
-		*state = info->device_state;
-		*detail = info->state_detail;
+		s->state = s->info.device_state;
+		s->state_detail = s->info.state_detail;
 	}
 }
 
@@ -102,20 +110,18 @@ void otattest_refresh(struct otattest_device *od)
 	if (info_st == OTA_OK)
 		info_st = otattest_shm_check_layout(od, &info);
 	if (info_st == OTA_OK) {
-		/* The device moved on: whatever silence we saw is over. */
+		/* The device moved on: whatever silence the mailbox saw is over. */
 		if (info.event_counter != od->last_event_counter)
-			od->unresponsive = false;
+			otattest_mbox_device_moved(od);
 		od->last_event_counter = info.event_counter;
 		rec_st = otattest_shm_read_record(od, &od->scratch, &len);
 	}
 	if (rec_st != OTA_OK)
 		len = 0;
-	otattest_decide(od, &info, info_st, rec_st, &state, &detail);
 
 	mutex_lock(&od->state_lock);
 	record_changed = len != od->snap.record_len ||
 			 memcmp(&od->scratch, &od->snap.record, len);
-	state_changed = state != od->snap.state || detail != od->snap.state_detail;
 	progress_changed = info_st == OTA_OK &&
 			   (info.progress_done != od->snap.info.progress_done ||
 			    info.progress_total != od->snap.info.progress_total);
@@ -126,8 +132,11 @@ void otattest_refresh(struct otattest_device *od)
 	}
 	if (info_st == OTA_OK)
 		od->snap.info = info;
-	od->snap.state = state;
-	od->snap.state_detail = detail;
+	od->snap.info_status = info_st;
+	od->snap.record_status = rec_st;
+	otattest_decide(od);
+	state = od->snap.state;
+	detail = od->snap.state_detail;
 	new_stages = len ? od->snap.record.hdr.stage_count : 0;
 	if (len)
 		generation = od->snap.record.hdr.generation;
@@ -135,6 +144,10 @@ void otattest_refresh(struct otattest_device *od)
 
 	WRITE_ONCE(od->stage_count_visible, new_stages);
 	publish = od->registered;
+	/* Against what was last published: a liveness report may have shown it already. */
+	state_changed = state != od->published_state || detail != od->published_detail;
+	od->published_state = state;
+	od->published_detail = detail;
 
 	complaint = otattest_state_complaint(state);
 	if (state_changed && complaint)
@@ -210,25 +223,29 @@ void otattest_event_work(struct work_struct *work)
 		queue_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
 }
 
-/*
- * The mailbox's verdict on liveness after each request: a timeout marks
- * the device unresponsive until it answers again or its event counter
- * moves. Either way the snapshot is refreshed, since requests such as an
- * update reset change the record.
- */
-void otattest_set_unresponsive(struct otattest_device *od, bool unresponsive)
+void otattest_state_kick(struct otattest_device *od)
 {
-	unsigned int poll = READ_ONCE(otattest_poll_ms);
+	/* Under lock, which remove sets gone under before it cancels the work. */
+	spin_lock(&od->lock);
+	if (!od->gone)
+		mod_delayed_work(system_wq, &od->event_work, 0);
+	spin_unlock(&od->lock);
+}
 
-	mutex_lock(&od->refresh_lock);
-	/*
-	 * Start polling for the device's return (event_work re-arms itself).
-	 * Queued under refresh_lock and only while !gone, so remove's
-	 * cancel_delayed_work_sync() cannot miss it.
-	 */
-	if (unresponsive && !od->unresponsive && poll && !READ_ONCE(od->gone))
-		queue_delayed_work(system_wq, &od->event_work, msecs_to_jiffies(poll));
-	od->unresponsive = unresponsive;
-	mutex_unlock(&od->refresh_lock);
-	otattest_refresh(od);
+/*
+ * The mailbox's verdict on liveness changed (a request timed out, or the
+ * device answered again). The snapshot shows it before the caller's reply
+ * goes out, so sysfs and GET_DEVICE agree with the error it gets; the
+ * event work publishes it and re-reads the device, and while the device
+ * is not ready it keeps polling for its return (event_work re-arms
+ * itself).
+ */
+void otattest_state_liveness_changed(struct otattest_device *od)
+{
+	mutex_lock(&od->state_lock);
+	/* Before the first refresh there is nothing to fold it into. */
+	if (od->snap.info_status == OTA_OK)
+		otattest_decide(od);
+	mutex_unlock(&od->state_lock);
+	otattest_state_kick(od);
 }

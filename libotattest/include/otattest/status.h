@@ -322,6 +322,7 @@ enum ota_status_class {
 	X(HOST_IO, IO, HOST, 8, "reading or writing a file failed")                                \
 	X(HOST_BAD_ARGUMENT, INVALID_ARGUMENT, HOST, 9, "an argument is out of range")             \
 	X(HOST_INTERNAL, INTERNAL, HOST, 10, "an internal error occurred")                         \
+	X(HOST_INTERRUPTED, BUSY, HOST, 11, "the caller was killed while waiting; a request already sent is still finished by the device") \
 	/* shared memory (driver's view of the device) */                                          \
 	X(SHM_BAD_MAGIC, PROTOCOL, SHM, 1, "shared memory info block magic is wrong")              \
 	X(SHM_BAD_VERSION, PROTOCOL, SHM, 2, "shared memory ABI version is not supported")         \
@@ -335,6 +336,8 @@ enum ota_status_class {
 	X(DRIVER_LAYOUT_CHANGED, PROTOCOL, DRIVER, 5, "the device moved its shared memory regions while bound; rebind the driver") \
 	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")                   \
 	X(DRIVER_INFO_TORN, BUSY, DRIVER, 7, "the info block kept changing while being read")       \
+	X(DRIVER_UNRESPONSIVE, UNAVAILABLE, DRIVER, 8, "the device is not answering; the request was refused without waiting") \
+	X(DRIVER_PEER_CHANGED, PROTOCOL, DRIVER, 9, "the device changed its doorbell peer id while bound; rebind the driver") \
 	/* identity certificate blob in flash */                                                    \
 	X(IDCERT_BAD_MAGIC, MALFORMED, IDCERT, 1, "identity certificate blob magic is wrong (region erased?)") \
 	X(IDCERT_BAD_LENGTH, MALFORMED, IDCERT, 2, "identity certificate DER length is zero or too large") \

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: MIT
 # The netlink family on a provisioned device: GET_DEVICE (do and dump),
-# GET_RECORD, ATTEST, STABLE_SIGN and GET_CERTS work, also for an
-# unprivileged user; the results are checked on the host by independent
+# GET_RECORD, ATTEST, STABLE_SIGN and GET_CERTS work; an unprivileged
+# user reads the snapshot (GET_DEVICE, GET_RECORD) and is refused every
+# command that goes to the device (EPERM, HOST_PERMISSION in the cookie:
+# it must go through otattestd); the results are checked on the host by independent
 # code: the evidence by otattest-verify against the manufacturer CA (with
 # the record the driver exported), the stable-key signature by Python's
 # cryptography over SHA-256("OTATTEST-STABLE-SIGN-V1" || svn || message),
 # the certificates by openssl verify. The strict policies refuse what a
 # command does not take, with the attribute named and a message.
-E2E_DESCRIPTION="netlink get/attest/stable-sign/certs work; policies refuse bad input"
+E2E_DESCRIPTION="netlink get/attest/stable-sign/certs work; unprivileged: snapshot only; policies refuse bad input"
 E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
@@ -20,7 +22,7 @@ E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
 guest_main() {
 	. /e2e/kernel/guest-lib.sh
-	local nonce msg min pk1 pk2
+	local nonce msg min pk1 pk2 n0 cmd
 
 	kt_insmod
 	kt_wait_state ready
@@ -34,10 +36,24 @@ guest_main() {
 	grep -q 'device=0 device_name=otattest0 state=2 state_detail=0x00000739' <<<"$KT_REPLY" ||
 		e2e_fail "dump: $(kt_oneline "$KT_REPLY")"
 
-	# Attest, as an unprivileged user: evidence to the host for otattest-verify.
-	KT_REPLY=$(e2e_as e2e-user "$KT_NLTEST" attest "$nonce" -o /tmp/evidence.cose) ||
-		e2e_fail "ATTEST as e2e-user: $(kt_oneline "$KT_REPLY")"
-	e2e_log "ok: ATTEST as e2e-user: $(kt_get evidence_len "$KT_REPLY") bytes of evidence"
+	# An unprivileged user reads the snapshot, and reaches the device only
+	# through otattestd: every device command is refused before it queues.
+	for cmd in record device; do
+		KT_REPLY=$(e2e_as e2e-user "$KT_NLTEST" $cmd) || e2e_fail "$cmd as e2e-user: $(kt_oneline "$KT_REPLY")"
+	done
+	e2e_log "ok: GET_RECORD and GET_DEVICE as e2e-user"
+	n0=$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')
+	for cmd in "attest $nonce" "sign 0 $msg" certs rotate "update 1"; do
+		KT_REPLY=$(e2e_as e2e-user "$KT_NLTEST" $cmd) && e2e_fail "$cmd as e2e-user succeeded"
+		e2e_assert_eq EPERM "$(kt_get error "$KT_REPLY")" "${cmd%% *} as e2e-user"
+		e2e_assert_eq HOST_PERMISSION "$(kt_get status "$KT_REPLY")" "${cmd%% *} as e2e-user: status"
+	done
+	e2e_assert_eq "$n0" "$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')" \
+		"requests the device received from the refused commands"
+	e2e_log "ok: every device command as e2e-user: EPERM, HOST_PERMISSION, nothing sent"
+
+	# Attest as root: evidence to the host for otattest-verify.
+	kt_nl_ok "ATTEST" attest "$nonce" -o /tmp/evidence.cose
 	e2e_save /tmp/evidence.cose
 	e2e_save /tmp/record.bin
 	echo "$nonce" >/tmp/nonce

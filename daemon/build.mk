@@ -15,7 +15,11 @@ OTATTESTCTL_A := $(B)/libotattestctl.a
 OTATTESTD := $(B)/otattestd
 OTATTESTCTL := $(B)/otattestctl
 
-DAEMON_CFLAGS := -DOTATTEST_VERSION='"$(OTATTEST_VERSION)"' $(shell pkg-config --cflags libsystemd libmnl 2>/dev/null)
+# -Wno-unused-parameter, as systemd builds its own daemons: sd-bus, sd-event
+# and libmnl callbacks have fixed signatures whose arguments a callback
+# often does not need, and a (void) cast per argument says nothing.
+DAEMON_CFLAGS := -DOTATTEST_VERSION='"$(OTATTEST_VERSION)"' -Wno-unused-parameter \
+	$(shell pkg-config --cflags libsystemd libmnl 2>/dev/null)
 EXTRA_CFLAGS_daemon_common_ := $(DAEMON_CFLAGS)
 EXTRA_CFLAGS_daemon_otattestd_ := $(DAEMON_CFLAGS) -pthread
 EXTRA_CFLAGS_daemon_otattestctl_ := $(DAEMON_CFLAGS)
@@ -24,8 +28,8 @@ EXTRA_CFLAGS_daemon_otattestctl_ := $(DAEMON_CFLAGS)
 # when libotattest provides it (verify.h); without it they say so.
 ifneq ($(wildcard libotattest/include/otattest/verify.h),)
 EXTRA_CFLAGS_daemon_otattestctl_ += -DHAVE_OTA_VERIFY=1
-CTL_VERIFY_LIBS := $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(PKG_OPENSSL)
-CTL_VERIFY_DEPS := $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+CTL_VERIFY_LIBS := $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A) $(PKG_OPENSSL)
+CTL_VERIFY_DEPS := $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
 endif
 
 $(DAEMON_COMMON_A): $(DAEMON_COMMON_SRCS:%.c=$(B)/%.o)

@@ -2,6 +2,25 @@
 #  src/core/  freestanding logic shared by firmware and host (no heap, no libc
 #             beyond mem*/str*); also built for rv32 by `make size`.
 #  src/host/  host-only code: OpenSSL 3 glue, evidence verification, client API.
+#  util/      the private host utility library, never installed: hex, strict
+#             integers, bounded file reads, atomic file writes, and JSON
+#             through json-c. For the host library (linked into
+#             libotattest.so with its symbols hidden), the daemon, the host
+#             tools, the model (board, and the chip's state files) and the
+#             tests; never for src/core or firmware/ (freestanding). It
+#             includes nothing of the project but include/.
+# Headers: <otu/*.h>. Only programs that print JSON need $(PKG_JSONC).
+UTIL_SRCS := $(wildcard libotattest/util/*.c)
+UTIL_A := $(B)/libotattest-util.a
+PKG_JSONC := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+CPPFLAGS_COMMON += -Ilibotattest/util/include
+
+$(UTIL_A): $(UTIL_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+ALL_TARGETS += $(UTIL_A)
+
 LIBOTA_CORE_SRCS := $(wildcard libotattest/src/core/*.c)
 LIBOTA_HOST_SRCS := $(wildcard libotattest/src/host/*.c)
 LIBOTA_CORE_OBJS := $(LIBOTA_CORE_SRCS:%.c=$(B)/%.o)
@@ -20,31 +39,17 @@ $(LIBOTA_HOST_A): $(LIBOTA_HOST_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS)
-	$(CC) -shared -Wl,-soname,libotattest.so.1 $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL)
+# The private utility library goes in with its symbols hidden: the shared
+# library exports its own API (ota_*) and nothing of libotattest-util.
+$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A)
+	$(CC) -shared -Wl,-soname,libotattest.so.1 -Wl,--exclude-libs,libotattest-util.a $(LDFLAGS) \
+		-o $@ $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(PKG_OPENSSL)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
 # *_x86.c are the x86-64 backends (SHA-256 with the CPU's SHA extensions and
 # multi-buffer lanes, sha256_backend.h): the device build carries the
 # portable code alone.
 RV32_OBJS += $(patsubst %.c,$(B)/rv32/%.o,$(filter-out %_x86.c,$(LIBOTA_CORE_SRCS)))
-
-# util/: the private host utility library, never installed: hex, strict
-# integers, bounded file reads, atomic file writes, and JSON through json-c.
-# For the daemon, the host tools, the model (board, and the chip's state
-# files) and the tests; never for src/core or firmware/ (freestanding). It
-# includes nothing of the project but include/, so anything may link it.
-# Headers: <otu/*.h>. Only programs that print JSON need $(PKG_JSONC).
-UTIL_SRCS := $(wildcard libotattest/util/*.c)
-UTIL_A := $(B)/libotattest-util.a
-PKG_JSONC := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-CPPFLAGS_COMMON += -Ilibotattest/util/include
-
-$(UTIL_A): $(UTIL_SRCS:%.c=$(B)/%.o)
-	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
-
-ALL_TARGETS += $(UTIL_A)
 
 # The host tools beside the library, linked against the static host
 # library (the shared one is for other projects and the daemon):

@@ -38,10 +38,10 @@ $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 # Per-target extra sources (FUZZ_SRCS_<target>) and libraries
 # (FUZZ_LDLIBS_<target>) for targets that need host code beyond the core;
 # each also becomes a prerequisite of its target.
-FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS)
+FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS) libotattest/util/hex.c libotattest/util/file_read.c
 FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
-FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c libotattest/util/hex.c
+FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c
 FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
 # The boot flow on a hostile BL0 slot: firmware, software HAL and the
 # otimage library that provisions the device.

@@ -11,6 +11,8 @@
 
 #include <openssl/objects.h>
 
+#include <otu/hex.h>
+
 #include "cert_read.h"
 
 X509 *ota_cert_from_der(const uint8_t *der, size_t len)
@@ -28,15 +30,6 @@ X509 *ota_cert_from_der(const uint8_t *der, size_t len)
 	return x;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
 			     uint8_t out[OTA_DEVICE_ID_BYTES])
 {
@@ -48,12 +41,9 @@ bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
 	n = X509_NAME_get_text_by_NID((X509_NAME *)name, NID_commonName, cn, sizeof(cn));
 	if (n != (int)(plen + 2 * OTA_DEVICE_ID_BYTES) || memcmp(cn, cn_prefix, plen))
 		return false;
-	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++) {
-		int hi = hexval(cn[plen + 2 * i]), lo = hexval(cn[plen + 2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
+	/* The firmware writes lower-case hex (OTA_CERT_CN_*): nothing else is its name. */
+	for (i = plen; i < (size_t)n; i++)
+		if (cn[i] >= 'A' && cn[i] <= 'F')
 			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
+	return otu_hex_decode(cn + plen, out, OTA_DEVICE_ID_BYTES) == OTA_DEVICE_ID_BYTES;
 }

@@ -1,40 +1,22 @@
 // SPDX-License-Identifier: MIT
-#include <stdio.h>
-#include <stdlib.h>
+/*
+ * Whole input files for the library's *_load_file calls: the private
+ * utility library's bounded read (libotattest/util), its errno answers
+ * told as the library's statuses.
+ */
+#include <errno.h>
+
+#include <otu/file.h>
 
 #include "fileio.h"
 
 ota_status_t ota_read_file(const char *path, size_t max, unsigned char **buf, size_t *len)
 {
-	unsigned char *b;
-	size_t n;
-	FILE *f;
-	int c;
+	int r = otu_read_file(path, max, buf, len);
 
-	*buf = NULL;
-	*len = 0;
-	f = fopen(path, "rb");
-	if (f == NULL)
-		return OTA_HOST_IO;
-	b = malloc(max + 1);
-	if (b == NULL) {
-		fclose(f);
-		return OTA_HOST_INTERNAL;
-	}
-	n = fread(b, 1, max, f);
-	if (ferror(f)) {
-		fclose(f);
-		free(b);
-		return OTA_HOST_IO;
-	}
-	c = fgetc(f); /* anything past max means the file is too large */
-	fclose(f);
-	if (c != EOF) {
-		free(b);
+	if (r == 0)
+		return OTA_OK;
+	if (r == -EFBIG)
 		return OTA_HOST_BAD_ARGUMENT;
-	}
-	b[n] = 0;
-	*buf = b;
-	*len = n;
-	return OTA_OK;
+	return r == -ENOMEM ? OTA_HOST_INTERNAL : OTA_HOST_IO;
 }

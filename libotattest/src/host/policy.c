@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <otu/hex.h>
+
 #include "otattest/verify.h"
 
 #include "fileio.h"
@@ -55,21 +57,8 @@ static bool parse_bool(const char *s, bool *out)
 
 static bool parse_hex32(const char *s, uint8_t out[OTA_KEY_ID_BYTES])
 {
-	unsigned int i, hi, lo;
-
-	if (strlen(s) != 2u * OTA_KEY_ID_BYTES)
-		return false;
-	for (i = 0; i < OTA_KEY_ID_BYTES; i++) {
-		if (!isxdigit((unsigned char)s[2 * i]) || !isxdigit((unsigned char)s[2 * i + 1]))
-			return false;
-		hi = (unsigned)(isdigit((unsigned char)s[2 * i]) ? s[2 * i] - '0'
-								  : (tolower((unsigned char)s[2 * i]) - 'a' + 10));
-		lo = (unsigned)(isdigit((unsigned char)s[2 * i + 1])
-					? s[2 * i + 1] - '0'
-					: (tolower((unsigned char)s[2 * i + 1]) - 'a' + 10));
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
+	return strlen(s) == 2u * OTA_KEY_ID_BYTES &&
+	       otu_hex_decode(s, out, OTA_KEY_ID_BYTES) == OTA_KEY_ID_BYTES;
 }
 
 static char *trim(char *s)
@@ -217,18 +206,6 @@ ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *
 
 /* ---- evaluation ----------------------------------------------------------- */
 
-static void hex(char *out, const uint8_t *b, size_t n)
-{
-	static const char digits[] = "0123456789abcdef";
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		out[2 * i] = digits[b[i] >> 4];
-		out[2 * i + 1] = digits[b[i] & 15];
-	}
-	out[2 * n] = 0;
-}
-
 static void check_stage(const struct ota_policy *p, const struct ota_evidence_stage *s,
 			struct ota_verdict *v)
 {
@@ -247,7 +224,7 @@ static void check_stage(const struct ota_policy *p, const struct ota_evidence_st
 			if (!memcmp(s->key_ids[0], p->allowed_root_keys[i], OTA_KEY_ID_BYTES))
 				allowed = true;
 		if (!allowed) {
-			hex(kid, s->key_ids[0], OTA_KEY_ID_BYTES);
+			otu_hex_encode(kid, s->key_ids[0], OTA_KEY_ID_BYTES);
 			ota_verdict_add(v, OTA_VERIFY_ROOT_KEY_NOT_ALLOWED, s->stage,
 					"%s root key %s is not in allowed_root_key", name, kid);
 		}

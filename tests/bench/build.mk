@@ -60,7 +60,7 @@ BENCH_BOOT_RECORD_WRAP := -Wl,--wrap=rom_ext_keychain_update -Wl,--wrap=ota_runt
 $(B)/tests/bench/bench_boot_record.o: EXTRA_CFLAGS_tests_bench_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(BENCH_BOOT_RECORD): $(B)/tests/bench/bench_boot_record.o $(B)/tests/bench/bench_util.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) $(BENCH_BOOT_RECORD_WRAP) -o $@ $< $(B)/tests/bench/bench_util.o $(UNIT_LINK) \
-		$(PKG_OPENSSL) $(PKG_CHECK)
+		$(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 
 .PHONY: bench-boot-record
 bench-boot-record: $(BENCH_BOOT_RECORD)

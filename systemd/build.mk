@@ -1,4 +1,4 @@
-# systemd/: the unit, D-Bus policy and activation file, udev rule,
+# systemd/: the units (service and its netlink socket), D-Bus policy and activation file, udev rule,
 # sysusers.d, polkit action and rules; and `make install` for everything
 # a Debian package would ship (the daemon and CLI, the library, its
 # headers and pkg-config file, otattest-verify). DESTDIR and PREFIX work
@@ -30,6 +30,7 @@ ALL_TARGETS += $(SYSTEMD_UNIT)
 .PHONY: install-systemd install-lib
 install-systemd: $(SYSTEMD_UNIT)
 	install -D -m 0644 $(SYSTEMD_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.service
+	install -D -m 0644 systemd/otattestd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.socket
 	install -D -m 0644 systemd/otattest.sysusers $(DESTDIR)$(SYSUSERSDIR)/otattest.conf
 	install -D -m 0644 systemd/99-otattest.rules $(DESTDIR)$(UDEVRULESDIR)/99-otattest.rules
 	install -D -m 0644 systemd/org.otattest.BootAttest1.conf \

@@ -17,9 +17,16 @@
 /* polkit action ids, shipped in systemd/org.otattest.BootAttest1.policy. */
 #define OTA_POLKIT_ACTION_ROTATE "org.otattest.BootAttest1.rotate-tags"
 #define OTA_POLKIT_ACTION_UPDATE "org.otattest.BootAttest1.update-reset"
+#define OTA_POLKIT_ACTION_SIGN "org.otattest.BootAttest1.sign-with-stable-key"
 
 /* The group whose members may rotate tags and reset into updates. */
 #define OTA_UPDATE_GROUP "otattest-update"
+/*
+ * The group whose members may have the device sign with its stable keys
+ * (SignWithStableKey): a signature over a message of the caller's choosing
+ * with a key bound to the device, not something every local user gets.
+ */
+#define OTA_SIGN_GROUP "otattest-sign"
 
 /* Device names are the kernel's: "otattest" followed by a decimal index. */
 #define OTA_DEVICE_NAME_PREFIX "otattest"

@@ -104,56 +104,104 @@ void ota_err_from_netlink(struct ota_err *e, int err, ota_status_t status, const
 		snprintf(e->message, sizeof(e->message), "kernel: %s", strerror(err));
 }
 
-const char *ota_class_dbus_name(uint32_t cls, char *buf, size_t len)
+/*
+ * One entry per class, indexed by the class number, from OTA_CLASS_LIST.
+ * The OK class (number 0, errno 0) is not an error: the map handed to
+ * sd-bus starts at entry 1 (sd-bus demands a positive errno).
+ */
+#define OTA_X_COUNT(name, num, errv, dbus, exitc) +1
+enum { OTA_CLASS_COUNT = 0 OTA_CLASS_LIST(OTA_X_COUNT) };
+#undef OTA_X_COUNT
+_Static_assert(OTA_CLASS_OK == 0, "the class map skips entry 0, the OK class");
+
+static const sd_bus_error_map class_map[OTA_CLASS_COUNT + 1] = {
+#define OTA_X_MAP(name, num, errv, dbus, exitc) [num] = SD_BUS_ERROR_MAP(OTA_BUS_ERROR_PREFIX dbus, errv),
+	OTA_CLASS_LIST(OTA_X_MAP)
+#undef OTA_X_MAP
+	[OTA_CLASS_COUNT] = SD_BUS_ERROR_MAP_END,
+};
+const sd_bus_error_map *const ota_bus_class_errors = &class_map[1];
+
+/*
+ * The standard errors, each with the errno of the class it means to
+ * otattestctl. Registered maps take precedence over sd-bus's own, which
+ * gives AccessDenied EACCES (our POLICY class's errno, not PERMISSION's).
+ */
+#define STD(suffix, cls) SD_BUS_ERROR_MAP("org.freedesktop.DBus.Error." suffix, cls##_ERRNO)
+enum {
+	PERMISSION_ERRNO = EPERM,
+	INVALID_ARGUMENT_ERRNO = EINVAL,
+	NOT_FOUND_ERRNO = ENODEV,
+	UNAVAILABLE_ERRNO = ENXIO,
+	TIMEOUT_ERRNO = ETIMEDOUT,
+	LIMIT_ERRNO = ERANGE,
+	INTERNAL_ERRNO = EREMOTEIO,
+	IO_ERRNO = EIO,
+};
+const sd_bus_error_map ota_bus_standard_errors[] = {
+	STD("AccessDenied", PERMISSION),
+	STD("AuthFailed", PERMISSION),
+	STD("InteractiveAuthorizationRequired", PERMISSION),
+	STD("InvalidArgs", INVALID_ARGUMENT),
+	STD("InvalidSignature", INVALID_ARGUMENT),
+	STD("UnknownMethod", INVALID_ARGUMENT),
+	STD("UnknownObject", NOT_FOUND),
+	STD("UnknownInterface", NOT_FOUND),
+	STD("UnknownProperty", NOT_FOUND),
+	STD("ServiceUnknown", UNAVAILABLE),
+	STD("NameHasNoOwner", UNAVAILABLE),
+	STD("NoServer", UNAVAILABLE),
+	STD("Disconnected", UNAVAILABLE),
+	STD("NoReply", TIMEOUT),
+	STD("Timeout", TIMEOUT),
+	STD("TimedOut", TIMEOUT),
+	STD("LimitsExceeded", LIMIT),
+	STD("NoMemory", INTERNAL),
+	STD("Failed", INTERNAL),
+	STD("IOError", IO),
+	SD_BUS_ERROR_MAP_END,
+};
+#undef STD
+
+int ota_bus_errors_register(void)
 {
-	snprintf(buf, len, "%s%s", OTA_BUS_ERROR_PREFIX, ota_class_dbus_suffix(cls));
-	return buf;
+	int r = sd_bus_error_add_map(ota_bus_class_errors);
+
+	return r < 0 ? r : sd_bus_error_add_map(ota_bus_standard_errors);
+}
+
+const char *ota_class_error_name(uint32_t cls)
+{
+	if (cls == OTA_CLASS_OK || cls >= OTA_CLASS_COUNT)
+		cls = OTA_CLASS_PROTOCOL;
+	return class_map[cls].name;
+}
+
+int ota_bus_error_set(sd_bus_error *error, const struct ota_err *e)
+{
+	return sd_bus_error_set(error, ota_class_error_name(e->cls), e->message);
+}
+
+/* The errno a map gives name, or 0. */
+static int map_errno(const sd_bus_error_map *m, const char *name)
+{
+	for (; m->name; m++)
+		if (strcmp(m->name, name) == 0)
+			return m->code;
+	return 0;
 }
 
 uint32_t ota_dbus_error_class(const char *name)
 {
-	static const struct {
-		const char *name;
-		uint32_t cls;
-	} standard[] = {
-		{ "org.freedesktop.DBus.Error.AccessDenied", OTA_CLASS_PERMISSION },
-		{ "org.freedesktop.DBus.Error.AuthFailed", OTA_CLASS_PERMISSION },
-		{ "org.freedesktop.DBus.Error.InteractiveAuthorizationRequired", OTA_CLASS_PERMISSION },
-		{ "org.freedesktop.DBus.Error.InvalidArgs", OTA_CLASS_INVALID_ARGUMENT },
-		{ "org.freedesktop.DBus.Error.InvalidSignature", OTA_CLASS_INVALID_ARGUMENT },
-		{ "org.freedesktop.DBus.Error.UnknownMethod", OTA_CLASS_INVALID_ARGUMENT },
-		{ "org.freedesktop.DBus.Error.UnknownObject", OTA_CLASS_NOT_FOUND },
-		{ "org.freedesktop.DBus.Error.UnknownInterface", OTA_CLASS_NOT_FOUND },
-		{ "org.freedesktop.DBus.Error.UnknownProperty", OTA_CLASS_NOT_FOUND },
-		{ "org.freedesktop.DBus.Error.ServiceUnknown", OTA_CLASS_UNAVAILABLE },
-		{ "org.freedesktop.DBus.Error.NameHasNoOwner", OTA_CLASS_UNAVAILABLE },
-		{ "org.freedesktop.DBus.Error.NoServer", OTA_CLASS_UNAVAILABLE },
-		{ "org.freedesktop.DBus.Error.Disconnected", OTA_CLASS_UNAVAILABLE },
-		{ "org.freedesktop.DBus.Error.NoReply", OTA_CLASS_TIMEOUT },
-		{ "org.freedesktop.DBus.Error.Timeout", OTA_CLASS_TIMEOUT },
-		{ "org.freedesktop.DBus.Error.TimedOut", OTA_CLASS_TIMEOUT },
-		{ "org.freedesktop.DBus.Error.LimitsExceeded", OTA_CLASS_LIMIT },
-		{ "org.freedesktop.DBus.Error.NoMemory", OTA_CLASS_INTERNAL },
-		{ "org.freedesktop.DBus.Error.Failed", OTA_CLASS_INTERNAL },
-		{ "org.freedesktop.DBus.Error.IOError", OTA_CLASS_IO },
-	};
-	size_t plen = strlen(OTA_BUS_ERROR_PREFIX), i;
+	int err;
 
 	if (!name)
 		return OTA_CLASS_INTERNAL;
-	if (strncmp(name, OTA_BUS_ERROR_PREFIX, plen) == 0) {
-		const char *suffix = name + plen;
-#define OTA_X_SUFFIX(cname, num, errv, dbus, exitc) \
-	if (strcmp(suffix, (dbus)) == 0)           \
-		return num;
-		OTA_CLASS_LIST(OTA_X_SUFFIX)
-#undef OTA_X_SUFFIX
-		return OTA_CLASS_PROTOCOL;
-	}
-	for (i = 0; i < sizeof(standard) / sizeof(standard[0]); i++)
-		if (strcmp(name, standard[i].name) == 0)
-			return standard[i].cls;
-	return OTA_CLASS_PROTOCOL;
+	err = map_errno(ota_bus_class_errors, name);
+	if (!err)
+		err = map_errno(ota_bus_standard_errors, name);
+	/* Every class has an errno of its own, so the errno names the class. */
+	return err ? ota_errno_class(err) : OTA_CLASS_PROTOCOL;
 }
 
 int ota_dbus_error_exit_code(const char *name)

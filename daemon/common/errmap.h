@@ -7,14 +7,18 @@
  * people) and the status itself in the extack cookie; otattestd takes the
  * status from the cookie, sends it as a named D-Bus error, and otattestctl
  * turns the name back into the class's exit code.
- * No second table: everything here derives from OTA_CLASS_LIST and
- * OTA_STATUS_LIST.
+ * No second table: the statuses are OTA_STATUS_LIST, and the D-Bus error
+ * of each class is an sd-bus error map generated from OTA_CLASS_LIST,
+ * which both programs register, so sd-bus itself turns a name into the
+ * class's errno and back.
  */
 #ifndef OTATTESTD_ERRMAP_H
 #define OTATTESTD_ERRMAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <systemd/sd-bus.h>
 
 #include <otattest/status.h>
 
@@ -45,12 +49,28 @@ uint32_t ota_errno_class(int err);
  */
 void ota_err_from_netlink(struct ota_err *e, int err, ota_status_t status, const char *extack);
 
-/* "org.otattest.BootAttest1.Error.<Suffix>" for a class, into buf. */
-const char *ota_class_dbus_name(uint32_t cls, char *buf, size_t len);
+/*
+ * The sd-bus error maps: "org.otattest.BootAttest1.Error.<Suffix>" of
+ * every failure class with the class's errno, and the standard
+ * org.freedesktop.DBus.Error names with the errno of the class they mean
+ * here (AccessDenied is a refusal, EPERM; sd-bus's own map says EACCES,
+ * which is POLICY's). Registered by ota_bus_errors_register(), so that
+ * sd_bus_error_set() returns the class's -errno and a client's
+ * sd_bus_error_get_errno() gives it back.
+ */
+extern const sd_bus_error_map *const ota_bus_class_errors;
+extern const sd_bus_error_map ota_bus_standard_errors[];
+int ota_bus_errors_register(void);
+
+/* "org.otattest.BootAttest1.Error.<Suffix>" for a class (ProtocolError for an unknown one). */
+const char *ota_class_error_name(uint32_t cls);
+
+/* Set error to the failure e, a class's named error; returns the class's -errno. */
+int ota_bus_error_set(sd_bus_error *error, const struct ota_err *e);
 
 /*
- * Class of a D-Bus error name: ours by suffix, the standard ones where
- * they mean the same thing, and OTA_CLASS_PROTOCOL for anything else.
+ * Class of a D-Bus error name, through the maps above:
+ * OTA_CLASS_PROTOCOL for a name neither knows.
  */
 uint32_t ota_dbus_error_class(const char *name);
 

@@ -39,6 +39,10 @@ int ctl_connect(struct ctl *c)
 {
 	int r;
 
+	/* sd-bus then knows our errors' errnos (daemon/common/errmap.h). */
+	r = ota_bus_errors_register();
+	if (r < 0)
+		return ctl_fail(OTA_CLASS_INTERNAL, "cannot register the D-Bus error names: %s", strerror(-r));
 	if (c->bus_address) {
 		r = sd_bus_new(&c->bus);
 		if (r >= 0)

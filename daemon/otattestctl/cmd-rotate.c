@@ -30,7 +30,6 @@ static int on_progress(sd_bus_message *m, void *userdata, sd_bus_error *ret_erro
 	struct wait_ctx *w = userdata;
 	uint32_t done, total;
 
-	(void)ret_error;
 	if (sd_bus_message_read(m, "uu", &done, &total) < 0)
 		return 0;
 	if (w->c->json) {
@@ -52,7 +51,6 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 {
 	struct wait_ctx *w = userdata;
 
-	(void)ret_error;
 	w->done = true;
 	w->reply = sd_bus_message_ref(m);
 	return 0;
@@ -120,7 +118,6 @@ int cmd_rotate(struct ctl *c, int argc, char **argv)
 	char path[160];
 	int r;
 
-	(void)argv;
 	if (argc > 1) {
 		fprintf(stderr, "otattestctl: rotate takes no arguments (use -d DEVICE)\n");
 		return OTA_EXIT_USAGE;

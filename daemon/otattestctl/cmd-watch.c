@@ -162,7 +162,6 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 	struct json_object *doc;
 	char ts[40];
 
-	(void)ret_error;
 	timestamp(ts, sizeof(ts));
 	if (!member)
 		return 0;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Authorization of RotateTags and UpdateReset. The shipped D-Bus policy
- * already lets only root and the otattest-update group send them; this is
- * the second check, because a policy file can be edited or overridden and
- * the daemon must not rely on it alone.
+ * Authorization of the privileged methods: RotateTags and UpdateReset
+ * (group otattest-update), SignWithStableKey (group otattest-sign). The
+ * shipped D-Bus policy already lets only root and the method's group send
+ * them; this is the second check, because a policy file can be edited or
+ * overridden and the daemon must not rely on it alone.
  *
  * Only what the bus itself vouches for may authorize: dbus-daemon took
  * the caller's uid and groups from its socket when it connected. Data
@@ -15,13 +16,14 @@
  *     UnixUserID): allowed at once.
  *  2. Otherwise the caller's groups, from GetConnectionCredentials'
  *     UnixGroupIDs, asked for asynchronously (sd-bus does not read that
- *     key): a member of otattest-update is allowed.
+ *     key): a member of the method's group is allowed.
  *  3. Otherwise, when polkit is on the bus, its CheckAuthorization (over
  *     D-Bus, asynchronously) decides, with the action ids shipped in
  *     org.otattest.BootAttest1.policy; interactive authentication only
  *     when the caller allowed it.
  *  4. Otherwise: AccessDenied.
  */
+#include <assert.h>
 #include <errno.h>
 #include <grp.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ struct auth_call {
 	struct manager *m;
 	sd_bus_message *msg;
 	const char *action;
+	const char *group;
 	auth_done_fn done;
 	void *userdata;
 };
@@ -48,28 +51,18 @@ static void auth_finish(struct auth_call *a, bool allowed, const sd_bus_error *e
 
 static void auth_deny(struct auth_call *a)
 {
-	sd_bus_error e = SD_BUS_ERROR_NULL;
+	_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
 
 	sd_bus_error_setf(&e, SD_BUS_ERROR_ACCESS_DENIED,
 			  "%s requires root, membership in group %s, or polkit authorization",
-			  sd_bus_message_get_member(a->msg), OTA_UPDATE_GROUP);
+			  sd_bus_message_get_member(a->msg), a->group);
 	auth_finish(a, false, &e);
-	sd_bus_error_free(&e);
 }
 
 /* The caller's effective uid, only when the bus reported it. */
-static bool bus_euid(sd_bus_message *msg, uid_t *euid)
+static bool bus_euid(struct manager *m, sd_bus_message *msg, uid_t *euid)
 {
-	sd_bus_creds *creds = NULL;
-	bool ok;
-
-	/* No SD_BUS_CREDS_AUGMENT: nothing from /proc. */
-	if (sd_bus_query_sender_creds(msg, SD_BUS_CREDS_EUID, &creds) < 0)
-		return false;
-	ok = !(sd_bus_creds_get_augmented_mask(creds) & SD_BUS_CREDS_EUID) &&
-	     sd_bus_creds_get_euid(creds, euid) >= 0;
-	sd_bus_creds_unref(creds);
-	return ok;
+	return peer_uid(&m->peers, msg, euid) >= 0;
 }
 
 /*
@@ -113,7 +106,6 @@ static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *
 	struct auth_call *a = userdata;
 	int authorized = 0, challenge = 0, r;
 
-	(void)ret_error;
 	if (sd_bus_message_is_method_error(reply, NULL)) {
 		const sd_bus_error *e = sd_bus_message_get_error(reply);
 
@@ -130,12 +122,11 @@ static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *
 	} else if (authorized) {
 		auth_finish(a, true, NULL);
 	} else if (challenge) {
-		sd_bus_error e = SD_BUS_ERROR_NULL;
+		_cleanup_(sd_bus_error_free) sd_bus_error e = SD_BUS_ERROR_NULL;
 
 		sd_bus_error_set(&e, SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED,
 				 "interactive authentication is required");
 		auth_finish(a, false, &e);
-		sd_bus_error_free(&e);
 	} else {
 		auth_deny(a);
 	}
@@ -144,7 +135,7 @@ static int on_polkit_reply(sd_bus_message *reply, void *userdata, sd_bus_error *
 
 static int polkit_check(struct auth_call *a)
 {
-	sd_bus_message *call = NULL;
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *call = NULL;
 	const char *sender = sd_bus_message_get_sender(a->msg);
 	int r;
 
@@ -161,7 +152,6 @@ static int polkit_check(struct auth_call *a)
 	if (r >= 0)
 		/* polkit may wait for a person to type a password: 5 minutes. */
 		r = sd_bus_call_async(a->m->bus, NULL, call, on_polkit_reply, a, 300ull * 1000000u);
-	sd_bus_message_unref(call);
 	return r < 0 ? r : 0;
 }
 
@@ -170,9 +160,8 @@ static int on_creds_reply(sd_bus_message *reply, void *userdata, sd_bus_error *r
 	struct auth_call *a = userdata;
 	struct group *gr;
 
-	(void)ret_error;
 	/* Looked up per call: the group may be created after we started. */
-	gr = getgrnam(OTA_UPDATE_GROUP);
+	gr = getgrnam(a->group);
 	if (!sd_bus_message_is_method_error(reply, NULL) && gr &&
 	    creds_reply_has_group(reply, gr->gr_gid)) {
 		auth_finish(a, true, NULL);
@@ -187,15 +176,18 @@ static int on_creds_reply(sd_bus_message *reply, void *userdata, sd_bus_error *r
 	return 0;
 }
 
-int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_done_fn done,
-	       void *userdata, sd_bus_error *error)
+int auth_check(struct manager *m, sd_bus_message *msg, const char *action, const char *group,
+	       auth_done_fn done, void *userdata, sd_bus_error *error)
 {
 	const char *sender = sd_bus_message_get_sender(msg);
 	struct auth_call *a;
 	uid_t euid;
 	int r;
 
-	if (bus_euid(msg, &euid) && euid == 0)
+	assert(action);
+	assert(group);
+	assert(done);
+	if (bus_euid(m, msg, &euid) && euid == 0)
 		return 1;
 	a = calloc(1, sizeof(*a));
 	if (!a)
@@ -203,6 +195,7 @@ int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_
 	a->m = m;
 	a->msg = sd_bus_message_ref(msg);
 	a->action = action;
+	a->group = group;
 	a->done = done;
 	a->userdata = userdata;
 	r = sender ? sd_bus_call_method_async(m->bus, NULL, "org.freedesktop.DBus",
@@ -215,7 +208,7 @@ int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_
 		free(a);
 		return sd_bus_error_setf(error, SD_BUS_ERROR_ACCESS_DENIED,
 					 "%s requires root, membership in group %s, or polkit authorization",
-					 sd_bus_message_get_member(msg), OTA_UPDATE_GROUP);
+					 sd_bus_message_get_member(msg), group);
 	}
 	return 0;
 }

@@ -16,29 +16,18 @@
 #include "log.h"
 #include "manager.h"
 
-int bus_reply_error(sd_bus_error *error, const struct ota_err *e)
-{
-	char name[128];
-
-	return sd_bus_error_set(error, ota_class_dbus_name(e->cls, name, sizeof(name)), e->message);
-}
-
 static int find_device(sd_bus *bus, const char *path, const char *interface, void *userdata,
 		       void **found, sd_bus_error *error)
 {
 	struct manager *m = userdata;
-	char *name = NULL;
+	_cleanup_free_ char *name = NULL;
 	struct device *d;
 	int r;
 
-	(void)bus;
-	(void)interface;
-	(void)error;
 	r = sd_bus_path_decode(path, OTA_BUS_DEVICE_PREFIX, &name);
 	if (r <= 0)
 		return 0;
 	d = device_find_by_name(m, name);
-	free(name);
 	if (!d)
 		return 0;
 	*found = d;
@@ -53,9 +42,6 @@ static int enumerate_devices(sd_bus *bus, const char *path, void *userdata, char
 	char **v;
 	size_t i = 0;
 
-	(void)bus;
-	(void)path;
-	(void)error;
 	v = calloc(m->n_devices + 1, sizeof(char *));
 	if (!v)
 		return -ENOMEM;
@@ -88,11 +74,11 @@ static int method_get_device(sd_bus_message *msg, void *userdata, sd_bus_error *
 	if (r < 0)
 		return r;
 	if (!args_parse_device_name(name, &index, &e))
-		return bus_reply_error(error, &e);
+		return ota_bus_error_set(error, &e);
 	d = device_find(m, index);
 	if (!d) {
 		ota_err_set_statusf(&e, OTA_HOST_NO_DEVICE, "no otattest device named %s", name);
-		return bus_reply_error(error, &e);
+		return ota_bus_error_set(error, &e);
 	}
 	return sd_bus_reply_method_return(msg, "o", d->path);
 }
@@ -104,11 +90,6 @@ static int prop_devices(sd_bus *bus, const char *path, const char *interface, co
 	struct device *d;
 	int r;
 
-	(void)bus;
-	(void)path;
-	(void)interface;
-	(void)property;
-	(void)error;
 	r = sd_bus_message_open_container(reply, 'a', "o");
 	if (r < 0)
 		return r;
@@ -123,12 +104,6 @@ static int prop_devices(sd_bus *bus, const char *path, const char *interface, co
 static int prop_version(sd_bus *bus, const char *path, const char *interface, const char *property,
 			sd_bus_message *reply, void *userdata, sd_bus_error *error)
 {
-	(void)bus;
-	(void)path;
-	(void)interface;
-	(void)property;
-	(void)userdata;
-	(void)error;
 	return sd_bus_message_append(reply, "s", OTATTEST_VERSION);
 }
 
@@ -201,14 +176,11 @@ void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total)
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
 				uint32_t retagged, const struct ota_err *e)
 {
-	char name[128] = "";
-
 	if (!d->m->bus)
 		return;
-	if (e)
-		ota_class_dbus_name(e->cls, name, sizeof(name));
 	sd_bus_emit_signal(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, "RotationFinished", "uuuss",
-			   old_kv, new_kv, retagged, name, e ? e->message : "");
+			   old_kv, new_kv, retagged, e ? ota_class_error_name(e->cls) : "",
+			   e ? e->message : "");
 }
 
 void bus_update_status(struct manager *m)
@@ -230,8 +202,6 @@ void bus_update_status(struct manager *m)
 
 static int on_name_acquired(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	(void)userdata;
-	(void)error;
 	if (sd_bus_message_is_method_error(msg, NULL)) {
 		const sd_bus_error *e = sd_bus_message_get_error(msg);
 
@@ -248,6 +218,9 @@ int bus_setup(struct manager *m)
 {
 	int r;
 
+	r = ota_bus_errors_register();
+	if (r < 0)
+		return log_error_errno(r, "cannot register the D-Bus error names: %m");
 	if (m->bus_address) {
 		r = sd_bus_new(&m->bus);
 		if (r >= 0)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "clients.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,75 +24,91 @@ void client_table_free(struct client_table *t)
 	t->count = 0;
 }
 
-static struct client *find(struct client_table *t, const char *sender)
+static enum client_lane lane_of(enum client_kind kind)
+{
+	return kind == CLIENT_REQ_PRIVILEGED ? CLIENT_LANE_PRIVILEGED : CLIENT_LANE_READ;
+}
+
+static struct client *find(struct client_table *t, uid_t uid)
 {
 	struct client *c;
 
 	for (c = t->head; c; c = c->next)
-		if (strcmp(c->name, sender) == 0)
+		if (c->uid == uid)
 			return c;
 	return NULL;
 }
 
-bool client_admit(struct client_table *t, const char *sender, enum client_kind kind,
-		  uint64_t now_usec, struct client **out, struct ota_err *e)
+static struct client *add(struct client_table *t, uid_t uid, uint64_t now_usec, struct ota_err *e)
 {
 	struct client *c;
 
-	if (!sender || strlen(sender) >= CLIENT_NAME_MAX) {
-		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "sender name is missing or too long");
-		return false;
+	if (t->count >= t->limits.max_clients)
+		client_table_gc(t, now_usec);
+	if (t->count >= t->limits.max_clients) {
+		/* A bound of the daemon, not of this user: LimitExceeded. */
+		e->cls = OTA_CLASS_LIMIT;
+		e->status = 0;
+		snprintf(e->message, sizeof(e->message),
+			 "too many users have requests waiting (limit %u)", t->limits.max_clients);
+		return NULL;
 	}
-	c = find(t, sender);
+	c = calloc(1, sizeof(*c));
 	if (!c) {
-		if (t->count >= t->limits.max_clients)
-			client_table_gc(t, now_usec);
-		if (t->count >= t->limits.max_clients) {
-			/* A bound of the daemon, not of this client: LimitExceeded. */
-			e->cls = OTA_CLASS_LIMIT;
-			e->status = 0;
-			snprintf(e->message, sizeof(e->message),
-				 "too many clients have requests waiting (limit %u)",
-				 t->limits.max_clients);
-			return false;
-		}
-		c = calloc(1, sizeof(*c));
-		if (!c) {
-			ota_err_set_statusf(e, OTA_HOST_INTERNAL, "out of memory");
-			return false;
-		}
-		memcpy(c->name, sender, strlen(sender) + 1);
-		token_bucket_init(&c->attest, t->limits.attest_burst, t->limits.attest_per_sec, now_usec);
-		c->next = t->head;
-		t->head = c;
-		t->count++;
+		ota_err_set_statusf(e, OTA_HOST_INTERNAL, "out of memory");
+		return NULL;
 	}
-	if (c->queued >= t->limits.max_queued) {
+	c->uid = uid;
+	token_bucket_init(&c->attest, t->limits.attest_burst, t->limits.attest_per_sec, now_usec);
+	c->next = t->head;
+	t->head = c;
+	t->count++;
+	return c;
+}
+
+bool client_admit(struct client_table *t, uid_t uid, enum client_kind kind, uint64_t now_usec,
+		  struct client **out, struct ota_err *e)
+{
+	enum client_lane lane = lane_of(kind);
+	struct client *c;
+
+	assert(t);
+	assert(out);
+	assert(e);
+	c = find(t, uid);
+	if (!c)
+		c = add(t, uid, now_usec, e);
+	if (!c)
+		return false;
+	if (c->queued[lane] >= t->limits.max_queued) {
+		c->refused++;
 		ota_err_set_statusf(e, OTA_HOST_QUEUE_FULL,
-				    "too many requests queued for this client (limit %u)",
+				    "too many requests queued for this user (limit %u)",
 				    t->limits.max_queued);
 		return false;
 	}
 	if (kind == CLIENT_REQ_ATTEST && !token_bucket_take(&c->attest, now_usec)) {
 		uint64_t wait = token_bucket_wait_usec(&c->attest, now_usec);
 
-		c->attests_refused++;
+		c->refused++;
 		ota_err_set_statusf(e, OTA_HOST_RATE_LIMITED,
 				    "attestation rate limit reached (%u per second, burst %u); retry in %llu ms",
 				    t->limits.attest_per_sec, t->limits.attest_burst,
 				    (unsigned long long)((wait + 999) / 1000));
 		return false;
 	}
-	c->queued++;
+	c->queued[lane]++;
 	*out = c;
 	return true;
 }
 
-void client_release(struct client_table *t, struct client *c)
+void client_release(struct client *c, enum client_kind kind)
 {
-	(void)t;
-	if (c && c->queued > 0)
-		c->queued--;
+	enum client_lane lane = lane_of(kind);
+
+	assert(c);
+	assert(c->queued[lane] > 0);
+	c->queued[lane]--;
 }
 
 uint32_t client_table_gc(struct client_table *t, uint64_t now_usec)
@@ -100,7 +117,8 @@ uint32_t client_table_gc(struct client_table *t, uint64_t now_usec)
 	uint32_t n = 0;
 
 	while ((c = *pp)) {
-		if (c->queued == 0 && token_bucket_full(&c->attest, now_usec)) {
+		if (!c->queued[CLIENT_LANE_READ] && !c->queued[CLIENT_LANE_PRIVILEGED] &&
+		    token_bucket_full(&c->attest, now_usec)) {
 			*pp = c->next;
 			free(c);
 			t->count--;

@@ -1,38 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per-client bounds. A client is a D-Bus sender (its unique name). Each has
- * a count of requests it has waiting on the device and a token bucket for
- * attestations, so one busy or hostile caller can neither fill the device's
- * queue nor starve the others. The table itself is bounded too: a caller
- * cycling through connections meets LimitExceeded, not an unbounded heap.
- * Pure bookkeeping with time passed in: unit-tested without a bus.
+ * Per-user bounds. A client is a user, the uid the bus vouches for
+ * (peer.h), not a connection: opening more connections buys a caller
+ * nothing, and a user flooding from many connections or processes holds
+ * back only itself. Each user has a count of its requests waiting on the
+ * device in each lane (reads; privileged operations have their own, so a
+ * user's own reads never hold back its rotation) and a token bucket for
+ * attestations and stable-key signatures. The table is bounded too: a
+ * full one (as many users with requests waiting as the bound) refuses
+ * another user with LimitExceeded, not an unbounded heap; idle users are
+ * forgotten. Pure bookkeeping with time passed in: unit-tested without a
+ * bus.
  */
 #ifndef OTATTESTD_CLIENTS_H
 #define OTATTESTD_CLIENTS_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "ratelimit.h"
 #include "../common/errmap.h"
 
-#define CLIENT_NAME_MAX 256 /* D-Bus names are at most 255 bytes */
-
 struct client_limits {
-	uint32_t max_queued;    /* requests in flight per client */
-	uint32_t attest_burst;  /* attestations at once */
+	uint32_t max_queued;     /* requests in flight per user and lane */
+	uint32_t attest_burst;   /* attestations at once */
 	uint32_t attest_per_sec; /* sustained attestations per second */
-	uint32_t max_clients;   /* clients tracked at once */
+	uint32_t max_clients;    /* users tracked at once */
 };
 
 #define CLIENT_LIMITS_DEFAULT { .max_queued = 4, .attest_burst = 8, .attest_per_sec = 4, .max_clients = 256 }
 
+enum client_kind {
+	CLIENT_REQ_PLAIN,      /* read lane, queue only */
+	CLIENT_REQ_ATTEST,     /* read lane, also takes an attestation token */
+	CLIENT_REQ_PRIVILEGED, /* privileged lane (rotation, update reset) */
+};
+
+enum client_lane {
+	CLIENT_LANE_READ,
+	CLIENT_LANE_PRIVILEGED,
+	CLIENT_LANES
+};
+
 struct client {
 	struct client *next;
-	char name[CLIENT_NAME_MAX];
-	uint32_t queued;
+	uid_t uid;
+	uint32_t queued[CLIENT_LANES];
 	struct token_bucket attest;
-	uint64_t attests_refused; /* for the log and metrics */
+	uint64_t refused; /* for the log and metrics */
 };
 
 struct client_table {
@@ -41,28 +57,24 @@ struct client_table {
 	uint32_t count;
 };
 
-enum client_kind {
-	CLIENT_REQ_PLAIN,  /* counts against the queue only */
-	CLIENT_REQ_ATTEST, /* also takes an attestation token */
-};
-
 void client_table_init(struct client_table *t, const struct client_limits *limits);
 void client_table_free(struct client_table *t);
 
 /*
- * Admit one request from `sender`: find or create its entry, check its
- * queue and (for attestations) its bucket. On success the request is
- * counted as queued and *out names the entry to release later; on refusal
- * `e` says which bound was hit (HOST_QUEUE_FULL, HOST_RATE_LIMITED, or
- * LimitExceeded for a full table) and nothing changes but the bucket.
+ * Admit one request of `kind` from user `uid`: find or create its entry,
+ * check its queue in the kind's lane and (for attestations) its bucket.
+ * On success the request is counted and *out names the entry to release
+ * later; on refusal `e` says which bound was hit (HOST_QUEUE_FULL,
+ * HOST_RATE_LIMITED, or LimitExceeded for a full table) and nothing
+ * changes but the bucket and the refusal count.
  */
-bool client_admit(struct client_table *t, const char *sender, enum client_kind kind,
-		  uint64_t now_usec, struct client **out, struct ota_err *e);
+bool client_admit(struct client_table *t, uid_t uid, enum client_kind kind, uint64_t now_usec,
+		  struct client **out, struct ota_err *e);
 
-/* The request admitted for c finished (answered or failed). */
-void client_release(struct client_table *t, struct client *c);
+/* The request of `kind` admitted for c finished (answered or failed). */
+void client_release(struct client *c, enum client_kind kind);
 
-/* Forget idle clients (nothing queued, bucket full). Returns how many. */
+/* Forget idle users (nothing queued, bucket full). Returns how many. */
 uint32_t client_table_gc(struct client_table *t, uint64_t now_usec);
 
 #endif /* OTATTESTD_CLIENTS_H */

@@ -2,17 +2,28 @@
 /*
  * Device tracking: which otattest devices exist, their state and the cached
  * boot record. Property reads and GetRecord are answered from this cache,
- * so they never wait on the device; the cache is refreshed when the kernel
- * says something changed (netlink events, uevents) and when a device
- * appears. One refresh per device is in flight at a time; changes that
- * arrive meanwhile set refresh_again instead of piling up requests.
+ * so they never wait on the device.
+ *
+ * One notification path per change: uevents (udev.c) say which devices
+ * exist; the family's events say what changed, and carry it: a state
+ * change is applied as it comes, a record change fetches the record
+ * (GET_RECORD, the driver's snapshot). A full refresh (GET_DEVICE, then
+ * GET_RECORD) is for a device that appears, for events that were lost,
+ * and for kernels whose events we cannot receive (then a "change" uevent
+ * stands in for them). One request per device is in flight at a time;
+ * changes that arrive meanwhile ask for one more, of the larger kind,
+ * instead of piling up requests.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
 #include "manager.h"
+
+static void drop_record(struct device *d);
+static void refresh_start(struct device *d, int kind);
 
 struct device *device_find(struct manager *m, uint32_t index)
 {
@@ -72,14 +83,13 @@ const char *device_state_string(const struct device *d)
 	return otattest_driver_state_name(d->state) ?: ota_device_state_name(d->state);
 }
 
+/*
+ * No refusal while stopping: the name is released first, so a call that
+ * still reaches us was sent before that, and draining serves it like the
+ * others instead of losing it.
+ */
 bool device_usable(const struct device *d, const struct manager *m, struct ota_err *e)
 {
-	/*
-	 * No refusal while stopping: the name is released first, so a call
-	 * that still reaches us was sent before that, and draining serves it
-	 * like the others instead of losing it.
-	 */
-	(void)m->stopping;
 	if (!d->present) {
 		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE, "%s went away", d->name);
 		return false;
@@ -104,11 +114,20 @@ void device_set_present(struct device *d, bool present)
 		log_event(LOG_NOTICE, 0, MID_DEVICE_REMOVED, d->name, NULL, 0, "device went away");
 		/* Nothing about a device that is gone is current any more. */
 		d->have_state = false;
-		d->have_record = false;
+		drop_record(d);
 		d->rotating = false;
 	}
 	bus_emit_device_changed(d);
 	bus_update_status(d->m);
+}
+
+/* No valid record: the properties read zero (bus-device.c relies on it). */
+static void drop_record(struct device *d)
+{
+	memset(&d->record, 0, sizeof(d->record));
+	d->record_len = 0;
+	d->generation = 0;
+	d->have_record = false;
 }
 
 static bool records_differ(const struct device *d, const struct ota_record *r, uint32_t len)
@@ -153,6 +172,12 @@ static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 	d->state_detail = detail;
 	if (changed)
 		bus_emit_state_changed(d);
+	/*
+	 * A rotation we only watched ended: its outcome is in the record
+	 * (the new key version), which on_record reports once fetched.
+	 */
+	if (d->rotating && state != OTA_DEV_ROTATING && !d->rotation_ours)
+		device_fetch_record(d);
 }
 
 static void on_record(void *userdata, const struct genl_result *res)
@@ -164,7 +189,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 	if (!res->ok) {
 		/* No record (device off, failed boot, or invalid): say so, keep serving. */
 		if (d->have_record) {
-			d->have_record = false;
+			drop_record(d);
 			bus_emit_record_props_changed(d);
 		}
 		log_event(LOG_INFO, 0, NULL, d->name, NULL, res->err.status,
@@ -183,7 +208,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 			log_event(LOG_WARNING, 0, NULL, d->name, NULL, s,
 				  "kernel handed over an invalid boot record: %s", ota_status_message(s));
 			if (d->have_record) {
-				d->have_record = false;
+				drop_record(d);
 				bus_emit_record_props_changed(d);
 			}
 		} else if (records_differ(d, &rec, len)) {
@@ -206,9 +231,11 @@ static void on_record(void *userdata, const struct genl_result *res)
 		if (!d->rotation_ours)
 			finish_observed_rotation(d);
 	}
-	if (d->refresh_again) {
-		d->refresh_again = false;
-		device_refresh(d);
+	if (d->refresh_again != REFRESH_NONE) {
+		int kind = d->refresh_again;
+
+		d->refresh_again = REFRESH_NONE;
+		refresh_start(d, kind);
 	}
 }
 
@@ -236,23 +263,40 @@ static void on_device_info(void *userdata, const struct genl_result *res)
 	}
 }
 
-void device_refresh(struct device *d)
+/* Ask for the record, or the state and then the record; one request at a time. */
+static void refresh_start(struct device *d, int kind)
 {
 	int r;
 
+	assert(kind == REFRESH_RECORD || kind == REFRESH_FULL);
 	if (!d->present || !genl_available(d->m->genl))
 		return;
 	if (d->refreshing) {
-		d->refresh_again = true;
+		if (kind > (int)d->refresh_again)
+			d->refresh_again = kind;
 		return;
 	}
-	r = genl_request(d->m->genl, OTATTEST_CMD_GET_DEVICE, d->index, NULL,
-			 d->m->request_timeout_usec, on_device_info, d);
+	if (kind == REFRESH_FULL)
+		r = genl_request(d->m->genl, OTATTEST_CMD_GET_DEVICE, d->index, NULL,
+				 d->m->request_timeout_usec, on_device_info, d);
+	else
+		r = genl_request(d->m->genl, OTATTEST_CMD_GET_RECORD, d->index, NULL,
+				 d->m->request_timeout_usec, on_record, d);
 	if (r < 0) {
 		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0, "cannot refresh: %m");
 		return;
 	}
 	d->refreshing = true;
+}
+
+void device_refresh(struct device *d)
+{
+	refresh_start(d, REFRESH_FULL);
+}
+
+void device_fetch_record(struct device *d)
+{
+	refresh_start(d, REFRESH_RECORD);
 }
 
 void device_refresh_all(struct manager *m)
@@ -292,14 +336,15 @@ void device_on_event(struct manager *m, uint32_t event, const struct nlattr *con
 	case OTATTEST_EVENT_RECORD_CHANGED:
 		if (!tb[OTATTEST_A_GENERATION] || !d->have_record ||
 		    mnl_attr_get_u32(tb[OTATTEST_A_GENERATION]) != d->generation)
-			device_refresh(d);
+			device_fetch_record(d);
 		break;
 	case OTATTEST_EVENT_STATE_CHANGED:
+		/* The event carries the state; a new record comes with its own event. */
 		if (tb[OTATTEST_A_STATE])
 			apply_state(d, mnl_attr_get_u32(tb[OTATTEST_A_STATE]),
 				    tb[OTATTEST_A_STATE_DETAIL] ? mnl_attr_get_u32(tb[OTATTEST_A_STATE_DETAIL]) : 0);
-		/* A state change often comes with a new record (resets, rotations). */
-		device_refresh(d);
+		else
+			device_refresh(d);
 		break;
 	case OTATTEST_EVENT_ROTATE_PROGRESS:
 		if (tb[OTATTEST_A_PROGRESS_DONE] && tb[OTATTEST_A_PROGRESS_TOTAL]) {

@@ -3,23 +3,19 @@
  * Generic netlink client for the kernel's "otattest" family (genl.h), on
  * libmnl and the daemon's sd-event loop.
  *
- * Why sender threads: generic netlink runs a command's handler inside the
- * sendmsg() call that delivers it, and the otattest handlers wait for the
- * device's mailbox (tens of milliseconds, seconds for a rotation, the
- * driver's timeout for a silent device). Sending from the event loop would
- * freeze every property read and signal behind one slow attestation. So
- * the loop encodes a request, hands it to a sender thread and goes on; the
- * kernel queues the reply on the socket, where the loop's I/O source reads
- * it and matches it to its request by sequence number. There are two
- * lanes (the family is parallel_ops): snapshot reads (GET_DEVICE,
- * GET_RECORD) never wait behind mailbox commands, which the device serves
- * one at a time anyway. Every request also has a deadline, so a reply the
- * socket dropped (ENOBUFS) ends in a Timeout, not a hang.
+ * Requests are sent from threads, one per lane (genl-internal.h): generic
+ * netlink runs a command's handler inside the sendmsg() that delivers it,
+ * and the handlers wait for the device, so sending from the loop would
+ * freeze every property read behind one slow attestation. Replies are
+ * read on the loop and matched to their request by sequence number;
+ * every request has a deadline, so a reply the socket dropped (ENOBUFS)
+ * ends in a Timeout, not a hang.
  *
- * Two sockets: one for requests and replies, one for multicast: the
- * family's "events" group and nlctrl's "notify" group, which tells us when
- * the family appears or goes away (insmod/rmmod) so the family id is
- * re-resolved by name instead of being trusted forever.
+ * Two sockets: one for requests and replies (systemd's, when it passed
+ * one: genl.c), one for multicast: the family's "events" group and
+ * nlctrl's "notify" group, which tells us when the family appears or goes
+ * away (insmod/rmmod) so the family id is re-resolved by name instead of
+ * being trusted forever.
  */
 #ifndef OTATTESTD_GENL_H
 #define OTATTESTD_GENL_H
@@ -71,6 +67,11 @@ int genl_new(struct genl **ret, sd_event *event, const struct genl_callbacks *cb
 struct genl *genl_free(struct genl *g);
 
 bool genl_available(const struct genl *g);
+/*
+ * The family's "events" group is joined: record and state changes arrive
+ * as events, and uevents need only say which devices exist.
+ */
+bool genl_events_joined(const struct genl *g);
 /* Try to resolve the family now (at start and when a device appears). */
 int genl_resolve(struct genl *g);
 

@@ -50,11 +50,12 @@ static void help(void)
 	       "\n"
 	       "Options:\n"
 	       "  --bus-address=ADDRESS   connect to this bus instead of the system bus\n"
-	       "  --no-polkit             never ask polkit; only root and group\n"
-	       "                          " OTA_UPDATE_GROUP " may rotate or reset\n"
-	       "  --attest-rate=N         attestations per second per client (default 4)\n"
-	       "  --attest-burst=N        attestations at once per client (default 8)\n"
-	       "  --max-queued=N          requests in flight per client (default 4)\n"
+	       "  --no-polkit             never ask polkit: only root and group\n"
+	       "                          " OTA_UPDATE_GROUP " may rotate or reset, and\n"
+	       "                          " OTA_SIGN_GROUP " sign with a stable key\n"
+	       "  --attest-rate=N         attestations per second per user (default 4)\n"
+	       "  --attest-burst=N        attestations at once per user (default 8)\n"
+	       "  --max-queued=N          requests in flight per user and lane (default 4)\n"
 	       "  --request-timeout=SEC   deadline for a device request (default 30)\n"
 	       "  --admin-timeout=SEC     deadline for rotation and reset (default 120)\n"
 	       "  --log-target=auto|journal|stderr\n"
@@ -192,6 +193,9 @@ int main(int argc, char **argv)
 		log_warning_errno(r, "no device monitor; relying on netlink events: %m");
 	sd_event_add_time_relative(m->event, &m->gc_timer, CLOCK_MONOTONIC, 60ull * 1000000u, 0,
 				   on_gc, m);
+	r = log_refusals_attach(m->event, LOG_REFUSAL_SUMMARY_SEC * 1000000ull);
+	if (r < 0)
+		log_warning_errno(r, "suppressed refusals are summarized only when the next one comes: %m");
 
 	sd_notify(0, "READY=1");
 	bus_update_status(m);
@@ -212,8 +216,10 @@ out:
 	sd_device_monitor_unref(m->monitor);
 	sd_event_source_disable_unref(m->stop_timer);
 	sd_event_source_disable_unref(m->gc_timer);
+	log_refusals_detach();
 	device_free_all(m);
 	client_table_free(&m->clients);
+	peer_cache_free(&m->peers);
 	sd_event_unref(m->event);
 	return r < 0 ? 1 : 0;
 }

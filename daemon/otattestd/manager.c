@@ -32,8 +32,6 @@ static int on_stop_deadline(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct manager *m = userdata;
 
-	(void)s;
-	(void)usec;
 	log_warning("%u call(s) still waiting for the device at the stop deadline; exiting", m->n_calls);
 	sd_event_exit(m->event, 0);
 	return 0;
@@ -43,7 +41,6 @@ static int on_signal(sd_event_source *s, const struct signalfd_siginfo *si, void
 {
 	struct manager *m = userdata;
 
-	(void)s;
 	if (m->stopping) {
 		log_warning("second signal: exiting without waiting for %u call(s)", m->n_calls);
 		sd_event_exit(m->event, 0);

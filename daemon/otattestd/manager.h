@@ -19,8 +19,10 @@
 
 #include "../common/dbus-api.h"
 #include "../common/errmap.h"
+#include "../common/macro.h"
 #include "clients.h"
 #include "genl.h"
+#include "peer.h"
 
 #define OTA_MAX_DEVICES 64u
 
@@ -42,9 +44,13 @@ struct device {
 	uint32_t record_len;
 	uint32_t generation;
 
-	/* Refresh bookkeeping: one refresh in flight, coalescing the rest. */
+	/*
+	 * Refresh bookkeeping: one request about the cache in flight
+	 * (GET_DEVICE then GET_RECORD, or GET_RECORD alone), coalescing the
+	 * rest into one more of the larger kind.
+	 */
 	bool refreshing;
-	bool refresh_again;
+	enum { REFRESH_NONE, REFRESH_RECORD, REFRESH_FULL } refresh_again;
 
 	/* Rotation seen through events (ours or a previous instance's). */
 	bool rotating;
@@ -61,7 +67,8 @@ struct manager {
 
 	struct device *devices;
 	unsigned n_devices;
-	struct client_table clients;
+	struct client_table clients; /* per user */
+	struct peer_cache peers;     /* unique name -> uid */
 
 	/* Method calls waiting for the kernel (drained before exit). */
 	unsigned n_calls;
@@ -78,12 +85,15 @@ struct manager {
 	uint64_t requests_ok, requests_failed, requests_refused;
 };
 
-/* device.c */
+/* device_link.c */
 struct device *device_find(struct manager *m, uint32_t index);
 struct device *device_find_by_name(struct manager *m, const char *name);
 struct device *device_get(struct manager *m, uint32_t index); /* creates */
 void device_set_present(struct device *d, bool present);
+/* State and record from the kernel (a device appeared, events were lost, ...). */
 void device_refresh(struct device *d);
+/* The record alone (the kernel said it changed). */
+void device_fetch_record(struct device *d);
 void device_refresh_all(struct manager *m);
 void device_on_event(struct manager *m, uint32_t event, const struct nlattr *const *tb);
 void device_on_family(struct manager *m, bool available);
@@ -105,28 +115,36 @@ void bus_emit_record_changed(struct device *d);
 void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total);
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
 				uint32_t retagged, const struct ota_err *e);
-int bus_reply_error(sd_bus_error *error, const struct ota_err *e);
 void bus_update_status(struct manager *m);
 
 /* bus-device.c */
 extern const sd_bus_vtable device_vtable[];
-/* Called whenever an in-flight call finishes (manager.c). */
-void manager_call_finished(struct manager *m);
+
+/*
+ * call.c: a method that goes to the device. Admits it against the
+ * caller's per-user bounds, authorizes it when the command needs that,
+ * sends it and answers it when the kernel replies. Returns 1 (the reply
+ * comes later) or a negative errno with error set.
+ */
+int call_start(sd_bus_message *msg, struct device *d, uint8_t cmd, const struct genl_args *args,
+	       sd_bus_error *error);
 
 /* auth.c */
 typedef void (*auth_done_fn)(void *userdata, bool allowed, const sd_bus_error *error);
 /*
  * Decide whether the sender of msg may perform `action`, from what the bus
  * vouches for (never /proc). Returns 1 when allowed at once (euid 0), 0
- * when the answer will come through done() (the otattest-update group
- * from the bus's GetConnectionCredentials, then polkit; a refusal carries
- * AccessDenied), or a negative errno with error set.
+ * when the answer will come through done() (`group` from the bus's
+ * GetConnectionCredentials, then polkit; a refusal carries AccessDenied),
+ * or a negative errno with error set.
  */
-int auth_check(struct manager *m, sd_bus_message *msg, const char *action, auth_done_fn done,
-	       void *userdata, sd_bus_error *error);
+int auth_check(struct manager *m, sd_bus_message *msg, const char *action, const char *group,
+	       auth_done_fn done, void *userdata, sd_bus_error *error);
 
 /* manager.c */
 void manager_maybe_exit(struct manager *m);
+/* Called whenever an in-flight call finishes. */
+void manager_call_finished(struct manager *m);
 int manager_setup_signals(struct manager *m);
 
 #endif /* OTATTESTD_MANAGER_H */

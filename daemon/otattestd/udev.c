@@ -3,9 +3,10 @@
  * Devices that come and go: enumerate the "otattest" class at start, then
  * follow uevents through sd-device. The netlink family's DEVICE_ADDED and
  * DEVICE_REMOVED events say the same thing; whichever arrives first wins
- * and the other is a no-op. A "change" uevent (the driver sends one on
- * every record change) triggers a refresh, which covers kernels or setups
- * where the multicast event was missed.
+ * and the other is a no-op. What changed on a device comes through the
+ * family's events (device_link.c); a "change" uevent, which the driver
+ * sends for the same changes, refreshes the cache only while those events
+ * cannot be received, so each change is acted on once.
  */
 #include <errno.h>
 #include <string.h>
@@ -35,7 +36,6 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 	sd_device_action_t action;
 	struct device *d;
 
-	(void)mon;
 	if (sd_device_get_action(dev, &action) < 0)
 		return 0;
 	switch (action) {
@@ -46,8 +46,7 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 			return 0;
 		if (!genl_available(m->genl))
 			genl_resolve(m->genl); /* the module was just loaded */
-		device_set_present(d, true);
-		device_refresh(d);
+		device_set_present(d, true); /* refreshes a device that was not present */
 		break;
 	case SD_DEVICE_CHANGE:
 		d = device_for(m, dev, true);
@@ -55,7 +54,8 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 			return 0;
 		if (!d->present)
 			device_set_present(d, true);
-		device_refresh(d);
+		else if (!genl_events_joined(m->genl))
+			device_refresh(d);
 		break;
 	case SD_DEVICE_REMOVE:
 	case SD_DEVICE_UNBIND:
@@ -71,7 +71,7 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 
 int udev_setup(struct manager *m)
 {
-	sd_device_enumerator *en = NULL;
+	_cleanup_(sd_device_enumerator_unrefp) sd_device_enumerator *en = NULL;
 	sd_device *dev;
 	int r;
 
@@ -94,7 +94,7 @@ int udev_setup(struct manager *m)
 		return log_error_errno(r, "cannot enumerate devices: %m");
 	r = sd_device_enumerator_add_match_subsystem(en, "otattest", true);
 	if (r < 0)
-		goto out;
+		return r;
 	for (dev = sd_device_enumerator_get_device_first(en); dev;
 	     dev = sd_device_enumerator_get_device_next(en)) {
 		struct device *d = device_for(m, dev, true);
@@ -102,8 +102,5 @@ int udev_setup(struct manager *m)
 		if (d)
 			device_set_present(d, true);
 	}
-	r = 0;
-out:
-	sd_device_enumerator_unref(en);
-	return r;
+	return 0;
 }

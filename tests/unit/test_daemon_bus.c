@@ -32,6 +32,9 @@
 #include "../../daemon/otattestd/manager.h"
 #include "tu_main.h"
 
+/* sd-bus and sd-event callbacks, as the daemon they test (daemon/build.mk). */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* ---------------- the fake kernel ---------------- */
 
 #define FAKE_FAMILY 0x20
@@ -122,6 +125,11 @@ int genl_resolve(struct genl *g)
 	return g->available ? 0 : -ENOENT;
 }
 
+bool genl_events_joined(const struct genl *g)
+{
+	return genl_available(g);
+}
+
 unsigned genl_pending(const struct genl *g)
 {
 	return g->pending;
@@ -129,7 +137,6 @@ unsigned genl_pending(const struct genl *g)
 
 struct genl *genl_free(struct genl *g)
 {
-	(void)g;
 	return NULL;
 }
 
@@ -167,8 +174,6 @@ static int on_progress_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	uintptr_t step = (uintptr_t)userdata;
 
-	(void)s;
-	(void)usec;
 	fake_event(OTATTEST_EVENT_ROTATE_PROGRESS, (uint32_t)step, 2);
 	return 0;
 }
@@ -180,8 +185,6 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 	struct genl_result res;
 	struct nlmsghdr *nlh;
 
-	(void)s;
-	(void)usec;
 	memset(&res, 0, sizeof(res));
 	r->g->pending--;
 	if (!fake.available) {
@@ -236,6 +239,9 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 	}
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
 	res.ok = true;
+	/* As otattest.ko does: the new record's event goes out before the reply. */
+	if (r->cmd == OTATTEST_CMD_ROTATE_TAGS)
+		fake_event(OTATTEST_EVENT_RECORD_CHANGED, fake.record.hdr.generation, 0);
 	r->done(r->userdata, &res);
 	free(r);
 	return 0;
@@ -247,7 +253,6 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	struct fake_req *r;
 	uint64_t delay = cfg.delay_usec[cmd];
 
-	(void)timeout_usec;
 	if (!g->available)
 		return -ENOENT;
 	/*
@@ -290,16 +295,8 @@ static pid_t bus_pid, server_pid;
 
 static int on_usr(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
-	struct device *d = device_find(fake.m, 0);
-
-	(void)s;
-	(void)userdata;
-	if (si->ssi_signo == SIGUSR1) {
-		fake_event(OTATTEST_EVENT_DEVICE_REMOVED, 0, 0);
-	} else {
-		fake_event(OTATTEST_EVENT_DEVICE_ADDED, 0, 0);
-		(void)d;
-	}
+	fake_event(si->ssi_signo == SIGUSR1 ? OTATTEST_EVENT_DEVICE_REMOVED : OTATTEST_EVENT_DEVICE_ADDED,
+		   0, 0);
 	return 0;
 }
 
@@ -546,7 +543,6 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *e)
 {
 	struct replies *r = userdata;
 
-	(void)e;
 	if (sd_bus_message_is_method_error(m, OTA_BUS_ERROR_PREFIX "Busy"))
 		r->busy++;
 	else if (sd_bus_message_is_method_error(m, NULL)) {
@@ -593,6 +589,32 @@ static char *attest(sd_bus *bus, size_t len, uint8_t fill)
 	sd_bus_error_free(&e);
 	sd_bus_message_unref(reply);
 	return name;
+}
+
+/*
+ * Run fn(bus) in a child as uid 65534 (nobody: not root, in no group of
+ * ours; the test bus lets it send anything), on a connection of its own.
+ * fn returns 0 for success; the child's exit status says which check
+ * failed.
+ */
+static void as_nobody(int (*fn)(sd_bus *bus))
+{
+	pid_t pid = fork();
+	int status;
+
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		gid_t none = 65534;
+		sd_bus *bus;
+
+		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(90);
+		bus = connect_bus();
+		_exit(fn(bus));
+	}
+	waitpid(pid, &status, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child as nobody: exit %d",
+		      WEXITSTATUS(status));
 }
 
 /* ---------------- tests ---------------- */
@@ -883,7 +905,6 @@ static int on_order(sd_bus_message *m, void *userdata, sd_bus_error *e)
 {
 	size_t n = strlen(order);
 
-	(void)e;
 	if (n + 1 < sizeof(order))
 		order[n] = sd_bus_message_is_method_error(m, NULL) ? 'E' : *(const char *)userdata;
 	return 0;
@@ -928,8 +949,19 @@ START_TEST(slow_attestation_does_not_block_reads)
 }
 END_TEST
 
-START_TEST(attest_rate_limited_per_client)
+static int nobody_attests(sd_bus *bus)
 {
+	return attest(bus, 16, 1) == NULL ? 0 : 1;
+}
+
+/*
+ * The bucket is the user's: a second connection of the same user gets
+ * Busy too (a connection each used to buy a fresh bucket), another user
+ * has its own.
+ */
+START_TEST(attest_rate_limited_per_user)
+{
+	sd_bus *same;
 	char *name;
 	int i;
 
@@ -942,39 +974,88 @@ START_TEST(attest_rate_limited_per_client)
 	ck_assert_ptr_nonnull(name);
 	ck_assert_str_eq(name, OTA_BUS_ERROR_PREFIX "Busy");
 	free(name);
-	{
-		/* Another client has its own bucket. */
-		sd_bus *other = connect_bus();
-
-		ck_assert_ptr_null(attest(other, 16, 1));
-		sd_bus_flush_close_unref(other);
-	}
+	same = connect_bus();
+	name = attest(same, 16, 9);
+	ck_assert_ptr_nonnull(name);
+	ck_assert_str_eq(name, OTA_BUS_ERROR_PREFIX "Busy");
+	free(name);
+	sd_bus_flush_close_unref(same);
+	as_nobody(nobody_attests);
 	usleep(1100000); /* one token back */
 	ck_assert_ptr_null(attest(client, 16, 4));
 	finish();
 }
 END_TEST
 
-START_TEST(queue_bounded_per_client)
+/* The queue is the user's too: requests from two of its connections share it. */
+START_TEST(queue_bounded_per_user)
 {
 	struct replies rep = { 0 };
+	sd_bus *other = NULL;
 	int i;
 
 	cfg.limits.max_queued = 2;
 	cfg.delay_usec[OTATTEST_CMD_ATTEST] = 500000;
 	go();
+	other = connect_bus();
 	for (i = 0; i < 3; i++) {
-		sd_bus_message *call = new_attest(client, 16);
+		sd_bus *bus = i == 1 ? other : client;
+		sd_bus_message *call = new_attest(bus, 16);
 
-		ck_assert_int_ge(sd_bus_call_async(client, NULL, call, on_reply, &rep, 5000000), 0);
+		ck_assert_int_ge(sd_bus_call_async(bus, NULL, call, on_reply, &rep, 5000000), 0);
 		sd_bus_message_unref(call);
+		ck_assert_int_ge(sd_bus_flush(bus), 0);
 	}
-	pump(client, &rep, 3, 4000);
+	for (i = 0; i < 200 && rep.ok + rep.busy + rep.other < 3; i++) {
+		pump(client, &rep, 3, 20);
+		pump(other, &rep, 3, 20);
+	}
 	ck_assert_int_eq(rep.ok, 2);
 	ck_assert_int_eq(rep.busy, 1);
 	ck_assert_int_eq(rep.other, 0);
 	/* Once they are answered the queue has room again. */
 	ck_assert_ptr_null(attest(client, 16, 7));
+	sd_bus_flush_close_unref(other);
+	finish();
+}
+END_TEST
+
+/*
+ * Many connections of one user hold one entry of the client table: with
+ * room for two users, root's six connections, each with an attestation
+ * waiting, leave room for another user (a table of connections was full
+ * after the second and refused everyone with LimitExceeded).
+ */
+START_TEST(connections_do_not_fill_the_table)
+{
+	struct replies rep = { 0 };
+	sd_bus *conn[6];
+	int i;
+
+	cfg.limits.max_clients = 2;
+	cfg.limits.max_queued = 8;
+	cfg.delay_usec[OTATTEST_CMD_ATTEST] = 800000;
+	go();
+	for (i = 0; i < 6; i++) {
+		sd_bus_message *call;
+
+		conn[i] = connect_bus();
+		call = new_attest(conn[i], 16);
+		ck_assert_int_ge(sd_bus_call_async(conn[i], NULL, call, on_reply, &rep, 5000000), 0);
+		sd_bus_message_unref(call);
+		ck_assert_int_ge(sd_bus_flush(conn[i]), 0);
+	}
+	usleep(200000); /* all six are waiting on the (fake) device */
+	as_nobody(nobody_attests);
+	for (i = 0; i < 300 && rep.ok + rep.busy + rep.other < 6; i++) {
+		int k;
+
+		for (k = 0; k < 6; k++)
+			pump(conn[k], &rep, 6, 20);
+	}
+	ck_assert_msg(rep.ok == 6, "ok %d busy %d other %d (%s)", rep.ok, rep.busy, rep.other, rep.last_error);
+	for (i = 0; i < 6; i++)
+		sd_bus_flush_close_unref(conn[i]);
 	finish();
 }
 END_TEST
@@ -989,7 +1070,6 @@ static int on_rot_signal(sd_bus_message *m, void *userdata, sd_bus_error *e)
 {
 	struct rot *r = userdata;
 
-	(void)e;
 	if (sd_bus_message_is_signal(m, OTA_BUS_DEVICE_IFACE, "RotationProgress"))
 		r->progress++;
 	else if (sd_bus_message_is_signal(m, OTA_BUS_DEVICE_IFACE, "RotationFinished"))
@@ -1032,38 +1112,39 @@ START_TEST(rotate_as_root_with_signals)
 }
 END_TEST
 
-START_TEST(rotate_unprivileged_denied_by_daemon)
+static int nobody_privileged_denied(sd_bus *bus)
 {
-	pid_t pid;
-	int status;
+	static const uint8_t msg[16] = "0123456789abcdef";
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int r;
 
+	/* nobody: not root, in no group of ours; the test bus lets it through. */
+	r = sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags", &e,
+			       NULL, NULL);
+	if (r >= 0)
+		return 91;
+	if (strcmp(e.name, SD_BUS_ERROR_ACCESS_DENIED) != 0)
+		return 92;
+	sd_bus_error_free(&e);
+	/* Stable-key signatures are privileged too (group otattest-sign). */
+	r = sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "SignWithStableKey",
+			       &e, NULL, "ayu", (int)sizeof(msg), msg[0], msg[1], msg[2], msg[3], msg[4],
+			       msg[5], msg[6], msg[7], msg[8], msg[9], msg[10], msg[11], msg[12], msg[13],
+			       msg[14], msg[15], 0u);
+	if (r >= 0)
+		return 93;
+	if (strcmp(e.name, SD_BUS_ERROR_ACCESS_DENIED) != 0 ||
+	    !strstr(e.message, "group " OTA_SIGN_GROUP))
+		return 94;
+	sd_bus_error_free(&e);
+	/* Reads stay open to it. */
+	return attest(bus, 16, 5) == NULL ? 0 : 95;
+}
+
+START_TEST(privileged_unprivileged_denied_by_daemon)
+{
 	go();
-	pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		sd_bus_error e = SD_BUS_ERROR_NULL;
-		gid_t none = 65534;
-		sd_bus *bus;
-		int r;
-
-		/* nobody: not root, not in otattest-update; the bus policy lets it through. */
-		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
-			_exit(90);
-		bus = connect_bus();
-		r = sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags", &e,
-				       NULL, NULL);
-		if (r >= 0)
-			_exit(91);
-		if (strcmp(e.name, SD_BUS_ERROR_ACCESS_DENIED) != 0)
-			_exit(92);
-		/* Reads stay open to it. */
-		if (attest(bus, 16, 5) != NULL)
-			_exit(93);
-		_exit(0);
-	}
-	waitpid(pid, &status, 0);
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "unprivileged child: %d",
-		      WEXITSTATUS(status));
+	as_nobody(nobody_privileged_denied);
 	finish();
 }
 END_TEST
@@ -1185,8 +1266,6 @@ static int fake_check_authorization(sd_bus_message *m, void *userdata, sd_bus_er
 {
 	const char *kind, *action;
 
-	(void)userdata;
-	(void)error;
 	ck_assert_int_ge(sd_bus_message_enter_container(m, 'r', "sa{sv}"), 0);
 	ck_assert_int_ge(sd_bus_message_read(m, "s", &kind), 0);
 	snprintf(polkit_subject_kind, sizeof(polkit_subject_kind), "%s", kind);
@@ -1280,10 +1359,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, kernel_errors_keep_their_meaning);
 	tcase_add_test(tc, device_gone_under_a_request_is_unavailable);
 	tcase_add_test(tc, slow_attestation_does_not_block_reads);
-	tcase_add_test(tc, attest_rate_limited_per_client);
-	tcase_add_test(tc, queue_bounded_per_client);
+	tcase_add_test(tc, attest_rate_limited_per_user);
+	tcase_add_test(tc, queue_bounded_per_user);
+	tcase_add_test(tc, connections_do_not_fill_the_table);
 	tcase_add_test(tc, rotate_as_root_with_signals);
-	tcase_add_test(tc, rotate_unprivileged_denied_by_daemon);
+	tcase_add_test(tc, privileged_unprivileged_denied_by_daemon);
 	tcase_add_test(tc, device_removed_and_readded);
 	tcase_add_test(tc, sigterm_answers_accepted_calls);
 	tcase_add_test(tc, ctl_reads_what_the_daemon_serves);

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../../daemon/common/dbus-api.h"
@@ -80,12 +81,12 @@ START_TEST(every_status_round_trips)
 #define X(sname, scls, smod, sidx, smsg)                                                         \
 	{                                                                                   \
 		struct ota_err e;                                                           \
-		char dbus[128];                                                             \
+		const char *dbus;                                                           \
 		from_kernel(&e, put_kernel_status(OTA_##sname, smsg));                      \
 		ck_assert_uint_eq(e.status, OTA_##sname);                                   \
 		ck_assert_uint_eq(e.cls, OTA_CLASS_##scls);                                  \
 		ck_assert_str_eq(e.message, smsg);                                           \
-		ota_class_dbus_name(e.cls, dbus, sizeof(dbus));                             \
+		dbus = ota_class_error_name(e.cls);                                         \
 		ck_assert_uint_eq(ota_dbus_error_class(dbus), OTA_CLASS_##scls);             \
 		ck_assert_int_eq(ota_dbus_error_exit_code(dbus), ota_class_exit_code(OTA_CLASS_##scls)); \
 		from_kernel(&e, put_kernel_status(OTA_##sname, "reworded since"));          \
@@ -175,6 +176,37 @@ START_TEST(dbus_names_both_ways)
 	ck_assert_uint_eq(ota_dbus_error_class(NULL), OTA_CLASS_INTERNAL);
 	ck_assert_int_eq(ota_dbus_error_exit_code(OTA_BUS_ERROR_PREFIX "Busy"), 17);
 	ck_assert_int_eq(ota_dbus_error_exit_code("org.freedesktop.DBus.Error.AccessDenied"), 20);
+}
+END_TEST
+
+/*
+ * The sd-bus error map: setting a class's error returns the class's
+ * errno, and a client reading the name back (sd_bus_error_get_errno) gets
+ * it too; standard names mean what otattestctl takes them to mean.
+ */
+START_TEST(sd_bus_error_map_round_trips)
+{
+	ck_assert_int_ge(ota_bus_errors_register(), 0);
+#define X(cname, num, errv, dbus, exitc)                                                  \
+	if (num != 0) {                                                                   \
+		sd_bus_error be = SD_BUS_ERROR_NULL;                                      \
+		struct ota_err e = { .cls = num };                                        \
+		snprintf(e.message, sizeof(e.message), "why");                            \
+		ck_assert_int_eq(ota_bus_error_set(&be, &e), -(errv));                     \
+		ck_assert_str_eq(be.name, OTA_BUS_ERROR_PREFIX dbus);                      \
+		ck_assert_int_eq(sd_bus_error_get_errno(&be), errv);                       \
+		sd_bus_error_free(&be);                                                   \
+	}
+	OTA_CLASS_LIST(X)
+#undef X
+	{
+		sd_bus_error be = SD_BUS_ERROR_MAKE_CONST(SD_BUS_ERROR_ACCESS_DENIED, "no");
+
+		ck_assert_int_eq(sd_bus_error_get_errno(&be), EPERM);
+	}
+	/* An unknown class is a protocol error, never the OK class's name. */
+	ck_assert_str_eq(ota_class_error_name(OTA_CLASS_OK), OTA_BUS_ERROR_PREFIX "ProtocolError");
+	ck_assert_str_eq(ota_class_error_name(0x77), OTA_BUS_ERROR_PREFIX "ProtocolError");
 }
 END_TEST
 
@@ -379,6 +411,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unknown_device_status_is_protocol_error);
 	tcase_add_test(tc, dbus_names_both_ways);
 	tcase_add_test(tc, exit_codes_distinct);
+	tcase_add_test(tc, sd_bus_error_map_round_trips);
 	tcase_add_test(tc, attrs_accepted);
 	tcase_add_test(tc, attrs_refused);
 	tcase_add_test(tc, extack_parsed);

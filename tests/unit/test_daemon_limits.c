@@ -2,10 +2,13 @@
 /* otattestd's per-client bounds and argument checks, without a bus. */
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../../daemon/otattestd/args.h"
 #include "../../daemon/otattestd/clients.h"
+#include "../../daemon/otattestd/log.h"
 #include "../../daemon/otattestd/ratelimit.h"
 #include "tu_main.h"
 
@@ -58,7 +61,12 @@ START_TEST(bucket_survives_clock_extremes)
 }
 END_TEST
 
-START_TEST(clients_queue_bound)
+/*
+ * A client is a user: its requests from any number of connections share
+ * one queue (the old per-connection table let one user fill it with 256
+ * connections and lock everyone else out).
+ */
+START_TEST(clients_queue_bound_per_user)
 {
 	struct client_limits lim = { .max_queued = 2, .attest_burst = 100, .attest_per_sec = 100, .max_clients = 8 };
 	struct client_table t;
@@ -66,16 +74,38 @@ START_TEST(clients_queue_bound)
 	struct ota_err e;
 
 	client_table_init(&t, &lim);
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_PLAIN, 0, &a, &e));
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_ATTEST, 0, &b, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &b, &e));
 	ck_assert_ptr_eq(a, b);
-	ck_assert(!client_admit(&t, ":1.1", CLIENT_REQ_PLAIN, 0, &c, &e));
+	ck_assert(!client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &c, &e));
 	ck_assert_uint_eq(e.status, OTA_HOST_QUEUE_FULL);
 	ck_assert_uint_eq(e.cls, OTA_CLASS_BUSY);
-	/* Another client is not affected. */
-	ck_assert(client_admit(&t, ":1.2", CLIENT_REQ_PLAIN, 0, &c, &e));
-	client_release(&t, a);
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert_uint_eq(a->refused, 1);
+	/* Another user is not affected. */
+	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PLAIN, 0, &c, &e));
+	client_release(a, CLIENT_REQ_PLAIN);
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
+	client_table_free(&t);
+}
+END_TEST
+
+/* A user's full read queue never holds back its privileged lane. */
+START_TEST(clients_privileged_lane_apart)
+{
+	struct client_limits lim = { .max_queued = 1, .attest_burst = 100, .attest_per_sec = 100, .max_clients = 8 };
+	struct client_table t;
+	struct client *a, *p, *x;
+	struct ota_err e;
+
+	client_table_init(&t, &lim);
+	ck_assert(client_admit(&t, 4002, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(!client_admit(&t, 4002, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
+	ck_assert_ptr_eq(a, p);
+	ck_assert(!client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
+	ck_assert_uint_eq(e.status, OTA_HOST_QUEUE_FULL);
+	client_release(p, CLIENT_REQ_PRIVILEGED);
+	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
 	client_table_free(&t);
 }
 END_TEST
@@ -88,15 +118,16 @@ START_TEST(clients_attest_rate)
 	struct ota_err e;
 
 	client_table_init(&t, &lim);
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_ATTEST, 0, &a, &e));
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_ATTEST, 0, &a, &e));
-	ck_assert(!client_admit(&t, ":1.1", CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(!client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
 	ck_assert_uint_eq(e.status, OTA_HOST_RATE_LIMITED);
 	ck_assert_ptr_nonnull(strstr(e.message, "retry in 1000 ms"));
-	/* Plain requests do not spend attestation tokens. */
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_PLAIN, 0, &a, &e));
-	ck_assert(client_admit(&t, ":1.1", CLIENT_REQ_ATTEST, SEC, &a, &e));
-	ck_assert_uint_eq(a->attests_refused, 1);
+	/* Plain and privileged requests do not spend attestation tokens. */
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PRIVILEGED, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, SEC, &a, &e));
+	ck_assert_uint_eq(a->refused, 1);
 	client_table_free(&t);
 }
 END_TEST
@@ -107,35 +138,26 @@ START_TEST(clients_table_bounded_and_collected)
 	struct client_table t;
 	struct client *c[3], *x;
 	struct ota_err e;
-	char name[16];
-	int i;
+	uid_t uid;
 
 	client_table_init(&t, &lim);
-	for (i = 0; i < 3; i++) {
-		snprintf(name, sizeof(name), ":1.%d", i);
-		ck_assert(client_admit(&t, name, CLIENT_REQ_PLAIN, 0, &c[i], &e));
-	}
-	ck_assert(!client_admit(&t, ":1.9", CLIENT_REQ_PLAIN, 0, &x, &e));
+	for (uid = 0; uid < 3; uid++)
+		ck_assert(client_admit(&t, 5000 + uid, CLIENT_REQ_PLAIN, 0, &c[uid], &e));
+	ck_assert(!client_admit(&t, 5009, CLIENT_REQ_PLAIN, 0, &x, &e));
 	ck_assert_uint_eq(e.cls, OTA_CLASS_LIMIT);
-	/* Idle clients are forgotten, making room. */
-	client_release(&t, c[0]);
-	ck_assert(client_admit(&t, ":1.9", CLIENT_REQ_PLAIN, 0, &x, &e));
+	/* A user already known is still served: its entry exists. */
+	ck_assert(client_admit(&t, 5001, CLIENT_REQ_PLAIN, 0, &x, &e));
+	client_release(x, CLIENT_REQ_PLAIN);
+	/* Idle users are forgotten, making room. */
+	client_release(c[0], CLIENT_REQ_PLAIN);
+	ck_assert(client_admit(&t, 5009, CLIENT_REQ_PLAIN, 0, &x, &e));
 	ck_assert_uint_eq(t.count, 3);
-	/* A client with a spent bucket is kept until it refills. */
-	client_release(&t, x);
-	ck_assert(client_admit(&t, ":1.9", CLIENT_REQ_ATTEST, 0, &x, &e));
-	client_release(&t, x);
+	/* A user with a spent bucket is kept until it refills. */
+	client_release(x, CLIENT_REQ_PLAIN);
+	ck_assert(client_admit(&t, 5009, CLIENT_REQ_ATTEST, 0, &x, &e));
+	client_release(x, CLIENT_REQ_ATTEST);
 	ck_assert_uint_eq(client_table_gc(&t, 0), 0);
 	ck_assert_uint_eq(client_table_gc(&t, SEC), 1);
-	/* Over-long sender names are refused, not truncated. */
-	{
-		char longname[300];
-
-		memset(longname, 'x', sizeof(longname) - 1);
-		longname[sizeof(longname) - 1] = 0;
-		ck_assert(!client_admit(&t, longname, CLIENT_REQ_PLAIN, 0, &x, &e));
-		ck_assert_uint_eq(e.status, OTA_HOST_BAD_ARGUMENT);
-	}
 	client_table_free(&t);
 }
 END_TEST
@@ -193,6 +215,69 @@ START_TEST(device_names)
 }
 END_TEST
 
+static int on_quit(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	(void)usec;
+	(void)userdata;
+	return sd_event_exit(sd_event_source_get_event(s), 0);
+}
+
+/* Lines of path holding needle. */
+static int count_lines(const char *path, const char *needle)
+{
+	char line[2048];
+	FILE *f = fopen(path, "r");
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, needle) != NULL;
+	fclose(f);
+	return n;
+}
+
+/*
+ * A caller flooding refused calls gets LOG_REFUSAL_BURST lines and a
+ * summary that counts the rest by user; the audit lines in between are
+ * all there (each used to be one line among thousands, all limited alike
+ * by journald).
+ */
+START_TEST(refusals_limited_audit_lines_kept)
+{
+	struct log_caller flood = { .uid = 4001, .sender = ":1.7", .member = "Attest" };
+	struct log_caller agent = { .uid = 4002, .sender = ":1.9", .member = "RotateTags" };
+	char path[] = "/tmp/otattestd-log.XXXXXX";
+	int fd = mkstemp(path), saved = dup(2), i;
+	sd_event *event = NULL;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_ge(sd_event_new(&event), 0);
+	ck_assert_int_ge(log_refusals_attach(event, 100000), 0);
+	log_setup(LOG_TARGET_STDERR, LOG_INFO);
+	fflush(stderr);
+	dup2(fd, 2);
+	for (i = 0; i < 2000; i++) {
+		log_refusal(LOG_INFO, NULL, "otattest0", &flood, OTA_HOST_RATE_LIMITED, "refused call %d", i);
+		if (i % 200 == 100)
+			log_audit(MID_ROTATION_FINISHED, "otattest0", &agent, 0, "audit line %d", i);
+	}
+	/* The summary, from the loop's timer. */
+	ck_assert_int_ge(sd_event_add_time_relative(event, NULL, CLOCK_MONOTONIC, 300000, 0, on_quit, NULL), 0);
+	ck_assert_int_ge(sd_event_loop(event), 0);
+	log_refusals_detach();
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	ck_assert_int_le(count_lines(path, "refused call"), (int)LOG_REFUSAL_BURST + 1);
+	ck_assert_int_eq(count_lines(path, "audit line"), 10);
+	ck_assert_int_eq(count_lines(path, "not logged"), 1);
+	ck_assert_int_eq(count_lines(path, "uid 4001: "), 1);
+	unlink(path);
+	sd_event_unref(event);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon_limits");
@@ -201,9 +286,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, bucket_allows_burst_then_refuses);
 	tcase_add_test(tc, bucket_refill_caps_at_burst);
 	tcase_add_test(tc, bucket_survives_clock_extremes);
-	tcase_add_test(tc, clients_queue_bound);
+	tcase_add_test(tc, clients_queue_bound_per_user);
+	tcase_add_test(tc, clients_privileged_lane_apart);
 	tcase_add_test(tc, clients_attest_rate);
 	tcase_add_test(tc, clients_table_bounded_and_collected);
+	tcase_add_test(tc, refusals_limited_audit_lines_kept);
 	tcase_add_test(tc, nonce_length_bounds);
 	tcase_add_test(tc, svn_and_slot_bounds);
 	tcase_add_test(tc, device_names);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The systemd integration as shipped: the unit's hardening score and
- * syntax (systemd-analyze), and the D-Bus policy enforced by a real
+ * syntax (systemd-analyze), that it holds no capability and gets its
+ * netlink socket from systemd, and the D-Bus policy enforced by a real
  * dbus-daemon (an unprivileged caller reads and attests but cannot
- * rotate). Run from the top of the tree (make unit does).
+ * rotate, reset or sign with the stable key). dbus-broker reads the same
+ * policy in the e2e guest (it needs a journal to start, which this host
+ * has not). Run from the top of the tree (make unit does).
  */
 #include <check.h>
 #include <fcntl.h>
@@ -68,7 +71,8 @@ START_TEST(unit_verifies)
 	/* The installed path does not exist here: point ExecStart at the build. */
 	snprintf(cmd, sizeof(cmd),
 		 "d=$(mktemp -d) && sed 's|^ExecStart=.*|ExecStart=%s/build/otattestd|' " UNIT
-		 " > $d/otattestd.service && systemd-analyze verify --man=no $d/otattestd.service 2>&1;"
+		 " > $d/otattestd.service && cp systemd/otattestd.socket $d/ &&"
+		 " systemd-analyze verify --man=no $d/otattestd.service $d/otattestd.socket 2>&1;"
 		 " r=$?; rm -rf $d; exit $r",
 		 cwd);
 	out = run(cmd, &status);
@@ -77,6 +81,25 @@ START_TEST(unit_verifies)
 	out = run("grep -c '^Type=notify$\\|^BusName=" OTA_BUS_NAME "$\\|^WatchdogSec=' " UNIT, &status);
 	ck_assert_str_eq(out, "3\n");
 	free(out);
+}
+END_TEST
+
+/*
+ * No capability: the driver's permission comes with the generic netlink
+ * socket PID 1 opens (otattestd.socket), so the unit grants none and may
+ * have a user namespace of its own.
+ */
+START_TEST(unit_holds_no_capability)
+{
+	int status;
+
+	free(run("grep -qx 'CapabilityBoundingSet=' " UNIT " && grep -qx 'AmbientCapabilities=' " UNIT
+		 " && ! grep -q '^[A-Za-z]*=.*CAP_' " UNIT " && grep -qx 'PrivateUsers=yes' " UNIT
+		 " && grep -qx 'Sockets=otattestd.socket' " UNIT,
+		 &status));
+	ck_assert_int_eq(status, 0);
+	free(run("grep -qx 'ListenNetlink=generic 0' systemd/otattestd.socket", &status));
+	ck_assert_int_eq(status, 0);
 }
 END_TEST
 
@@ -91,10 +114,11 @@ START_TEST(udev_activation_sysusers)
 		 " grep -qx 'Name=" OTA_BUS_NAME "' systemd/org.otattest.BootAttest1.service", &status));
 	ck_assert_int_eq(status, 0);
 	free(run("grep -q '^g " OTA_UPDATE_GROUP " ' systemd/otattest.sysusers &&"
+		 " grep -q '^g " OTA_SIGN_GROUP " ' systemd/otattest.sysusers &&"
 		 " grep -q '^u otattestd ' systemd/otattest.sysusers", &status));
 	ck_assert_int_eq(status, 0);
-	free(run("grep -c '" OTA_POLKIT_ACTION_ROTATE "\\|" OTA_POLKIT_ACTION_UPDATE "' "
-		 "systemd/org.otattest.BootAttest1.policy | grep -qx 2", &status));
+	free(run("grep -c '" OTA_POLKIT_ACTION_ROTATE "\\|" OTA_POLKIT_ACTION_UPDATE "\\|"
+		 OTA_POLKIT_ACTION_SIGN "' systemd/org.otattest.BootAttest1.policy | grep -qx 3", &status));
 	ck_assert_int_eq(status, 0);
 }
 END_TEST
@@ -117,6 +141,8 @@ static const sd_bus_vtable stub_vtable[] = {
 	SD_BUS_METHOD("Attest", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("RotateTags", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("UpdateReset", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("SignWithStableKey", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("GetCertificates", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };
 
@@ -226,8 +252,12 @@ START_TEST(policy_enforced)
 		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
 			_exit(90);
 		b = connect_bus();
-		if (call(b, "GetRecord", err, sizeof(err)) < 0 || call(b, "Attest", err, sizeof(err)) < 0)
+		if (call(b, "GetRecord", err, sizeof(err)) < 0 || call(b, "Attest", err, sizeof(err)) < 0 ||
+		    call(b, "GetCertificates", err, sizeof(err)) < 0)
 			_exit(91);
+		if (call(b, "SignWithStableKey", err, sizeof(err)) >= 0 ||
+		    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
+			_exit(95);
 		if (call(b, "RotateTags", err, sizeof(err)) >= 0 ||
 		    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
 			_exit(92);
@@ -261,6 +291,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, exposure_at_most_2);
 	tcase_add_test(tc, unit_verifies);
+	tcase_add_test(tc, unit_holds_no_capability);
 	tcase_add_test(tc, udev_activation_sysusers);
 	tcase_add_test(tc, policy_enforced);
 	suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@ packages=(
 	check libsubunit-dev                # C unit tests
 	libssl-dev openssl                  # OpenSSL 3 EVP; openssl verify in tests
 	libsystemd-dev systemd dbus         # sd-bus/sd-event/sd-device/sd-journal; guest init and bus
+	dbus-broker                         # the other system bus the e2e daemon scenarios run on (E2E_BUS)
 	libmnl-dev                          # generic netlink client
 	libjson-c-dev                       # every JSON document the host programs print
 	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
@@ -58,8 +59,19 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	echo "deps: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# dbus-broker's package makes itself this machine's system bus (an alias
+	# dbus.service in /etc) from the next boot on. The tests only need it
+	# installed: the e2e guest picks its bus per scenario. Keep the bus the
+	# machine had.
+	bus_alias=/etc/systemd/system/dbus.service
+	had_alias=0
+	[ -e "$bus_alias" ] || [ -L "$bus_alias" ] && had_alias=1
 	apt-get update -q
 	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	if [ $had_alias = 0 ] && [ "$(readlink "$bus_alias" 2>/dev/null)" = /lib/systemd/system/dbus-broker.service ]; then
+		rm -f "$bus_alias" /etc/systemd/user/dbus.service
+		echo "deps: dbus-broker installed, not enabled: the system bus stays dbus-daemon"
+	fi
 fi
 
 if [ $npm_missing -eq 1 ]; then

@@ -12,7 +12,10 @@ Run the end-to-end scenarios in tests/e2e/scenarios/ in QEMU guests
 (qemu-system-x86_64 -accel tcg, Debian's kernel), each with its own
 directory build/e2e/<name>/ holding its model state, sockets and logs.
 With no SCENARIO, run them all; a SCENARIO is a name or a shell glob
-("kernel-*").
+("kernel-*"). A systemd scenario runs with dbus-daemon as the system bus;
+NAME@dbus-broker runs it with dbus-broker instead, and the scenarios that
+list dbus-broker in E2E_BUS_VARIANTS run both ways by default (their
+second run is named NAME@dbus-broker).
 
 For each scenario the runner builds what it needs, starts otattest-model
 when it has a device, boots the guest, runs the scenario's guest part and
@@ -80,11 +83,40 @@ while [ $# -gt 0 ]; do
 done
 [[ $jobs_max =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j needs a positive number" >&2; exit 2; }
 
+# e2e_load_scenario NAME: the defaults, then scenario NAME's file; a name
+# NAME@BUS (BUS from E2E_BUSES) runs the file with E2E_BUS=BUS.
+E2E_BUSES=(dbus-daemon dbus-broker)
+e2e_load_scenario() {
+	e2e_scenario_defaults
+	. "$E2E_SCENARIO_DIR/${1%@*}.sh"
+	case $1 in *@*) E2E_BUS=${1#*@} ;; esac
+}
+
 # --- which scenarios ---------------------------------------------------------
+# Every scenario, and NAME@BUS for each bus in its E2E_BUS_VARIANTS.
+all_names() {
+	local f name v
+	for f in "$E2E_SCENARIO_DIR"/*.sh; do
+		[ -e "$f" ] || continue
+		name=$(basename "$f" .sh)
+		echo "$name"
+		for v in $(e2e_scenario_defaults; . "$f"; echo "${E2E_BUS_VARIANTS[*]}"); do
+			echo "$name@$v"
+		done
+	done
+}
 scenarios=()
-for f in "$E2E_SCENARIO_DIR"/*.sh; do
-	[ -e "$f" ] || continue
-	name=$(basename "$f" .sh)
+mapfile -t all < <(all_names)
+for p in "${patterns[@]}"; do
+	# NAME@BUS for a scenario that does not list BUS: asked for by name.
+	case $p in
+	*@*)
+		[ -f "$E2E_SCENARIO_DIR/${p%@*}.sh" ] && [[ " ${E2E_BUSES[*]} " == *" ${p#*@} "* ]] &&
+			[[ " ${all[*]} " != *" $p "* ]] && all+=("$p")
+		;;
+	esac
+done
+for name in "${all[@]}"; do
 	if [ ${#patterns[@]} -gt 0 ]; then
 		hit=0
 		for p in "${patterns[@]}"; do
@@ -103,8 +135,7 @@ fi
 if [ $list = 1 ]; then
 	for name in "${scenarios[@]}"; do
 		(
-			e2e_scenario_defaults
-			. "$E2E_SCENARIO_DIR/$name.sh"
+			e2e_load_scenario "$name"
 			dev=; [ "$E2E_DEVICE" = 1 ] && dev=", device"
 			[ "$E2E_DEVICE" = 1 ] && [ "$E2E_MODEL_SPLIT" = 1 ] && dev=", split device"
 			printf '%-28s %-8s %3ss%s  %s\n' "$name" "$E2E_MODE" "$E2E_TIMEOUT" "$dev" "$E2E_DESCRIPTION"
@@ -133,8 +164,16 @@ prepare() (
 	rm -rf "$dir"
 	mkdir -p "$dir/out"
 	chmod 1777 "$dir/out"
-	e2e_scenario_defaults
-	. "$E2E_SCENARIO_DIR/$name.sh"
+	e2e_load_scenario "$name"
+	if [[ " ${E2E_BUSES[*]} " != *" $E2E_BUS "* ]]; then
+		printf 'FAIL\t0\tE2E_BUS=%s is none of %s\n' "$E2E_BUS" "${E2E_BUSES[*]}" >"$dir/verdict"
+		return 0
+	fi
+	if [ "$E2E_BUS" != dbus-daemon ] && [ "$E2E_MODE" != systemd ]; then
+		printf 'FAIL\t0\tE2E_BUS=%s needs E2E_MODE=systemd (fast mode starts dbus-daemon itself)\n' \
+			"$E2E_BUS" >"$dir/verdict"
+		return 0
+	fi
 
 	for g in "${E2E_REQUIRES[@]}"; do
 		hits=$(cd "$E2E_ROOT" && compgen -G "$g" | head -n1)
@@ -165,11 +204,11 @@ prepare() (
 	cp "$E2E_ROOT"/tests/e2e/guest/* "$root/e2e/guest/"
 	install -m 0755 "$E2E_ROOT/tests/e2e/guest/init" "$root/init"
 	cp "$E2E_LIB/guest.sh" "$root/e2e/lib/"
-	cp "$E2E_SCENARIO_DIR/$name.sh" "$root/e2e/scenario.sh"
+	cp "$E2E_SCENARIO_DIR/${name%@*}.sh" "$root/e2e/scenario.sh"
 	{
-		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT"
+		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS"
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
-		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_DIR E2E_OUT\n'
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_DIR E2E_OUT\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
 		cp "$(e2e_tree_path "$t")" "$root/e2e/modules/"
@@ -218,8 +257,7 @@ run_one() { # runs as a background job: already its own process
 	# (E2E_QEMU_ARGS naming a socket, say) may use them.
 	export E2E_NAME=$name E2E_RUN_DIR=$dir E2E_OUT=$dir/out E2E_QMP=$dir/qmp.sock
 	export E2E_MODEL_CTL=$dir/model.ctl E2E_MODEL_STATE=$dir/state E2E_PROVISION_DIR=$dir/provision
-	e2e_scenario_defaults
-	. "$E2E_SCENARIO_DIR/$name.sh"
+	e2e_load_scenario "$name"
 	. "$E2E_LIB/host.sh"
 	t0=${EPOCHREALTIME/./}
 

@@ -52,6 +52,11 @@ static const char usage_text[] =
 	"  certs [-o PREFIX]       GET_CERTS; -o: PREFIX.0.der, PREFIX.1.der ...\n"
 	"  rotate                  ROTATE_TAGS (needs CAP_NET_ADMIN)\n"
 	"  update [SLOT]           UPDATE_RESET to SLOT (0, 1, other; default other)\n"
+	"  flood [-t SECONDS] [-i MS] COMMAND [ARGS]\n"
+	"                          send COMMAND (one of the above) again and again\n"
+	"                          on one socket for SECONDS (default 10), MS ms\n"
+	"                          apart (default 0), then print sent=N and how\n"
+	"                          many ended how (ok=N, EPERM=N, EBUSY=N, ...)\n"
 	"  raw CMD [-a TYPE=KIND:VALUE]...\n"
 	"                          send command number CMD with exactly these\n"
 	"                          attributes (KIND u8, u32, str, bin (hex), flag);\n"
@@ -587,7 +592,7 @@ struct args {
 	const char *out;
 	const char *attrs[64];
 	int n_attrs;
-	int count, secs;
+	int count, secs, pause_ms;
 	const char *until;
 	const char *pos[4];
 	int n_pos;
@@ -599,7 +604,7 @@ static int count_arg(const char *v)
 	uint32_t n;
 
 	if (otu_parse_u32(v, OTU_DEC, 0, INT32_MAX, &n) < 0)
-		usage_error("-c and -t want a decimal number");
+		usage_error("-c, -i and -t want a decimal number");
 	return (int)n;
 }
 
@@ -609,11 +614,13 @@ static void parse_args(int argc, char **argv, struct args *a)
 		const char *s = argv[i];
 
 		if ((!strcmp(s, "-o") || !strcmp(s, "-a") || !strcmp(s, "-c") || !strcmp(s, "-t") ||
-		     !strcmp(s, "-u")) &&
+		     !strcmp(s, "-u") || !strcmp(s, "-i")) &&
 		    i + 1 < argc) {
 			const char *v = argv[++i];
 
-			if (s[1] == 'o')
+			if (s[1] == 'i')
+				a->pause_ms = count_arg(v);
+			else if (s[1] == 'o')
 				a->out = v;
 			else if (s[1] == 'u')
 				a->until = v;
@@ -681,6 +688,45 @@ static int poll_sysfs(const char *path, int secs)
 	val[n] = 0;
 	printf("changed value=%s", val);
 	close(fd);
+	return 0;
+}
+
+static int quiet_cb(const struct nlmsghdr *nlh, void *data)
+{
+	(void)nlh;
+	(void)data;
+	return MNL_CB_OK;
+}
+
+/*
+ * The request in proto again and again, each waiting for its answer (in
+ * the kernel's handler, while the driver queues it), until secs have
+ * passed; how each ended is counted by errno.
+ */
+static int flood(struct nl *nl, const struct nlmsghdr *proto, int secs, int pause_ms)
+{
+	static char req[4096];
+	static unsigned long count[4096];
+	unsigned long sent = 0;
+	double end = now_ms() + secs * 1000.0;
+	int e;
+
+	memcpy(req, proto, proto->nlmsg_len);
+	while (now_ms() < end) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)req;
+		struct reply r = {};
+
+		nlh->nlmsg_seq = ++nl->seq;
+		nl_talk(nl, nlh, quiet_cb, &r);
+		count[r.error > 0 && r.error < 4096 ? r.error : 0]++;
+		sent++;
+		if (pause_ms)
+			usleep((useconds_t)pause_ms * 1000u);
+	}
+	printf("sent=%lu\nok=%lu\n", sent, count[0]);
+	for (e = 1; e < 4096; e++)
+		if (count[e])
+			printf("%s=%lu\n", strerrorname_np(e) ?: "E?", count[e]);
 	return 0;
 }
 
@@ -762,6 +808,15 @@ int main(int argc, char **argv)
 		return finish(&r, t0);
 	}
 
+	/* flood COMMAND ARGS: the command is the first positional argument. */
+	if (!strcmp(cmd, "flood")) {
+		if (a.n_pos < 1)
+			usage_error("flood wants a command");
+		cmd = a.pos[0];
+		memmove(a.pos, a.pos + 1, sizeof(a.pos[0]) * (size_t)--a.n_pos);
+		a.pos[a.n_pos] = NULL;
+		a.count = -1; /* a flag: flood below */
+	}
 	for (c = 0; c < (int)(sizeof(commands) / sizeof(commands[0])); c++)
 		if (!strcmp(cmd, commands[c].name))
 			break;
@@ -798,6 +853,8 @@ int main(int argc, char **argv)
 		break;
 	}
 
+	if (a.count == -1)
+		return flood(&nl, nlh, a.secs, a.pause_ms);
 	r.out_path = a.out;
 	nl_talk(&nl, nlh, data_cb, &r);
 	return finish(&r, t0);

@@ -22,6 +22,8 @@ e2e_scenario_defaults() {
 	E2E_BINARIES=()        # fast mode: host binaries (+ ldd closure) to copy
 	E2E_FILES=()           # "host-path:guest-path" files to copy in
 	E2E_DBUS=0             # fast mode: ship dbus-daemon for e2e_dbus_start
+	E2E_BUS=dbus-daemon    # systemd mode: the system bus, dbus-daemon or dbus-broker
+	E2E_BUS_VARIANTS=()    # also run as NAME@BUS with these buses (e.g. dbus-broker)
 	E2E_REQUIRES=()        # globs (tree-relative): SKIP unless each matches
 	E2E_DMESG_ALLOW=""     # regex of kernel lines this scenario expects
 	E2E_EXPECT=pass        # harness self-tests: kernel-problem | timeout | host-check-fails

@@ -5,6 +5,8 @@
 # it is stopped. Its sd-device monitor then follows uevents (remove, add).
 E2E_DESCRIPTION="otattestd: started by the udev rule on device add, and by D-Bus activation"
 E2E_MODE=systemd
+# Also on dbus-broker, as Fedora's and Arch's system bus (NAME@dbus-broker).
+E2E_BUS_VARIANTS=(dbus-broker)
 E2E_TIMEOUT=120
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)

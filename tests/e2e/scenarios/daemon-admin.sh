@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: MIT
 # The privileged half of the D-Bus API (daemon-api has the rest): RotateTags
 # and UpdateReset are refused with AccessDenied for an unprivileged user
-# and done for a member of otattest-update; the rotation bumps
+# and done for a member of otattest-update; SignWithStableKey is refused to
+# both and done for a member of otattest-sign; the rotation bumps
 # TagKeyVersion, the update reset boots slot B and an unprivileged
 # watcher sees RecordChanged. With WatchdogSec= cut to 3 s the same
 # otattestd process serves it all: it pings the watchdog (sd-event) while
 # it works.
 E2E_DESCRIPTION="otattestd: RotateTags/UpdateReset AccessDenied unprivileged, done by otattest-update"
 E2E_MODE=systemd
+# Also on dbus-broker, as Fedora's and Arch's system bus (NAME@dbus-broker).
+E2E_BUS_VARIANTS=(dbus-broker)
 E2E_TIMEOUT=120
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
@@ -24,6 +27,8 @@ host_prepare() {
 
 guest_setup() {
 	daemon_guest_setup
+	# The stable-key user: in otattest-sign (made by the shipped sysusers file).
+	useradd --uid 4013 --user-group -G otattest-sign --no-create-home --shell /usr/sbin/nologin e2e-signer
 	printf '[Service]\nWatchdogSec=3s\n' >/etc/systemd/system/otattestd.service.d/watchdog.conf
 }
 
@@ -42,6 +47,19 @@ guest_main() {
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate | tee /tmp/rotate.txt
 	grep -q "tag key version $v -> $((v + 1))" /tmp/rotate.txt || e2e_fail "rotation did not bump the key version"
 	e2e_wait_for 10 "TagKeyVersion $((v + 1))" test "$(daemon_prop TagKeyVersion)" = "u $((v + 1))"
+
+	# SignWithStableKey: only for otattest-sign (the bus policy refuses the others).
+	local msg
+	msg="16 $(seq -s ' ' 1 16) 0"
+	e2e_as e2e-signer busctl --system call "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" SignWithStableKey ayu $msg \
+		>/tmp/sign.out || e2e_fail "SignWithStableKey as e2e-signer: $(cat /tmp/sign.out)"
+	grep -qE '^ayay 64( [0-9]+){64} 64( [0-9]+){64}$' /tmp/sign.out || e2e_fail "signature and key not 64 bytes each: $(cat /tmp/sign.out)"
+	for who in e2e-user e2e-update; do
+		e2e_as "$who" busctl --system call "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" SignWithStableKey ayu $msg \
+			>/tmp/sign.out 2>&1 && e2e_fail "SignWithStableKey as $who succeeded"
+		grep -qE 'Access denied|Rejected send message|not authorized' /tmp/sign.out || e2e_fail "SignWithStableKey as $who: $(cat /tmp/sign.out)"
+	done
+	e2e_log "SignWithStableKey: done for otattest-sign, refused to e2e-user and e2e-update"
 
 	# UpdateReset into slot B as the update agent: the record moves on and
 	# RecordChanged says so (watched by an unprivileged client).

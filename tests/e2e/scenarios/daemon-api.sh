@@ -8,6 +8,8 @@
 # a minute beside another guest on two cores).
 E2E_DESCRIPTION="otattestd: API as an unprivileged user, named errors, attestation verified on the host"
 E2E_MODE=systemd
+# Also on dbus-broker, as Fedora's and Arch's system bus (NAME@dbus-broker).
+E2E_BUS_VARIANTS=(dbus-broker)
 E2E_TIMEOUT=120
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)

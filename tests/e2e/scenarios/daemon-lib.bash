@@ -75,10 +75,15 @@ daemon_guest_setup() {
 	# boot from pulling in sysinit.target; the hardening is untouched.
 	sed "s|^ExecStart=.*|ExecStart=$src/build/otattestd|" "$src/build/systemd/otattestd.service" \
 		>/etc/systemd/system/otattestd.service
-	mkdir -p /etc/systemd/system/otattestd.service.d
-	printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/otattestd.service.d/e2e.conf
+	cp "$src/systemd/otattestd.socket" /etc/systemd/system/
+	local u
+	for u in otattestd.service otattestd.socket; do
+		mkdir -p /etc/systemd/system/$u.d
+		printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/$u.d/e2e.conf
+	done
 	# The shipped D-Bus policy and activation file; the servicedir line
-	# makes dbus-daemon read activation files from the writable /etc.
+	# makes the bus (dbus-daemon or dbus-broker, E2E_BUS) read activation
+	# files from the writable /etc.
 	cp "$src/systemd/org.otattest.BootAttest1.conf" /etc/dbus-1/system.d/
 	mkdir -p /etc/dbus-1/system-services
 	cp "$src/systemd/org.otattest.BootAttest1.service" /etc/dbus-1/system-services/
@@ -128,8 +133,9 @@ daemon_prop() {
 
 # daemon_watch_subscribed: some client (otattestctl watch) has its match
 # for otattestd's signals installed in the bus (dbus-daemon's Debug.Stats,
-# which root may call): events from then on reach it. A watch started in
-# the background may take seconds to get there on a loaded machine.
+# which root may call; dbus-broker has no such call): events from then on
+# reach it. A watch started in the background may take seconds to get
+# there on a loaded machine.
 daemon_watch_subscribed() {
 	busctl --system call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Debug.Stats \
 		GetAllMatchRules 2>/dev/null | grep -q "path_namespace=[^,]*'$DAEMON_ROOT"
@@ -147,6 +153,19 @@ daemon_expect_exit() {
 	"$@" >/tmp/expect.out 2>&1 || rc=$?
 	[ "$rc" = "$want" ] || e2e_fail "$what: exit $rc, expected $want: $(head -c 300 /tmp/expect.out)"
 	e2e_log "$what: exit $rc as expected ($(head -c 160 /tmp/expect.out | tr '\n' ' '))"
+}
+
+# daemon_timed WHAT MAX_S CMD...: CMD must succeed within MAX_S seconds
+# (the flood scenarios: what must not wait behind a flooder).
+daemon_timed() {
+	local what=$1 max=$2 t0 t1 rc=0
+	shift 2
+	t0=$(date +%s%N)
+	"$@" >/tmp/timed.out 2>&1 || rc=$?
+	t1=$(date +%s%N)
+	[ "$rc" = 0 ] || e2e_fail "$what failed (exit $rc): $(head -c 300 /tmp/timed.out)"
+	e2e_log "$what: $(((t1 - t0) / 1000000)) ms"
+	[ $(((t1 - t0) / 1000000)) -le $((max * 1000)) ] || e2e_fail "$what took more than $max s"
 }
 
 # daemon_save_journal: otattestd's structured journal entries, when journald runs.

@@ -1,0 +1,128 @@
+# SPDX-License-Identifier: MIT
+# Local users flooding the driver directly over netlink, many processes
+# each, while the device answers every request 300 ms late (model fault
+# delay), the shipped otattestd serves D-Bus and the hung-task detector
+# reports any task blocked uninterruptibly for 2 s:
+#
+# (1) an unprivileged user (e2e-user, 16 processes) asks for everything
+#     that goes to the device: every request is refused at once (EPERM,
+#     before it queues), so meanwhile the update agent's RotateTags
+#     through otattestd and another user's Attest through otattestd are
+#     served in device time. (The old driver let them queue behind the
+#     flood in an uninterruptible mutex: the hung-task detector fired and
+#     a rotation waited for every flooder.)
+# (2) root (12 processes), which may use the device: each caller holds at
+#     most caller_queue=4 of the readers' lane (the rest get EBUSY at
+#     once), the rotation is granted the mailbox before every waiting
+#     reader, otattestd's own readers wait behind at most root's four;
+#     then the flooders are SIGKILLed while they wait for the device:
+#     every one is gone within 2 s (the waits are killable), and the
+#     request in flight is still finished by the device.
+# The kernel log must show no hung task (the runner's check).
+E2E_DESCRIPTION="netlink floods by many processes: unprivileged refused at once, root bounded; rotation and readers served; killed flooders gone, no hung task"
+E2E_MODE=systemd
+E2E_TIMEOUT=180
+E2E_DEVICE=1
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage
+	build/tests/e2e/kernel/otattest-nltest)
+E2E_REQUIRES=(kernel/mailbox.c daemon/otattestd/main.c qemu-model/board/*.c firmware/lib/*.c)
+
+# Shared helpers; the host tree is visible in the guest at its own path.
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
+
+FLOOD_NLTEST=build/tests/e2e/kernel/otattest-nltest
+FLOOD_DELAY_MS=300
+
+host_prepare() {
+	daemon_provision
+}
+
+guest_setup() {
+	daemon_guest_setup
+	# A reader of its own: not the flooder, not the update agent.
+	useradd --uid 4012 --user-group --no-create-home --shell /usr/sbin/nologin e2e-reader
+}
+
+host_hook() {
+	e2e_wait_guest slow 120
+	e2e_model_ctl fault delay "$FLOOD_DELAY_MS" >/dev/null
+	e2e_tell_guest slow
+	e2e_wait_guest fast 150
+	e2e_model_ctl fault delay 0 >/dev/null
+	e2e_tell_guest fast
+}
+
+# flood_start USER N SECONDS: N processes of USER, each flooding one
+# command (attest, sign, certs, record in turn), 10 ms between answers (a
+# spinning flooder would only measure the guest's one CPU); the counts in
+# /tmp/flood.USER.I.COMMAND.
+flood_start() {
+	local user=$1 n=$2 secs=$3 i cmd
+	local cmds=("attest 00112233445566778899aabbccddeeff" "sign 0 00112233445566778899aabbccddeeff" certs record)
+	for ((i = 0; i < n; i++)); do
+		cmd=${cmds[i % ${#cmds[@]}]}
+		e2e_as "$user" "$E2E_SRC/$FLOOD_NLTEST" flood -t "$secs" -i 10 $cmd \
+			>"/tmp/flood.$user.$i.${cmd%% *}" 2>&1 &
+	done
+}
+
+guest_main() {
+	local kv f before after e KT_NLTEST
+
+	# Any task blocked uninterruptibly for 2 s is reported (and fails the run).
+	echo 2 >/proc/sys/kernel/hung_task_timeout_secs
+	daemon_start ready
+	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
+	e2e_signal slow
+	e2e_wait_host slow 30
+
+	# (1) The unprivileged flood.
+	flood_start e2e-user 16 25
+	sleep 3
+	daemon_timed "RotateTags by the update agent during e2e-user's flood" 15 \
+		e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate
+	daemon_timed "Attest through otattestd by another user during e2e-user's flood" 10 \
+		e2e_as e2e-reader "$E2E_SRC/build/otattestctl" -q attest -o /tmp/ev1
+	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the rotation"
+	wait
+	for f in /tmp/flood.e2e-user.*; do
+		grep -q '^sent=' "$f" || e2e_fail "a flooder did not finish: $(cat "$f")"
+		e2e_log "${f#/tmp/flood.}: $(tr '\n' ' ' <"$f")"
+	done
+	# Every device command refused at once; the snapshot read served.
+	e2e_assert_eq 0 "$(cat /tmp/flood.e2e-user.*.{attest,sign,certs} | sed -n 's/^ok=//p' | awk '{s += $1} END {print s + 0}')" \
+		"device commands e2e-user's flooders got through"
+	[ "$(cat /tmp/flood.e2e-user.*.{attest,sign,certs} | sed -n 's/^EPERM=//p' | awk '{s += $1} END {print s + 0}')" -ge 100 ] ||
+		e2e_fail "fewer than 100 refusals: was it a flood?"
+	grep -q '^ok=[1-9]' /tmp/flood.e2e-user.3.record || e2e_fail "GET_RECORD (the snapshot) refused to e2e-user"
+
+	# (2) root's flood: bounded, the rotation first, then killed while it waits.
+	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
+	flood_start root 12 120
+	sleep 3
+	daemon_timed "RotateTags by the update agent during root's flood" 10 \
+		e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate
+	daemon_timed "Attest through otattestd by another user during root's flood" 10 \
+		e2e_as e2e-reader "$E2E_SRC/build/otattestctl" -q attest -o /tmp/ev2
+	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the second rotation"
+	# Some are waiting for the device right now: kill them there.
+	e2e_wait_for 10 "a flooder waiting inside the driver" sh -c \
+		'for p in $(pgrep -x otattest-nltest); do grep -q otattest_mbox /proc/$p/stack && exit 0; done; exit 1'
+	before=$(pgrep -cx otattest-nltest)
+	pkill -KILL -x otattest-nltest
+	e2e_wait_for 2 "all $before killed flooders gone" sh -c '! pgrep -x otattest-nltest >/dev/null'
+	wait
+	# The device finishes what was in flight; the driver then serves the next.
+	e2e_signal fast
+	e2e_wait_host fast 30
+	KT_NLTEST=$E2E_SRC/$FLOOD_NLTEST
+	e2e_wait_for 10 "ATTEST as root once the orphan is answered" \
+		"$KT_NLTEST" attest 0123456789abcdef0123456789abcdef
+	after=$(daemon_prop State)
+	e2e_assert_eq 's "ready"' "$after" "State at the end"
+	e=$(dmesg | grep -c 'blocked for more than' || true)
+	e2e_assert_eq 0 "$e" "hung-task reports"
+	daemon_save_journal
+}

@@ -9,12 +9,17 @@
 #     e2e-user's calls beyond its four get Busy at once. (The old table of
 #     256 connections filled with e2e-user's and refused everyone else
 #     LimitExceeded.)
-# (2) e2e-user then floods thousands of calls that are refused at once,
+# (2) e2e-user then floods thousands of calls that are refused at once:
+#     Attest beyond its queue (Busy) and RotateTags, which an admin's
+#     D-Bus policy drop-in lets it send (as the shipped policy says to do
+#     for polkit to decide; otattestd runs --no-polkit here) and otattestd
+#     refuses (AccessDenied, logged at the audit lines' own priority),
 #     while the update agent rotates twice and update-resets: the journal
 #     keeps every audit line (rotation, update reset, each once, with the
 #     uid) and never drops otattestd's lines. journald's rate limit is set
-#     low here (200 lines per 30 s, before its free-space factor) so that a
-#     daemon logging each refusal would reach it within this run.
+#     low here (50 lines of a priority per 30 s, before its free-space
+#     factor) so that a daemon logging each refusal would reach it within
+#     this run, for its refusals' priority and its audit lines' alike.
 E2E_DESCRIPTION="otattestd: 300 connections of one user lock out nobody; a refusal flood keeps every audit line"
 E2E_MODE=systemd
 E2E_TIMEOUT=170
@@ -35,8 +40,19 @@ guest_setup() {
 	daemon_guest_setup
 	useradd --uid 4012 --user-group --no-create-home --shell /usr/sbin/nologin e2e-reader
 	mkdir -p /etc/systemd/journald.conf.d
-	printf '[Journal]\nRateLimitIntervalSec=30s\nRateLimitBurst=200\n' \
+	printf '[Journal]\nRateLimitIntervalSec=30s\nRateLimitBurst=50\n' \
 		>/etc/systemd/journald.conf.d/e2e-flood.conf
+	# The admin lets e2e-user send RotateTags, for otattestd to decide.
+	cat >/etc/dbus-1/system.d/otattest-rotate-e2e-user.conf <<-'EOF'
+		<busconfig>
+		  <policy user="e2e-user">
+		    <allow send_destination="org.otattest.BootAttest1"
+		           send_interface="org.otattest.BootAttest1.Device" send_member="RotateTags"/>
+		  </policy>
+		</busconfig>
+	EOF
+	printf '[Service]\nExecStart=\nExecStart=%s/build/otattestd --no-polkit\n' "$E2E_SRC" \
+		>/etc/systemd/system/otattestd.service.d/no-polkit.conf
 }
 
 host_hook() {
@@ -48,20 +64,25 @@ host_hook() {
 	e2e_tell_guest fast
 }
 
-# flood_bus MODE N: a python3-dbus client of e2e-user's. "hold" opens N
-# connections, sends one Attest on each without waiting, prints how many
-# it opened and sent, and keeps them until /tmp/flood-stop exists;
-# "burst" sends N Attests on one connection as fast as it can.
+# flood_bus MODE N [METHOD]: a python3-dbus client of e2e-user's. "hold"
+# opens N connections, sends one Attest on each without waiting, prints
+# how many it opened and sent, and keeps them until /tmp/flood-stop
+# exists; "burst" sends N calls of METHOD (Attest, RotateTags) on one
+# connection as fast as it can.
 flood_bus() {
 	e2e_as e2e-user /usr/bin/python3 - "$@" <<'PY'
 import os, sys, time, dbus, dbus.lowlevel
 mode, n = sys.argv[1], int(sys.argv[2])
+method = sys.argv[3] if len(sys.argv) > 3 else "Attest"
 addr = "unix:path=/run/dbus/system_bus_socket"
-def attest(bus):
+def call(bus, member):
     m = dbus.lowlevel.MethodCallMessage("org.otattest.BootAttest1",
-        "/org/otattest/BootAttest1/device/otattest0", "org.otattest.BootAttest1.Device", "Attest")
-    m.append(dbus.ByteArray(os.urandom(16)), signature="ay")
+        "/org/otattest/BootAttest1/device/otattest0", "org.otattest.BootAttest1.Device", member)
+    if member == "Attest":
+        m.append(dbus.ByteArray(os.urandom(16)), signature="ay")
     bus.send_message(m)
+def attest(bus):
+    call(bus, "Attest")
 if mode == "hold":
     conns, refused = [], 0
     for i in range(n):
@@ -80,9 +101,9 @@ if mode == "hold":
 else:
     c = dbus.bus.BusConnection(addr)
     for i in range(n):
-        attest(c)
+        call(c, method)
     c.flush()
-    print("sent=%d" % n, flush=True)
+    print("sent=%d %s" % (n, method), flush=True)
 PY
 }
 
@@ -92,10 +113,11 @@ audit_lines() {
 }
 
 guest_main() {
-	local mid_rot mid_upd mid_sup rot0 upd0 pid bpid
+	local mid_rot mid_upd mid_sup mid_den rot0 upd0 pid bpid
 	mid_rot=$(sed -n 's/^#define MID_ROTATION_FINISHED "\(.*\)"$/\1/p' "$E2E_SRC/daemon/otattestd/log.h")
 	mid_upd=$(sed -n 's/^#define MID_UPDATE_RESET "\(.*\)"$/\1/p' "$E2E_SRC/daemon/otattestd/log.h")
 	mid_sup=$(sed -n 's/^#define MID_REFUSALS_SUPPRESSED "\(.*\)"$/\1/p' "$E2E_SRC/daemon/otattestd/log.h")
+	mid_den=$(sed -n 's/^#define MID_ACCESS_DENIED "\(.*\)"$/\1/p' "$E2E_SRC/daemon/otattestd/log.h")
 	[ -n "$mid_rot" ] && [ -n "$mid_upd" ] || e2e_fail "message ids not found in daemon/otattestd/log.h"
 
 	daemon_start ready
@@ -122,7 +144,7 @@ guest_main() {
 	flood_bus burst 3000 >/tmp/burst1.out 2>&1 &
 	bpid=$!
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot2.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot2.out)"
-	flood_bus burst 3000 >/tmp/burst2.out 2>&1
+	flood_bus burst 3000 RotateTags >/tmp/burst2.out 2>&1
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" update-reset --slot b >/tmp/upd.out 2>&1 ||
 		e2e_fail "update reset during the flood: $(cat /tmp/upd.out)"
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot3.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot3.out)"
@@ -139,6 +161,7 @@ guest_main() {
 	journalctl --no-pager -o cat | grep 'Suppressed [0-9]* messages from otattestd.service' &&
 		e2e_fail "journald dropped otattestd's lines"
 	# The refusals are there too: the first ones, and their count in a summary.
+	e2e_log "access denials logged: $(journalctl --no-pager -q -o cat _SYSTEMD_UNIT=otattestd.service MESSAGE_ID="$mid_den" | wc -l)"
 	e2e_wait_for 20 "a summary of the refusals not logged" sh -c \
 		"journalctl --no-pager -q -o cat _SYSTEMD_UNIT=otattestd.service MESSAGE_ID=$mid_sup | grep -q 'uid 4001: '"
 	e2e_log "summaries: $(journalctl --no-pager -q -o cat _SYSTEMD_UNIT=otattestd.service MESSAGE_ID="$mid_sup" | tr '\n' '|')"

@@ -15,7 +15,8 @@
 #include <otattest/common.h>
 #include <otattest/mailbox.h>
 #include <otattest/record.h>
-#include <otattest/shm.h>
+#include <otattest/mailbox.h>
+#include <otattest/mailbox.h>
 #include <otattest/types.h>
 #include <otattest/types.h>
 

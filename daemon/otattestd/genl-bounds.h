@@ -13,7 +13,6 @@
 #include <otattest/mailbox.h>
 #include <otattest/common.h>
 #include <otattest/record.h>
-#include <otattest/shm.h>
 #include <otattest/types.h>
 
 /* The spec's values of the constants it takes from these headers. */
@@ -22,7 +21,8 @@ _Static_assert((OTA_NONCE_MAX) == 64u, "ota-nonce-max in the spec");
 _Static_assert((OTA_SVN_LIMIT) == 255u, "ota-svn-limit in the spec");
 _Static_assert((OTA_UPDATE_SLOT_OTHER) == 4294967295u, "ota-update-slot-other in the spec");
 _Static_assert((OTA_RECORD_MAX_BYTES) == 1024u, "ota-record-max-bytes in the spec");
-_Static_assert((OTA_SHM_RESPONSE_SIZE) == 49152u, "ota-shm-response-size in the spec");
+_Static_assert((OTA_EVIDENCE_MAX_BYTES) == 4352u, "ota-evidence-max-bytes in the spec");
+_Static_assert((OTA_CERT_MAX_DER) == 1280u, "ota-cert-max-der in the spec");
 _Static_assert((OTA_P256_SIG_BYTES) == 64u, "ota-p256-sig-bytes in the spec");
 _Static_assert((OTA_P256_PUBKEY_BYTES) == 64u, "ota-p256-pubkey-bytes in the spec");
 
@@ -44,10 +44,10 @@ static const struct otattest_attr_bound otattest_attr_bounds[OTATTEST_A_MAX + 1]
 	[OTATTEST_A_GENERATION] = { MNL_TYPE_U32, 0, 0 },
 	[OTATTEST_A_RECORD] = { MNL_TYPE_BINARY, 128, OTA_RECORD_MAX_BYTES },
 	[OTATTEST_A_SVN] = { MNL_TYPE_U32, 0, 0 },
-	[OTATTEST_A_EVIDENCE] = { MNL_TYPE_BINARY, 1, OTA_SHM_RESPONSE_SIZE },
+	[OTATTEST_A_EVIDENCE] = { MNL_TYPE_BINARY, 1, OTA_EVIDENCE_MAX_BYTES },
 	[OTATTEST_A_SIGNATURE] = { MNL_TYPE_BINARY, OTA_P256_SIG_BYTES, OTA_P256_SIG_BYTES },
 	[OTATTEST_A_PUBKEY] = { MNL_TYPE_BINARY, OTA_P256_PUBKEY_BYTES, OTA_P256_PUBKEY_BYTES },
-	[OTATTEST_A_CERT] = { MNL_TYPE_BINARY, 1, OTA_SHM_RESPONSE_SIZE },
+	[OTATTEST_A_CERT] = { MNL_TYPE_BINARY, 1, OTA_CERT_MAX_DER },
 	[OTATTEST_A_KEY_VERSION_OLD] = { MNL_TYPE_U32, 0, 0 },
 	[OTATTEST_A_KEY_VERSION_NEW] = { MNL_TYPE_U32, 0, 0 },
 	[OTATTEST_A_STAGES_RETAGGED] = { MNL_TYPE_U32, 0, 0 },

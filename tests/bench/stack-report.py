@@ -1,14 +1,17 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""The table of `make bench-stack`, from the figures of one run.
+"""The tables of `make bench-stack`, from the figures of one run.
 
-    stack-report.py RUN_DIR BOOT_JSONL OUT_MD OUT_JSON
+    stack-report.py BOOT_JSONL OUT_MD OUT_JSON BUS=RUN_DIR...
 
-RUN_DIR is the guest scenario's directory (build/e2e/bench-stack): its
-out/bench.jsonl (one otattest-loadgen line per run, several rounds),
-out/rss-rest and out/rss-after. BOOT_JSONL is tests/bench/boot-sweep.sh's
-output. Each figure in the table is the median over the rounds; every
-ratio compares two figures from this same run. Writes the table as
+Each BUS=RUN_DIR is one guest run with that system bus (dbus-daemon,
+dbus-broker): the scenario's directory (build/e2e/bench-stack,
+build/e2e/bench-stack@dbus-broker), with its out/bench.jsonl (one
+otattest-loadgen line per run, several rounds), out/rss-rest and
+out/rss-after. BOOT_JSONL is tests/bench/boot-sweep.sh's output. Each
+figure is the median over the rounds; every ratio compares two figures
+from this same run. The first table puts the buses side by side, the
+others give each bus's figures in rows of their own. Writes the tables as
 Markdown (OUT_MD, also printed) and every figure as JSON (OUT_JSON).
 """
 import json
@@ -76,38 +79,87 @@ def verdict(ok):
     return "met" if ok else "**not met**"
 
 
-def main():
-    run_dir, boot_path, out_md, out_json = sys.argv[1:5]
+def load_bus(run_dir):
     runs = load_runs(run_dir + "/out/bench.jsonl")
-    s = {k: summary(v) for k, v in runs.items()}
-    rest = read_rss(run_dir + "/out/rss-rest")
-    after = read_rss(run_dir + "/out/rss-after")
+    return {
+        "runs": runs,
+        "s": {k: summary(v) for k, v in runs.items()},
+        "rest": read_rss(run_dir + "/out/rss-rest"),
+        "after": read_rss(run_dir + "/out/rss-after"),
+    }
+
+
+def side_by_side(w, buses):
+    """One row per figure, one column per bus, and the ratio of the last to the first."""
+    names = list(buses)
+    w("### The system buses side by side")
+    w("")
+    w("| figure | " + " | ".join(names) + (f" | {names[-1]} / {names[0]} |" if len(names) > 1 else " |"))
+    w("|---|" + "---:|" * (len(names) + (1 if len(names) > 1 else 0)))
+
+    def row(what, fig, unit, fmt="{:.0f}"):
+        vals = [fig(buses[b]["s"]) for b in names]
+        cells = [(fmt.format(v) + unit) if v is not None else "-" for v in vals]
+        ratio = ""
+        if len(names) > 1:
+            ratio = f" | {vals[-1] / vals[0]:.2f}x" if vals[0] and vals[-1] is not None else " | -"
+        w(f"| {what} | " + " | ".join(cells) + ratio + " |")
+
+    def get(op, n, key, sub=None):
+        def f(s):
+            r = s.get((op, n))
+            if not r:
+                return None
+            return r[key].get(sub) if sub else r[key]
+        return f
+
+    top = max((c for b in names for (op, c) in buses[b]["s"] if op == "attest"), default=1)
+    row("D-Bus `Peer.Ping` p50 (1 client)", get("ping", 1, "p50_us"), " µs")
+    row("property `State` p50", get("property", 1, "p50_us"), " µs")
+    row("property `Stages` p50", get("stages", 1, "p50_us"), " µs")
+    row("`Attest` p50, 1 client", get("attest", 1, "p50_us"), " µs")
+    row(f"`Attest` req/s, {top} clients", get("attest", top, "rps"), "")
+    row(f"`Attest` p99, {top} clients", get("attest", top, "p99_us"), " µs")
+    row(f"`TPM2_Quote` req/s, {top} clients (tpm2-abrmd)", get("tpm-quote", top, "rps"), "")
+    row("bus daemon CPU per `Attest`, 1 client", get("attest", 1, "cpu_us_per_request", "bus"), " µs")
+    row("bus daemon CPU per `Ping`", get("ping", 1, "cpu_us_per_request", "bus"), " µs")
+    w("")
+
+
+def main():
+    boot_path, out_md, out_json = sys.argv[1:4]
+    buses = {}
+    for arg in sys.argv[4:]:
+        name, run_dir = arg.split("=", 1)
+        buses[name] = load_bus(run_dir)
     boots = []
     with open(boot_path) as f:
         boots = [json.loads(l) for l in f if l.strip()]
 
     md = []
     w = md.append
-    clients = sorted({c for (op, c) in s if op == "attest"})
+    side_by_side(w, buses)
+
+    clients = sorted({c for b in buses.values() for (op, c) in b["s"] if op == "attest"})
     w("### Attestation: `Attest` over D-Bus vs `TPM2_Quote` through tpm2-abrmd")
     w("")
-    w("| clients | otattest req/s | TPM req/s | throughput ratio | otattest p50 | TPM p50 "
+    w("| clients | bus | otattest req/s | TPM req/s | throughput ratio | otattest p50 | TPM p50 "
       "| otattest p99 | TPM p99 | p99 ratio (TPM/otattest) |")
-    w("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    w("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n in clients:
-        a, t = s.get(("attest", n)), s.get(("tpm-quote", n))
-        if not a or not t:
-            continue
-        w(f"| {n} | {a['rps']:.0f} | {t['rps']:.0f} | {a['rps'] / t['rps']:.2f}x "
-          f"| {a['p50_us']:.0f} µs | {t['p50_us']:.0f} µs | {a['p99_us']:.0f} µs "
-          f"| {t['p99_us']:.0f} µs | {t['p99_us'] / a['p99_us']:.2f}x |")
+        for bus, b in buses.items():
+            a, t = b["s"].get(("attest", n)), b["s"].get(("tpm-quote", n))
+            if not a or not t:
+                continue
+            w(f"| {n} | {bus} | {a['rps']:.0f} | {t['rps']:.0f} | {a['rps'] / t['rps']:.2f}x "
+              f"| {a['p50_us']:.0f} µs | {t['p50_us']:.0f} µs | {a['p99_us']:.0f} µs "
+              f"| {t['p99_us']:.0f} µs | {t['p99_us'] / a['p99_us']:.2f}x |")
     w("")
 
-    ping = s.get(("ping", 1))
     w("### Boot-state reads and one client's latency, against the bus floor")
     w("")
-    w("| request (1 client) | p50 | p99 | req/s | p50 / Ping p50 |")
-    w("|---|---:|---:|---:|---:|")
+    w("| request (1 client) | bus | p50 | p99 | req/s | p50 / Ping p50 |")
+    w("|---|---|---:|---:|---:|---:|")
     rows = [
         ("ping", "D-Bus `Peer.Ping` to otattestd (the floor)"),
         ("property", "otattestd property `State`"),
@@ -117,33 +169,35 @@ def main():
         ("tpm-quote", "`TPM2_Quote` via tpm2-abrmd"),
     ]
     for op, what in rows:
-        r = s.get((op, 1))
-        if not r:
-            continue
-        ratio = f"{r['p50_us'] / ping['p50_us']:.2f}x" if ping else "-"
-        w(f"| {what} | {r['p50_us']:.0f} µs | {r['p99_us']:.0f} µs | {r['rps']:.0f} | {ratio} |")
+        for bus, b in buses.items():
+            r, ping = b["s"].get((op, 1)), b["s"].get(("ping", 1))
+            if not r:
+                continue
+            ratio = f"{r['p50_us'] / ping['p50_us']:.2f}x" if ping else "-"
+            w(f"| {what} | {bus} | {r['p50_us']:.0f} µs | {r['p99_us']:.0f} µs | {r['rps']:.0f} | {ratio} |")
     w("")
 
     w("### Where each request's CPU goes (guest CPU time per request)")
     w("")
-    w("| request | clients | daemon | bus daemon | rest (kernel, other) | whole guest |")
-    w("|---|---:|---:|---:|---:|---:|")
+    w("| request | bus | clients | daemon | bus daemon | rest (kernel, other) | whole guest |")
+    w("|---|---|---:|---:|---:|---:|---:|")
     top_n = max(clients) if clients else 1
     for (op, n), what in [(("ping", 1), "Ping, 1 client"), (("property", 1), "property `State`, 1 client"),
                           (("attest", 1), "Attest, 1 client"), (("tpm-quote", 1), "TPM2_Quote, 1 client"),
                           (("attest", top_n), f"Attest, {top_n} clients"),
                           (("tpm-quote", top_n), f"TPM2_Quote, {top_n} clients")]:
-        c = s.get((op, n), {}).get("cpu_us_per_request")
-        if not c:
-            continue
-        w(f"| {what} | {c['clients']:.0f} µs | {c['daemon']:.0f} µs | {c['bus']:.0f} µs "
-          f"| {c['rest']:.0f} µs | {c['machine']:.0f} µs |")
+        for bus, b in buses.items():
+            c = b["s"].get((op, n), {}).get("cpu_us_per_request")
+            if not c:
+                continue
+            w(f"| {what} | {bus} | {c['clients']:.0f} µs | {c['daemon']:.0f} µs | {c['bus']:.0f} µs "
+              f"| {c['rest']:.0f} µs | {c['machine']:.0f} µs |")
     w("")
     w("The daemon is otattestd for the otattest rows and tpm2-abrmd for the TPM rows (its "
       "kernel time included, e.g. the driver's work in otattestd's netlink send); the bus "
-      "daemon is dbus-daemon. Process times are the kernel's tick accounting over each "
-      "5-second window, so the split is approximate (\"rest\" is what the whole guest "
-      "spent beyond the three, clamped at zero).")
+      "daemon is dbus-daemon, or the dbus-broker process (not its launcher). Process times "
+      "are the kernel's tick accounting over each 5-second window, so the split is "
+      "approximate (\"rest\" is what the whole guest spent beyond the three, clamped at zero).")
     w("")
 
     w("### Boot verification on the device (otattest-model, BL0 with a 64 KiB payload)")
@@ -162,48 +216,56 @@ def main():
 
     w("### Resident memory")
     w("")
-    w("| daemon | at rest | peak under load (16 clients) | after the run |")
-    w("|---|---:|---:|---:|")
-    peak_ota = max((r.get("rss_max_kib", 0) for r in runs.get(("attest", max(clients or [1])), [])), default=0)
-    peak_tpm = max((r.get("rss_max_kib", 0) for r in runs.get(("tpm-quote", max(clients or [1])), [])), default=0)
-    w(f"| otattestd | {rest.get('otattestd', 0)} KiB | {peak_ota} KiB | {after.get('otattestd', 0)} KiB |")
-    w(f"| tpm2-abrmd | {rest.get('tpm2-abrmd', 0)} KiB | {peak_tpm} KiB | {after.get('tpm2-abrmd', 0)} KiB |")
+    w(f"| daemon | bus | at rest | peak under load ({top_n} clients) | after the run |")
+    w("|---|---|---:|---:|---:|")
+    for bus, b in buses.items():
+        peak_ota = max((r.get("rss_max_kib", 0) for r in b["runs"].get(("attest", top_n), [])), default=0)
+        peak_tpm = max((r.get("rss_max_kib", 0) for r in b["runs"].get(("tpm-quote", top_n), [])), default=0)
+        w(f"| otattestd | {bus} | {b['rest'].get('otattestd', 0)} KiB | {peak_ota} KiB "
+          f"| {b['after'].get('otattestd', 0)} KiB |")
+        w(f"| tpm2-abrmd | {bus} | {b['rest'].get('tpm2-abrmd', 0)} KiB | {peak_tpm} KiB "
+          f"| {b['after'].get('tpm2-abrmd', 0)} KiB |")
     w("")
 
     targets = []
-    top = max(clients) if clients else None
-    if top and ("attest", top) in s and ("tpm-quote", top) in s:
-        a, t = s[("attest", top)], s[("tpm-quote", top)]
-        x = a["rps"] / t["rps"]
-        targets.append((f"attestation throughput at {top} clients ≥ {ATTEST_THROUGHPUT_TARGET:.0f}x "
-                        f"the TPM quote path", f"{x:.2f}x", x >= ATTEST_THROUGHPUT_TARGET))
-        targets.append((f"attestation p99 at {top} clients lower than the TPM's",
-                        f"{a['p99_us']:.0f} µs vs {t['p99_us']:.0f} µs", a["p99_us"] < t["p99_us"]))
-    if ping and ("attest", 1) in s:
-        x = s[("attest", 1)]["p50_us"] / ping["p50_us"]
-        targets.append((f"one client's Attest within {ATTEST_LATENCY_TARGET}x of Ping (p50)",
-                        f"{x:.2f}x", x <= ATTEST_LATENCY_TARGET))
-    if ping and ("property", 1) in s:
-        x = s[("property", 1)]["p50_us"] / ping["p50_us"]
-        targets.append((f"property read within {PROPERTY_TARGET}x of Ping (p50)", f"{x:.2f}x",
-                        x <= PROPERTY_TARGET))
+    for bus, b in buses.items():
+        s = b["s"]
+        ping = s.get(("ping", 1))
+        top = max(clients) if clients else None
+        if top and ("attest", top) in s and ("tpm-quote", top) in s:
+            a, t = s[("attest", top)], s[("tpm-quote", top)]
+            x = a["rps"] / t["rps"]
+            targets.append((bus, f"attestation throughput at {top} clients ≥ {ATTEST_THROUGHPUT_TARGET:.0f}x "
+                            f"the TPM quote path", f"{x:.2f}x", x >= ATTEST_THROUGHPUT_TARGET))
+            targets.append((bus, f"attestation p99 at {top} clients lower than the TPM's",
+                            f"{a['p99_us']:.0f} µs vs {t['p99_us']:.0f} µs", a["p99_us"] < t["p99_us"]))
+        if ping and ("attest", 1) in s:
+            x = s[("attest", 1)]["p50_us"] / ping["p50_us"]
+            targets.append((bus, f"one client's Attest within {ATTEST_LATENCY_TARGET}x of Ping (p50)",
+                            f"{x:.2f}x", x <= ATTEST_LATENCY_TARGET))
+        if ping and ("property", 1) in s:
+            x = s[("property", 1)]["p50_us"] / ping["p50_us"]
+            targets.append((bus, f"property read within {PROPERTY_TARGET}x of Ping (p50)", f"{x:.2f}x",
+                            x <= PROPERTY_TARGET))
     w("### Targets")
     w("")
-    w("| target | this run | |")
-    w("|---|---:|---|")
-    for what, got, ok in targets:
-        w(f"| {what} | {got} | {verdict(ok)} |")
+    w("| target | bus | this run | |")
+    w("|---|---|---:|---|")
+    for bus, what, got, ok in targets:
+        w(f"| {what} | {bus} | {got} | {verdict(ok)} |")
 
     text = "\n".join(md) + "\n"
     with open(out_md, "w") as f:
         f.write(text)
     with open(out_json, "w") as f:
         json.dump({
-            "runs": {f"{op}/{n}": v for (op, n), v in s.items()},
-            "rss_rest_kib": rest,
-            "rss_after_kib": after,
+            "buses": {bus: {
+                "runs": {f"{op}/{n}": v for (op, n), v in b["s"].items()},
+                "rss_rest_kib": b["rest"],
+                "rss_after_kib": b["after"],
+            } for bus, b in buses.items()},
             "boot": boots,
-            "targets": [{"target": w_, "value": g, "met": ok} for w_, g, ok in targets],
+            "targets": [{"bus": bus, "target": w_, "value": g, "met": ok} for bus, w_, g, ok in targets],
         }, f, indent=1)
     sys.stdout.write(text)
 

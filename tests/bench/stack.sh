@@ -5,6 +5,11 @@
 # side, in one run. See tests/bench/README.md and docs/performance.md.
 set -euo pipefail
 
+# The e2e name of the guest run on BUS (tests/e2e/README.md, E2E_BUS).
+run_name() {
+	case $1 in dbus-daemon) echo bench-stack ;; *) echo "bench-stack@$1" ;; esac
+}
+
 usage() {
 	cat <<'USAGE'
 Usage: tests/bench/stack.sh [--update-docs]
@@ -13,11 +18,14 @@ Measures, in one run:
   1. the device's boot verification (otattest-model on the host): BL0
      check on the tag path vs the ECDSA and hybrid signature paths, with
      0, 1 and 2 delegates (tests/bench/boot-sweep.sh);
-  2. in one QEMU guest holding both this project's device and a swtpm
+  2. in a QEMU guest holding both this project's device and a swtpm
      TPM 2.0 (tpm-crb): Attest over D-Bus vs TPM2_Quote through
      tpm2-abrmd with 1, 4 and 16 clients; one client's Ping, property
      reads and PCR read; each daemon's resident memory at rest and under
-     load (tests/bench/scenarios/bench-stack.sh, otattest-loadgen).
+     load (tests/bench/scenarios/bench-stack.sh, otattest-loadgen). Run
+     twice, one guest after the other: with dbus-daemon as the system
+     bus, then with dbus-broker (bench-stack@dbus-broker); the first
+     table puts the two side by side.
 Prints the table with the ratios and writes build/bench/stack.md (the
 table) and build/bench/stack.json (every figure). With --update-docs the
 table also replaces the one in docs/performance.md.
@@ -42,9 +50,11 @@ esac
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 out=build/bench
-run=build/e2e/bench-stack
+buses=(dbus-daemon dbus-broker)
 mkdir -p "$out"
-rm -rf "$run" # so that the progress below follows this run's log
+for bus in "${buses[@]}"; do
+	rm -rf "build/e2e/$(run_name "$bus")" # so that the progress below follows this run's log
+done
 
 echo "bench-stack: 1/2 boot verification on the device model" >&2
 # On a tmpfs, ROM start to runtime is not dominated by the model's
@@ -54,18 +64,24 @@ if [ -z "${BOOT_SWEEP_DIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then
 fi
 tests/bench/boot-sweep.sh >"$out/boot.jsonl"
 
-echo "bench-stack: 2/2 the guest: otattestd and tpm2-abrmd under load (several minutes)" >&2
-# Progress: the guest's log lines, as they come (tail ends with this script).
-(
-	while [ ! -d "$run/out" ]; do sleep 1; done
-	tail -n +1 -F --pid=$$ "$run/out/bench.log" 2>/dev/null | sed -u 's/^/bench-stack:   /' >&2
-) &
-rc=0
-tests/e2e/run.sh --scenarios tests/bench/scenarios -j1 bench-stack || rc=$?
-sleep 1 # the last progress lines
-[ $rc = 0 ] || { echo "bench-stack: the guest run failed (logs: $run/)" >&2; exit 1; }
+reports=()
+for bus in "${buses[@]}"; do
+	run=build/e2e/$(run_name "$bus")
+	echo "bench-stack: 2/2 the guest on $bus: otattestd and tpm2-abrmd under load (several minutes)" >&2
+	# Progress: the guest's log lines, as they come (tail ends with this script).
+	(
+		while [ ! -d "$run/out" ]; do sleep 1; done
+		tail -n +1 -F --pid=$$ "$run/out/bench.log" 2>/dev/null | sed -u "s/^/bench-stack: $bus: /" >&2
+	) &
+	rc=0
+	# One guest at a time: two would share the machine's CPUs and skew both.
+	tests/e2e/run.sh --scenarios tests/bench/scenarios -j1 "$(run_name "$bus")" || rc=$?
+	sleep 1 # the last progress lines
+	[ $rc = 0 ] || { echo "bench-stack: the guest run on $bus failed (logs: $run/)" >&2; exit 1; }
+	reports+=("$bus=$run")
+done
 
-/usr/bin/python3 tests/bench/stack-report.py "$run" "$out/boot.jsonl" "$out/stack.md" "$out/stack.json"
+/usr/bin/python3 tests/bench/stack-report.py "$out/boot.jsonl" "$out/stack.md" "$out/stack.json" "${reports[@]}"
 echo "bench-stack: figures in $out/stack.json, table in $out/stack.md" >&2
 
 if [ $update_docs = 1 ]; then

@@ -13,6 +13,8 @@
 # against a noisy client, and this measures what the stack can do.
 E2E_DESCRIPTION="bench: otattestd vs tpm2-abrmd (swtpm) in one guest, 1/4/16 clients"
 E2E_MODE=systemd
+# The same guest on dbus-broker (bench-stack@dbus-broker): stack.sh runs both.
+E2E_BUS_VARIANTS=(dbus-broker)
 # QEMU 7.2 places the initrd over the ACPI tables when a TPM makes them
 # larger and the kernel boots through PVH (tests/e2e/README.md).
 E2E_KERNEL_IMAGE=bzimage
@@ -47,7 +49,7 @@ guest_setup() {
 # (which tests/bench/stack.sh shows as progress).
 bench_run() {
 	stack_loadgen bench --seconds "$BENCH_SECONDS" --warmup "$BENCH_WARMUP" \
-		--bus-pid "$(systemctl show -p MainPID --value dbus.service)" "$@" \
+		--bus-pid "$(stack_bus_pid)" "$@" \
 		>>"$E2E_OUT/bench.jsonl" 2>>"$E2E_OUT/bench.log" ||
 		e2e_fail "otattest-loadgen bench $* failed: $(tail -n 2 "$E2E_OUT/bench.log")"
 }

@@ -78,6 +78,19 @@ stack_start() {
 	stack_loadgen tpm-setup || e2e_fail "cannot make the TPM attestation key"
 }
 
+# stack_bus_pid: the process that routes the system bus's messages:
+# dbus-daemon is dbus.service's main process; dbus-broker's unit runs its
+# launcher, whose child dbus-broker routes.
+stack_bus_pid() {
+	local main
+	main=$(systemctl show -p MainPID --value dbus.service)
+	if [ "${E2E_BUS:-dbus-daemon}" = dbus-broker ]; then
+		pgrep -x -P "$main" dbus-broker
+	else
+		echo "$main"
+	fi
+}
+
 # stack_rss_kib UNIT: resident memory of a service's main process.
 stack_rss_kib() {
 	local pid

@@ -5,7 +5,7 @@
 # HOST_TIMEOUT; what does not need the mailbox (sysfs, GET_RECORD, which
 # reads shared memory) keeps working; once the device answers again the
 # state is the device's own again.
-E2E_DESCRIPTION="model never answers: ETIMEDOUT in bounded time, state unresponsive, recovery"
+E2E_DESCRIPTION="model never answers: ETIMEDOUT in bounded time, state unresponsive, nothing waits behind it, recovery"
 E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
@@ -17,7 +17,7 @@ E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
 guest_main() {
 	. /e2e/kernel/guest-lib.sh
-	local st0 nonce i
+	local st0 nonce i probe
 
 	kt_insmod timeout_ms=1000
 	st0=$(kt_state)
@@ -33,6 +33,16 @@ guest_main() {
 		e2e_assert_eq unresponsive "$(kt_state)" "state while silent"
 		kt_assert_detail 0x00091501 "HOST_TIMEOUT"
 	done
+	# Nothing waits behind a silent device: while one request probes it,
+	# another is refused at once (DRIVER_UNRESPONSIVE), not after timeout_ms.
+	"$KT_NLTEST" attest "$nonce" >/tmp/probe.out 2>&1 &
+	probe=$!
+	sleep 0.3
+	kt_nl_err ENXIO "ATTEST while another request probes the silent device" attest "$nonce"
+	e2e_assert_eq DRIVER_UNRESPONSIVE "$(kt_get status "$KT_REPLY")" "status in the extack cookie"
+	kt_assert_between 0 300 "$(kt_elapsed)" "ms until refused"
+	wait "$probe" || true
+	grep -q '^error=ETIMEDOUT' /tmp/probe.out || e2e_fail "the probe: $(kt_oneline "$(cat /tmp/probe.out)")"
 	kt_dmesg_has 'otattest0: attest \(command 2, request [0-9]+\): no answer in 1000 ms' "timeout logged"
 	kt_dmesg_has 'otattest0: device stopped answering' "state change logged"
 

@@ -144,13 +144,16 @@ def table(names):
         if r.get("date"):
             dates.add(r["date"])
         rate = int(r.get("exec_per_sec", 0) or 0)
-        rows.append("| `{}` | {:,} | {:,} | {:,} | {} s, {} | {} | {} | {} | {} units, {} KiB | {} |".format(
+        never = [x.strip() for x in c.get("never_entered", "").split(",") if x.strip()]
+        if len(never) > 6:
+            never = never[:6] + [f"... {len(never) - 6} more"]
+        rows.append("| `{}` | {:,} | {:,} | {:,} | {} s, {}, load {} | {} | {} | {} | {} units, {} KiB | {} |".format(
             n, int(r.get("executions", 0) or 0), rate, rate * 60, r.get("seconds", "?"),
-            r.get("stop", "?"), pct(c.get("lines_covered", 0), c.get("lines_total", 0)),
+            r.get("stop", "?"), r.get("load", "?"), pct(c.get("lines_covered", 0), c.get("lines_total", 0)),
             pct(c.get("branches_covered", 0), c.get("branches_total", 0)),
             pct(c.get("functions_covered", 0), c.get("functions_total", 0)),
             r.get("corpus_units", "?"), int(r.get("corpus_bytes", 0) or 0) // 1024,
-            c.get("never_entered") or "none"))
+            ", ".join(never) or "none"))
     return rows, dates
 
 
@@ -162,7 +165,8 @@ def update_docs(rows, dates, plateau, maxsecs):
     body = [BEGIN,
             f"Measured {', '.join(sorted(dates)) or '?'} with `make fuzz` (plateau {plateau} s without "
             f"a new unit, bound {maxsecs} s; ASan+UBSan build; coverage from the clang "
-            "coverage build over the kept corpus).", ""] + rows + [END]
+            "coverage build over the kept corpus). The machine has 2 cores and is shared: "
+            "load is its 1-minute load average when the target stopped.", ""] + rows + [END]
     head, rest = text.split(BEGIN, 1)
     text = head + "\n".join(body) + rest.split(END, 1)[1]
     with open(DOC, "w") as f:

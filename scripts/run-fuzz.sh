@@ -10,7 +10,9 @@
 #       (FUZZ_PLATEAU seconds, default 60, without a new unit) or for
 #       FUZZ_MAX seconds (default 240), whichever comes first; then the
 #       kept corpus is minimised with -merge=1: named seeds stay, the
-#       hash-named units are replaced by the ones that add coverage.
+#       hash-named units are replaced by the ones that add coverage; past
+#       FUZZ_CORPUS_KB (default 1024) per target the largest are left out,
+#       so the tree stays small (whole flash images are 128 KiB each).
 #
 # Each target's figures (executions, executions per second, coverage
 # counters, stop reason, corpus size) go to build/fuzz/results/<target>.run
@@ -36,7 +38,7 @@ stat() {
 
 # The last "cov: N ft: N" libFuzzer printed.
 counters() {
-	grep -o 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n1 | awk '{print $2, $4}'
+	grep -ao 'cov: [0-9]* ft: [0-9]*' "$1" | tail -n1 | awk '{print $2, $4}'
 }
 
 # run_plateau BIN CORPUS LOG: fuzz until FUZZ_PLATEAU seconds pass with no
@@ -51,10 +53,10 @@ run_plateau() {
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 2
 		if [ "$last" -lt 0 ]; then
-			grep -q 'INITED' "$log" && last=$SECONDS
+			grep -aq 'INITED' "$log" && last=$SECONDS
 			continue
 		fi
-		n=$(grep -c 'NEW  *cov:' "$log")
+		n=$(grep -ac 'NEW  *cov:' "$log")
 		if [ "$n" != "$news" ]; then
 			news=$n
 			last=$SECONDS
@@ -82,8 +84,11 @@ merge() {
 	"$bin" -merge=1 -timeout=10 -rss_limit_mb=2048 "$tmp" "$work" "$keep" \
 		>"build/fuzz/$name.merge.log" 2>&1 || return 1
 	find "$keep" -maxdepth 1 -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' -delete
+	# Smallest first, while the budget lasts (libFuzzer's merge already
+	# prefers the smaller of two units that add the same coverage).
 	find "$tmp" -maxdepth 1 -type f -regextype posix-extended -regex '.*/[0-9a-f]{40}' \
-		-exec cp {} "$keep"/ \;
+		-printf '%s %p\n' | sort -n | awk -v budget=$((${FUZZ_CORPUS_KB:-1024} * 1024)) \
+		'{ total += $1; if (total <= budget) print $2 }' | xargs -r cp -t "$keep"/
 }
 
 for t in "$@"; do
@@ -136,6 +141,7 @@ for t in "$@"; do
 			ft=${ft:-0}
 			corpus_units=$units
 			corpus_bytes=${bytes:-0}
+			load=$(cut -d' ' -f1 /proc/loadavg)
 		EOF
 	fi
 done

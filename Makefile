@@ -5,7 +5,7 @@
 #   make test     every test: unit (plain and ASan+UBSan), interop, fuzz
 #                 smoke, model, kernel and D-Bus end to end in QEMU
 #   make deps     install the Debian and npm packages (as root)
-#   make fuzz     run each fuzz target for longer
+#   make fuzz     each fuzz target to a coverage plateau, coverage, differential
 #   make size     rv32imc -Os code size per firmware module
 #   make bench    benchmarks (see docs/performance.md)
 #   make soak     32 clients for minutes while daemon and model are killed

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <openssl/crypto.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
 
 #include "otattest/verify.h"
@@ -193,10 +194,10 @@ static void check_certified(const struct ota_cose_sign1 *m, const struct ota_cha
 				info->tcb_count, booted);
 }
 
-ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
-				 const struct ota_trust *anchors, const uint8_t *nonce,
-				 size_t nonce_len, const struct ota_policy *policy,
-				 const uint8_t *record, size_t record_len, struct ota_verdict *v)
+static ota_status_t verify_evidence(const uint8_t *evidence, size_t len,
+				    const struct ota_trust *anchors, const uint8_t *nonce,
+				    size_t nonce_len, const struct ota_policy *policy,
+				    const uint8_t *record, size_t record_len, struct ota_verdict *v)
 {
 	uint8_t digest[OTA_SHA256_BYTES];
 	struct ota_chain_facts facts;
@@ -270,4 +271,21 @@ ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
 	if (policy != NULL)
 		ota_policy_evaluate(policy, &v->claims, v);
 	return v->failure_count ? v->failures[0].status : OTA_OK;
+}
+
+/*
+ * The verdict is the whole answer: OpenSSL's error queue, which a refused
+ * certificate or signature leaves full, is emptied here so no caller
+ * (a long-running verifier, a fuzzer) sees it grow.
+ */
+ota_status_t ota_verify_evidence(const uint8_t *evidence, size_t len,
+				 const struct ota_trust *anchors, const uint8_t *nonce,
+				 size_t nonce_len, const struct ota_policy *policy,
+				 const uint8_t *record, size_t record_len, struct ota_verdict *v)
+{
+	ota_status_t st = verify_evidence(evidence, len, anchors, nonce, nonce_len, policy, record,
+					  record_len, v);
+
+	ERR_clear_error();
+	return st;
 }

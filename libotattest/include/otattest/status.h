@@ -311,6 +311,9 @@ enum ota_status_class {
 	X(VERIFY_NOT_CERTIFIED, VERIFICATION, VERIFY, 17, "the alias certificate does not certify the stage results and device state (firmware from before they were certified)") \
 	X(VERIFY_RESULT_MISMATCH, VERIFICATION, VERIFY, 18, "a stage's verification results in the claims disagree with the alias certificate") \
 	X(VERIFY_STATE_MISMATCH, VERIFICATION, VERIFY, 19, "the device state in the claims disagrees with the alias certificate") \
+	X(VERIFY_LIFECYCLE_NOT_ALLOWED, POLICY, VERIFY, 20, "the device's lifecycle state is not one the policy allows") \
+	X(VERIFY_DELEGATE_DENIED, REVOKED, VERIFY, 21, "a stage was signed through a delegate key the policy denies") \
+	X(VERIFY_IDENTITY_REVOKED, REVOKED, VERIFY, 22, "the device's identity certificate is revoked by its CA's CRL") \
 	/* host side: driver, daemon, tools */                                                    \
 	X(HOST_TIMEOUT, TIMEOUT, HOST, 1, "the device did not answer in time")                     \
 	X(HOST_NO_DEVICE, NOT_FOUND, HOST, 2, "no such otattest device")                           \

@@ -65,8 +65,14 @@ const struct nla_policy otattest_update_reset_nl_policy[OTATTEST_A_SLOT + 1] = {
 	[OTATTEST_A_SLOT] = { .type = NLA_U32, },
 };
 
+/* OTATTEST_CMD_WARM_RESET - do */
+const struct nla_policy otattest_warm_reset_nl_policy[OTATTEST_A_DEVICE_NAME + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+};
+
 /* Ops table for otattest */
-const struct genl_ops otattest_nl_ops[7] = {
+const struct genl_ops otattest_nl_ops[8] = {
 	{
 		.cmd		= OTATTEST_CMD_GET_DEVICE,
 		.doit		= otattest_nl_get_device_doit,
@@ -109,6 +115,12 @@ const struct genl_ops otattest_nl_ops[7] = {
 		.doit		= otattest_nl_update_reset_doit,
 		.policy		= otattest_update_reset_nl_policy,
 		.maxattr	= OTATTEST_A_SLOT,
+	},
+	{
+		.cmd		= OTATTEST_CMD_WARM_RESET,
+		.doit		= otattest_nl_warm_reset_doit,
+		.policy		= otattest_warm_reset_nl_policy,
+		.maxattr	= OTATTEST_A_DEVICE_NAME,
 	},
 };
 

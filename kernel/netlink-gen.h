@@ -34,8 +34,10 @@ extern const struct nla_policy otattest_rotate_tags_nl_policy[OTATTEST_A_DEVICE_
 
 extern const struct nla_policy otattest_update_reset_nl_policy[OTATTEST_A_SLOT + 1];
 
+extern const struct nla_policy otattest_warm_reset_nl_policy[OTATTEST_A_DEVICE_NAME + 1];
+
 /* Ops table for otattest */
-extern const struct genl_ops otattest_nl_ops[7];
+extern const struct genl_ops otattest_nl_ops[8];
 
 int otattest_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info);
 int otattest_nl_get_device_dumpit(struct sk_buff *skb,
@@ -46,6 +48,7 @@ int otattest_nl_stable_sign_doit(struct sk_buff *skb, struct genl_info *info);
 int otattest_nl_get_certs_doit(struct sk_buff *skb, struct genl_info *info);
 int otattest_nl_rotate_tags_doit(struct sk_buff *skb, struct genl_info *info);
 int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info);
+int otattest_nl_warm_reset_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	OTATTEST_NLGRP_EVENTS,

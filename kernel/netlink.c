@@ -330,9 +330,15 @@ int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req,
 				  u32 req_len, void **resp, u32 *len)
 {
-	enum otattest_lane lane = cmd == OTA_CMD_ROTATE_TAGS || cmd == OTA_CMD_UPDATE_RESET
-					  ? OTATTEST_LANE_PRIVILEGED
-					  : OTATTEST_LANE_READER;
+	/*
+	 * The readers are the three commands anyone with device access asks
+	 * for all the time; every other command changes the device (resets,
+	 * flash, fuses) and goes ahead of them.
+	 */
+	enum otattest_lane lane = cmd == OTA_CMD_ATTEST || cmd == OTA_CMD_STABLE_SIGN ||
+						  cmd == OTA_CMD_GET_CERTS
+					  ? OTATTEST_LANE_READER
+					  : OTATTEST_LANE_PRIVILEGED;
 	const struct ota_mbox_command_desc *desc = ota_mbox_command(cmd);
 	ota_status_t st;
 
@@ -526,11 +532,15 @@ int otattest_nl_rotate_tags_doit(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
-int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
+/*
+ * A reset the device performed (UPDATE_RESET, WARM_RESET): the record is
+ * re-read and published before the reply goes out, so a client holding
+ * the reply has the event and the uevent. A refused update answers its
+ * refusal with the reset payload; the status is what the caller gets.
+ */
+static int otattest_reset_reply(struct otattest_device *od, struct genl_info *info, u32 cmd,
+				const void *req, u32 req_len)
 {
-	struct otattest_device *od = info->user_ptr[0];
-	struct nlattr *slot = info->attrs[OTATTEST_A_SLOT];
-	struct ota_req_update req = { .slot = OTA_UPDATE_SLOT_OTHER };
 	const struct ota_resp_reset *r;
 	struct sk_buff *msg;
 	ota_status_t st;
@@ -538,27 +548,14 @@ int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 	u32 len;
 	int ret;
 
-	if (slot) {
-		req.slot = nla_get_u32(slot);
-		if (req.slot != OTA_SLOT_A && req.slot != OTA_SLOT_B &&
-		    req.slot != OTA_UPDATE_SLOT_OTHER) {
-			NL_SET_ERR_MSG_ATTR(info->extack, slot,
-					    "slot must be 0 (A), 1 (B) or 0xffffffff (the other slot)");
-			return -EINVAL;
-		}
-	}
-
-	st = otattest_call(od, OTA_CMD_UPDATE_RESET, &req, sizeof(req), &resp, &len);
-	/*
-	 * The device reset: its record is published before the reply goes
-	 * out, so a client holding the reply has the event and the uevent.
-	 */
+	st = otattest_call(od, cmd, req, req_len, &resp, &len);
 	otattest_refresh(od);
 	if (st != OTA_OK)
 		return otattest_nl_status(info->extack, st);
 	r = resp;
 	if (otattest_reset_check(resp, len) != OTA_OK) {
-		dev_warn_ratelimited(&od->dev, "malformed reset response (%u bytes)\n", len);
+		dev_warn_ratelimited(&od->dev, "malformed %s response (%u bytes)\n",
+				     ota_mbox_command_name(cmd), len);
 		kvfree(resp);
 		return otattest_nl_status(info->extack, OTA_HOST_PROTOCOL);
 	}
@@ -573,6 +570,28 @@ int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 		nlmsg_free(msg);
 	kvfree(resp);
 	return ret;
+}
+
+int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *slot = info->attrs[OTATTEST_A_SLOT];
+	struct ota_req_update req = { .slot = OTA_UPDATE_SLOT_OTHER };
+
+	if (slot) {
+		req.slot = nla_get_u32(slot);
+		if (req.slot != OTA_SLOT_A && req.slot != OTA_SLOT_B &&
+		    req.slot != OTA_UPDATE_SLOT_OTHER) {
+			NL_SET_ERR_MSG_ATTR(info->extack, slot,
+					    "slot must be 0 (A), 1 (B) or 0xffffffff (the other slot)");
+			return -EINVAL;
+		}
+	}
+	return otattest_reset_reply(info->user_ptr[0], info, OTA_CMD_UPDATE_RESET, &req, sizeof(req));
+}
+
+int otattest_nl_warm_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	return otattest_reset_reply(info->user_ptr[0], info, OTA_CMD_WARM_RESET, NULL, 0);
 }
 
 /* Events: OTATTEST_CMD_EVENT with EVENT, the selector, and the event's attributes. */

@@ -18,8 +18,14 @@
 #define OTA_POLKIT_ACTION_ROTATE "org.otattest.BootAttest1.rotate-tags"
 #define OTA_POLKIT_ACTION_UPDATE "org.otattest.BootAttest1.update-reset"
 #define OTA_POLKIT_ACTION_SIGN "org.otattest.BootAttest1.sign-with-stable-key"
+/* The update agent's life-cycle methods (docs/dbus-api.md, "Updates"). */
+#define OTA_POLKIT_ACTION_INSTALL "org.otattest.BootAttest1.install-image"
+#define OTA_POLKIT_ACTION_COMMIT "org.otattest.BootAttest1.commit"
+#define OTA_POLKIT_ACTION_RATCHET "org.otattest.BootAttest1.ratchet"
+#define OTA_POLKIT_ACTION_REVOKE "org.otattest.BootAttest1.revoke"
+#define OTA_POLKIT_ACTION_WARM_RESET "org.otattest.BootAttest1.warm-reset"
 
-/* The group whose members may rotate tags and reset into updates. */
+/* The group whose members may rotate tags, install, activate, commit and revoke. */
 #define OTA_UPDATE_GROUP "otattest-update"
 /*
  * The group whose members may have the device sign with its stable keys
@@ -27,6 +33,23 @@
  * with a key bound to the device, not something every local user gets.
  */
 #define OTA_SIGN_GROUP "otattest-sign"
+
+/*
+ * Every privileged Device method: its name, the polkit action otattestd
+ * asks about and the group whose members it allows without polkit. The
+ * shipped D-Bus policy, polkit actions and rules name the same; the tests
+ * walk this list (an unprivileged caller refused for each).
+ */
+#define OTA_PRIVILEGED_METHODS(X)                                   \
+	X("RotateTags", OTA_POLKIT_ACTION_ROTATE, OTA_UPDATE_GROUP)  \
+	X("UpdateReset", OTA_POLKIT_ACTION_UPDATE, OTA_UPDATE_GROUP) \
+	X("SignWithStableKey", OTA_POLKIT_ACTION_SIGN, OTA_SIGN_GROUP) \
+	X("InstallImage", OTA_POLKIT_ACTION_INSTALL, OTA_UPDATE_GROUP) \
+	X("CheckImage", OTA_POLKIT_ACTION_INSTALL, OTA_UPDATE_GROUP) \
+	X("Commit", OTA_POLKIT_ACTION_COMMIT, OTA_UPDATE_GROUP)      \
+	X("Ratchet", OTA_POLKIT_ACTION_RATCHET, OTA_UPDATE_GROUP)    \
+	X("Revoke", OTA_POLKIT_ACTION_REVOKE, OTA_UPDATE_GROUP)      \
+	X("WarmReset", OTA_POLKIT_ACTION_WARM_RESET, OTA_UPDATE_GROUP)
 
 /* Device names are the kernel's: "otattest" followed by a decimal index. */
 #define OTA_DEVICE_NAME_PREFIX "otattest"

@@ -78,6 +78,23 @@ int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d);
 /* Parse a GetAll reply (a{sv}) into d: exposed for tests. */
 int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d);
 
+/* ---- admin-call.c ---- */
+/*
+ * Call a privileged, possibly slow device method (interactive
+ * authorization allowed), dispatching progress_signal to on_progress
+ * meanwhile (NULL: none). 0 with *reply (unref it), or an exit code after
+ * printing the error.
+ */
+int ctl_admin_call(struct ctl *c, const char *path, const char *method, const char *progress_signal,
+		   sd_bus_message_handler_t on_progress, void *progress_data, sd_bus_message **reply,
+		   const char *types, ...);
+/*
+ * Print the (boot_status, generation, booted_slot) reply of UpdateReset or
+ * WarmReset and unref it; 0, or the boot status's class exit code when the
+ * reset brought up no runtime.
+ */
+int ctl_reset_result(struct ctl *c, const char *what, sd_bus_message *reply);
+
 /* ---- format.c ---- */
 /*
  * Colour for the status table: only on a terminal (tty) whose TERM is set
@@ -105,6 +122,7 @@ int cmd_attest(struct ctl *c, int argc, char **argv);
 int cmd_verify(struct ctl *c, int argc, char **argv);
 int cmd_rotate(struct ctl *c, int argc, char **argv);
 int cmd_update_reset(struct ctl *c, int argc, char **argv);
+int cmd_warm_reset(struct ctl *c, int argc, char **argv);
 int cmd_watch(struct ctl *c, int argc, char **argv);
 int cmd_metrics(struct ctl *c, int argc, char **argv);
 

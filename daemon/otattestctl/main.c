@@ -28,6 +28,8 @@ static void help(void)
 	       "  update-reset [--slot a|b|other]\n"
 	       "                            reset into the given BL0 slot, re-verifying it\n"
 	       "                            (privileged; default: the slot not running)\n"
+	       "  warm-reset                warm-reset the device: ROM verifies ROM_EXT again,\n"
+	       "                            which activates an installed ROM_EXT (privileged)\n"
 	       "  watch [--json] [--count N] events as they come, one line each\n"
 	       "  metrics [--output FILE]   Prometheus text for node_exporter's textfile\n"
 	       "                            collector; FILE is replaced atomically\n"
@@ -70,6 +72,7 @@ static const struct {
 	{ "verify", cmd_verify, false },
 	{ "rotate", cmd_rotate, true },
 	{ "update-reset", cmd_update_reset, true },
+	{ "warm-reset", cmd_warm_reset, true },
 	{ "watch", cmd_watch, true },
 	{ "metrics", cmd_metrics, true },
 };

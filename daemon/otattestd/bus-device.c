@@ -276,6 +276,11 @@ static int method_update_reset(sd_bus_message *msg, void *userdata, sd_bus_error
 	return call_start(msg, userdata, OTATTEST_CMD_UPDATE_RESET, &args, error);
 }
 
+static int method_warm_reset(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	return call_start(msg, userdata, OTATTEST_CMD_WARM_RESET, NULL, error);
+}
+
 #define PROP(name, sig, get, offset) \
 	SD_BUS_PROPERTY(name, sig, get, offset, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
 
@@ -318,6 +323,9 @@ const sd_bus_vtable device_vtable[] = {
 	SD_BUS_METHOD_WITH_ARGS("UpdateReset", SD_BUS_ARGS("u", slot),
 				SD_BUS_RESULT("u", boot_status, "u", generation, "u", booted_slot),
 				method_update_reset, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("WarmReset", SD_BUS_NO_ARGS,
+				SD_BUS_RESULT("u", boot_status, "u", generation, "u", booted_slot),
+				method_warm_reset, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_SIGNAL_WITH_ARGS("RecordChanged", SD_BUS_ARGS("u", generation), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationProgress", SD_BUS_ARGS("u", done, "u", total), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationFinished",

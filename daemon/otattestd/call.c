@@ -50,12 +50,19 @@ static const struct call_spec *spec_of(uint8_t cmd)
 						 .admin_timeout = true,
 						 .audit_mid = MID_UPDATE_RESET };
 
+	static const struct call_spec warm_reset = { .kind = CLIENT_REQ_PRIVILEGED,
+						     .action = OTA_POLKIT_ACTION_WARM_RESET,
+						     .group = OTA_UPDATE_GROUP,
+						     .admin_timeout = true,
+						     .audit_mid = MID_WARM_RESET };
+
 	switch (cmd) {
 	case OTATTEST_CMD_ATTEST: return &attest;
 	case OTATTEST_CMD_STABLE_SIGN: return &sign;
 	case OTATTEST_CMD_GET_CERTS: return &certs;
 	case OTATTEST_CMD_ROTATE_TAGS: return &rotate;
 	case OTATTEST_CMD_UPDATE_RESET: return &update;
+	case OTATTEST_CMD_WARM_RESET: return &warm_reset;
 	}
 	return NULL;
 }
@@ -188,19 +195,26 @@ static const char *slot_name(uint32_t slot)
 	return slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b" : "the other";
 }
 
-static int reply_update(struct call *c, const struct genl_result *res, struct ota_err *e)
+/* UpdateReset and WarmReset: the boot the reset performed. */
+static int reply_reset(struct call *c, const struct genl_result *res, struct ota_err *e)
 {
 	uint32_t boot_status, generation, slot;
 
 	if (!get_u32(res, OTATTEST_A_BOOT_STATUS, &boot_status) ||
 	    !get_u32(res, OTATTEST_A_GENERATION, &generation) ||
 	    !get_u32(res, OTATTEST_A_SLOT, &slot)) {
-		ota_err_set_statusf(e, OTA_HOST_PROTOCOL, "the kernel's update reset reply is incomplete");
+		ota_err_set_statusf(e, OTA_HOST_PROTOCOL, "the kernel's %s reply is incomplete",
+				    c->who.member);
 		return -EBADMSG;
 	}
-	log_audit(MID_UPDATE_RESET, c->d->name, &c->who, boot_status,
-		  "update reset by uid %u to slot %s finished: slot %s booted, record generation %u",
-		  (unsigned)c->who.uid, slot_name(c->args.slot), slot_name(slot), generation);
+	if (c->cmd == OTATTEST_CMD_UPDATE_RESET)
+		log_audit(MID_UPDATE_RESET, c->d->name, &c->who, boot_status,
+			  "update reset by uid %u to slot %s finished: slot %s booted, record generation %u",
+			  (unsigned)c->who.uid, slot_name(c->args.slot), slot_name(slot), generation);
+	else
+		log_audit(MID_WARM_RESET, c->d->name, &c->who, boot_status,
+			  "warm reset by uid %u finished: BL0 slot %s booted, record generation %u",
+			  (unsigned)c->who.uid, slot_name(slot), generation);
 	sd_bus_reply_method_return(c->msg, "uuu", boot_status, generation, slot);
 	return 0;
 }
@@ -212,7 +226,8 @@ static int reply(struct call *c, const struct genl_result *res, struct ota_err *
 	case OTATTEST_CMD_STABLE_SIGN: return reply_stable_sign(c, res, e);
 	case OTATTEST_CMD_GET_CERTS: return reply_certs(c, res, e);
 	case OTATTEST_CMD_ROTATE_TAGS: return reply_rotate(c, res, e);
-	case OTATTEST_CMD_UPDATE_RESET: return reply_update(c, res, e);
+	case OTATTEST_CMD_UPDATE_RESET:
+	case OTATTEST_CMD_WARM_RESET: return reply_reset(c, res, e);
 	}
 	assert(!"a command without an answer");
 	return -EINVAL;

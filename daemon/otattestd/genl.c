@@ -103,11 +103,13 @@ static enum genl_lane lane_of(uint8_t cmd)
 	case OTATTEST_CMD_GET_DEVICE:
 	case OTATTEST_CMD_GET_RECORD:
 		return GENL_LANE_SNAPSHOT;
-	case OTATTEST_CMD_ROTATE_TAGS:
-	case OTATTEST_CMD_UPDATE_RESET:
-		return GENL_LANE_PRIVILEGED;
+	case OTATTEST_CMD_ATTEST:
+	case OTATTEST_CMD_STABLE_SIGN:
+	case OTATTEST_CMD_GET_CERTS:
+		return GENL_LANE_READ;
 	}
-	return GENL_LANE_READ;
+	/* Everything else changes the device: rotation, resets, updates. */
+	return GENL_LANE_PRIVILEGED;
 }
 
 /* The request as the kernel will read it, for a sender thread. */

@@ -117,9 +117,15 @@ START_TEST(udev_activation_sysusers)
 		 " grep -q '^g " OTA_SIGN_GROUP " ' systemd/otattest.sysusers &&"
 		 " grep -q '^u otattestd ' systemd/otattest.sysusers", &status));
 	ck_assert_int_eq(status, 0);
-	free(run("grep -c '" OTA_POLKIT_ACTION_ROTATE "\\|" OTA_POLKIT_ACTION_UPDATE "\\|"
-		 OTA_POLKIT_ACTION_SIGN "' systemd/org.otattest.BootAttest1.policy | grep -qx 3", &status));
-	ck_assert_int_eq(status, 0);
+	/* Every privileged method's action is shipped, owned by otattestd, and granted to its group. */
+#define CHECK_ACTION(method, action, group)                                                          \
+	free(run("grep -q '<action id=\"" action "\">' systemd/org.otattest.BootAttest1.policy &&"      \
+		 " grep -q '\"" action "\"' systemd/50-otattest.rules &&"                                \
+		 " grep -A1 'policy group=\"" group "\"' systemd/org.otattest.BootAttest1.conf >/dev/null &&" \
+		 " grep -q 'send_member=\"" method "\"' systemd/org.otattest.BootAttest1.conf", &status)); \
+	ck_assert_msg(status == 0, "%s: action %s or its group %s is not shipped", method, action, group);
+	OTA_PRIVILEGED_METHODS(CHECK_ACTION)
+#undef CHECK_ACTION
 }
 END_TEST
 
@@ -143,6 +149,12 @@ static const sd_bus_vtable stub_vtable[] = {
 	SD_BUS_METHOD("UpdateReset", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("SignWithStableKey", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("GetCertificates", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("InstallImage", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("CheckImage", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Commit", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Ratchet", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("Revoke", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("WarmReset", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };
 
@@ -255,15 +267,20 @@ START_TEST(policy_enforced)
 		if (call(b, "GetRecord", err, sizeof(err)) < 0 || call(b, "Attest", err, sizeof(err)) < 0 ||
 		    call(b, "GetCertificates", err, sizeof(err)) < 0)
 			_exit(91);
-		if (call(b, "SignWithStableKey", err, sizeof(err)) >= 0 ||
-		    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
-			_exit(95);
-		if (call(b, "RotateTags", err, sizeof(err)) >= 0 ||
-		    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
-			_exit(92);
-		if (call(b, "UpdateReset", err, sizeof(err)) >= 0 ||
-		    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
-			_exit(93);
+		/* Every privileged method, each refused by the bus (exit 100 + its index). */
+		{
+			static const char *const privileged[] = {
+#define NAME_OF(method, action, group) method,
+				OTA_PRIVILEGED_METHODS(NAME_OF)
+#undef NAME_OF
+			};
+			size_t k;
+
+			for (k = 0; k < sizeof(privileged) / sizeof(privileged[0]); k++)
+				if (call(b, privileged[k], err, sizeof(err)) >= 0 ||
+				    strcmp(err, "org.freedesktop.DBus.Error.AccessDenied") != 0)
+					_exit(100 + (int)k);
+		}
 		/* Nobody else may take the name. */
 		if (sd_bus_request_name(b, OTA_BUS_NAME, SD_BUS_NAME_QUEUE) >= 0)
 			_exit(94);

@@ -144,6 +144,8 @@ enum otattest_stage_field {
 	OTA_SF_VERIFY_CYCLES,
 	OTA_SF_BOOTED,
 	OTA_SF_FALLBACK,
+	OTA_SF_PATH_REASON,
+	OTA_SF_DEBUG,
 };
 
 struct otattest_stage_attr {
@@ -191,6 +193,10 @@ static ssize_t otattest_stage_emit(const struct ota_stage_record *s, unsigned in
 		return sysfs_emit(buf, "%u\n", !!(s->flags & OTA_STAGE_F_BOOTED));
 	case OTA_SF_FALLBACK:
 		return sysfs_emit(buf, "%u\n", !!(s->flags & OTA_STAGE_F_FALLBACK));
+	case OTA_SF_PATH_REASON:
+		return sysfs_emit(buf, "%s\n", ota_path_reason_name(s->path_reason));
+	case OTA_SF_DEBUG:
+		return sysfs_emit(buf, "%u\n", !!(s->effective.usage.flags & OTA_CAP_DEBUG));
 	}
 	return -EINVAL;
 }
@@ -242,6 +248,8 @@ static umode_t otattest_stage_visible(struct kobject *kobj, struct attribute *a,
 	OTA_STAGE_ATTR(n, verify_cycles, OTA_SF_VERIFY_CYCLES);                 \
 	OTA_STAGE_ATTR(n, booted, OTA_SF_BOOTED);                               \
 	OTA_STAGE_ATTR(n, fallback, OTA_SF_FALLBACK);                           \
+	OTA_STAGE_ATTR(n, path_reason, OTA_SF_PATH_REASON);                     \
+	OTA_STAGE_ATTR(n, debug, OTA_SF_DEBUG);                                 \
 	static struct attribute *stage##n##_attrs[] = {                         \
 		&stage##n##_stage.attr.attr,                                    \
 		&stage##n##_slot.attr.attr,                                     \
@@ -257,6 +265,8 @@ static umode_t otattest_stage_visible(struct kobject *kobj, struct attribute *a,
 		&stage##n##_verify_cycles.attr.attr,                            \
 		&stage##n##_booted.attr.attr,                                   \
 		&stage##n##_fallback.attr.attr,                                 \
+		&stage##n##_path_reason.attr.attr,                              \
+		&stage##n##_debug.attr.attr,                                    \
 		NULL                                                            \
 	};                                                                      \
 	static const struct attribute_group stage##n##_group = {                \

@@ -17,26 +17,41 @@
 
 #include "fwlib.h"
 
-static bool tag_eligible(const struct boot_ctx *b, const struct ota_manifest *m, uint32_t mode)
+/*
+ * Why the tag path is closed to this image before any tag is read
+ * (OTA_REASON_NONE: it is open). Past the image's max key version there
+ * is no tag key, so no tag path either.
+ */
+static uint32_t tag_closed_reason(const struct boot_ctx *b, const struct ota_manifest *m,
+				  uint32_t mode)
 {
-	/* Past the image's max key version there is no tag key, so no tag path. */
-	return mode != BOOT_MODE_VERIFY && (b->otp.features & OTA_OTP_F_TAG_BOOT) &&
-	       (m->usage.flags & OTA_CAP_TAG_BOOT) && b->tag_key_version <= m->max_key_version;
+	if (mode == BOOT_MODE_VERIFY)
+		return OTA_REASON_CHECK_ONLY;
+	if (!(b->otp.features & OTA_OTP_F_TAG_BOOT))
+		return OTA_REASON_TAG_BOOT_OFF;
+	if (!(m->usage.flags & OTA_CAP_TAG_BOOT))
+		return OTA_REASON_NOT_TAG_CAPABLE;
+	if (b->tag_key_version > m->max_key_version)
+		return OTA_REASON_KEY_VERSION_ABOVE_MAX;
+	return OTA_REASON_NONE;
 }
 
-static bool tag_matches(const struct boot_ctx *b, const struct boot_image *img)
+/* OTA_REASON_NONE when the slot's tag matches the image, else why it does not. */
+static uint32_t tag_check(const struct boot_ctx *b, const struct boot_image *img)
 {
 	const struct ota_tag_entry *e = boot_tag_entry(b, img->stage, img->slot);
 	uint8_t tag[OTA_TAG_BYTES];
 	bool ok;
 
-	if (e->state != OTA_TAG_STATE_VALID || e->key_version != b->tag_key_version)
-		return false;
+	if (e->state != OTA_TAG_STATE_VALID)
+		return OTA_REASON_NO_TAG;
+	if (e->key_version != b->tag_key_version)
+		return OTA_REASON_STALE_KEY_VERSION;
 	if (boot_tag_compute(img->stage, img, b->tag_key_version, tag) != OTA_OK)
-		return false; /* no tag key: the slow path decides */
+		return OTA_REASON_TAG_KEY_UNAVAILABLE; /* the slow path decides */
 	ok = ota_ct_equal(tag, e->tag, OTA_TAG_BYTES);
 	memset(tag, 0, sizeof(tag));
-	return ok;
+	return ok ? OTA_REASON_NONE : OTA_REASON_TAG_MISMATCH;
 }
 
 static ota_status_t check(struct boot_ctx *b, const struct ota_anchors *a, uint32_t mode,
@@ -47,7 +62,7 @@ static ota_status_t check(struct boot_ctx *b, const struct ota_anchors *a, uint3
 	struct ota_policy_result pol;
 	struct ota_signer signer;
 	uint8_t tag[OTA_TAG_BYTES];
-	uint32_t i;
+	uint32_t i, reason;
 	bool eligible;
 
 	OTA_TRY(boot_image_load(b, rec->stage, rec->slot, img));
@@ -63,13 +78,18 @@ static ota_status_t check(struct boot_ctx *b, const struct ota_anchors *a, uint3
 	rec->sig_scheme = pol.hybrid || img->view.spxs_offset ? OTA_SCHEME_HYBRID
 							      : OTA_SCHEME_ECDSA_P256;
 
-	eligible = tag_eligible(b, m, mode);
-	if (eligible)
+	reason = tag_closed_reason(b, m, mode);
+	eligible = reason == OTA_REASON_NONE;
+	if (eligible) {
 		rec->tag_key_version = b->tag_key_version;
-	if (mode == BOOT_MODE_BOOT && eligible && tag_matches(b, img)) {
-		rec->path = OTA_PATH_TAG;
-		return OTA_OK;
+		reason = mode == BOOT_MODE_BOOT ? tag_check(b, img) : OTA_REASON_ROTATION;
+		if (reason == OTA_REASON_NONE) {
+			rec->path = OTA_PATH_TAG;
+			return OTA_OK;
+		}
 	}
+	/* Recorded before the slow path, so a refused attempt keeps it too. */
+	rec->path_reason = (uint16_t)reason;
 
 	OTA_TRY(ota_deleg_verify(&img->view, certs, &a->keys[pol.root_index], hal_ecdsa_verify,
 				 &signer));

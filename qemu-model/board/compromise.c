@@ -55,8 +55,12 @@ ota_status_t device_compromise(struct model *m, const char *what, const char *va
 	bl0 = booted(r, OTA_STAGE_BL0);
 	if (!bl0)
 		return OTA_MBOX_NOT_READY;
-	if (strcmp(what, "bl0-path") == 0 && name_to(value, ota_path_name, OTA_PATH_MAX, &v))
+	if (strcmp(what, "bl0-path") == 0 && name_to(value, ota_path_name, OTA_PATH_MAX, &v)) {
+		/* A consistent lie: the tag path has no slow-path reason. */
 		bl0->path = v;
+		if (v == OTA_PATH_TAG)
+			bl0->path_reason = OTA_REASON_NONE;
+	}
 	else if (strcmp(what, "bl0-scheme") == 0 &&
 		 name_to(value, ota_scheme_name, OTA_SCHEME_HYBRID, &v))
 		bl0->sig_scheme = v;

@@ -264,6 +264,33 @@ START_TEST(test_stage_fields_out_of_range)
 }
 END_TEST
 
+START_TEST(test_path_reason)
+{
+	uint32_t r;
+
+	/* Every reason is a valid value on a slow path... */
+	for (r = 0; r <= OTA_REASON_MAX; r++) {
+		copy = rec;
+		copy.stage[2].path = OTA_PATH_SIGNATURE;
+		copy.stage[2].path_reason = (uint16_t)r;
+		REFUSED(OTA_OK);
+	}
+	/* ...none past the last, in any stage... */
+	for (r = 0; r < rec.hdr.stage_count; r++) {
+		copy = rec;
+		copy.stage[r].path_reason = OTA_REASON_MAX + 1;
+		REFUSED(OTA_RECORD_BAD_FIELD);
+	}
+	/* ...and the tag path has none: a record that says both is not taken. */
+	copy = rec;
+	copy.stage[2].path = OTA_PATH_TAG;
+	copy.stage[2].path_reason = OTA_REASON_TAG_MISMATCH;
+	REFUSED(OTA_RECORD_BAD_FIELD);
+	copy.stage[2].path_reason = OTA_REASON_NONE;
+	REFUSED(OTA_OK);
+}
+END_TEST
+
 START_TEST(test_key_ids_past_the_chain)
 {
 	/* ROM_EXT B is direct: key ids 1 and 2 must be empty. */
@@ -331,6 +358,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(st, setup, NULL);
 	tcase_add_test(st, test_stage_reserved_nonzero);
 	tcase_add_test(st, test_stage_fields_out_of_range);
+	tcase_add_test(st, test_path_reason);
 	tcase_add_test(st, test_key_ids_past_the_chain);
 	tcase_add_test(st, test_unknown_status_codes_are_not_judged);
 	tcase_add_test(st, test_bit_flips_never_crash);

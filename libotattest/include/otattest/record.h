@@ -34,6 +34,28 @@ enum ota_path {
 };
 #define OTA_PATH_MAX 3u
 
+/*
+ * Why a stage that reached a path did not take the tag path: the reason
+ * for every slow path, in the order stage_check.c decides it. NONE on the
+ * tag path, for an attempt refused before a path was decided, and in
+ * records of firmware that predates the field. TAG_MISMATCH is the one
+ * that can mean tampering (a tag of the current key version that does not
+ * cover this image): the daemon raises it as an event.
+ */
+enum ota_path_reason {
+	OTA_REASON_NONE = 0,
+	OTA_REASON_NO_TAG = 1,             /* the tag table holds no tag for the slot */
+	OTA_REASON_STALE_KEY_VERSION = 2,  /* its tag was made under another key version */
+	OTA_REASON_TAG_MISMATCH = 3,       /* a current tag that does not match the image */
+	OTA_REASON_TAG_BOOT_OFF = 4,       /* OTP does not enable tag boot */
+	OTA_REASON_NOT_TAG_CAPABLE = 5,    /* the image's usage lacks TAG_BOOT */
+	OTA_REASON_KEY_VERSION_ABOVE_MAX = 6, /* tag key version past the image's max_key_version */
+	OTA_REASON_ROTATION = 7,           /* tag rotation re-verifies every stage */
+	OTA_REASON_TAG_KEY_UNAVAILABLE = 8, /* the key manager gave no tag key */
+	OTA_REASON_CHECK_ONLY = 9,         /* the runtime's pre-check of an update: never tags */
+};
+#define OTA_REASON_MAX 9u
+
 #define OTA_STAGE_F_BOOTED 0x1u   /* this attempt is the image that runs */
 #define OTA_STAGE_F_FALLBACK 0x2u /* tried after another slot was refused */
 #define OTA_STAGE_F_ALL 0x3u
@@ -80,7 +102,8 @@ struct ota_stage_record {
 	struct ota_constraints effective; /* 160: leaf SVN range, image usage */
 	uint64_t verify_time_ns;   /* 200: time this check took */
 	uint32_t flags;            /* 208: OTA_STAGE_F_* */
-	uint32_t reserved;         /* 212 */
+	uint16_t path_reason;      /* 212: enum ota_path_reason */
+	uint16_t reserved;         /* 214: zero */
 	uint64_t verify_cycles;    /* 216: device cycle counter delta */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_stage_record) == 224, "ota_stage_record layout");
@@ -141,7 +164,9 @@ static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
 		    s->slot >= OTA_SLOT_COUNT || s->path > OTA_PATH_MAX ||
 		    s->sig_scheme > OTA_SCHEME_HYBRID ||
 		    s->delegation_depth > OTA_MAX_DELEGATION_DEPTH ||
-		    s->security_version > OTA_SVN_LIMIT || (s->flags & ~OTA_STAGE_F_ALL))
+		    s->security_version > OTA_SVN_LIMIT || (s->flags & ~OTA_STAGE_F_ALL) ||
+		    s->path_reason > OTA_REASON_MAX ||
+		    (s->path == OTA_PATH_TAG && s->path_reason != OTA_REASON_NONE))
 			return OTA_RECORD_BAD_FIELD;
 		/* Key id slots past the chain must be empty. */
 		for (k = s->delegation_depth + 1u; k < OTA_MAX_CHAIN_KEYS; k++)
@@ -159,6 +184,23 @@ static inline const char *ota_path_name(uint32_t path)
 	case OTA_PATH_TAG: return "tag";
 	case OTA_PATH_SIGNATURE: return "signature";
 	case OTA_PATH_SIGNATURE_RETAGGED: return "signature-retagged";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_path_reason_name(uint32_t reason)
+{
+	switch (reason) {
+	case OTA_REASON_NONE: return "none";
+	case OTA_REASON_NO_TAG: return "no-tag";
+	case OTA_REASON_STALE_KEY_VERSION: return "stale-key-version";
+	case OTA_REASON_TAG_MISMATCH: return "tag-mismatch";
+	case OTA_REASON_TAG_BOOT_OFF: return "tag-boot-off";
+	case OTA_REASON_NOT_TAG_CAPABLE: return "not-tag-capable";
+	case OTA_REASON_KEY_VERSION_ABOVE_MAX: return "key-version-above-max";
+	case OTA_REASON_ROTATION: return "rotation";
+	case OTA_REASON_TAG_KEY_UNAVAILABLE: return "tag-key-unavailable";
+	case OTA_REASON_CHECK_ONLY: return "check-only";
 	}
 	return "unknown";
 }

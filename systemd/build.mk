@@ -15,6 +15,14 @@ POLKIT_RULESDIR ?= $(PREFIX)/share/polkit-1/rules.d
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
+# Configuration an admin edits lives in /etc whatever PREFIX is: the
+# programs look for /etc/otattest/key-names.
+SYSCONFDIR ?= /etc
+# The key names file to install (docs/keynames.md), e.g. the one the
+# factory line's `otimage keygen --names-file` wrote. Without it a
+# commented template is installed, and only where no file is yet: a
+# reinstall never overwrites the admin's names.
+KEY_NAMES ?=
 
 # The unit names the installed daemon's path, so it is rebuilt whenever
 # LIBEXECDIR (or PREFIX) changes: the stamp file holds the value it was
@@ -40,6 +48,9 @@ install-systemd: $(SYSTEMD_UNIT)
 	install -D -m 0644 systemd/org.otattest.BootAttest1.policy \
 		$(DESTDIR)$(POLKIT_ACTIONDIR)/org.otattest.BootAttest1.policy
 	install -D -m 0644 systemd/50-otattest.rules $(DESTDIR)$(POLKIT_RULESDIR)/50-otattest.rules
+	if [ -n "$(KEY_NAMES)" ] || [ ! -e $(DESTDIR)$(SYSCONFDIR)/otattest/key-names ]; then \
+		install -D -m 0644 $(or $(KEY_NAMES),systemd/key-names) \
+			$(DESTDIR)$(SYSCONFDIR)/otattest/key-names; fi
 
 # The library as other projects link it: libotattest.so.1 with the usual
 # symlinks, the public headers and otattest.pc (from libotattest/build.mk).

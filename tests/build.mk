@@ -58,6 +58,10 @@ FUZZ_SRCS_fuzz_evidence_claims := $(TESTLIB_SRCS) $(FW_SRCS) $(SWHAL_SRCS) qemu-
 FUZZ_LDLIBS_fuzz_evidence_claims := $(FUZZ_LDLIBS_fuzz_boot_slot) -Itests/unit/lib $(PKG_CHECK)
 $(FUZZ_B)/fuzz_evidence_claims: $(FUZZ_SRCS_fuzz_evidence_claims) tests/unit/test_evidence_fixture.h
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
+# The key names file (hosted util code: built without OTA_FREESTANDING).
+FUZZ_SRCS_fuzz_keynames := libotattest/util/keynames.c libotattest/util/hex.c libotattest/util/file_read.c
+FUZZ_LDLIBS_fuzz_keynames := -UOTA_FREESTANDING
+$(FUZZ_B)/fuzz_keynames: $(FUZZ_SRCS_fuzz_keynames)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 
 # The strict CBOR decoder's view of a file as JSON, for the differential

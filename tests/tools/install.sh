@@ -65,8 +65,13 @@ for prefix in /usr /opt/otattest; do
 	(cd "$dest$prefix" && printf '%s\n' "${expected[@]}" | sort) >"$work/want"
 	(cd "$dest$prefix" && find . \( -type f -o -type l \) | sed 's|^\./||' | sort) >"$work/got"
 	check "PREFIX=$prefix: exactly the files a package ships" diff -u "$work/want" "$work/got"
-	check "PREFIX=$prefix: nothing written outside DESTDIR$prefix" \
-		test -z "$(cd "$dest" && find . -mindepth 1 \( -type f -o -type l \) ! -path ".$prefix/*")"
+	# ... but the admin's configuration, which lives in /etc whatever PREFIX is.
+	check "PREFIX=$prefix: nothing written outside DESTDIR$prefix but /etc/otattest/key-names" \
+		test -z "$(cd "$dest" && find . -mindepth 1 \( -type f -o -type l \) ! -path ".$prefix/*" \
+			! -path ./etc/otattest/key-names)"
+	check "PREFIX=$prefix: the key names template is installed" \
+		grep -qx '# otattest key names (docs/keynames.md, otattestctl(8)): one key a line,' \
+		"$dest/etc/otattest/key-names"
 	check "PREFIX=$prefix: executables are executable" \
 		test -x "$dest$prefix/libexec/otattestd" -a -x "$dest$prefix/bin/otattestctl" -a -x "$dest$prefix/bin/otattest-verify"
 	check "PREFIX=$prefix: the unit starts $prefix/libexec/otattestd" \
@@ -86,6 +91,17 @@ for prefix in /usr /opt/otattest; do
 		sed 's/^/    /' "$work/pc.err" "$work/cc.log"
 	fi
 done
+
+# The key names file: KEY_NAMES= installs the given one; a reinstall
+# without it keeps what the admin has.
+dest=$work/dest-names
+printf '%s owner\n' "$(printf 'ab%.0s' $(seq 32))" >"$work/names"
+make -s B="$B" install DESTDIR="$dest" PREFIX=/usr KEY_NAMES="$work/names" >"$work/make.log" 2>&1
+check "KEY_NAMES= installs that file" cmp "$work/names" "$dest/etc/otattest/key-names"
+echo "# the admin's edit" >>"$dest/etc/otattest/key-names"
+cp "$dest/etc/otattest/key-names" "$work/names.edited"
+make -s B="$B" install DESTDIR="$dest" PREFIX=/usr >"$work/make.log" 2>&1
+check "a reinstall keeps the admin's key names" cmp "$work/names.edited" "$dest/etc/otattest/key-names"
 
 echo "install: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -119,6 +119,31 @@ rc "export the public part" 0 keygen --key hroot.pem --pub hexport.pub --json
 cp out.txt hexport.json
 check "exported public key is the same" cmp -s hexport.pub hroot.pub
 check "exported SLH-DSA public key file is the same" cmp -s hexport.pub.spx hroot.pub.spx
+
+# keygen --name: the key names file (docs/keynames.md).
+rc "keygen --name adds the key to a new names file" 0 keygen --out named.pem --name owner-2026 --names-file key-names --json
+cp out.txt named.json
+check "names file holds '<key id> <name>'" test "$(cat key-names)" = "$(jq -r .key_id named.json) owner-2026"
+jqt "keygen --json: the name" '.name == "owner-2026"' named.json
+rc "the same name again changes nothing" 0 keygen --key named.pem --name owner-2026 --names-file key-names
+check "still one line" test "$(wc -l <key-names)" = 1
+rc "another name for a named key" $E_INVALID keygen --key named.pem --name other --names-file key-names
+err_has "already named \"owner-2026\""
+rc "a name another key has" $E_INVALID keygen --out named2.pem --name owner-2026 --names-file key-names
+err_has "line 1 gives the name \"owner-2026\" to another key"
+absent named2.pem
+rc "a name outside the alphabet" $E_INVALID keygen --out named2.pem --name 'a b' --names-file key-names
+absent named2.pem
+rc "--name without --names-file" $E_USAGE keygen --out named2.pem --name x
+printf 'not a names line\n' >>key-names
+cp key-names key-names.bad
+rc "a names file that does not parse is refused" $E_INVALID keygen --out named2.pem --name signer --names-file key-names
+err_has "key-names: value is malformed or out of range: line 2: expected a key id"
+absent named2.pem
+check "and left as it was" cmp -s key-names key-names.bad
+printf '%s last-no-newline' "$(printf 1%.0s $(seq 64))" >key-names
+rc "a last line without its newline gets one" 0 keygen --out named3.pem --name third --names-file key-names --json
+check "both lines intact" test "$(wc -l <key-names)" = 2
 for k in inter leaf other; do oti keygen --out $k.pem --pub $k.pub >/dev/null; done
 for k in hinter hleaf; do oti keygen --alg hybrid --out $k.pem --pub $k.pub >/dev/null; done
 

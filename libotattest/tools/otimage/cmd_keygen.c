@@ -12,7 +12,8 @@ static const char keygen_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    otimage keygen --out KEY [--alg ecdsa-p256|hybrid] [--pub PUB] [--force] [--json]\n"
-	"    otimage keygen --key KEY --pub PUB [--force] [--json]\n"
+	"                   [--name NAME --names-file FILE]\n"
+	"    otimage keygen --key KEY [--pub PUB] [--force] [--json] [--name NAME --names-file FILE]\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    The first form generates a key from OpenSSL's DRBG and writes it to KEY as a\n"
@@ -24,6 +25,13 @@ static const char keygen_help[] =
 	"    a hybrid key, PUB.spx as an SLH-DSA public key file. The second form exports\n"
 	"    the public part of an existing KEY.\n"
 	"\n"
+	"    --name NAME --names-file FILE adds \"<key id> NAME\" to the key names file\n"
+	"    FILE (docs/keynames.md; installed as /etc/otattest/key-names), which\n"
+	"    otattestctl, otattest-verify and the metrics read to show the key by name.\n"
+	"    FILE is created if missing; a file that does not parse, a key named\n"
+	"    otherwise already or a name another key has are refused, before any key\n"
+	"    file is written. Naming a key again with its own name changes nothing.\n"
+	"\n"
 	"    Outputs are written to temporary files and renamed into place once all of\n"
 	"    them are complete; existing files are never replaced without --force.\n"
 	"\n"
@@ -33,6 +41,8 @@ static const char keygen_help[] =
 	"    --key KEY     an existing private or public key to export from.\n"
 	"    --pub PUB     where to write the public key.\n"
 	"    --force       replace existing output files.\n"
+	"    --name NAME   the key's name: 1 to 64 of A-Z a-z 0-9 . _ : @ + / -.\n"
+	"    --names-file FILE  the key names file to add it to.\n"
 	"    --json        print the key id and public keys as one JSON object.\n"
 	"    -h, --help    show this help.\n"
 	"\n"
@@ -42,10 +52,11 @@ static const char keygen_help[] =
 	"\n"
 	"EXAMPLES\n"
 	"    otimage keygen --alg hybrid --out owner.pem --pub owner.pub.pem\n"
-	"    otimage keygen --key owner.pem --pub owner.pub.pem\n";
+	"    otimage keygen --key owner.pem --pub owner.pub.pem\n"
+	"    otimage keygen --out owner.pem --name owner-2026 --names-file key-names\n";
 
 static void print_key(const struct oti_key *k, const char *key_path, const char *pub_path,
-		      bool json)
+		      const char *name, bool json)
 {
 	struct oti_out o;
 
@@ -59,6 +70,8 @@ static void print_key(const struct oti_key *k, const char *key_path, const char 
 		oti_out_str(&o, "private_key_file", key_path);
 	if (pub_path)
 		oti_out_str(&o, "public_key_file", pub_path);
+	if (name)
+		oti_out_str(&o, "name", name);
 	oti_out_finish(&o);
 }
 
@@ -68,9 +81,11 @@ int oti_cmd_keygen(int argc, char **argv)
 		{ "alg", required_argument, NULL, 'a' }, { "out", required_argument, NULL, 'o' },
 		{ "key", required_argument, NULL, 'k' }, { "pub", required_argument, NULL, 'p' },
 		{ "force", no_argument, NULL, 'f' },     { "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },      { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },      { "name", required_argument, NULL, 'n' },
+		{ "names-file", required_argument, NULL, 'N' }, { NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *key = NULL, *pub = NULL;
+	const char *out = NULL, *key = NULL, *pub = NULL, *name = NULL, *names_file = NULL;
+	struct oti_keynames_update names = { 0 };
 	uint32_t alg = OTA_KEY_ALG_ECDSA_P256;
 	bool force = false, json = false;
 	struct oti_diag d;
@@ -95,6 +110,8 @@ int oti_cmd_keygen(int argc, char **argv)
 		case 'p': pub = optarg; break;
 		case 'f': force = true; break;
 		case 'j': json = true; break;
+		case 'n': name = optarg; break;
+		case 'N': names_file = optarg; break;
 		case 'h': return oti_print_help(keygen_help);
 		default: return oti_usage_error("keygen", "unknown option");
 		}
@@ -103,22 +120,30 @@ int oti_cmd_keygen(int argc, char **argv)
 		return oti_usage_error("keygen", "unexpected argument '%s'", argv[optind]);
 	if (!!out == !!key)
 		return oti_usage_error("keygen", "give exactly one of --out (new key) or --key (export)");
-	if (key && !pub)
-		return oti_usage_error("keygen", "--key needs --pub");
+	if (key && !pub && !names_file)
+		return oti_usage_error("keygen", "--key needs --pub or --names-file");
+	if (!!name != !!names_file)
+		return oti_usage_error("keygen", "--name and --names-file go together");
 
 	if (out) {
 		st = oti_key_generate(alg, &k, &d);
 		if (st != OTA_OK)
 			return oti_fail(&d, st);
-		st = oti_key_save(&k, out, pub, force, &d);
 	} else {
 		st = oti_key_load(key, false, &k, &d);
 		if (st != OTA_OK)
 			return oti_fail(&d, st);
-		st = oti_key_save(&k, NULL, pub, force, &d);
 	}
+	/* The names file is checked before a key file is written, and written after. */
+	if (names_file)
+		st = oti_keynames_prepare(names_file, k.key_id, name, &names, &d);
+	if (st == OTA_OK && (out || pub))
+		st = oti_key_save(&k, out, pub, force, &d);
 	if (st == OTA_OK)
-		print_key(&k, out, pub, json);
+		st = oti_keynames_commit(&names, &d);
+	oti_keynames_discard(&names);
+	if (st == OTA_OK)
+		print_key(&k, out, pub, name, json);
 	oti_key_free(&k);
 	return st == OTA_OK ? 0 : oti_fail(&d, st);
 }

@@ -84,4 +84,22 @@ const char *oti_lifecycle_mask_str(uint32_t mask);
 const char *oti_slot_mask_str(uint32_t mask);
 const char *oti_caps_str(uint32_t caps);
 
+/*
+ * keynames_file.c: add a key's name to a key names file (docs/keynames.md).
+ * prepare reads and checks the file (strictly, as its readers do) and
+ * builds the new contents; commit replaces the file atomically. Naming a
+ * key again with the name it has is a no-op; another name for a named
+ * key, or a name another key has, is refused (TOOL_BAD_VALUE).
+ */
+struct oti_keynames_update {
+	const char *path;
+	uint8_t *data; /* NULL: nothing to write */
+	size_t len;
+};
+ota_status_t oti_keynames_prepare(const char *path, const uint8_t id[OTA_KEY_ID_BYTES],
+				  const char *name, struct oti_keynames_update *u,
+				  struct oti_diag *d);
+ota_status_t oti_keynames_commit(struct oti_keynames_update *u, struct oti_diag *d);
+void oti_keynames_discard(struct oti_keynames_update *u);
+
 #endif

@@ -68,6 +68,8 @@ int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
 	ota_policy_init(&policy);
 	if (policy_path) {
 		st = ota_policy_load_file(policy_path, &policy, why, sizeof(why));
+		if (st == OTA_OK) /* its crl files, else the chain is refused */
+			st = ota_trust_add_policy_crls(ca, &policy, why, sizeof(why));
 		if (st != OTA_OK) {
 			ota_trust_free(ca);
 			return ctl_fail(ota_status_class(st), "policy %s: %s", policy_path,

@@ -77,6 +77,20 @@ struct ota_trust; /* opaque: an X509_STORE of CA certificates */
 ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out);
 ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out);
 void ota_trust_free(struct ota_trust *t);
+/*
+ * Revocation: add the CRLs of a PEM file (one or more X509 CRLs) to the
+ * store. From then on every chain's identity certificate is checked
+ * against its CA's CRL (X509_V_FLAG_CRL_CHECK): a revoked one is
+ * VERIFY_IDENTITY_REVOKED, and a CA without a current CRL fails the
+ * chain (VERIFY_CHAIN_UNTRUSTED) - revocation that cannot be checked is
+ * not passed. Call before the store verifies evidence or is shared
+ * between threads: chains remembered earlier are forgotten.
+ * HOST_IO, HOST_BAD_ARGUMENT (too large), X509_MALFORMED (no CRL in it).
+ */
+ota_status_t ota_trust_add_crl_file(struct ota_trust *t, const char *path);
+ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t len);
+/* Number of CRLs added: a verifier's policy naming CRLs needs it non-zero. */
+uint32_t ota_trust_crl_count(const struct ota_trust *t);
 
 /*
  * Verify the DER chain (leaf first) to the anchors; on success the leaf's
@@ -149,6 +163,9 @@ ota_status_t ota_identity_cert_info(const uint8_t *der, size_t len, const uint8_
 /* ---- policy ------------------------------------------------------------ */
 
 #define OTA_POLICY_MAX_ROOT_KEYS 16u
+#define OTA_POLICY_MAX_DENIED_KEYS 64u
+#define OTA_POLICY_MAX_CRLS 8u
+#define OTA_POLICY_CRL_PATH_MAX 512u
 struct ota_policy {
 	uint32_t min_svn[OTA_STAGE_COUNT + 1u]; /* by enum ota_stage; 0 = no minimum */
 	uint32_t allowed_root_key_count;        /* 0 = any root key */
@@ -157,6 +174,18 @@ struct ota_policy {
 	bool hybrid_required;
 	bool tag_path_allowed;
 	uint32_t min_epoch;
+	/* Bit (1 << enum ota_lifecycle) per lifecycle state allowed; 0 = any. */
+	uint32_t allowed_lifecycles;
+	/* Delegate key ids (key_ids[1..depth] of a booted stage) refused wherever they appear. */
+	uint32_t denied_delegate_key_count;
+	uint8_t denied_delegate_keys[OTA_POLICY_MAX_DENIED_KEYS][OTA_KEY_ID_BYTES];
+	/*
+	 * CRL files (PEM) for the identity chain. The policy names them; the
+	 * caller loads them into the trust store (ota_trust_add_policy_crls)
+	 * and ota_verify_evidence refuses the chain while they are not.
+	 */
+	uint32_t crl_count;
+	char crl_files[OTA_POLICY_MAX_CRLS][OTA_POLICY_CRL_PATH_MAX];
 };
 
 /* Everything allowed: no minimums, any key, tag path allowed. */
@@ -169,6 +198,12 @@ ota_status_t ota_policy_parse(const char *text, size_t len, struct ota_policy *p
 			      size_t why_len);
 ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *why,
 				  size_t why_len);
+/*
+ * Load the CRL files the policy names into the trust store. The first
+ * failure's status, with the file in why.
+ */
+ota_status_t ota_trust_add_policy_crls(struct ota_trust *t, const struct ota_policy *p,
+				       char *why, size_t why_len);
 
 /* ---- verdict ----------------------------------------------------------- */
 

@@ -221,8 +221,15 @@ static ota_status_t verify_evidence(const uint8_t *evidence, size_t len,
 	 */
 	st = ota_chain_verify_cached(anchors, m.certs, m.cert_lens, m.cert_count, &facts, why,
 				     sizeof(why));
+	if (st == OTA_OK && policy != NULL && policy->crl_count && !ota_trust_crl_count(anchors)) {
+		/* A caller that forgot ota_trust_add_policy_crls gets no unchecked pass. */
+		st = OTA_VERIFY_CHAIN_UNTRUSTED;
+		snprintf(why, sizeof(why), "the policy names CRLs the trust store has not loaded");
+	}
 	if (st == OTA_OK)
 		chain_ok = true;
+	else if (st == OTA_VERIFY_IDENTITY_REVOKED)
+		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE, "%s", why);
 	else
 		ota_verdict_add(v, OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE,
 				"certificate chain does not lead to the trusted CA: %s", why);
@@ -230,7 +237,7 @@ static ota_status_t verify_evidence(const uint8_t *evidence, size_t len,
 		ota_chain_facts_read(m.certs, m.cert_lens, m.cert_count, &facts);
 
 	/* The leaf key is checked even when the chain is not: report both. */
-	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED) {
+	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED || st == OTA_VERIFY_IDENTITY_REVOKED) {
 		if ((facts.leaf ? ota_cose_sign1_verify_pkey(&m, facts.leaf)
 				: ota_cose_sign1_verify(&m, facts.leaf_pubkey)) == OTA_OK)
 			sig_ok = true;

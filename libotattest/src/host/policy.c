@@ -79,11 +79,76 @@ static const char *const scalar_keys[K_COUNT] = {
 	"hybrid_required", "tag_path_allowed", "min_epoch",
 };
 
+/* A lifecycle state by its name in the claims (ota_lifecycle_name). */
+static bool parse_lifecycle(const char *s, uint32_t *out)
+{
+	for (uint32_t lc = 0; lc < OTA_LC_COUNT; lc++)
+		if (!strcmp(s, ota_lifecycle_name(lc))) {
+			*out = lc;
+			return true;
+		}
+	return false;
+}
+
+/* The keys that may be given more than once, each adding to a list. */
+static int apply_list(struct ota_policy *p, const char *key, const char *val, char *why,
+		      size_t why_len, unsigned line)
+{
+	uint32_t lc;
+	size_t n;
+
+	if (!strcmp(key, "allowed_lifecycle")) {
+		if (!parse_lifecycle(val, &lc)) {
+			snprintf(why, why_len,
+				 "line %u: allowed_lifecycle is one of test_unlocked, dev, prod, "
+				 "prod_end, rma", line);
+			return 0;
+		}
+		if (p->allowed_lifecycles & (1u << lc)) {
+			snprintf(why, why_len, "line %u: allowed_lifecycle %s given twice", line, val);
+			return 0;
+		}
+		p->allowed_lifecycles |= 1u << lc;
+		return 1;
+	}
+	if (!strcmp(key, "denied_delegate_key")) {
+		if (p->denied_delegate_key_count == OTA_POLICY_MAX_DENIED_KEYS) {
+			snprintf(why, why_len, "line %u: more than %u denied_delegate_key entries",
+				 line, OTA_POLICY_MAX_DENIED_KEYS);
+			return 0;
+		}
+		if (!parse_hex32(val, p->denied_delegate_keys[p->denied_delegate_key_count])) {
+			snprintf(why, why_len, "line %u: denied_delegate_key needs 64 hex digits", line);
+			return 0;
+		}
+		p->denied_delegate_key_count++;
+		return 1;
+	}
+	if (!strcmp(key, "crl")) {
+		n = strlen(val);
+		if (p->crl_count == OTA_POLICY_MAX_CRLS) {
+			snprintf(why, why_len, "line %u: more than %u crl entries", line,
+				 OTA_POLICY_MAX_CRLS);
+			return 0;
+		}
+		if (n == 0 || n >= OTA_POLICY_CRL_PATH_MAX) {
+			snprintf(why, why_len, "line %u: crl needs a path of 1 to %u bytes", line,
+				 OTA_POLICY_CRL_PATH_MAX - 1u);
+			return 0;
+		}
+		memcpy(p->crl_files[p->crl_count++], val, n + 1);
+		return 1;
+	}
+	return -1;
+}
+
 static bool apply(struct ota_policy *p, const char *key, const char *val, unsigned *seen,
 		  char *why, size_t why_len, unsigned line)
 {
-	int k;
+	int k = apply_list(p, key, val, why, why_len, line);
 
+	if (k >= 0)
+		return k == 1;
 	if (!strcmp(key, "allowed_root_key")) {
 		if (p->allowed_root_key_count == OTA_POLICY_MAX_ROOT_KEYS) {
 			snprintf(why, why_len, "line %u: more than %u allowed_root_key entries", line,
@@ -187,6 +252,32 @@ ota_status_t ota_policy_parse(const char *text, size_t len, struct ota_policy *p
 	return OTA_OK;
 }
 
+/*
+ * A policy file names its CRLs relative to where it lives, so a policy
+ * and its CRLs move together: a relative crl path gets the file's folder.
+ */
+static ota_status_t crl_paths_beside(const char *policy_path, struct ota_policy *p, char *why,
+				     size_t why_len)
+{
+	const char *slash = strrchr(policy_path, '/');
+	size_t dir = slash ? (size_t)(slash - policy_path) + 1u : 0u;
+	char joined[OTA_POLICY_CRL_PATH_MAX];
+
+	for (uint32_t i = 0; i < p->crl_count && dir; i++) {
+		if (p->crl_files[i][0] == '/')
+			continue;
+		if (dir + strlen(p->crl_files[i]) >= sizeof(joined)) {
+			snprintf(why, why_len, "crl %s: the path beside the policy is longer than %zu bytes",
+				 p->crl_files[i], sizeof(joined) - 1u);
+			return OTA_VERIFY_POLICY_MALFORMED;
+		}
+		memcpy(joined, policy_path, dir);
+		strcpy(joined + dir, p->crl_files[i]);
+		strcpy(p->crl_files[i], joined);
+	}
+	return OTA_OK;
+}
+
 ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *why,
 				  size_t why_len)
 {
@@ -201,10 +292,37 @@ ota_status_t ota_policy_load_file(const char *path, struct ota_policy *p, char *
 	}
 	st = ota_policy_parse((const char *)buf, n, p, why, why_len);
 	free(buf);
+	if (st == OTA_OK)
+		st = crl_paths_beside(path, p, why, why_len);
 	return st;
 }
 
+ota_status_t ota_trust_add_policy_crls(struct ota_trust *t, const struct ota_policy *p,
+				       char *why, size_t why_len)
+{
+	ota_status_t st;
+
+	for (uint32_t i = 0; i < p->crl_count; i++) {
+		st = ota_trust_add_crl_file(t, p->crl_files[i]);
+		if (st != OTA_OK) {
+			snprintf(why, why_len, "CRL %s: %s", p->crl_files[i],
+				 ota_status_message(st));
+			return st;
+		}
+	}
+	return OTA_OK;
+}
+
 /* ---- evaluation ----------------------------------------------------------- */
+
+static bool key_listed(const uint8_t id[OTA_KEY_ID_BYTES],
+		       const uint8_t list[][OTA_KEY_ID_BYTES], uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++)
+		if (!memcmp(id, list[i], OTA_KEY_ID_BYTES))
+			return true;
+	return false;
+}
 
 static void check_stage(const struct ota_policy *p, const struct ota_evidence_stage *s,
 			struct ota_verdict *v)
@@ -212,23 +330,26 @@ static void check_stage(const struct ota_policy *p, const struct ota_evidence_st
 	const char *name = ota_stage_name(s->stage);
 	char kid[2 * OTA_KEY_ID_BYTES + 1];
 	uint32_t i;
-	bool allowed;
 
 	if (s->svn < p->min_svn[s->stage])
 		ota_verdict_add(v, OTA_VERIFY_SVN_BELOW_POLICY, s->stage,
 				"%s SVN %u is below the policy minimum %u", name, s->svn,
 				p->min_svn[s->stage]);
-	if (p->allowed_root_key_count) {
-		allowed = false;
-		for (i = 0; i < p->allowed_root_key_count; i++)
-			if (!memcmp(s->key_ids[0], p->allowed_root_keys[i], OTA_KEY_ID_BYTES))
-				allowed = true;
-		if (!allowed) {
-			otu_hex_encode(kid, s->key_ids[0], OTA_KEY_ID_BYTES);
-			ota_verdict_add(v, OTA_VERIFY_ROOT_KEY_NOT_ALLOWED, s->stage,
-					"%s root key %s is not in allowed_root_key", name, kid);
-		}
+	if (p->allowed_root_key_count &&
+	    !key_listed(s->key_ids[0], p->allowed_root_keys, p->allowed_root_key_count)) {
+		otu_hex_encode(kid, s->key_ids[0], OTA_KEY_ID_BYTES);
+		ota_verdict_add(v, OTA_VERIFY_ROOT_KEY_NOT_ALLOWED, s->stage,
+				"%s root key %s is not in allowed_root_key", name, kid);
 	}
+	/* A denied delegate is refused at any place in the chain below the root. */
+	for (i = 1; i < s->key_id_count; i++)
+		if (key_listed(s->key_ids[i], p->denied_delegate_keys,
+			       p->denied_delegate_key_count)) {
+			otu_hex_encode(kid, s->key_ids[i], OTA_KEY_ID_BYTES);
+			ota_verdict_add(v, OTA_VERIFY_DELEGATE_DENIED, s->stage,
+					"%s delegate %u key %s is in denied_delegate_key", name, i,
+					kid);
+		}
 	if (s->depth > p->max_delegation_depth)
 		ota_verdict_add(v, OTA_VERIFY_DEPTH_EXCEEDED, s->stage,
 				"%s delegation depth %u is above the policy maximum %u", name,
@@ -249,6 +370,15 @@ void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_c
 	uint32_t stage, i, booted;
 	const struct ota_evidence_stage *run;
 
+	/*
+	 * A production fleet trusts production devices only: a dev or RMA
+	 * device has its debug paths open (the lifecycle is certified, 5b).
+	 */
+	if (p->allowed_lifecycles && !(c->lifecycle < OTA_LC_COUNT &&
+				       (p->allowed_lifecycles & (1u << c->lifecycle))))
+		ota_verdict_add(v, OTA_VERIFY_LIFECYCLE_NOT_ALLOWED, OTA_VERDICT_NO_STAGE,
+				"lifecycle %s is not in allowed_lifecycle",
+				ota_lifecycle_name(c->lifecycle));
 	if (c->epoch < p->min_epoch)
 		ota_verdict_add(v, OTA_VERIFY_EPOCH_BELOW_POLICY, OTA_VERDICT_NO_STAGE,
 				"identity epoch %u is below the policy minimum %u", c->epoch,

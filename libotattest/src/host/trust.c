@@ -28,7 +28,12 @@
 struct ota_trust {
 	X509_STORE *store;
 	struct ota_chain_cache *cache;
+	uint32_t crl_count;
+	/* The earliest nextUpdate of the CRLs: no chain is remembered past it. */
+	time_t crls_until;
 };
+
+static bool asn1_seconds(const ASN1_TIME *a, time_t *out);
 
 ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out)
 {
@@ -66,19 +71,91 @@ ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **
 	return OTA_OK;
 }
 
-ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out)
+/* A whole PEM file of at most max bytes, handed to use(ctx, ...). */
+static ota_status_t with_pem_file(const char *path, size_t max,
+				  ota_status_t (*use)(void *ctx, const void *pem, size_t len),
+				  void *ctx)
 {
 	unsigned char *buf;
 	ota_status_t st;
 	size_t n;
 
-	*out = NULL;
-	st = ota_read_file(path, 1u << 20, &buf, &n);
+	st = ota_read_file(path, max, &buf, &n);
 	if (st != OTA_OK)
 		return st;
-	st = ota_trust_load_pem(buf, n, out);
+	st = use(ctx, buf, n);
 	free(buf);
 	return st;
+}
+
+static ota_status_t load_pem(void *out, const void *pem, size_t len)
+{
+	return ota_trust_load_pem(pem, len, out);
+}
+
+ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out)
+{
+	*out = NULL;
+	return with_pem_file(path, 1u << 20, load_pem, out);
+}
+
+ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t len)
+{
+	struct ota_chain_cache *fresh;
+	X509_CRL *crl;
+	BIO *bio;
+	time_t next;
+	uint32_t n = 0;
+	ota_status_t st = OTA_OK;
+
+	if (t == NULL || len > INT32_MAX)
+		return OTA_HOST_BAD_ARGUMENT;
+	bio = BIO_new_mem_buf(pem, (int)len);
+	fresh = ota_chain_cache_new();
+	if (bio == NULL || fresh == NULL) {
+		BIO_free(bio);
+		ota_chain_cache_free(fresh);
+		return OTA_HOST_INTERNAL;
+	}
+	while (st == OTA_OK && (crl = PEM_read_bio_X509_CRL(bio, NULL, NULL, NULL)) != NULL) {
+		if (X509_STORE_add_crl(t->store, crl) != 1)
+			st = OTA_HOST_INTERNAL;
+		else if (X509_CRL_get0_nextUpdate(crl) &&
+			 asn1_seconds(X509_CRL_get0_nextUpdate(crl), &next) &&
+			 (t->crls_until == 0 || next < t->crls_until))
+			t->crls_until = next;
+		n++;
+		X509_CRL_free(crl);
+	}
+	ERR_clear_error(); /* the loop ends on "no start line" */
+	BIO_free(bio);
+	if (st == OTA_OK && n == 0)
+		st = OTA_X509_MALFORMED;
+	if (st != OTA_OK) {
+		ota_chain_cache_free(fresh);
+		return st;
+	}
+	/* Chains remembered before were not checked against these CRLs. */
+	ota_chain_cache_free(t->cache);
+	t->cache = fresh;
+	t->crl_count += n;
+	return OTA_OK;
+}
+
+static ota_status_t add_crl_pem(void *t, const void *pem, size_t len)
+{
+	return ota_trust_add_crl_pem(t, pem, len);
+}
+
+/* A fleet's CRL lists many devices: up to 16 MiB of PEM. */
+ota_status_t ota_trust_add_crl_file(struct ota_trust *t, const char *path)
+{
+	return with_pem_file(path, 16u << 20, add_crl_pem, t);
+}
+
+uint32_t ota_trust_crl_count(const struct ota_trust *t)
+{
+	return t ? t->crl_count : 0;
 }
 
 void ota_trust_free(struct ota_trust *t)
@@ -173,6 +250,49 @@ static void chain_facts(X509_STORE_CTX *ctx, X509 *leaf, STACK_OF(X509) *untrust
 	facts->identity_st = ota_identity_cert_info_x509(id, leaf, issuer_checked, &facts->identity);
 }
 
+/*
+ * Revocation of the certificate the CA issued (the device's identity
+ * certificate: the alias below it is issued by the device itself, which
+ * publishes no CRL). OpenSSL checks it as the target of its own path
+ * validation with X509_V_FLAG_CRL_CHECK: the CRL's issuer and signature,
+ * its validity period and critical extensions are its rules, not ours.
+ * A CA without a current CRL fails: revocation that cannot be checked
+ * does not pass.
+ */
+static ota_status_t not_revoked(const struct ota_trust *t, X509_STORE_CTX *verified, char *why,
+				size_t why_len)
+{
+	STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(verified);
+	X509_STORE_CTX *ctx;
+	X509 *issued;
+	ota_status_t st = OTA_VERIFY_CHAIN_UNTRUSTED;
+	int err;
+
+	if (chain == NULL || sk_X509_num(chain) < 2)
+		return st;
+	issued = sk_X509_value(chain, sk_X509_num(chain) - 2);
+	ctx = X509_STORE_CTX_new();
+	if (ctx == NULL || X509_STORE_CTX_init(ctx, t->store, issued, NULL) != 1) {
+		snprintf(why, why_len, "revocation could not be checked");
+		X509_STORE_CTX_free(ctx);
+		return st;
+	}
+	X509_STORE_CTX_set_flags(ctx, X509_V_FLAG_X509_STRICT | X509_V_FLAG_CRL_CHECK);
+	if (X509_verify_cert(ctx) == 1) {
+		st = OTA_OK;
+	} else {
+		err = X509_STORE_CTX_get_error(ctx);
+		if (err == X509_V_ERR_CERT_REVOKED) {
+			st = OTA_VERIFY_IDENTITY_REVOKED;
+			snprintf(why, why_len, "the identity certificate is revoked by its CA's CRL");
+		} else {
+			snprintf(why, why_len, "revocation: %s", X509_verify_cert_error_string(err));
+		}
+	}
+	X509_STORE_CTX_free(ctx);
+	return st;
+}
+
 static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
 				 const size_t lens[], uint32_t count,
 				 uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
@@ -225,6 +345,12 @@ static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const
 		snprintf(why, why_len, "leaf is not an end-entity signing certificate");
 		goto out;
 	}
+	if (t->crl_count) {
+		st = not_revoked(t, ctx, why, why_len);
+		if (st != OTA_OK)
+			goto out;
+		st = OTA_VERIFY_CHAIN_UNTRUSTED;
+	}
 	/* What the cache keeps: without it the chain is still good, just not remembered. */
 	if (res && (!chain_period(ctx, &res->not_before, &res->not_after) ||
 		    (res->leaf = X509_get_pubkey(leaf)) == NULL))
@@ -270,6 +396,8 @@ ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *c
 	if (st != OTA_OK)
 		return st;
 	facts->leaf = res.leaf;
+	if (t->crls_until && res.not_after > t->crls_until)
+		res.not_after = t->crls_until; /* then the CRLs must be read again */
 	if (facts->leaf && now >= res.not_before && now <= res.not_after)
 		ota_chain_cache_put(t->cache, key, facts, res.not_before, res.not_after);
 	return OTA_OK;

@@ -27,10 +27,10 @@ static const char usage_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --ca FILE (--nonce HEX | --no-nonce) [--policy FILE]\n"
-	"                    [--record FILE] [--json | -q] EVIDENCE\n"
+	"                    [--crl FILE]... [--record FILE] [--json | -q] EVIDENCE\n"
 	"    " PROG " --batch --ca FILE (--nonce HEX | --no-nonce | --nonce-files)\n"
-	"                    [--record-files] [--policy FILE] [--jobs N] [--json | -q]\n"
-	"                    INPUT...\n"
+	"                    [--record-files] [--policy FILE] [--crl FILE]... [--jobs N]\n"
+	"                    [--json | -q] INPUT...\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Verifies otattest evidence (a COSE_Sign1 signed by the device's alias\n"
@@ -62,6 +62,10 @@ static const char usage_text[] =
 	"                     a verifier deciding trust never uses it).\n"
 	"    --policy FILE    policy to apply; without it only authenticity, freshness\n"
 	"                     and accepted stages count.\n"
+	"    --crl FILE       CRLs (PEM) of the CA(s); repeatable, added to the policy's\n"
+	"                     crl files. With any CRL, a revoked identity certificate\n"
+	"                     is VERIFY_IDENTITY_REVOKED, and a CA without a current\n"
+	"                     CRL fails the chain.\n"
 	"    --record FILE    boot record bytes read from the host (sysfs 'record');\n"
 	"                     must hash to the evidence's record digest claim.\n"
 	"    --json           print the verdict as one JSON object on stdout; an input\n"
@@ -78,8 +82,11 @@ static const char usage_text[] =
 	"POLICY FILE\n"
 	"    'key = value' lines, '#' comments. Keys: min_svn_rom_ext, min_svn_bl0\n"
 	"    (0-255), allowed_root_key (64 hex digits, repeatable), max_delegation_depth\n"
-	"    (0-2), hybrid_required, tag_path_allowed (true/false), min_epoch. An\n"
-	"    unknown key, a repeated one or a bad value is an error naming the line.\n"
+	"    (0-2), hybrid_required, tag_path_allowed (true/false), min_epoch,\n"
+	"    allowed_lifecycle (test_unlocked, dev, prod, prod_end, rma; repeatable),\n"
+	"    denied_delegate_key (64 hex digits, repeatable), crl (a PEM file, relative\n"
+	"    to the policy file; repeatable). An unknown key, a repeated one or a bad\n"
+	"    value is an error naming the line.\n"
 	"    See docs/verifier.md.\n"
 	"\n"
 	"EXIT STATUS\n"
@@ -139,6 +146,24 @@ static int read_input(const char *what, const char *path, size_t max, uint8_t **
 	return 0;
 }
 
+/* The policy's CRL files, then --crl's, into the trust store. */
+static int load_crls(struct ota_trust *ca, const struct ota_policy *policy,
+		     const char *const paths[], uint32_t count)
+{
+	char why[700];
+	ota_status_t st;
+
+	st = ota_trust_add_policy_crls(ca, policy, why, sizeof(why));
+	if (st != OTA_OK)
+		return fail_input("policy", "crl", st, why);
+	for (uint32_t i = 0; i < count; i++) {
+		st = ota_trust_add_crl_file(ca, paths[i]);
+		if (st != OTA_OK)
+			return fail_input("CRL", paths[i], st, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -147,6 +172,7 @@ int main(int argc, char **argv)
 		{ "no-nonce", no_argument, NULL, 'N' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "record", required_argument, NULL, 'r' },
+		{ "crl", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'J' },
@@ -159,7 +185,8 @@ int main(int argc, char **argv)
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
 	bool json = false, quiet = false, no_nonce = false, batch = false, nonce_files = false;
 	bool record_files = false;
-	uint32_t jobs = 0;
+	uint32_t jobs = 0, crl_count = 0;
+	const char *crl_paths[OTA_POLICY_MAX_CRLS];
 	uint8_t *ev = NULL, *rec = NULL;
 	size_t ev_len = 0, rec_len = 0;
 	ssize_t nonce_len = 0;
@@ -178,6 +205,13 @@ int main(int argc, char **argv)
 		case 'N': no_nonce = true; break;
 		case 'p': policy_path = optarg; break;
 		case 'r': record_path = optarg; break;
+		case 'L':
+			if (crl_count == OTA_POLICY_MAX_CRLS) {
+				fprintf(stderr, PROG ": at most %u --crl\n", OTA_POLICY_MAX_CRLS);
+				return OTA_EXIT_USAGE;
+			}
+			crl_paths[crl_count++] = optarg;
+			break;
 		case 'j': json = json_out = true; break;
 		case 'b': batch = true; break;
 		case 'J':
@@ -222,6 +256,11 @@ int main(int argc, char **argv)
 	st = ota_trust_load_file(ca_path, &ca);
 	if (st != OTA_OK)
 		return fail_input("CA", ca_path, st, NULL);
+	rc = load_crls(ca, &policy, crl_paths, crl_count);
+	if (rc) {
+		ota_trust_free(ca);
+		return rc;
+	}
 	if (batch) {
 		struct vb_options bo = {
 			.ca = ca,

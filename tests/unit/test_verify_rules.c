@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fleet policy rules of the verifier (issue 15) on evidence the
+ * firmware's runtime makes on the software HAL: the lifecycle rule (a
+ * production policy refuses a dev or RMA device), the delegate key
+ * deny-list, and revocation of the identity certificate by its CA's CRL
+ * (OpenSSL's CRL check through the trust store). Each refusal names its
+ * own reason and nothing else; beside each, the case it must let pass.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <otu/hex.h>
+
+#include "test_evidence_fixture.h"
+#include "tu_main.h"
+
+static struct evfix f;
+static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];
+static struct ota_verdict v;
+static const uint8_t nonce[24] = "otattest-policy-nonce!!";
+
+static void setup(void)
+{
+	evfix_open(&f, EVFIX_IDCERT_OURS);
+}
+
+static void teardown(void)
+{
+	evfix_close(&f);
+}
+
+/* Boot the runtime with the device in lifecycle state lc (ROM_EXT certifies it). */
+static uint32_t attest_in(uint32_t lc)
+{
+	uint32_t len = 0;
+
+	f.bs.record.hdr.lifecycle = lc;
+	f.bs.otp.lifecycle = lc;
+	evfix_boot_runtime(&f);
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	return len;
+}
+
+static ota_status_t verify(uint32_t len, const struct ota_policy *p)
+{
+	return ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), p, NULL, 0, &v);
+}
+
+static void parse(struct ota_policy *p, const char *text)
+{
+	char why[200];
+
+	ck_assert_msg(ota_policy_parse(text, strlen(text), p, why, sizeof(why)) == OTA_OK, "%s",
+		      why);
+}
+
+/* Exactly one failure, with this reason and stage. */
+static void expect_only(ota_status_t got, ota_status_t want, uint32_t stage)
+{
+	ck_assert_msg(got == want, "status %s, want %s (%s)", ota_status_name(got),
+		      ota_status_name(want), v.failure_count ? v.failures[0].detail : "");
+	ck_assert_uint_eq(v.failure_count, 1);
+	ck_assert_uint_eq(v.failures[0].status, want);
+	ck_assert_uint_eq(v.failures[0].stage, stage);
+	ck_assert_str_ne(v.failures[0].detail, "");
+}
+
+static const char production[] = "allowed_lifecycle = prod\nallowed_lifecycle = prod_end\n";
+
+START_TEST(test_production_policy_refuses_dev_evidence)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_DEV);
+
+	parse(&p, production);
+	expect_only(verify(len, &p), OTA_VERIFY_LIFECYCLE_NOT_ALLOWED, OTA_VERDICT_NO_STAGE);
+	ck_assert(v.authentic);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "dev"));
+	/* The same evidence under a policy for development devices. */
+	parse(&p, "allowed_lifecycle = dev\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	/* And with no lifecycle rule at all. */
+	ota_policy_init(&p);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+}
+END_TEST
+
+START_TEST(test_production_policy_refuses_rma_evidence)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_RMA);
+
+	parse(&p, production);
+	expect_only(verify(len, &p), OTA_VERIFY_LIFECYCLE_NOT_ALLOWED, OTA_VERDICT_NO_STAGE);
+}
+END_TEST
+
+START_TEST(test_production_policy_passes_prod_evidence)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	parse(&p, production);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	parse(&p, "allowed_lifecycle = dev\n");
+	expect_only(verify(len, &p), OTA_VERIFY_LIFECYCLE_NOT_ALLOWED, OTA_VERDICT_NO_STAGE);
+}
+END_TEST
+
+/* "denied_delegate_key = " and byte b 32 times in hex. */
+static void deny(struct ota_policy *p, uint8_t b)
+{
+	uint8_t id[OTA_KEY_ID_BYTES];
+	char text[128], hex[2 * OTA_KEY_ID_BYTES + 1];
+
+	memset(id, b, sizeof(id));
+	otu_hex_encode(hex, id, sizeof(id));
+	snprintf(text, sizeof(text), "denied_delegate_key = %s\n", hex);
+	parse(p, text);
+}
+
+/*
+ * The fixture's booted BL0 A is signed through delegate 0x02.. under root
+ * 0x01..; the refused BL0 B went through 0x02.. and 0x03...
+ */
+START_TEST(test_denied_delegate_is_refused)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	deny(&p, 0x02);
+	expect_only(verify(len, &p), OTA_VERIFY_DELEGATE_DENIED, OTA_STAGE_BL0);
+	ck_assert(v.authentic);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "0202"));
+	/* Only on the refused attempt: history, not judged. */
+	deny(&p, 0x03);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	/* A root key is no delegate (allowed_root_key decides roots). */
+	deny(&p, 0x01);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+}
+END_TEST
+
+/* A CRL of the fixture's CA (or of ca/ca_key) revoking serial (NULL: none), as PEM. */
+static char *crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days,
+		     size_t *len)
+{
+	X509_CRL *crl = X509_CRL_new();
+	ASN1_TIME *last = ASN1_TIME_adj(NULL, time(NULL), -2, 0);
+	ASN1_TIME *next = ASN1_TIME_adj(NULL, time(NULL), valid_days - 1, 0);
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *data, *out;
+	long n;
+
+	ck_assert_ptr_nonnull(crl);
+	ck_assert_int_eq(X509_CRL_set_version(crl, X509_CRL_VERSION_2), 1);
+	ck_assert_int_eq(X509_CRL_set_issuer_name(crl, X509_get_subject_name(ca)), 1);
+	ck_assert_int_eq(X509_CRL_set1_lastUpdate(crl, last), 1);
+	ck_assert_int_eq(X509_CRL_set1_nextUpdate(crl, next), 1);
+	if (serial) {
+		X509_REVOKED *r = X509_REVOKED_new();
+
+		ck_assert_int_eq(X509_REVOKED_set_serialNumber(r, (ASN1_INTEGER *)serial), 1);
+		ck_assert_int_eq(X509_REVOKED_set_revocationDate(r, last), 1);
+		ck_assert_int_eq(X509_CRL_add0_revoked(crl, r), 1);
+	}
+	ck_assert_int_gt(X509_CRL_sign(crl, ca_key, EVP_sha256()), 0);
+	ck_assert_int_eq(PEM_write_bio_X509_CRL(bio, crl), 1);
+	n = BIO_get_mem_data(bio, &data);
+	out = malloc((size_t)n);
+	memcpy(out, data, (size_t)n);
+	*len = (size_t)n;
+	BIO_free(bio);
+	ASN1_TIME_free(last);
+	ASN1_TIME_free(next);
+	X509_CRL_free(crl);
+	return out;
+}
+
+static void add_crl(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days)
+{
+	size_t n;
+	char *pem = crl_pem(ca_key, ca, serial, valid_days, &n);
+
+	ck_assert_uint_eq(ota_trust_add_crl_pem(f.trust, pem, n), OTA_OK);
+	free(pem);
+}
+
+START_TEST(test_revoked_identity_certificate_is_refused)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	ota_policy_init(&p);
+	/* Verified once before the CRL: the chain is remembered, then forgotten. */
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	add_crl(f.ca_key, f.ca, X509_get0_serialNumber(f.identity), 30);
+	ck_assert_uint_eq(ota_trust_crl_count(f.trust), 1);
+	expect_only(verify(len, &p), OTA_VERIFY_IDENTITY_REVOKED, OTA_VERDICT_NO_STAGE);
+	ck_assert(!v.authentic);
+	ck_assert(v.claims_valid);
+	/* Again: a refused chain is never remembered. */
+	expect_only(verify(len, &p), OTA_VERIFY_IDENTITY_REVOKED, OTA_VERDICT_NO_STAGE);
+}
+END_TEST
+
+START_TEST(test_crl_revoking_another_certificate_passes)
+{
+	ASN1_INTEGER *other = ASN1_INTEGER_new();
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	ASN1_INTEGER_set(other, 0x7e57);
+	add_crl(f.ca_key, f.ca, other, 30);
+	ota_policy_init(&p);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK); /* remembered, same answer */
+	ASN1_INTEGER_free(other);
+}
+END_TEST
+
+/* Revocation that cannot be checked does not pass: no CRL of this CA, or an expired one. */
+START_TEST(test_unusable_crl_fails_the_chain)
+{
+	EVP_PKEY *other_key = NULL;
+	X509 *other_ca = NULL;
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	ck_assert_uint_eq(otimage_ca_create("another CA", &other_key, &other_ca), OTA_OK);
+	add_crl(other_key, other_ca, NULL, 30);
+	ota_policy_init(&p);
+	expect_only(verify(len, &p), OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "CRL"));
+	add_crl(f.ca_key, f.ca, NULL, -1); /* nextUpdate two days ago */
+	expect_only(verify(len, &p), OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "expired"));
+	EVP_PKEY_free(other_key);
+	X509_free(other_ca);
+}
+END_TEST
+
+/* A policy naming CRLs the caller did not load refuses rather than skip the check. */
+START_TEST(test_policy_crls_not_loaded_fail_the_chain)
+{
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	parse(&p, "crl = /nonexistent/ca.crl\n");
+	expect_only(verify(len, &p), OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE);
+}
+END_TEST
+
+/* The policy file's crl lines, relative to its folder, loaded by ota_trust_add_policy_crls. */
+START_TEST(test_policy_file_crl_beside_it)
+{
+	char dir[] = "/tmp/ota-rules-XXXXXX", path[600], why[700];
+	struct ota_policy p;
+	size_t n;
+	char *pem;
+	FILE *out;
+	uint32_t len = attest_in(OTA_LC_PROD);
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pem = crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.identity), 30, &n);
+	snprintf(path, sizeof(path), "%s/ca.crl", dir);
+	out = fopen(path, "w");
+	ck_assert_uint_eq(fwrite(pem, 1, n, out), n);
+	fclose(out);
+	free(pem);
+	snprintf(path, sizeof(path), "%s/fleet.policy", dir);
+	out = fopen(path, "w");
+	fputs("crl = ca.crl\n", out);
+	fclose(out);
+	ck_assert_uint_eq(ota_policy_load_file(path, &p, why, sizeof(why)), OTA_OK);
+	snprintf(path, sizeof(path), "%s/ca.crl", dir);
+	ck_assert_str_eq(p.crl_files[0], path);
+	ck_assert_uint_eq(ota_trust_add_policy_crls(f.trust, &p, why, sizeof(why)), OTA_OK);
+	expect_only(verify(len, &p), OTA_VERIFY_IDENTITY_REVOKED, OTA_VERDICT_NO_STAGE);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fleet.policy", dir);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_rule_keys_parse)
+{
+	struct ota_policy p;
+	char text[400];
+
+	snprintf(text, sizeof(text),
+		 "allowed_lifecycle = prod\nallowed_lifecycle = rma\n"
+		 "denied_delegate_key = %064d\ndenied_delegate_key = %064d\n"
+		 "crl = a.crl\ncrl = /etc/b.crl\n", 0, 1);
+	parse(&p, text);
+	ck_assert_uint_eq(p.allowed_lifecycles, (1u << OTA_LC_PROD) | (1u << OTA_LC_RMA));
+	ck_assert_uint_eq(p.denied_delegate_key_count, 2);
+	ck_assert_uint_eq(p.denied_delegate_keys[1][31], 0x01);
+	ck_assert_uint_eq(p.crl_count, 2);
+	ck_assert_str_eq(p.crl_files[0], "a.crl"); /* ota_policy_parse knows no folder */
+	ck_assert_str_eq(p.crl_files[1], "/etc/b.crl");
+}
+END_TEST
+
+START_TEST(test_rule_key_errors)
+{
+	static const char *const bad[] = {
+		"allowed_lifecycle = production\n",
+		"allowed_lifecycle = prod\nallowed_lifecycle = prod\n",
+		"allowed_lifecycle =\n",
+		"denied_delegate_key = 1234\n",
+		"crl =\n",
+	};
+	struct ota_policy p;
+	char why[200];
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		ck_assert_msg(ota_policy_parse(bad[i], strlen(bad[i]), &p, why, sizeof(why)) ==
+				      OTA_VERIFY_POLICY_MALFORMED,
+			      "accepted: %s", bad[i]);
+		ck_assert_ptr_nonnull(strstr(why, "line "));
+	}
+}
+END_TEST
+
+static Suite *rules_suite(void)
+{
+	Suite *s = suite_create("verify_rules");
+	TCase *tc = tcase_create("rules"), *pol = tcase_create("policy_file");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_production_policy_refuses_dev_evidence);
+	tcase_add_test(tc, test_production_policy_refuses_rma_evidence);
+	tcase_add_test(tc, test_production_policy_passes_prod_evidence);
+	tcase_add_test(tc, test_denied_delegate_is_refused);
+	tcase_add_test(tc, test_revoked_identity_certificate_is_refused);
+	tcase_add_test(tc, test_crl_revoking_another_certificate_passes);
+	tcase_add_test(tc, test_unusable_crl_fails_the_chain);
+	tcase_add_test(tc, test_policy_crls_not_loaded_fail_the_chain);
+	tcase_add_test(tc, test_policy_file_crl_beside_it);
+	tcase_add_test(pol, test_rule_keys_parse);
+	tcase_add_test(pol, test_rule_key_errors);
+	suite_add_tcase(s, tc);
+	suite_add_tcase(s, pol);
+	return s;
+}
+
+OTA_TEST_MAIN(rules_suite)

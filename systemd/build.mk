@@ -1,5 +1,5 @@
 # systemd/: the units (service and its netlink socket), D-Bus policy and activation file, udev rule,
-# sysusers.d, polkit action and rules; and `make install` for everything
+# sysusers.d, polkit action and rules, the journal catalog; and `make install` for everything
 # a Debian package would ship (the daemon and CLI, the library, its
 # headers and pkg-config file, otattest-verify). DESTDIR and PREFIX work
 # as usual: `make install PREFIX=/usr DESTDIR=debian/tmp`.
@@ -7,6 +7,7 @@ SYSTEMD_UNIT := $(B)/systemd/otattestd.service
 LIBEXECDIR ?= $(PREFIX)/libexec
 SYSTEMD_UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+SYSTEMD_CATALOGDIR ?= $(PREFIX)/lib/systemd/catalog
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 DBUS_SYSTEM_CONFDIR ?= $(PREFIX)/share/dbus-1/system.d
 DBUS_SYSTEM_SERVICEDIR ?= $(PREFIX)/share/dbus-1/system-services
@@ -40,6 +41,7 @@ install-systemd: $(SYSTEMD_UNIT)
 	install -D -m 0644 $(SYSTEMD_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.service
 	install -D -m 0644 systemd/otattestd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.socket
 	install -D -m 0644 systemd/otattest.sysusers $(DESTDIR)$(SYSUSERSDIR)/otattest.conf
+	install -D -m 0644 systemd/otattest.catalog $(DESTDIR)$(SYSTEMD_CATALOGDIR)/otattest.catalog
 	install -D -m 0644 systemd/99-otattest.rules $(DESTDIR)$(UDEVRULESDIR)/99-otattest.rules
 	install -D -m 0644 systemd/org.otattest.BootAttest1.conf \
 		$(DESTDIR)$(DBUS_SYSTEM_CONFDIR)/org.otattest.BootAttest1.conf

@@ -178,6 +178,36 @@ static int get_stages(sd_bus *bus, const char *path, const char *interface, cons
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+/* One entry per element of Stages, in the same order. */
+static int get_stage_path_reasons(sd_bus *bus, const char *path, const char *interface,
+				  const char *property, sd_bus_message *reply, void *userdata,
+				  sd_bus_error *error)
+{
+	const struct device *d = userdata;
+	uint32_t i, n = d->have_record ? d->record.hdr.stage_count : 0;
+	int r;
+
+	r = sd_bus_message_open_container(reply, 'a', "s");
+	for (i = 0; r >= 0 && i < n; i++)
+		r = sd_bus_message_append(reply, "s", ota_path_reason_name(d->record.stage[i].path_reason));
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
+static int get_stage_debug(sd_bus *bus, const char *path, const char *interface,
+			   const char *property, sd_bus_message *reply, void *userdata,
+			   sd_bus_error *error)
+{
+	const struct device *d = userdata;
+	uint32_t i, n = d->have_record ? d->record.hdr.stage_count : 0;
+	int r;
+
+	r = sd_bus_message_open_container(reply, 'a', "b");
+	for (i = 0; r >= 0 && i < n; i++)
+		r = sd_bus_message_append(reply, "b",
+					  !!(d->record.stage[i].effective.usage.flags & OTA_CAP_DEBUG));
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 /* ---- methods ---- */
 
 static int method_get_record(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -307,6 +337,9 @@ const sd_bus_vtable device_vtable[] = {
 	PROP("BootTimeNs", "t", get_u64, REC(boot_time_ns)),
 	PROP("RomIdentity", "ay", get_rom_identity, 0),
 	PROP("Stages", "a" OTA_STAGE_STRUCT_SIG, get_stages, 0),
+	PROP("StagePathReasons", "as", get_stage_path_reasons, 0),
+	PROP("StageDebug", "ab", get_stage_debug, 0),
+	PROP("TagMismatches", "t", get_u64, offsetof(struct device, tag_mismatches)),
 	SD_BUS_METHOD_WITH_ARGS("GetRecord", SD_BUS_NO_ARGS, SD_BUS_RESULT("ay", record),
 				method_get_record, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Attest", SD_BUS_ARGS("ay", nonce), SD_BUS_RESULT("ay", evidence),
@@ -327,6 +360,10 @@ const sd_bus_vtable device_vtable[] = {
 				SD_BUS_RESULT("u", boot_status, "u", generation, "u", booted_slot),
 				method_warm_reset, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_SIGNAL_WITH_ARGS("RecordChanged", SD_BUS_ARGS("u", generation), 0),
+	SD_BUS_SIGNAL_WITH_ARGS("TagMismatch",
+				SD_BUS_ARGS("u", generation, "s", stage, "s", slot, "u",
+					    tag_key_version, "ay", measurement, "u", status),
+				0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationProgress", SD_BUS_ARGS("u", done, "u", total), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationFinished",
 				SD_BUS_ARGS("u", old_key_version, "u", new_key_version, "u",

@@ -132,7 +132,8 @@ static char *const state_props[] = { "State", "StateDetail", "StateMessage", NUL
 static char *const record_props[] = {
 	"RecordValid", "DeviceId", "Lifecycle", "ResetReason", "Epoch", "MinSvn", "ChainMaxSvn",
 	"FloorRomExt", "FloorBl0", "TagBootEnabled", "TagKeyVersion", "Generation", "BootStatus",
-	"BootDataCounter", "BootTimeNs", "RomIdentity", "Stages", NULL,
+	"BootDataCounter", "BootTimeNs", "RomIdentity", "Stages", "StagePathReasons", "StageDebug",
+	NULL,
 };
 
 void bus_emit_state_changed(struct device *d)
@@ -181,6 +182,35 @@ void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_
 	sd_bus_emit_signal(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, "RotationFinished", "uuuss",
 			   old_kv, new_kv, retagged, e ? ota_class_error_name(e->cls) : "",
 			   e ? e->message : "");
+}
+
+void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct ota_stage_record *s)
+{
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *sig = NULL;
+	int r;
+
+	if (!d->m->bus)
+		return;
+	r = sd_bus_message_new_signal(d->m->bus, &sig, d->path, OTA_BUS_DEVICE_IFACE, "TagMismatch");
+	if (r >= 0)
+		r = sd_bus_message_append(sig, "ussu", generation, ota_stage_name(s->stage),
+					  s->slot == OTA_SLOT_A ? "a" : "b", s->tag_key_version);
+	if (r >= 0)
+		r = sd_bus_message_append_array(sig, 'y', s->measurement, sizeof(s->measurement));
+	if (r >= 0)
+		r = sd_bus_message_append(sig, "u", s->status);
+	if (r >= 0)
+		r = sd_bus_send(d->m->bus, sig, NULL);
+	if (r < 0)
+		log_warning_errno(r, "%s: cannot send TagMismatch: %m", d->name);
+}
+
+void bus_emit_tag_mismatches_changed(struct device *d)
+{
+	if (!d->m->bus)
+		return;
+	sd_bus_emit_properties_changed(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, "TagMismatches",
+				       NULL);
 }
 
 void bus_update_status(struct manager *m)

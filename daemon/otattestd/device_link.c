@@ -212,6 +212,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 				bus_emit_record_props_changed(d);
 			}
 		} else if (records_differ(d, &rec, len)) {
+			device_report_tag_mismatches(d, &d->record, d->have_record, &rec);
 			d->record = rec;
 			d->record_len = len;
 			d->have_record = true;

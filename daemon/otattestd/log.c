@@ -49,6 +49,7 @@ struct log_fields {
 	bool have_uid;
 	uid_t uid;
 	ota_status_t status;
+	const char *const *extra; /* "NAME=value", NULL-terminated; NULL: none */
 };
 
 static void log_stderr(const struct log_fields *f, const char *msg)
@@ -84,8 +85,8 @@ static void log_emit(const struct log_fields *f, const char *msg)
 {
 	char f_msg[1100], f_prio[16], f_mid[48], f_dev[64], f_sender[300], f_uid[32],
 		f_member[96], f_status[96], f_errno[32], f_file[256], f_line[32], f_func[128];
-	struct iovec iov[12];
-	int n = 0;
+	struct iovec iov[12 + LOG_EXTRA_MAX];
+	int n = 0, i;
 
 	if (target == LOG_TARGET_JOURNAL) {
 		ADD(f_msg, "MESSAGE=%s%s%s", f->device ?: "", f->device ? ": " : "", msg);
@@ -107,6 +108,11 @@ static void log_emit(const struct log_fields *f, const char *msg)
 		ADD(f_file, "CODE_FILE=%s", f->file);
 		ADD(f_line, "CODE_LINE=%d", f->line);
 		ADD(f_func, "CODE_FUNC=%s", f->func);
+		for (i = 0; f->extra && f->extra[i] && i < (int)LOG_EXTRA_MAX; i++) {
+			iov[n].iov_base = (void *)f->extra[i];
+			iov[n].iov_len = strlen(f->extra[i]);
+			n++;
+		}
 		if (sd_journal_sendv(iov, n) >= 0)
 			return;
 		/* No journal after all: do not lose the line. */
@@ -141,6 +147,22 @@ int log_event_at(const char *file, int line, const char *func, int prio, int err
 		va_end(ap);
 	}
 	return f.err ? -f.err : 0;
+}
+
+int log_event_fields_at(const char *file, int line, const char *func, int prio,
+			const char *message_id, const char *device, const char *const *fields,
+			const char *fmt, ...)
+{
+	struct log_fields f = { .file = file, .line = line, .func = func, .prio = prio,
+				.message_id = message_id, .device = device, .extra = fields };
+	va_list ap;
+
+	if (prio <= max_prio) {
+		va_start(ap, fmt);
+		log_vemit(&f, fmt, ap);
+		va_end(ap);
+	}
+	return 0;
 }
 
 /* ---- refusals: limited, the rest counted by user ---- */

@@ -46,6 +46,8 @@
 #define MID_REVOKE "b925e91779324dd0a43f22151bdb7185"
 #define MID_ACCESS_DENIED "9f965ee2abb3428792a893468585b85d"
 #define MID_REFUSALS_SUPPRESSED "5b2f8b93d1b04c41a3f0c7f24ac0e6d8"
+/* A boot tag did not match its image: in the journal catalog (systemd/otattest.catalog). */
+#define MID_TAG_MISMATCH "b0254b0e5eef4751b96507ed0a652fb8"
 
 #define LOG_REFUSAL_BURST 20u
 #define LOG_REFUSAL_PER_SEC 1u
@@ -67,6 +69,17 @@ int log_event_at(const char *file, int line, const char *func, int prio, int err
 		 ota_status_t status, const char *fmt, ...)
 	__attribute__((format(printf, 10, 11)));
 #define log_event(...) log_event_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
+
+/*
+ * The same with journal fields of the event's own: `fields` holds up to
+ * LOG_EXTRA_MAX "NAME=value" strings, NULL-terminated (stderr shows the
+ * message only).
+ */
+#define LOG_EXTRA_MAX 8u
+int log_event_fields_at(const char *file, int line, const char *func, int prio,
+			const char *message_id, const char *device, const char *const *fields,
+			const char *fmt, ...) __attribute__((format(printf, 8, 9)));
+#define log_event_fields(...) log_event_fields_at(__FILE__, __LINE__, __func__, __VA_ARGS__)
 
 /* The caller a line is about: the bus's word for its uid, its unique name, the method. */
 struct log_caller {

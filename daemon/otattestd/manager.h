@@ -43,6 +43,7 @@ struct device {
 	struct ota_record record;
 	uint32_t record_len;
 	uint32_t generation;
+	uint64_t tag_mismatches; /* attempts whose tag did not match, seen by this instance */
 
 	/*
 	 * Refresh bookkeeping: one request about the cache in flight
@@ -102,6 +103,10 @@ const char *device_state_string(const struct device *d);
 bool device_usable(const struct device *d, const struct manager *m, struct ota_err *e);
 void device_free_all(struct manager *m);
 
+/* tag_mismatch.c: journal, signal and counter for each new boot's tag mismatches. */
+void device_report_tag_mismatches(struct device *d, const struct ota_record *old, bool had_old,
+				  const struct ota_record *rec);
+
 /* udev.c */
 int udev_setup(struct manager *m);
 
@@ -115,6 +120,8 @@ void bus_emit_record_changed(struct device *d);
 void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total);
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
 				uint32_t retagged, const struct ota_err *e);
+void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct ota_stage_record *s);
+void bus_emit_tag_mismatches_changed(struct device *d);
 void bus_update_status(struct manager *m);
 
 /* bus-device.c */

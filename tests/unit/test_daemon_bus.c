@@ -300,6 +300,28 @@ static int on_usr(sd_event_source *s, const struct signalfd_siginfo *si, void *u
 	return 0;
 }
 
+/*
+ * SIGWINCH: the device booted again and BL0's tag did not match (it booted
+ * on the signature path, re-tagged). SIGURG: the record moved on within the
+ * same boot (its stage records unchanged).
+ */
+static int on_reboot(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
+{
+	struct ota_stage_record *bl0 = &fake.record.stage[1];
+	uint32_t gen = fake.record.hdr.generation + 1;
+
+	if (si->ssi_signo == SIGWINCH) {
+		build_record(&fake.record, &fake.record_len, gen, fake.record.hdr.tag_key_version);
+		bl0->path = OTA_PATH_SIGNATURE_RETAGGED;
+		bl0->path_reason = OTA_REASON_TAG_MISMATCH;
+		bl0->verify_time_ns += gen; /* another boot took another time */
+	} else {
+		fake.record.hdr.generation = gen;
+	}
+	fake_event(OTATTEST_EVENT_RECORD_CHANGED, gen, 0);
+	return 0;
+}
+
 static void run_server(void)
 {
 	static struct manager m;
@@ -324,9 +346,13 @@ static void run_server(void)
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGUSR1);
 	sigaddset(&mask, SIGUSR2);
+	sigaddset(&mask, SIGWINCH);
+	sigaddset(&mask, SIGURG);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sd_event_add_signal(m.event, NULL, SIGUSR1, on_usr, NULL);
 	sd_event_add_signal(m.event, NULL, SIGUSR2, on_usr, NULL);
+	sd_event_add_signal(m.event, NULL, SIGWINCH, on_reboot, NULL);
+	sd_event_add_signal(m.event, NULL, SIGURG, on_reboot, NULL);
 	ck_assert_int_eq(bus_setup(&m), 0);
 	d = device_get(&m, 0);
 	ck_assert_ptr_nonnull(d);
@@ -1112,6 +1138,121 @@ START_TEST(rotate_as_root_with_signals)
 }
 END_TEST
 
+struct mismatch {
+	int signals;
+	uint32_t generation, kv, status;
+	char stage[16], slot[4];
+	size_t measurement_len;
+};
+
+static int on_tag_mismatch(sd_bus_message *m, void *userdata, sd_bus_error *e)
+{
+	struct mismatch *mm = userdata;
+	const char *stage, *slot;
+	const void *meas;
+
+	if (!sd_bus_message_is_signal(m, OTA_BUS_DEVICE_IFACE, "TagMismatch"))
+		return 0;
+	ck_assert_int_ge(sd_bus_message_read(m, "ussu", &mm->generation, &stage, &slot, &mm->kv), 0);
+	ck_assert_int_ge(sd_bus_message_read_array(m, 'y', &meas, &mm->measurement_len), 0);
+	ck_assert_int_ge(sd_bus_message_read(m, "u", &mm->status), 0);
+	snprintf(mm->stage, sizeof(mm->stage), "%s", stage);
+	snprintf(mm->slot, sizeof(mm->slot), "%s", slot);
+	mm->signals++;
+	return 0;
+}
+
+static uint64_t tag_mismatches(void)
+{
+	uint64_t n = 0;
+
+	ck_assert_int_ge(sd_bus_get_property_trivial(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						     "TagMismatches", NULL, 't', &n), 0);
+	return n;
+}
+
+static uint32_t generation(void)
+{
+	uint32_t g = 0;
+
+	ck_assert_int_ge(sd_bus_get_property_trivial(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						     "Generation", NULL, 'u', &g), 0);
+	return g;
+}
+
+static void pump_until_generation(uint32_t want)
+{
+	int i;
+
+	for (i = 0; i < 200 && generation() != want; i++) {
+		sd_bus_wait(client, 10000);
+		while (sd_bus_process(client, NULL) > 0)
+			;
+	}
+	ck_assert_uint_eq(generation(), want);
+	/* The signal goes out before the property changes are read back. */
+	while (sd_bus_process(client, NULL) > 0)
+		;
+}
+
+START_TEST(tag_mismatch_signal_counter_and_reasons)
+{
+	struct mismatch mm = { 0 };
+	char **reasons = NULL;
+	sd_bus_message *reply = NULL;
+	int debug[2] = { -1, -1 }, b, n = 0;
+
+	go();
+	ck_assert_int_ge(sd_bus_add_match(client, NULL,
+					  "type='signal',interface='" OTA_BUS_DEVICE_IFACE "'",
+					  on_tag_mismatch, &mm), 0);
+	ck_assert_uint_eq(tag_mismatches(), 0);
+	ck_assert_int_ge(sd_bus_get_property_strv(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						  "StagePathReasons", NULL, &reasons), 0);
+	ck_assert_str_eq(reasons[0], "none");
+	ck_assert_str_eq(reasons[1], "none");
+	ck_assert_ptr_null(reasons[2]);
+	ctl_strv_free(reasons);
+
+	kill(server_pid, SIGWINCH);
+	pump_until_generation(5);
+	ck_assert_int_eq(mm.signals, 1);
+	ck_assert_uint_eq(mm.generation, 5);
+	ck_assert_str_eq(mm.stage, "bl0");
+	ck_assert_str_eq(mm.slot, "a");
+	ck_assert_uint_eq(mm.kv, 1);
+	ck_assert_uint_eq(mm.measurement_len, OTA_SHA256_BYTES);
+	ck_assert_uint_eq(mm.status, OTA_OK);
+	ck_assert_uint_eq(tag_mismatches(), 1);
+	ck_assert_int_ge(sd_bus_get_property_strv(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						  "StagePathReasons", NULL, &reasons), 0);
+	ck_assert_str_eq(reasons[0], "none");
+	ck_assert_str_eq(reasons[1], "tag-mismatch");
+	ctl_strv_free(reasons);
+	ck_assert_int_ge(sd_bus_get_property(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					     "StageDebug", NULL, &reply, "ab"), 0);
+	ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "b"), 0);
+	while (sd_bus_message_read(reply, "b", &b) > 0 && n < 2)
+		debug[n++] = b;
+	sd_bus_message_unref(reply);
+	ck_assert_int_eq(n, 2);
+	ck_assert_int_eq(debug[0], 0);
+	ck_assert_int_eq(debug[1], 0);
+
+	/* The same boot's record moving on is not a second mismatch. */
+	kill(server_pid, SIGURG);
+	pump_until_generation(6);
+	ck_assert_int_eq(mm.signals, 1);
+	ck_assert_uint_eq(tag_mismatches(), 1);
+	/* Another boot with a mismatch is. */
+	kill(server_pid, SIGWINCH);
+	pump_until_generation(7);
+	ck_assert_int_eq(mm.signals, 2);
+	ck_assert_uint_eq(tag_mismatches(), 2);
+	finish();
+}
+END_TEST
+
 static int nobody_privileged_denied(sd_bus *bus)
 {
 	static const uint8_t msg[16] = "0123456789abcdef";
@@ -1363,6 +1504,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, queue_bounded_per_user);
 	tcase_add_test(tc, connections_do_not_fill_the_table);
 	tcase_add_test(tc, rotate_as_root_with_signals);
+	tcase_add_test(tc, tag_mismatch_signal_counter_and_reasons);
 	tcase_add_test(tc, privileged_unprivileged_denied_by_daemon);
 	tcase_add_test(tc, device_removed_and_readded);
 	tcase_add_test(tc, sigterm_answers_accepted_calls);

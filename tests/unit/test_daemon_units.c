@@ -24,6 +24,7 @@
 #include <systemd/sd-bus.h>
 
 #include "../../daemon/common/dbus-api.h"
+#include "../../daemon/otattestd/log.h"
 #include "tu_main.h"
 
 #define UNIT "build/systemd/otattestd.service"
@@ -100,6 +101,34 @@ START_TEST(unit_holds_no_capability)
 	ck_assert_int_eq(status, 0);
 	free(run("grep -qx 'ListenNetlink=generic 0' systemd/otattestd.socket", &status));
 	ck_assert_int_eq(status, 0);
+}
+END_TEST
+
+/*
+ * The journal catalog: journalctl indexes it as systemd would in
+ * /usr/lib/systemd/catalog, with an entry for every MESSAGE_ID the catalog
+ * promises (the tag mismatch), its fields spelt as otattestd logs them.
+ */
+START_TEST(catalog_indexed_by_journalctl)
+{
+	char *out;
+	int status;
+
+	out = run("d=$(mktemp -d) && mkdir -p $d/usr/lib/systemd/catalog &&"
+		  " cp systemd/otattest.catalog $d/usr/lib/systemd/catalog/ &&"
+		  " journalctl --root=$d --update-catalog 2>&1 &&"
+		  " journalctl --root=$d --list-catalog " MID_TAG_MISMATCH " 2>&1; r=$?; rm -rf $d; exit $r",
+		  &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "journalctl: %s", out);
+	ck_assert_msg(strstr(out, MID_TAG_MISMATCH " otattest: Boot tag of @OTATTEST_STAGE@") != NULL,
+		      "no tag mismatch entry: %s", out);
+	free(out);
+	/* Every field the text names is one tag_mismatch.c sends. */
+	out = run("for f in $(grep -o '@OTATTEST_[A-Z_]*@' systemd/otattest.catalog | sort -u | tr -d @);"
+		  " do grep -q \"$f=\" daemon/otattestd/tag_mismatch.c daemon/otattestd/log.c || echo $f; done",
+		  &status);
+	ck_assert_str_eq(out, "");
+	free(out);
 }
 END_TEST
 
@@ -310,6 +339,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, unit_verifies);
 	tcase_add_test(tc, unit_holds_no_capability);
 	tcase_add_test(tc, udev_activation_sysusers);
+	tcase_add_test(tc, catalog_indexed_by_journalctl);
 	tcase_add_test(tc, policy_enforced);
 	suite_add_tcase(s, tc);
 	return s;

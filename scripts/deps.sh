@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install what otattest needs to build and test, from Debian's mirror and
-# the npm registry. Idempotent: installs only what is missing.
+# Install what otattest needs to build and test, from Debian's mirror, the
+# npm registry and PyPI. Idempotent: installs only what is missing.
 #   scripts/deps.sh          install missing packages (needs root)
 #   scripts/deps.sh --check  exit 0 when nothing is missing, 1 otherwise
 set -euo pipefail
@@ -45,10 +45,25 @@ if [ -f "$npm_dir/package-lock.json" ]; then
 	done
 fi
 
+# PyPI packages for tests/interop, each at exactly this version, for the
+# Python 3.11 on PATH (a pyenv build, not Debian's python3), with its pip:
+pypi=(
+	PyJWT==2.15.1 cryptography==50.0.2  # ear_check.py: the EAR's ES256 JWT (PyJWT's ES256 needs cryptography)
+)
+py311=$(command -v python3.11 || true)
+pypi_missing=()
+for p in "${pypi[@]}"; do
+	have=""
+	[ -n "$py311" ] && have=$("$py311" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' \
+		"${p%%==*}" 2>/dev/null || true)
+	[ "$have" = "${p#*==}" ] || pypi_missing+=("$p")
+done
+
 if [ "${1:-}" = "--check" ]; then
-	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && exit 0
+	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && exit 0
 	[ ${#missing[@]} -gt 0 ] && echo "deps: missing Debian packages: ${missing[*]}" >&2
 	[ $npm_missing -eq 1 ] && echo "deps: npm packages for tests/interop are not installed" >&2
+	[ ${#pypi_missing[@]} -gt 0 ] && echo "deps: missing PyPI packages for python3.11: ${pypi_missing[*]}" >&2
 	exit 1
 fi
 
@@ -79,6 +94,16 @@ if [ $npm_missing -eq 1 ]; then
 	(cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
+if [ ${#pypi_missing[@]} -gt 0 ]; then
+	if [ -z "$py311" ]; then
+		echo "deps: python3.11 is not on PATH; cannot install ${pypi_missing[*]}" >&2
+		exit 1
+	fi
+	echo "deps: installing pinned PyPI packages for $py311: ${pypi_missing[*]}"
+	"$py311" -m pip install --quiet --disable-pip-version-check "${pypi_missing[@]}"
+fi
+
 # The guest kernel and the headers the module is built against must match.
 "$here/scripts/kernel-version.sh" >/dev/null
 echo "deps: all present"
+

@@ -44,7 +44,8 @@ $(OTATTESTCTL_A): $(OTATTESTCTL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(OTATTESTD): $(B)/daemon/otattestd/main.o $(OTATTESTD_A) $(DAEMON_COMMON_A) $(UTIL_A)
+# libotattest-core for SHA-256 (the boot history's entry digests).
+$(OTATTESTD): $(B)/daemon/otattestd/main.o $(OTATTESTD_A) $(DAEMON_COMMON_A) $(LIBOTA_CORE_A) $(UTIL_A)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_SYSTEMD) $(PKG_MNL)
 
 $(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) $(UTIL_A)

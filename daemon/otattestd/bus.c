@@ -113,6 +113,9 @@ static const sd_bus_vtable manager_vtable[] = {
 	SD_BUS_PROPERTY("Devices", "ao", prop_devices, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
 	SD_BUS_METHOD_WITH_ARGS("GetDevice", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", device),
 				method_get_device, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("GetHistory", SD_BUS_ARGS("s", device, "t", since_usec, "u", limit),
+				SD_BUS_RESULT("a(stay)", entries), bus_method_get_history,
+				SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };
 

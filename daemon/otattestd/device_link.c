@@ -135,6 +135,21 @@ static bool records_differ(const struct device *d, const struct ota_record *r, u
 	return !d->have_record || d->record_len != len || memcmp(&d->record, r, len) != 0;
 }
 
+/* Every record seen goes to the boot history (history.h); a write failure is only logged. */
+static void record_history(struct device *d, const struct ota_record *rec, uint32_t len)
+{
+	uint64_t now = 0;
+	int r;
+
+	if (sd_event_now(d->m->event, CLOCK_REALTIME, &now) < 0)
+		now = 0;
+	r = history_add(&d->m->history, d->name, rec, len, now);
+	if (r < 0)
+		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0,
+			  "cannot write generation %u to the boot history (kept until otattestd stops): %m",
+			  rec->hdr.generation);
+}
+
 static void finish_observed_rotation(struct device *d)
 {
 	struct ota_err e;
@@ -217,6 +232,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 			d->record_len = len;
 			d->have_record = true;
 			d->generation = rec.hdr.generation;
+			record_history(d, &rec, len);
 			log_event(LOG_INFO, 0, MID_RECORD_CHANGED, d->name, NULL, 0,
 				  "boot record generation %u: boot status %s, tag key version %u",
 				  rec.hdr.generation,

@@ -60,15 +60,20 @@ static void help(void)
 	       "  --admin-timeout=SEC     deadline for rotation and reset (default 120)\n"
 	       "  --log-target=auto|journal|stderr\n"
 	       "  --log-level=err|warning|notice|info|debug (default info)\n"
+	       "  --state-dir=DIR         where the boot history is kept (default\n"
+	       "                          $STATE_DIRECTORY, which systemd sets; none:\n"
+	       "                          in memory only)\n"
+	       "  --history-max=N         boot records kept (default 1000)\n"
 	       "  -h --help               show this help\n"
 	       "  --version               show the version\n"
 	       "\n"
 	       "See otattestd(8) and docs/dbus-api.md.\n");
 }
 
-static int parse_args(int argc, char **argv, struct manager *m, struct client_limits *lim)
+static int parse_args(int argc, char **argv, struct manager *m, struct client_limits *lim,
+		      uint32_t *history_max)
 {
-	enum { O_BUS = 0x100, O_NOPK, O_RATE, O_BURST, O_QUEUE, O_RT, O_AT, O_LT, O_LL, O_VER };
+	enum { O_BUS = 0x100, O_NOPK, O_RATE, O_BURST, O_QUEUE, O_RT, O_AT, O_LT, O_LL, O_STATE, O_HMAX, O_VER };
 	static const struct option opts[] = {
 		{ "bus-address", required_argument, NULL, O_BUS },
 		{ "no-polkit", no_argument, NULL, O_NOPK },
@@ -79,6 +84,8 @@ static int parse_args(int argc, char **argv, struct manager *m, struct client_li
 		{ "admin-timeout", required_argument, NULL, O_AT },
 		{ "log-target", required_argument, NULL, O_LT },
 		{ "log-level", required_argument, NULL, O_LL },
+		{ "state-dir", required_argument, NULL, O_STATE },
+		{ "history-max", required_argument, NULL, O_HMAX },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VER },
 		{ 0 },
@@ -135,6 +142,11 @@ static int parse_args(int argc, char **argv, struct manager *m, struct client_li
 			level = i;
 			break;
 		}
+		case O_STATE: m->state_dir = optarg; break;
+		case O_HMAX:
+			if (otu_parse_u32(optarg, OTU_DEC, 1, HISTORY_MAX_LIMIT, history_max) < 0)
+				goto bad;
+			break;
 		case 'h': help(); exit(0);
 		case O_VER: printf("otattestd %s\n", OTATTEST_VERSION); exit(0);
 		default: return -1;
@@ -154,14 +166,18 @@ bad:
 int main(int argc, char **argv)
 {
 	struct client_limits lim = CLIENT_LIMITS_DEFAULT;
+	uint32_t history_max = HISTORY_DEFAULT_MAX;
 	struct manager *m = &manager;
 	struct genl_callbacks cb = { .event = on_genl_event, .family = on_genl_family, .userdata = m };
 	int r;
 
 	m->request_timeout_usec = 30ull * 1000000u;
 	m->admin_timeout_usec = 120ull * 1000000u;
-	if (parse_args(argc, argv, m, &lim) < 0)
+	if (parse_args(argc, argv, m, &lim, &history_max) < 0)
 		return OTA_EXIT_USAGE;
+	/* systemd's StateDirectory= (otattestd.service) unless told otherwise. */
+	if (!m->state_dir)
+		m->state_dir = getenv("STATE_DIRECTORY");
 	client_table_init(&m->clients, &lim);
 
 	r = sd_event_default(&m->event);
@@ -185,6 +201,12 @@ int main(int argc, char **argv)
 	if (!genl_available(m->genl))
 		log_notice("the otattest driver is not loaded (no generic netlink family \"%s\"); "
 			   "waiting for it", OTATTEST_GENL_NAME);
+	/* Before the bus: the first record seen must find the history loaded. */
+	r = history_open(&m->history, m->state_dir, history_max);
+	if (r < 0) {
+		log_error_errno(r, "cannot set up the boot history: %m");
+		goto out;
+	}
 	r = bus_setup(m);
 	if (r < 0)
 		goto out;
@@ -218,6 +240,7 @@ out:
 	sd_event_source_disable_unref(m->gc_timer);
 	log_refusals_detach();
 	device_free_all(m);
+	history_close(&m->history);
 	client_table_free(&m->clients);
 	peer_cache_free(&m->peers);
 	sd_event_unref(m->event);

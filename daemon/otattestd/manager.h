@@ -22,6 +22,7 @@
 #include "../common/macro.h"
 #include "clients.h"
 #include "genl.h"
+#include "history.h"
 #include "peer.h"
 
 #define OTA_MAX_DEVICES 64u
@@ -80,7 +81,10 @@ struct manager {
 	uint64_t request_timeout_usec;
 	uint64_t admin_timeout_usec;
 	const char *bus_address; /* NULL: the system bus */
+	const char *state_dir;   /* the boot history's home; NULL: memory only */
 	bool skip_polkit;
+
+	struct history history; /* every record seen (history.h) */
 
 	/* Counters for the log and `otattestctl metrics`. */
 	uint64_t requests_ok, requests_failed, requests_refused;
@@ -123,6 +127,9 @@ void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_
 void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct ota_stage_record *s);
 void bus_emit_tag_mismatches_changed(struct device *d);
 void bus_update_status(struct manager *m);
+
+/* bus-history.c: Manager.GetHistory. */
+int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *error);
 
 /* bus-device.c */
 extern const sd_bus_vtable device_vtable[];

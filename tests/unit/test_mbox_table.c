@@ -203,6 +203,13 @@ START_TEST(evidence_limit_holds_at_the_extremes)
 						     sizeof(claims), &len),
 			  OTA_OK);
 	ck_assert_uint_le(len, OTA_CLAIMS_MAX_BYTES);
+	/* Every attempt refused instead: each image in its attempt, not in measurements. */
+	for (uint32_t i = 0; i < OTA_RECORD_MAX_STAGES; i++)
+		rec.stage[i].flags = OTA_STAGE_F_FALLBACK;
+	ck_assert_uint_eq(ota_evidence_encode_claims(&rec, digest, nonce, sizeof(nonce), claims,
+						     sizeof(claims), &len),
+			  OTA_OK);
+	ck_assert_uint_le(len, OTA_CLAIMS_MAX_BYTES);
 
 	/* The identity certificate is held to the same bound as the alias certificate. */
 	ck_assert_uint_le(OTA_IDCERT_MAX_DER, OTA_CERT_MAX_DER);

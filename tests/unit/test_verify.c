@@ -882,19 +882,19 @@ START_TEST(test_claims_refusals)
 			  OTA_OK);
 	ck_assert_uint_eq(ota_evidence_decode_claims(claims, len, &c, why, sizeof(why)), OTA_OK);
 
-	/* lifecycle (-75004 = 3a 00 01 24 fb) 2 (prod) -> 9 */
+	/* lifecycle (private key 4: 3a 6f 74 61 04) 2 (prod) -> 9 */
 	memcpy(copy, claims, len);
-	patch(copy, len, "\x3a\x00\x01\x24\xfb\x02", "\x3a\x00\x01\x24\xfb\x09", 6);
+	patch(copy, len, "\x3a\x6f\x74\x61\x04\x02", "\x3a\x6f\x74\x61\x04\x09", 6);
 	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
 			  OTA_VERIFY_CLAIMS_INVALID);
-	ck_assert_str_eq(why, "claim -75004 is malformed or out of range");
+	ck_assert_str_eq(why, "claim -1869897989 is malformed or out of range");
 
-	/* epoch (-75003) renamed to an unknown private claim (-75100) */
+	/* epoch (private key 3) renamed to an unknown private claim (key 0x20) */
 	memcpy(copy, claims, len);
-	patch(copy, len, "\x3a\x00\x01\x24\xfa", "\x3a\x00\x01\x25\x5b", 5);
+	patch(copy, len, "\x3a\x6f\x74\x61\x03", "\x3a\x6f\x74\x61\x20", 5);
 	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
 			  OTA_VERIFY_CLAIMS_INVALID);
-	ck_assert_str_eq(why, "unknown claim -75100");
+	ck_assert_str_eq(why, "unknown claim -1869898017");
 
 	/* a 15-byte nonce: {0a: h'<16>'} shortened by hand (the encoder refuses 15) */
 	memcpy(copy, claims, len);
@@ -905,19 +905,62 @@ START_TEST(test_claims_refusals)
 			  OTA_VERIFY_CLAIMS_INVALID);
 	ck_assert_str_eq(why, "claim 10 is malformed or out of range");
 
-	/* a stage's depth (key 6) lowered without dropping its key id: 06 01 -> 06 00 */
+	/* dbgstat (263 = 19 01 07) of a prod device (3) claimed enabled (0) */
 	memcpy(copy, claims, len);
-	patch(copy, len, "\x06\x01\x07\x05", "\x06\x00\x07\x05", 4);
+	patch(copy, len, "\x19\x01\x07\x03", "\x19\x01\x07\x00", 4);
 	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
 			  OTA_VERIFY_CLAIMS_INVALID);
-	ck_assert_str_eq(why, "stage 1 has 2 key ids for delegation depth 0");
+	ck_assert_str_eq(why, "dbgstat 0 is not the one lifecycle prod has");
 
-	/* the profile string changed */
+	/* oemboot (262 = 19 01 06) true -> false while both stages booted */
 	memcpy(copy, claims, len);
-	patch(copy, len, "evidence-v1", "evidence-v2", 11);
+	patch(copy, len, "\x19\x01\x06\xf5", "\x19\x01\x06\xf4", 4);
 	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
 			  OTA_VERIFY_CLAIMS_INVALID);
-	ck_assert_str_eq(why, "claim 265 is malformed or out of range");
+	ck_assert_str_eq(why, "oemboot is false, the attempts say otherwise");
+
+	/* ROM_EXT's measres result success (1) -> fail (2) for a status OK */
+	memcpy(copy, claims, len);
+	patch(copy, len, "grom_ext\x01", "grom_ext\x02", 9);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "measres group 0 does not match attempt 0");
+
+	/* ROM_EXT's path in measres: signature-retagged -> a path that is no path */
+	memcpy(copy, claims, len);
+	patch(copy, len, "signature-retagged", "signature-retaggex", 18);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim 274 is malformed or out of range");
+
+	/* a measured component with profile flags (key 4) instead of authorities (3) */
+	memcpy(copy, claims, len);
+	patch(copy, len, "\x03\x81\x58\x20\x11", "\x04\x81\x58\x20\x11", 5);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim 273 is malformed or out of range");
+
+	/* BL0's SVN as its version text: "5" -> "x", not a number */
+	memcpy(copy, claims, len);
+	patch(copy, len, "\x82\x61\x35\x01", "\x82\x61\x78\x01", 4);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim 273 is malformed or out of range");
+
+	/* the retired profile v1 is named as such */
+	memcpy(copy, claims, len);
+	patch(copy, len, "evidence-v2", "evidence-v1", 11);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "profile evidence-v1 is retired; this verifier reads "
+			      "tag:otattest.org,2025:evidence-v2 (docs/evidence.md)");
+
+	/* another profile */
+	memcpy(copy, claims, len);
+	patch(copy, len, "evidence-v2", "evidence-v3", 11);
+	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "eat_profile is missing or not tag:otattest.org,2025:evidence-v2");
 }
 END_TEST
 

@@ -11,11 +11,16 @@
  *        payload: bstr(claims),
  *        signature: bstr(r || s) ])
  *
- * The claims set is an EAT (RFC 9711) CBOR map: standard claims keep their
- * registered keys (nonce 10, ueid 256, eat_profile 265) and everything
- * otattest adds uses private-use keys below -65536, as RFC 9711 asks. It
- * is encoded deterministically (RFC 8949 section 4.2.1), so the keys
- * appear in the order listed here: 10, 256, 265, then -75001, -75002, ...
+ * The claims set is an EAT (RFC 9711) CBOR map, profile v2 (OTA_EAT_PROFILE):
+ * registered claims wherever one fits - nonce 10, ueid 256, oemid 258,
+ * oemboot 262, dbgstat 263, eat_profile 265, measurements 273 (each running
+ * component in the measured-component format of
+ * draft-ietf-rats-eat-measured-component), measres 274 (each verification
+ * attempt's result and path) - and the otattest-only rest under private-use
+ * keys below -65536 whose CBOR argument reads "ota" (0x6f7461nn), a range no
+ * published profile uses (docs/evidence.md says why it is free). It is
+ * encoded deterministically (RFC 8949 section 4.2.1), so the keys appear in
+ * the order listed here.
  */
 #ifndef OTATTEST_EVIDENCE_H
 #define OTATTEST_EVIDENCE_H
@@ -23,44 +28,113 @@
 #include "record.h"
 #include "shm.h" /* OTA_NONCE_MIN/MAX, the evidence size limit (mailbox.h) */
 
-/* ---- claims set keys -------------------------------------------------- */
+/* ---- claims set keys (docs/evidence.md, "Claims set") ---------------- */
 
+/* Registered (IANA CWT Claims; RFC 9711 gives each one's type). */
 #define OTA_CLAIM_NONCE 10          /* bstr 16..64: the verifier's nonce */
-#define OTA_CLAIM_UEID 256          /* bstr: 0x01 (RAND type) || device id */
+#define OTA_CLAIM_UEID 256          /* bstr 17: 0x01 (RAND type) || device id */
+#define OTA_CLAIM_OEMID 258         /* bstr 16: OTA_OEMID_INIT (random-type OEM ID) */
+#define OTA_CLAIM_OEMBOOT 262       /* bool: each stage booted, verified against OTP keys */
+#define OTA_CLAIM_DBGSTAT 263       /* uint: ota_dbgstat(lifecycle) */
 #define OTA_CLAIM_EAT_PROFILE 265   /* tstr: OTA_EAT_PROFILE */
+#define OTA_CLAIM_MEASUREMENTS 273  /* [+ [OTA_CF_MEASURED_COMPONENT, bstr .cbor mc]] */
+#define OTA_CLAIM_MEASRES 274       /* [+ [system, [[stage name, result]]]]: one per attempt */
+#define OTA_CLAIM_REGISTERED_COUNT 8u
 
-#define OTA_CLAIM_RECORD_DIGEST (-75001)   /* bstr 32: SHA-256 of the boot record bytes */
-#define OTA_CLAIM_MIN_SVN (-75002)         /* uint: min runtime SVN since cold boot */
-#define OTA_CLAIM_EPOCH (-75003)           /* uint: identity epoch */
-#define OTA_CLAIM_LIFECYCLE (-75004)       /* uint: enum ota_lifecycle */
-#define OTA_CLAIM_TAG_KEY_VERSION (-75005) /* uint */
-#define OTA_CLAIM_RESET_REASON (-75006)    /* uint: enum ota_reset_reason */
-#define OTA_CLAIM_RECORD_FLAGS (-75007)    /* uint: OTA_RECORD_F_* */
-#define OTA_CLAIM_ROM_IDENTITY (-75008)    /* bstr 32: measurement of the ROM */
-#define OTA_CLAIM_CHAIN_MAX_SVN (-75009)   /* uint */
-#define OTA_CLAIM_FLOORS (-75010)          /* [uint rom_ext, uint bl0]: effective floors */
-#define OTA_CLAIM_GENERATION (-75011)      /* uint: record generation */
-#define OTA_CLAIM_STAGES (-75012)          /* [+ stage map]: every attempt, in record order */
-#define OTA_CLAIM_COUNT 15u                /* entries in the claims map */
+/*
+ * Private use: key = -1 - (OTA_CLAIM_PRIVATE_BASE + n), so each encodes as
+ * 3a 6f 74 61 nn ("ota", then n) and n ascending is the deterministic order.
+ */
+#define OTA_CLAIM_PRIVATE_BASE 0x6f746100LL
+#define OTA_CLAIM_PRIVATE(n) (-1LL - (OTA_CLAIM_PRIVATE_BASE + (n)))
+#define OTA_CLAIM_RECORD_DIGEST OTA_CLAIM_PRIVATE(1)   /* bstr 32: SHA-256 of the boot record */
+#define OTA_CLAIM_MIN_SVN OTA_CLAIM_PRIVATE(2)         /* uint: min runtime SVN since cold boot */
+#define OTA_CLAIM_EPOCH OTA_CLAIM_PRIVATE(3)           /* uint: identity epoch */
+#define OTA_CLAIM_LIFECYCLE OTA_CLAIM_PRIVATE(4)       /* uint: enum ota_lifecycle */
+#define OTA_CLAIM_TAG_KEY_VERSION OTA_CLAIM_PRIVATE(5) /* uint: the device's current key version */
+#define OTA_CLAIM_RESET_REASON OTA_CLAIM_PRIVATE(6)    /* uint: enum ota_reset_reason */
+#define OTA_CLAIM_RECORD_FLAGS OTA_CLAIM_PRIVATE(7)    /* uint: OTA_RECORD_F_* */
+#define OTA_CLAIM_CHAIN_MAX_SVN OTA_CLAIM_PRIVATE(8)   /* uint */
+#define OTA_CLAIM_FLOORS OTA_CLAIM_PRIVATE(9)          /* [uint rom_ext, uint bl0]: effective floors */
+#define OTA_CLAIM_GENERATION OTA_CLAIM_PRIVATE(10)     /* uint: record generation */
+#define OTA_CLAIM_ATTEMPTS OTA_CLAIM_PRIVATE(11)       /* [+ attempt map]: parallel to measres */
+#define OTA_CLAIM_PRIVATE_COUNT 11u
+#define OTA_CLAIM_COUNT (OTA_CLAIM_REGISTERED_COUNT + OTA_CLAIM_PRIVATE_COUNT)
 
-/* Keys inside one stage map, in encoding order. */
-#define OTA_SCLAIM_STAGE 1            /* uint: enum ota_stage */
-#define OTA_SCLAIM_SLOT 2             /* uint: enum ota_slot */
-#define OTA_SCLAIM_STATUS 3           /* uint: OTA_OK or why the device refused it */
-#define OTA_SCLAIM_PATH 4             /* uint: enum ota_path */
-#define OTA_SCLAIM_SIG_SCHEME 5       /* uint: enum ota_sig_scheme */
-#define OTA_SCLAIM_DEPTH 6            /* uint: delegation depth 0..2 */
-#define OTA_SCLAIM_SVN 7              /* uint: the image's security version */
-#define OTA_SCLAIM_TAG_KEY_VERSION 8  /* uint */
-#define OTA_SCLAIM_MEASUREMENT 9      /* bstr 32 */
-#define OTA_SCLAIM_KEY_IDS 10         /* [+ bstr 32]: root key id, then each delegate's */
-#define OTA_SCLAIM_FLAGS 11           /* uint: OTA_STAGE_F_* */
-#define OTA_SCLAIM_VERIFY_TIME_NS 12  /* uint */
-#define OTA_SCLAIM_COUNT 12u
+/* Keys inside one attempt map, in encoding order. */
+#define OTA_ACLAIM_STAGE 1            /* uint: enum ota_stage */
+#define OTA_ACLAIM_SLOT 2             /* uint: enum ota_slot */
+#define OTA_ACLAIM_STATUS 3           /* uint: OTA_OK or why the device refused it */
+#define OTA_ACLAIM_SIG_SCHEME 4       /* uint: enum ota_sig_scheme */
+#define OTA_ACLAIM_TAG_KEY_VERSION 5  /* uint: version of the tag checked or written */
+#define OTA_ACLAIM_FLAGS 6            /* uint: OTA_STAGE_F_* */
+#define OTA_ACLAIM_VERIFY_TIME_NS 7   /* uint */
+#define OTA_ACLAIM_COMPONENT 8        /* bstr .cbor mc: present exactly when not booted */
+#define OTA_ACLAIM_COUNT 7u           /* keys of a booted attempt; a refused one has 8 */
 
-#define OTA_EAT_PROFILE "tag:otattest.org,2025:evidence-v1"
+/*
+ * measured-component (draft-ietf-rats-eat-measured-component) map keys.
+ * This profile uses id, digested measurement and authorities; never raw
+ * measurement (5) nor flags (4).
+ */
+#define OTA_MC_ID 1           /* [name tstr, ? [version tstr, version-scheme]] */
+#define OTA_MC_DIGEST 2       /* [alg, bstr 32]: alg OTA_MC_ALG_SHA256 */
+#define OTA_MC_AUTHORITIES 3  /* [+ bstr 32]: root key id, then each delegate's */
+/* CoAP Content-Format of application/measured-component+cbor (IANA). */
+#define OTA_CF_MEASURED_COMPONENT 295u
+/* Named Information Hash Algorithm Registry ID of sha-256. */
+#define OTA_MC_ALG_SHA256 1u
+/* CoSWID version-scheme multipartnumeric (RFC 9393): an SVN is one part. */
+#define OTA_MC_VERSION_SCHEME 1u
+#define OTA_MC_NAME_ROM "rom"  /* the stages are named by ota_stage_name() */
+
+/* measres (RFC 9711) result-type values this profile uses. */
+#define OTA_MEASRES_SUCCESS 1u  /* status OK */
+#define OTA_MEASRES_FAIL 2u     /* refused after its tag or signature check ran */
+#define OTA_MEASRES_NOT_RUN 3u  /* refused before a path was decided */
+/* An attempt's measurement-system: this prefix, then ota_path_name(path). */
+#define OTA_MEASRES_SYSTEM_PREFIX "otattest-boot/"
+
+/* dbgstat (RFC 9711) values this profile uses. */
+#define OTA_DBGSTAT_ENABLED 0u
+#define OTA_DBGSTAT_DISABLED_PERMANENTLY 3u
+#define OTA_DBGSTAT_DISABLED_FULLY_AND_PERMANENTLY 4u
+
+/*
+ * What a lifecycle state leaves open: manufacturing, dev and rma have
+ * debug open; prod closes it for all but the manufacturer (who may take a
+ * prod part to rma on the silicon this models); prod_end closes it for
+ * good. Anything else (never recorded) counts as open.
+ */
+static inline uint32_t ota_dbgstat(uint32_t lifecycle)
+{
+	switch (lifecycle) {
+	case OTA_LC_PROD:
+		return OTA_DBGSTAT_DISABLED_PERMANENTLY;
+	case OTA_LC_PROD_END:
+		return OTA_DBGSTAT_DISABLED_FULLY_AND_PERMANENTLY;
+	}
+	return OTA_DBGSTAT_ENABLED;
+}
+
+/* The measres result an attempt's status and path call for. */
+static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
+{
+	if (status == OTA_OK)
+		return OTA_MEASRES_SUCCESS;
+	return path == OTA_PATH_NONE ? OTA_MEASRES_NOT_RUN : OTA_MEASRES_FAIL;
+}
+
+#define OTA_EAT_PROFILE "tag:otattest.org,2025:evidence-v2"
+/* Retired (docs/evidence.md): verifiers name it when they refuse it. */
+#define OTA_EAT_PROFILE_V1 "tag:otattest.org,2025:evidence-v1"
 #define OTA_UEID_TYPE_RAND 0x01u
 #define OTA_UEID_BYTES (1u + OTA_DEVICE_ID_BYTES)
+/* The otattest chip's OEM ID: a random-type oemid, drawn once. */
+#define OTA_OEMID_BYTES 16u
+#define OTA_OEMID_INIT                                                          \
+	{ 0x00, 0x66, 0x57, 0x68, 0x00, 0xdb, 0xde, 0xdb,                       \
+	  0x39, 0xfe, 0x77, 0x80, 0xec, 0x8f, 0x5b, 0xc0 }
 
 /* ---- sizes ------------------------------------------------------------- */
 

@@ -40,12 +40,16 @@ struct ota_evidence_claims {
 	uint8_t rom_identity[OTA_SHA256_BYTES];
 	uint32_t min_svn, epoch, lifecycle, tag_key_version, reset_reason, record_flags;
 	uint32_t chain_max_svn, floor_rom_ext, floor_bl0, generation;
+	bool oemboot;     /* RFC 9711 oemboot; the decoder holds it to the attempts */
+	uint32_t dbgstat; /* RFC 9711 dbgstat; the decoder holds it to the lifecycle */
 	uint32_t stage_count;
 	struct ota_evidence_stage stage[OTA_RECORD_MAX_STAGES];
 };
 
 /*
- * Decode and range-check a claims set (the COSE payload). why (may be
+ * Decode and range-check a claims set (the COSE payload), profile v2
+ * (docs/evidence.md): stage[] holds every attempt in record order, put
+ * together from measurements, measres and the attempts claim. why (may be
  * NULL) names the claim at fault.
  */
 ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,

@@ -1,44 +1,113 @@
 // SPDX-License-Identifier: MIT
 /*
- * The evidence claims set (evidence.h) from a boot record. Keys are
- * emitted in deterministic order: unsigned keys ascending, then the
- * private negative keys from -75001 downwards (their encoded arguments
- * ascend), so the output is RFC 8949 section 4.2.1 canonical.
+ * The evidence claims set, profile v2 (evidence.h, docs/evidence.md), from
+ * a boot record. Keys are emitted in deterministic order: the registered
+ * unsigned keys ascending, then the private negative keys by n ascending
+ * (their encoded arguments 0x6f7461nn ascend), so the output is RFC 8949
+ * section 4.2.1 canonical.
  */
-#include "otattest/cbor.h"
-#include "otattest/evidence.h"
+#include <string.h>
 
-static void put_stage(struct ota_cbor_enc *e, const struct ota_stage_record *s)
+#include "evidence_internal.h"
+
+/* The loops below rely on these keys being consecutive. */
+OTA_STATIC_ASSERT(OTA_CLAIM_CHAIN_MAX_SVN == OTA_CLAIM_MIN_SVN - 6, "private scalar claims 2..8");
+OTA_STATIC_ASSERT(OTA_ACLAIM_VERIFY_TIME_NS == OTA_ACLAIM_STAGE + OTA_ACLAIM_COUNT - 1u,
+		  "attempt keys 1..7");
+
+static void stage_component(const struct ota_stage_record *s, struct ota_component_src *c)
 {
-	uint32_t k, nkeys = s->delegation_depth + 1u;
+	c->name = ota_stage_name(s->stage);
+	c->versioned = true;
+	c->svn = s->security_version;
+	c->measurement = s->measurement;
+	c->key_id_count = s->delegation_depth + 1u;
+	c->key_ids = (const uint8_t (*)[OTA_KEY_ID_BYTES])s->key_ids;
+}
 
-	ota_cbor_put_map(e, OTA_SCLAIM_COUNT);
-	ota_cbor_put_uint(e, OTA_SCLAIM_STAGE);
-	ota_cbor_put_uint(e, s->stage);
-	ota_cbor_put_uint(e, OTA_SCLAIM_SLOT);
-	ota_cbor_put_uint(e, s->slot);
-	ota_cbor_put_uint(e, OTA_SCLAIM_STATUS);
-	ota_cbor_put_uint(e, s->status);
-	ota_cbor_put_uint(e, OTA_SCLAIM_PATH);
-	ota_cbor_put_uint(e, s->path);
-	ota_cbor_put_uint(e, OTA_SCLAIM_SIG_SCHEME);
-	ota_cbor_put_uint(e, s->sig_scheme);
-	ota_cbor_put_uint(e, OTA_SCLAIM_DEPTH);
-	ota_cbor_put_uint(e, s->delegation_depth);
-	ota_cbor_put_uint(e, OTA_SCLAIM_SVN);
-	ota_cbor_put_uint(e, s->security_version);
-	ota_cbor_put_uint(e, OTA_SCLAIM_TAG_KEY_VERSION);
-	ota_cbor_put_uint(e, s->tag_key_version);
-	ota_cbor_put_uint(e, OTA_SCLAIM_MEASUREMENT);
-	ota_cbor_put_bytes(e, s->measurement, OTA_SHA256_BYTES);
-	ota_cbor_put_uint(e, OTA_SCLAIM_KEY_IDS);
-	ota_cbor_put_array(e, nkeys);
-	for (k = 0; k < nkeys; k++)
-		ota_cbor_put_bytes(e, s->key_ids[k], OTA_KEY_ID_BYTES);
-	ota_cbor_put_uint(e, OTA_SCLAIM_FLAGS);
-	ota_cbor_put_uint(e, s->flags);
-	ota_cbor_put_uint(e, OTA_SCLAIM_VERIFY_TIME_NS);
-	ota_cbor_put_uint(e, s->verify_time_ns);
+static bool booted(const struct ota_stage_record *s)
+{
+	return (s->flags & OTA_STAGE_F_BOOTED) != 0;
+}
+
+static void put_measurements(struct ota_cbor_enc *e, const struct ota_record *rec)
+{
+	const struct ota_record_header *h = &rec->hdr;
+	struct ota_component_src c = {
+		.name = OTA_MC_NAME_ROM, .measurement = h->rom_identity,
+	};
+	uint32_t i, n = 1;
+
+	for (i = 0; i < h->stage_count; i++)
+		n += booted(&rec->stage[i]) ? 1u : 0u;
+	ota_cbor_put_array(e, n);
+	ota_cbor_put_array(e, 2);
+	ota_cbor_put_uint(e, OTA_CF_MEASURED_COMPONENT);
+	ota_evidence_put_component(e, &c);
+	for (i = 0; i < h->stage_count; i++) {
+		if (!booted(&rec->stage[i]))
+			continue;
+		stage_component(&rec->stage[i], &c);
+		ota_cbor_put_array(e, 2);
+		ota_cbor_put_uint(e, OTA_CF_MEASURED_COMPONENT);
+		ota_evidence_put_component(e, &c);
+	}
+}
+
+/* [ "otattest-boot/<path>", [ [ "<stage>", result ] ] ] */
+static void put_measres_group(struct ota_cbor_enc *e, const struct ota_stage_record *s)
+{
+	static const char prefix[] = OTA_MEASRES_SYSTEM_PREFIX;
+	const char *path = ota_path_name(s->path), *stage = ota_stage_name(s->stage);
+	uint32_t plen = sizeof(prefix) - 1u, path_len = (uint32_t)strlen(path);
+
+	ota_cbor_put_array(e, 2);
+	ota_cbor_put_head(e, OTA_CBOR_TSTR, plen + path_len);
+	ota_cbor_put_raw(e, prefix, plen);
+	ota_cbor_put_raw(e, path, path_len);
+	ota_cbor_put_array(e, 1);
+	ota_cbor_put_array(e, 2);
+	ota_cbor_put_text(e, stage, (uint32_t)strlen(stage));
+	ota_cbor_put_uint(e, ota_measres_result(s->status, s->path));
+}
+
+static void put_attempt(struct ota_cbor_enc *e, const struct ota_stage_record *s)
+{
+	/* Keys 1..OTA_ACLAIM_COUNT, each an unsigned integer, in key order. */
+	const uint64_t vals[OTA_ACLAIM_COUNT] = {
+		s->stage, s->slot, s->status, s->sig_scheme, s->tag_key_version, s->flags,
+		s->verify_time_ns,
+	};
+	struct ota_component_src c;
+	uint32_t k;
+
+	ota_cbor_put_map(e, booted(s) ? OTA_ACLAIM_COUNT : OTA_ACLAIM_COUNT + 1u);
+	for (k = 0; k < OTA_ACLAIM_COUNT; k++) {
+		ota_cbor_put_uint(e, OTA_ACLAIM_STAGE + k);
+		ota_cbor_put_uint(e, vals[k]);
+	}
+	if (!booted(s)) {
+		stage_component(s, &c);
+		ota_cbor_put_uint(e, OTA_ACLAIM_COMPONENT);
+		ota_evidence_put_component(e, &c);
+	}
+}
+
+/* RFC 9711 oemboot: each stage booted, its check passed against OTP-pinned keys. */
+static bool oem_boot(const struct ota_record *rec)
+{
+	bool rom_ext = false, bl0 = false;
+	uint32_t i;
+
+	for (i = 0; i < rec->hdr.stage_count; i++) {
+		const struct ota_stage_record *s = &rec->stage[i];
+
+		if (!booted(s) || s->status != OTA_OK)
+			continue;
+		rom_ext |= s->stage == OTA_STAGE_ROM_EXT;
+		bl0 |= s->stage == OTA_STAGE_BL0;
+	}
+	return rom_ext && bl0;
 }
 
 ota_status_t ota_evidence_encode_claims(const struct ota_record *rec,
@@ -46,7 +115,12 @@ ota_status_t ota_evidence_encode_claims(const struct ota_record *rec,
 					const uint8_t *nonce, uint32_t nonce_len,
 					uint8_t *out, uint32_t cap, uint32_t *out_len)
 {
+	static const uint8_t oemid[OTA_OEMID_BYTES] = OTA_OEMID_INIT;
 	const struct ota_record_header *h = &rec->hdr;
+	const uint32_t scalars[] = {
+		h->min_svn, h->epoch, h->lifecycle, h->tag_key_version, h->reset_reason, h->flags,
+		h->chain_max_svn,
+	};
 	uint8_t ueid[OTA_UEID_BYTES];
 	struct ota_cbor_enc e;
 	ota_status_t st;
@@ -69,35 +143,36 @@ ota_status_t ota_evidence_encode_claims(const struct ota_record *rec,
 	ota_cbor_put_bytes(&e, nonce, nonce_len);
 	ota_cbor_put_int(&e, OTA_CLAIM_UEID);
 	ota_cbor_put_bytes(&e, ueid, sizeof(ueid));
+	ota_cbor_put_int(&e, OTA_CLAIM_OEMID);
+	ota_cbor_put_bytes(&e, oemid, sizeof(oemid));
+	ota_cbor_put_int(&e, OTA_CLAIM_OEMBOOT);
+	ota_cbor_put_bool(&e, oem_boot(rec));
+	ota_cbor_put_int(&e, OTA_CLAIM_DBGSTAT);
+	ota_cbor_put_uint(&e, ota_dbgstat(h->lifecycle));
 	ota_cbor_put_int(&e, OTA_CLAIM_EAT_PROFILE);
 	ota_cbor_put_text(&e, OTA_EAT_PROFILE, sizeof(OTA_EAT_PROFILE) - 1u);
+	ota_cbor_put_int(&e, OTA_CLAIM_MEASUREMENTS);
+	put_measurements(&e, rec);
+	ota_cbor_put_int(&e, OTA_CLAIM_MEASRES);
+	ota_cbor_put_array(&e, h->stage_count);
+	for (i = 0; i < h->stage_count; i++)
+		put_measres_group(&e, &rec->stage[i]);
 	ota_cbor_put_int(&e, OTA_CLAIM_RECORD_DIGEST);
 	ota_cbor_put_bytes(&e, record_digest, OTA_SHA256_BYTES);
-	ota_cbor_put_int(&e, OTA_CLAIM_MIN_SVN);
-	ota_cbor_put_uint(&e, h->min_svn);
-	ota_cbor_put_int(&e, OTA_CLAIM_EPOCH);
-	ota_cbor_put_uint(&e, h->epoch);
-	ota_cbor_put_int(&e, OTA_CLAIM_LIFECYCLE);
-	ota_cbor_put_uint(&e, h->lifecycle);
-	ota_cbor_put_int(&e, OTA_CLAIM_TAG_KEY_VERSION);
-	ota_cbor_put_uint(&e, h->tag_key_version);
-	ota_cbor_put_int(&e, OTA_CLAIM_RESET_REASON);
-	ota_cbor_put_uint(&e, h->reset_reason);
-	ota_cbor_put_int(&e, OTA_CLAIM_RECORD_FLAGS);
-	ota_cbor_put_uint(&e, h->flags);
-	ota_cbor_put_int(&e, OTA_CLAIM_ROM_IDENTITY);
-	ota_cbor_put_bytes(&e, h->rom_identity, OTA_SHA256_BYTES);
-	ota_cbor_put_int(&e, OTA_CLAIM_CHAIN_MAX_SVN);
-	ota_cbor_put_uint(&e, h->chain_max_svn);
+	/* Private claims 2..8 are unsigned integers, in key order. */
+	for (i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++) {
+		ota_cbor_put_int(&e, OTA_CLAIM_MIN_SVN - (int64_t)i);
+		ota_cbor_put_uint(&e, scalars[i]);
+	}
 	ota_cbor_put_int(&e, OTA_CLAIM_FLOORS);
 	ota_cbor_put_array(&e, 2);
 	ota_cbor_put_uint(&e, h->floor_rom_ext);
 	ota_cbor_put_uint(&e, h->floor_bl0);
 	ota_cbor_put_int(&e, OTA_CLAIM_GENERATION);
 	ota_cbor_put_uint(&e, h->generation);
-	ota_cbor_put_int(&e, OTA_CLAIM_STAGES);
+	ota_cbor_put_int(&e, OTA_CLAIM_ATTEMPTS);
 	ota_cbor_put_array(&e, h->stage_count);
 	for (i = 0; i < h->stage_count; i++)
-		put_stage(&e, &rec->stage[i]);
+		put_attempt(&e, &rec->stage[i]);
 	return ota_cbor_enc_finish(&e, out_len);
 }

@@ -1,24 +1,38 @@
 // SPDX-License-Identifier: MIT
 /*
- * Claims set decoding (evidence.h). The profile defines exactly which
- * claims appear, so the decoder is closed-world: every claim must be
- * present once, an unknown claim is refused, and every value is range
- * checked like ota_record_validate() checks the record it came from.
- * A claims set that passes here can be shown and judged without further
- * checks.
+ * Claims set decoding, profile v2 (evidence.h, docs/evidence.md). The
+ * profile defines exactly which claims appear, so the decoder is
+ * closed-world: every claim must be present once, an unknown claim is
+ * refused, every value is range checked like ota_record_validate() checks
+ * the record it came from, and the registered claims that summarise the
+ * private ones (oemboot, dbgstat, measres, measurements) must agree with
+ * them. A claims set that passes here can be shown and judged without
+ * further checks.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "otattest/cbor.h"
-#include "otattest/verify.h"
+#include "claims_parts.h"
 
+/*
+ * Depth 6: a measres result inside its group inside the claim's array
+ * inside the map. Strings: a wrapped measured component with three key
+ * ids is about 160 bytes. The map has OTA_CLAIM_COUNT pairs.
+ */
 static const struct ota_cbor_limits claims_limits = {
-	.max_depth = 5, .max_string = 128, .max_count = 16,
+	.max_depth = 6, .max_string = 256, .max_count = 24,
 };
 
 #define BAD OTA_VERIFY_CLAIMS_INVALID
+
+/* What the claims say before they are put together. */
+struct claims_parts {
+	uint32_t component_count; /* measurements after the ROM's */
+	struct ota_claims_component component[OTA_RECORD_MAX_STAGES];
+	uint32_t measres_count;
+	struct ota_claims_measres measres[OTA_RECORD_MAX_STAGES];
+};
 
 static ota_status_t get_u32(struct ota_cbor_dec *d, uint32_t max, uint32_t *out)
 {
@@ -41,6 +55,19 @@ static ota_status_t get_fixed(struct ota_cbor_dec *d, uint8_t *out, size_t want)
 	return OTA_OK;
 }
 
+static ota_status_t get_bool(struct ota_cbor_dec *d, bool *out)
+{
+	uint32_t major;
+
+	/* false is f4, true f5: simple values 20 and 21 (major 7). */
+	if (ota_cbor_peek(d, &major) != OTA_OK || major != OTA_CBOR_SIMPLE ||
+	    (d->buf[d->pos] != 0xf4 && d->buf[d->pos] != 0xf5))
+		return BAD;
+	*out = d->buf[d->pos] == 0xf5;
+	d->pos++;
+	return OTA_OK;
+}
+
 /* The reason, for the verdict; returns BAD. */
 static ota_status_t why_fmt(char *why, size_t why_len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -56,97 +83,224 @@ static ota_status_t why_fmt(char *why, size_t why_len, const char *fmt, ...)
 	return BAD;
 }
 
-static ota_status_t decode_stage(struct ota_cbor_dec *d, struct ota_evidence_stage *s,
-				 uint32_t index, char *why, size_t why_len)
+static void take_component(struct ota_evidence_stage *s, const struct ota_claims_component *c)
 {
-	uint64_t pairs, n, i;
-	uint32_t seen = 0, bit;
+	s->svn = c->svn;
+	memcpy(s->measurement, c->measurement, sizeof(s->measurement));
+	s->key_id_count = c->key_id_count;
+	s->depth = c->key_id_count - 1u;
+	memcpy(s->key_ids, c->key_ids, sizeof(s->key_ids));
+}
+
+static ota_status_t decode_attempt(struct ota_cbor_dec *d, struct ota_evidence_stage *s,
+				   uint32_t index, char *why, size_t why_len)
+{
+	struct ota_claims_component c;
+	uint64_t pairs, i, key;
+	uint32_t seen = 0;
+	bool has_component = false;
 	ota_status_t st = OTA_OK;
 
-	if (ota_cbor_get_map(d, &pairs) != OTA_OK || pairs != OTA_SCLAIM_COUNT)
-		return why_fmt(why, why_len, "stage %u is not a map of %u claims", index,
-			       OTA_SCLAIM_COUNT);
+	if (ota_cbor_get_map(d, &pairs) != OTA_OK ||
+	    (pairs != OTA_ACLAIM_COUNT && pairs != OTA_ACLAIM_COUNT + 1u))
+		return why_fmt(why, why_len, "attempt %u is not a map of %u or %u claims", index,
+			       OTA_ACLAIM_COUNT, OTA_ACLAIM_COUNT + 1u);
 	for (i = 0; i < pairs && st == OTA_OK; i++) {
-		uint64_t key;
-
-		if (ota_cbor_get_uint(d, &key) != OTA_OK || key < 1 || key > OTA_SCLAIM_COUNT)
-			return why_fmt(why, why_len, "stage %u has an unknown claim (#%llu)", index,
+		if (ota_cbor_get_uint(d, &key) != OTA_OK || key < 1 || key > OTA_ACLAIM_COMPONENT)
+			return why_fmt(why, why_len, "attempt %u has an unknown claim (#%llu)", index,
 				       (unsigned long long)i);
-		bit = 1u << key;
-		if (seen & bit)
+		if (seen & (1u << key))
 			return BAD; /* the checker already refuses this; belt and braces */
-		seen |= bit;
+		seen |= 1u << key;
 		switch (key) {
-		case OTA_SCLAIM_STAGE:
+		case OTA_ACLAIM_STAGE:
 			st = get_u32(d, OTA_STAGE_BL0, &s->stage);
 			if (st == OTA_OK && s->stage < OTA_STAGE_ROM_EXT)
 				st = BAD;
 			break;
-		case OTA_SCLAIM_SLOT: st = get_u32(d, OTA_SLOT_COUNT - 1u, &s->slot); break;
-		case OTA_SCLAIM_STATUS: st = get_u32(d, UINT32_MAX, &s->status); break;
-		case OTA_SCLAIM_PATH: st = get_u32(d, OTA_PATH_MAX, &s->path); break;
-		case OTA_SCLAIM_SIG_SCHEME: st = get_u32(d, OTA_SCHEME_HYBRID, &s->sig_scheme); break;
-		case OTA_SCLAIM_DEPTH: st = get_u32(d, OTA_MAX_DELEGATION_DEPTH, &s->depth); break;
-		case OTA_SCLAIM_SVN: st = get_u32(d, OTA_SVN_LIMIT, &s->svn); break;
-		case OTA_SCLAIM_TAG_KEY_VERSION: st = get_u32(d, UINT32_MAX, &s->tag_key_version); break;
-		case OTA_SCLAIM_MEASUREMENT: st = get_fixed(d, s->measurement, OTA_SHA256_BYTES); break;
-		case OTA_SCLAIM_KEY_IDS:
-			if (ota_cbor_get_array(d, &n) != OTA_OK || n < 1 || n > OTA_MAX_CHAIN_KEYS) {
-				st = BAD;
-				break;
-			}
-			s->key_id_count = (uint32_t)n;
-			for (uint64_t k = 0; k < n && st == OTA_OK; k++)
-				st = get_fixed(d, s->key_ids[k], OTA_KEY_ID_BYTES);
+		case OTA_ACLAIM_SLOT: st = get_u32(d, OTA_SLOT_COUNT - 1u, &s->slot); break;
+		case OTA_ACLAIM_STATUS: st = get_u32(d, UINT32_MAX, &s->status); break;
+		case OTA_ACLAIM_SIG_SCHEME: st = get_u32(d, OTA_SCHEME_HYBRID, &s->sig_scheme); break;
+		case OTA_ACLAIM_TAG_KEY_VERSION: st = get_u32(d, UINT32_MAX, &s->tag_key_version); break;
+		case OTA_ACLAIM_FLAGS: st = get_u32(d, OTA_STAGE_F_ALL, &s->flags); break;
+		case OTA_ACLAIM_VERIFY_TIME_NS:
+			st = ota_cbor_get_uint(d, &s->verify_time_ns) == OTA_OK ? OTA_OK : BAD;
 			break;
-		case OTA_SCLAIM_FLAGS:
-			st = get_u32(d, OTA_STAGE_F_ALL, &s->flags);
-			if (st == OTA_OK && (s->flags & ~OTA_STAGE_F_ALL))
-				st = BAD;
-			break;
-		case OTA_SCLAIM_VERIFY_TIME_NS:
-			if (ota_cbor_get_uint(d, &s->verify_time_ns) != OTA_OK)
-				st = BAD;
+		case OTA_ACLAIM_COMPONENT:
+			st = ota_claims_get_component(d, false, &c);
+			has_component = true;
 			break;
 		}
 		if (st != OTA_OK)
-			return why_fmt(why, why_len, "stage %u claim %llu is out of range", index,
+			return why_fmt(why, why_len, "attempt %u claim %llu is out of range", index,
 				       (unsigned long long)key);
 	}
-	/* The chain holds the root plus one key per delegation. */
-	if (s->key_id_count != s->depth + 1u)
-		return why_fmt(why, why_len, "stage %u has %u key ids for delegation depth %u",
-			       index, s->key_id_count, s->depth);
+	if (seen != (((1u << (OTA_ACLAIM_COUNT + 1u)) - 2u) | (has_component ? 1u << 8 : 0u)))
+		return why_fmt(why, why_len, "attempt %u lacks a claim", index);
+	/* A booted image is described by measurements, a refused one here: never both. */
+	if (has_component == ((s->flags & OTA_STAGE_F_BOOTED) != 0))
+		return why_fmt(why, why_len, "attempt %u %s a component but %s", index,
+			       has_component ? "has" : "lacks",
+			       has_component ? "booted" : "did not boot");
+	if (has_component) {
+		if (c.stage != s->stage)
+			return why_fmt(why, why_len, "attempt %u's component names another stage",
+				       index);
+		take_component(s, &c);
+	}
 	return OTA_OK;
 }
 
+static ota_status_t decode_measurements(struct ota_cbor_dec *d, struct ota_evidence_claims *c,
+					struct claims_parts *parts)
+{
+	struct ota_claims_component rom;
+	uint64_t n, k, cf;
+
+	if (ota_cbor_get_array(d, &n) != OTA_OK || n < 1 || n > 1u + OTA_RECORD_MAX_STAGES)
+		return BAD;
+	for (k = 0; k < n; k++) {
+		struct ota_claims_component *out = k ? &parts->component[k - 1u] : &rom;
+		uint64_t two;
+
+		if (ota_cbor_get_array(d, &two) != OTA_OK || two != 2 ||
+		    ota_cbor_get_uint(d, &cf) != OTA_OK || cf != OTA_CF_MEASURED_COMPONENT ||
+		    ota_claims_get_component(d, k == 0, out) != OTA_OK)
+			return BAD;
+	}
+	memcpy(c->rom_identity, rom.measurement, sizeof(c->rom_identity));
+	parts->component_count = (uint32_t)(n - 1u);
+	return OTA_OK;
+}
+
+static ota_status_t decode_measres(struct ota_cbor_dec *d, struct claims_parts *parts)
+{
+	uint64_t n, k;
+
+	if (ota_cbor_get_array(d, &n) != OTA_OK || n > OTA_RECORD_MAX_STAGES)
+		return BAD;
+	for (k = 0; k < n; k++)
+		if (ota_claims_get_measres(d, &parts->measres[k]) != OTA_OK)
+			return BAD;
+	parts->measres_count = (uint32_t)n;
+	return OTA_OK;
+}
+
+/*
+ * Put the attempts together with measres (path, result) and measurements
+ * (each booted attempt's component, in order), and hold the summaries to
+ * what they summarise.
+ */
+static ota_status_t assemble(struct ota_evidence_claims *c, const struct claims_parts *parts,
+			     char *why, size_t why_len)
+{
+	bool rom_ext = false, bl0 = false;
+	uint32_t i, booted = 0;
+
+	if (parts->measres_count != c->stage_count)
+		return why_fmt(why, why_len, "measres has %u groups for %u attempts",
+			       parts->measres_count, c->stage_count);
+	for (i = 0; i < c->stage_count; i++) {
+		struct ota_evidence_stage *s = &c->stage[i];
+		const struct ota_claims_measres *m = &parts->measres[i];
+
+		s->path = m->path;
+		if (m->stage != s->stage || m->result != ota_measres_result(s->status, s->path))
+			return why_fmt(why, why_len, "measres group %u does not match attempt %u",
+				       i, i);
+		if (!(s->flags & OTA_STAGE_F_BOOTED))
+			continue;
+		if (booted >= parts->component_count ||
+		    parts->component[booted].stage != s->stage)
+			return why_fmt(why, why_len,
+				       "measurements do not list attempt %u, which booted", i);
+		take_component(s, &parts->component[booted++]);
+		if (s->status == OTA_OK) {
+			rom_ext |= s->stage == OTA_STAGE_ROM_EXT;
+			bl0 |= s->stage == OTA_STAGE_BL0;
+		}
+	}
+	if (booted != parts->component_count)
+		return why_fmt(why, why_len, "measurements list %u stages, %u attempts booted",
+			       parts->component_count, booted);
+	if (c->oemboot != (rom_ext && bl0))
+		return why_fmt(why, why_len, "oemboot is %s, the attempts say otherwise",
+			       c->oemboot ? "true" : "false");
+	if (c->dbgstat != ota_dbgstat(c->lifecycle))
+		return why_fmt(why, why_len, "dbgstat %u is not the one lifecycle %s has",
+			       c->dbgstat, ota_lifecycle_name(c->lifecycle));
+	return OTA_OK;
+}
+
+/* Position of a claim in OTA_CLAIM_COUNT's bit set, -1 when unknown. */
 static int claim_index(int64_t key)
 {
-	switch (key) {
-	case OTA_CLAIM_NONCE: return 0;
-	case OTA_CLAIM_UEID: return 1;
-	case OTA_CLAIM_EAT_PROFILE: return 2;
-	}
-	if (key <= OTA_CLAIM_RECORD_DIGEST && key >= OTA_CLAIM_STAGES)
-		return 3 + (int)(OTA_CLAIM_RECORD_DIGEST - key);
+	static const int64_t registered[OTA_CLAIM_REGISTERED_COUNT] = {
+		OTA_CLAIM_NONCE, OTA_CLAIM_UEID, OTA_CLAIM_OEMID, OTA_CLAIM_OEMBOOT,
+		OTA_CLAIM_DBGSTAT, OTA_CLAIM_EAT_PROFILE, OTA_CLAIM_MEASUREMENTS, OTA_CLAIM_MEASRES,
+	};
+	int i;
+
+	for (i = 0; i < (int)OTA_CLAIM_REGISTERED_COUNT; i++)
+		if (key == registered[i])
+			return i;
+	if (key <= OTA_CLAIM_PRIVATE(1) && key >= OTA_CLAIM_PRIVATE(OTA_CLAIM_PRIVATE_COUNT))
+		return (int)OTA_CLAIM_REGISTERED_COUNT + (int)(OTA_CLAIM_PRIVATE(1) - key);
 	return -1;
+}
+
+/* The eat_profile claim's text, wherever it is; NULL when there is none. */
+static const char *find_profile(const uint8_t *buf, size_t len, size_t *plen)
+{
+	struct ota_cbor_dec d;
+	uint64_t pairs, i;
+	const char *txt;
+	int64_t key;
+
+	ota_cbor_dec_init(&d, buf, len);
+	if (ota_cbor_get_map(&d, &pairs) != OTA_OK)
+		return NULL;
+	for (i = 0; i < pairs; i++) {
+		if (ota_cbor_get_int(&d, &key) != OTA_OK)
+			return NULL;
+		if (key == OTA_CLAIM_EAT_PROFILE)
+			return ota_cbor_get_text(&d, &txt, plen) == OTA_OK ? txt : NULL;
+		if (ota_cbor_skip(&d) != OTA_OK)
+			return NULL;
+	}
+	return NULL;
+}
+
+static ota_status_t check_profile(const uint8_t *buf, size_t len, char *why, size_t why_len)
+{
+	size_t n = 0;
+	const char *p = find_profile(buf, len, &n);
+
+	if (p && n == sizeof(OTA_EAT_PROFILE) - 1u && !memcmp(p, OTA_EAT_PROFILE, n))
+		return OTA_OK;
+	if (p && n == sizeof(OTA_EAT_PROFILE_V1) - 1u && !memcmp(p, OTA_EAT_PROFILE_V1, n))
+		return why_fmt(why, why_len, "profile evidence-v1 is retired; this verifier reads "
+			       "%s (docs/evidence.md)", OTA_EAT_PROFILE);
+	return why_fmt(why, why_len, "eat_profile is missing or not %s", OTA_EAT_PROFILE);
 }
 
 ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 					struct ota_evidence_claims *c, char *why, size_t why_len)
 {
-	uint8_t ueid[OTA_UEID_BYTES];
+	static const uint8_t oemid[OTA_OEMID_BYTES] = OTA_OEMID_INIT;
+	uint8_t ueid[OTA_UEID_BYTES], got_oemid[OTA_OEMID_BYTES];
+	struct claims_parts parts;
 	struct ota_cbor_dec d;
 	uint64_t pairs, n, i;
 	uint32_t seen = 0;
 	const uint8_t *p;
-	const char *txt;
 	size_t plen;
 	int64_t key;
 	int idx;
 	ota_status_t st;
 
 	memset(c, 0, sizeof(*c));
+	memset(&parts, 0, sizeof(parts));
 	if (why && why_len)
 		snprintf(why, why_len, "ok");
 	st = ota_cbor_check(buf, len, &claims_limits);
@@ -155,13 +309,17 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 			snprintf(why, why_len, "%s", ota_status_message(st));
 		return st;
 	}
+	/* First the profile, so evidence of another one is named as such. */
+	st = check_profile(buf, len, why, why_len);
+	if (st != OTA_OK)
+		return st;
 	ota_cbor_dec_init(&d, buf, len);
 	if (ota_cbor_get_map(&d, &pairs) != OTA_OK || pairs != OTA_CLAIM_COUNT)
-		return why_fmt(why, why_len, "not a map of %lld claims", (long long)OTA_CLAIM_COUNT);
+		return why_fmt(why, why_len, "not a map of %u claims", OTA_CLAIM_COUNT);
 	for (i = 0; i < pairs; i++) {
 		if (ota_cbor_get_int(&d, &key) != OTA_OK)
-			return why_fmt(why, why_len, "claim key #%lld is not an integer",
-				       (long long)i);
+			return why_fmt(why, why_len, "claim key #%llu is not an integer",
+				       (unsigned long long)i);
 		idx = claim_index(key);
 		if (idx < 0)
 			return why_fmt(why, why_len, "unknown claim %lld", (long long)key);
@@ -179,21 +337,25 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 			c->nonce_len = (uint32_t)plen;
 			break;
 		case OTA_CLAIM_UEID:
-			if (get_fixed(&d, ueid, sizeof(ueid)) != OTA_OK || ueid[0] != OTA_UEID_TYPE_RAND) {
+			st = get_fixed(&d, ueid, sizeof(ueid));
+			if (st == OTA_OK && ueid[0] != OTA_UEID_TYPE_RAND)
 				st = BAD;
-				break;
-			}
-			memcpy(c->device_id, ueid + 1, OTA_DEVICE_ID_BYTES);
+			if (st == OTA_OK)
+				memcpy(c->device_id, ueid + 1, OTA_DEVICE_ID_BYTES);
 			break;
-		case OTA_CLAIM_EAT_PROFILE:
-			if (ota_cbor_get_text(&d, &txt, &plen) != OTA_OK ||
-			    plen != sizeof(OTA_EAT_PROFILE) - 1u || memcmp(txt, OTA_EAT_PROFILE, plen)) {
+		case OTA_CLAIM_OEMID:
+			st = get_fixed(&d, got_oemid, sizeof(got_oemid));
+			if (st == OTA_OK && memcmp(got_oemid, oemid, sizeof(oemid)))
 				st = BAD;
-				break;
-			}
 			break;
+		case OTA_CLAIM_OEMBOOT: st = get_bool(&d, &c->oemboot); break;
+		case OTA_CLAIM_DBGSTAT:
+			st = get_u32(&d, OTA_DBGSTAT_DISABLED_FULLY_AND_PERMANENTLY, &c->dbgstat);
+			break;
+		case OTA_CLAIM_EAT_PROFILE: st = ota_cbor_skip(&d) == OTA_OK ? OTA_OK : BAD; break;
+		case OTA_CLAIM_MEASUREMENTS: st = decode_measurements(&d, c, &parts); break;
+		case OTA_CLAIM_MEASRES: st = decode_measres(&d, &parts); break;
 		case OTA_CLAIM_RECORD_DIGEST: st = get_fixed(&d, c->record_digest, 32); break;
-		case OTA_CLAIM_ROM_IDENTITY: st = get_fixed(&d, c->rom_identity, 32); break;
 		case OTA_CLAIM_MIN_SVN: st = get_u32(&d, OTA_SVN_LIMIT, &c->min_svn); break;
 		case OTA_CLAIM_EPOCH: st = get_u32(&d, UINT32_MAX, &c->epoch); break;
 		case OTA_CLAIM_LIFECYCLE: st = get_u32(&d, OTA_LC_COUNT - 1u, &c->lifecycle); break;
@@ -215,21 +377,21 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 				st = get_u32(&d, OTA_SVN_LIMIT, &c->floor_bl0);
 			break;
 		case OTA_CLAIM_GENERATION: st = get_u32(&d, UINT32_MAX, &c->generation); break;
-		case OTA_CLAIM_STAGES:
+		case OTA_CLAIM_ATTEMPTS:
 			if (ota_cbor_get_array(&d, &n) != OTA_OK || n > OTA_RECORD_MAX_STAGES) {
 				st = BAD;
 				break;
 			}
 			c->stage_count = (uint32_t)n;
 			for (uint64_t k = 0; k < n && st == OTA_OK; k++)
-				st = decode_stage(&d, &c->stage[k], (uint32_t)k, why, why_len);
+				st = decode_attempt(&d, &c->stage[k], (uint32_t)k, why, why_len);
 			if (st != OTA_OK)
-				return st; /* the stage said why */
+				return st; /* the attempt said why */
 			break;
 		}
 		if (st != OTA_OK)
 			return why_fmt(why, why_len, "claim %lld is malformed or out of range",
 				       (long long)key);
 	}
-	return OTA_OK;
+	return assemble(c, &parts, why, why_len);
 }

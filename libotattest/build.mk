@@ -41,9 +41,10 @@ $(LIBOTA_HOST_A): $(LIBOTA_HOST_OBJS)
 
 # The private utility library goes in with its symbols hidden: the shared
 # library exports its own API (ota_*) and nothing of libotattest-util.
+# json-c: the EAR (ear_claims.c) is a JSON document.
 $(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A)
 	$(CC) -shared -Wl,-soname,libotattest.so.1 -Wl,--exclude-libs,libotattest-util.a $(LDFLAGS) \
-		-o $@ $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(PKG_OPENSSL)
+		-o $@ $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(PKG_OPENSSL) $(PKG_JSONC)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
 # *_x86.c are the x86-64 backends (SHA-256 with the CPU's SHA extensions and
@@ -69,7 +70,7 @@ $(OTA_PC): libotattest/build.mk
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
 		'Name: otattest' 'Description: otattest boot attestation: wire formats and evidence verification' \
-		'Version: 1.0' 'Requires.private: libcrypto' \
+		'Version: 1.0' 'Requires.private: libcrypto json-c' \
 		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lotattest' > $@
 ALL_TARGETS += $(OTA_PC)
 
@@ -94,3 +95,6 @@ ALL_TARGETS += $(OTIMAGE)
 .PHONY: otimage-exits
 otimage-exits:
 	scripts/otimage-exits.py --write docs/otimage.md
+
+# The otattest scheme for Veraison and Veraison's services (Go): make veraison.
+-include libotattest/tools/veraison/build.mk

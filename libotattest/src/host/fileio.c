@@ -5,6 +5,9 @@
  * told as the library's statuses.
  */
 #include <errno.h>
+#include <stdlib.h>
+
+#include <openssl/crypto.h>
 
 #include <otu/file.h>
 
@@ -19,4 +22,21 @@ ota_status_t ota_read_file(const char *path, size_t max, unsigned char **buf, si
 	if (r == -EFBIG)
 		return OTA_HOST_BAD_ARGUMENT;
 	return r == -ENOMEM ? OTA_HOST_INTERNAL : OTA_HOST_IO;
+}
+
+ota_status_t ota_read_file_with(const char *path, size_t max,
+				ota_status_t (*use)(void *ctx, const void *buf, size_t len),
+				void *ctx)
+{
+	unsigned char *buf;
+	ota_status_t st;
+	size_t n;
+
+	st = ota_read_file(path, max, &buf, &n);
+	if (st != OTA_OK)
+		return st;
+	st = use(ctx, buf, n);
+	OPENSSL_cleanse(buf, n);
+	free(buf);
+	return st;
 }

@@ -14,4 +14,13 @@
  */
 ota_status_t ota_read_file(const char *path, size_t max, unsigned char **buf, size_t *len);
 
+/*
+ * Read path as above and hand its bytes to use(ctx, buf, len): the
+ * *_load_file calls of a *_load_pem. The buffer is wiped before it is
+ * freed (some of these files hold private keys). use's status, or the read's.
+ */
+ota_status_t ota_read_file_with(const char *path, size_t max,
+				ota_status_t (*use)(void *ctx, const void *buf, size_t len),
+				void *ctx);
+
 #endif

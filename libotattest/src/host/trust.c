@@ -71,23 +71,6 @@ ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **
 	return OTA_OK;
 }
 
-/* A whole PEM file of at most max bytes, handed to use(ctx, ...). */
-static ota_status_t with_pem_file(const char *path, size_t max,
-				  ota_status_t (*use)(void *ctx, const void *pem, size_t len),
-				  void *ctx)
-{
-	unsigned char *buf;
-	ota_status_t st;
-	size_t n;
-
-	st = ota_read_file(path, max, &buf, &n);
-	if (st != OTA_OK)
-		return st;
-	st = use(ctx, buf, n);
-	free(buf);
-	return st;
-}
-
 static ota_status_t load_pem(void *out, const void *pem, size_t len)
 {
 	return ota_trust_load_pem(pem, len, out);
@@ -96,7 +79,7 @@ static ota_status_t load_pem(void *out, const void *pem, size_t len)
 ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out)
 {
 	*out = NULL;
-	return with_pem_file(path, 1u << 20, load_pem, out);
+	return ota_read_file_with(path, 1u << 20, load_pem, out);
 }
 
 ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t len)
@@ -150,7 +133,7 @@ static ota_status_t add_crl_pem(void *t, const void *pem, size_t len)
 /* A fleet's CRL lists many devices: up to 16 MiB of PEM. */
 ota_status_t ota_trust_add_crl_file(struct ota_trust *t, const char *path)
 {
-	return with_pem_file(path, 16u << 20, add_crl_pem, t);
+	return ota_read_file_with(path, 16u << 20, add_crl_pem, t);
 }
 
 uint32_t ota_trust_crl_count(const struct ota_trust *t)

@@ -18,6 +18,7 @@
 #include <otu/num.h>
 
 #include "batch.h"
+#include "ear_output.h"
 #include "output.h"
 
 static const char usage_text[] =
@@ -27,7 +28,8 @@ static const char usage_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    " PROG " --ca FILE (--nonce HEX | --no-nonce) [--policy FILE]\n"
-	"                    [--crl FILE]... [--record FILE] [--json | -q] EVIDENCE\n"
+	"                    [--crl FILE]... [--record FILE]\n"
+	"                    [--json | -q | --ear KEY [--ear-raw-evidence]] EVIDENCE\n"
 	"    " PROG " --batch --ca FILE (--nonce HEX | --no-nonce | --nonce-files)\n"
 	"                    [--record-files] [--policy FILE] [--crl FILE]... [--jobs N]\n"
 	"                    [--json | -q] INPUT...\n"
@@ -70,6 +72,13 @@ static const char usage_text[] =
 	"                     must hash to the evidence's record digest claim.\n"
 	"    --json           print the verdict as one JSON object on stdout; an input\n"
 	"                     that cannot be used gives {\"verdict\":\"error\",...}.\n"
+	"    --ear KEY        print the verdict as an EAR instead (draft-ietf-rats-ear):\n"
+	"                     one line, a JWT signed ES256 with KEY (a PEM EC P-256\n"
+	"                     private key), a submodule per stage with ear.status and\n"
+	"                     the AR4SI trustworthiness vector, the nonce as eat_nonce.\n"
+	"                     The exit status is the same as without it.\n"
+	"    --ear-raw-evidence  with --ear: the evidence itself in each submodule\n"
+	"                     (ear.raw-evidence).\n"
 	"    --batch          many evidences (above).\n"
 	"    --jobs N         with --batch: N worker threads (default: one per CPU).\n"
 	"    --nonce-files    with --batch: each evidence's nonce, as hex, is in the file\n"
@@ -173,6 +182,8 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "crl", required_argument, NULL, 'L' },
+		{ "ear", required_argument, NULL, 'E' },
+		{ "ear-raw-evidence", no_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "jobs", required_argument, NULL, 'J' },
@@ -184,7 +195,8 @@ int main(int argc, char **argv)
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
 	bool json = false, quiet = false, no_nonce = false, batch = false, nonce_files = false;
-	bool record_files = false;
+	bool record_files = false, ear_raw = false;
+	const char *ear_path = NULL;
 	uint32_t jobs = 0, crl_count = 0;
 	const char *crl_paths[OTA_POLICY_MAX_CRLS];
 	uint8_t *ev = NULL, *rec = NULL;
@@ -194,6 +206,7 @@ int main(int argc, char **argv)
 	struct ota_trust *ca = NULL;
 	struct ota_policy policy;
 	struct ota_verdict *v;
+	struct ota_ear_key *ear_key = NULL;
 	char why[200];
 	ota_status_t st;
 	int c, rc;
@@ -205,6 +218,8 @@ int main(int argc, char **argv)
 		case 'N': no_nonce = true; break;
 		case 'p': policy_path = optarg; break;
 		case 'r': record_path = optarg; break;
+		case 'E': ear_path = optarg; break;
+		case 'X': ear_raw = true; break;
 		case 'L':
 			if (crl_count == OTA_POLICY_MAX_CRLS) {
 				fprintf(stderr, PROG ": at most %u --crl\n", OTA_POLICY_MAX_CRLS);
@@ -231,6 +246,12 @@ int main(int argc, char **argv)
 		       jobs || nonce_files || record_files)) {
 		fprintf(stderr, PROG ": need EVIDENCE, --ca and exactly one of --nonce/--no-nonce\n"
 				"(--jobs, --nonce-files and --record-files go with --batch)\n"
+				"Try '" PROG " --help'.\n");
+		return OTA_EXIT_USAGE;
+	}
+	if ((ear_path && (json || quiet || batch)) || (ear_raw && !ear_path)) {
+		fprintf(stderr, PROG ": --ear goes with one EVIDENCE and neither --json nor -q;\n"
+				"--ear-raw-evidence with --ear\n"
 				"Try '" PROG " --help'.\n");
 		return OTA_EXIT_USAGE;
 	}
@@ -291,16 +312,28 @@ int main(int argc, char **argv)
 		return rc;
 	}
 
+	/* The key before the verdict: a key that cannot sign is an unusable input. */
+	if (ear_path && (rc = ve_load_key(ear_path, &ear_key)) != 0) {
+		free(ev);
+		free(rec);
+		ota_trust_free(ca);
+		return rc;
+	}
 	v = calloc(1, sizeof(*v));
 	if (v == NULL)
 		return vo_class_exit(OTA_HOST_INTERNAL);
 	st = ota_verify_evidence(ev, ev_len, ca, nonce_hex ? nonce : NULL, (size_t)nonce_len, &policy,
 				 rec, rec_len, v);
-	if (json)
+	if (ear_key)
+		rc = ve_print(stdout, v, ear_key, nonce_hex ? nonce : NULL, (size_t)nonce_len,
+			      ear_raw ? ev : NULL, ev_len);
+	else if (json)
 		vo_print_json(stdout, NULL, v, st);
 	else if (!quiet)
 		vo_print_human(stdout, v, st);
-	rc = st == OTA_OK ? 0 : OTA_EXIT_VERDICT_FAILED;
+	if (!ear_key || rc == 0)
+		rc = st == OTA_OK ? 0 : OTA_EXIT_VERDICT_FAILED;
+	ota_ear_key_free(ear_key);
 	free(v);
 	free(ev);
 	free(rec);

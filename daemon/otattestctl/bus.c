@@ -209,6 +209,49 @@ static int read_stages(sd_bus_message *m, struct ctl_device *d)
 	return sd_bus_message_exit_container(m);
 }
 
+static int read_path_reasons(sd_bus_message *m, struct ctl_device *d)
+{
+	const char *v;
+	int r;
+
+	r = sd_bus_message_enter_container(m, 'a', "s");
+	if (r < 0)
+		return r;
+	d->n_path_reasons = 0;
+	while ((r = sd_bus_message_read(m, "s", &v)) > 0) {
+		if (d->n_path_reasons >= OTA_RECORD_MAX_STAGES)
+			return -EBADMSG;
+		snprintf(d->path_reasons[d->n_path_reasons++], sizeof(d->path_reasons[0]), "%s", v);
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+static int read_debug(sd_bus_message *m, struct ctl_device *d)
+{
+	int r, b;
+
+	r = sd_bus_message_enter_container(m, 'a', "b");
+	if (r < 0)
+		return r;
+	d->n_debug = 0;
+	while ((r = sd_bus_message_read(m, "b", &b)) > 0) {
+		if (d->n_debug >= OTA_RECORD_MAX_STAGES)
+			return -EBADMSG;
+		d->debug[d->n_debug++] = b;
+	}
+	return r < 0 ? r : sd_bus_message_exit_container(m);
+}
+
+const char *ctl_stage_path_reason(const struct ctl_device *d, size_t i)
+{
+	return i < d->n_path_reasons ? d->path_reasons[i] : "";
+}
+
+bool ctl_stage_debug(const struct ctl_device *d, size_t i)
+{
+	return i < d->n_debug && d->debug[i];
+}
+
 int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 {
 	int r;
@@ -262,6 +305,12 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 			r = read_bytes(m, d->rom_identity, sizeof(d->rom_identity), &d->rom_identity_len);
 		else if (!strcmp(name, "Stages"))
 			r = read_stages(m, d);
+		else if (!strcmp(name, "StagePathReasons"))
+			r = read_path_reasons(m, d);
+		else if (!strcmp(name, "StageDebug"))
+			r = read_debug(m, d);
+		else if (!strcmp(name, "TagMismatches"))
+			r = sd_bus_message_read(m, "t", &d->tag_mismatches);
 		else
 			r = sd_bus_message_skip(m, contents); /* a newer daemon's property */
 #undef U32

@@ -179,6 +179,29 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 		} else {
 			printf("%s %s record changed: generation %u\n", ts, dev, gen);
 		}
+	} else if (!strcmp(member, "TagMismatch")) {
+		uint32_t gen, kv, status;
+		const char *stage, *slot;
+		const void *meas = NULL;
+		size_t mlen = 0;
+
+		if (sd_bus_message_read(m, "ussu", &gen, &stage, &slot, &kv) < 0 ||
+		    sd_bus_message_read_array(m, 'y', &meas, &mlen) < 0 ||
+		    sd_bus_message_read(m, "u", &status) < 0)
+			return 0;
+		if (json) {
+			doc = event_json(ts, dev, "tag-mismatch");
+			otu_json_add_u64(doc, "generation", gen);
+			otu_json_add_str(doc, "stage", stage);
+			otu_json_add_str(doc, "slot", slot);
+			otu_json_add_u64(doc, "tag_key_version", kv);
+			otu_json_add_hex(doc, "measurement", meas, mlen);
+			otu_json_add_str(doc, "status", ctl_status_label(status));
+			otu_json_emit(stdout, doc);
+		} else {
+			printf("%s %s tag mismatch: %s slot %s, tag key version %u, generation %u: %s\n",
+			       ts, dev, stage, slot, kv, gen, ctl_status_label(status));
+		}
 	} else if (!strcmp(member, "RotationProgress")) {
 		uint32_t done, total;
 

@@ -48,7 +48,21 @@ struct ctl_device {
 	uint64_t boot_time_ns;
 	struct ctl_stage stages[OTA_RECORD_MAX_STAGES];
 	size_t n_stages;
+	/*
+	 * StagePathReasons and StageDebug: one entry per element of stages,
+	 * kept apart because GetAll may list them in any order; empty from a
+	 * daemon without them.
+	 */
+	char path_reasons[OTA_RECORD_MAX_STAGES][32];
+	size_t n_path_reasons;
+	bool debug[OTA_RECORD_MAX_STAGES];
+	size_t n_debug;
+	uint64_t tag_mismatches; /* TagMismatches: seen by this otattestd instance */
 };
+
+/* The stage's path reason and DEBUG flag ("" and false when the daemon sent none). */
+const char *ctl_stage_path_reason(const struct ctl_device *d, size_t i);
+bool ctl_stage_debug(const struct ctl_device *d, size_t i);
 
 struct ctl {
 	sd_bus *bus;

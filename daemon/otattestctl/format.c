@@ -79,17 +79,30 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	print_ms(out, d->boot_time_ns);
 	fputc('\n', out);
 	fprintf(out, "  %-16s %s\n", "boot status", ctl_status_label(d->boot_status));
-	fprintf(out, "\n  %-8s %-4s %-19s %-29s %4s %5s %16s  %s\n", "STAGE", "SLOT", "PATH", "SCHEME",
-		"SVN", "DEPTH", "VERIFY", "STATUS");
+	/* Only when there is something to act on: a tag that did not match its image. */
+	if (d->tag_mismatches)
+		fprintf(out, "  %-16s %s%llu seen by otattestd%s\n", "tag mismatches",
+			color ? ANSI_RED : "", (unsigned long long)d->tag_mismatches,
+			color ? ANSI_RESET : "");
+	fprintf(out, "\n  %-8s %-4s %-19s %-21s %-29s %4s %5s %16s  %s\n", "STAGE", "SLOT", "PATH",
+		"WHY NOT TAG", "SCHEME", "SVN", "DEPTH", "VERIFY", "STATUS");
 	for (i = 0; i < d->n_stages; i++) {
 		const struct ctl_stage *s = &d->stages[i];
-		bool ok = s->status == OTA_OK;
+		const char *why = ctl_stage_path_reason(d, i);
+		bool ok = s->status == OTA_OK, mismatch = !strcmp(why, "tag-mismatch");
 
+		/* "none" (the tag path, or refused before a path) and "" (an older daemon): nothing to say. */
+		if (!*why || !strcmp(why, "none"))
+			why = "-";
 		fprintf(out, "  %-8s %-4s ", s->stage, s->slot);
 		if (color)
 			fprintf(out, "%s%-19s" ANSI_RESET, !strcmp(s->path, "tag") ? ANSI_GREEN : "", s->path);
 		else
 			fprintf(out, "%-19s", s->path);
+		if (color && mismatch)
+			fprintf(out, " " ANSI_RED "%-21s" ANSI_RESET, why);
+		else
+			fprintf(out, " %-21s", why);
 		fprintf(out, " %-29s %4u %5u ", s->scheme, s->svn, s->depth);
 		fprintf(out, "%9llu.%03llu ms", (unsigned long long)(s->verify_time_ns / 1000000u),
 			(unsigned long long)(s->verify_time_ns / 1000u % 1000u));
@@ -101,12 +114,22 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 			fputs(" (booted)", out);
 		if (s->fallback)
 			fputs(" (fallback)", out);
+		if (ctl_stage_debug(d, i))
+			fputs(" (debug)", out);
 		fputc('\n', out);
+		/* The key chain, root first, by name (docs/keynames.md). */
+		if (s->n_keys) {
+			fprintf(out, "  %-8s %-4s keys: ", "", "");
+			ctl_print_key_chain(out, (const uint8_t(*)[OTA_KEY_ID_BYTES])s->key_ids, s->n_keys,
+					    d->names);
+			fputc('\n', out);
+		}
 	}
 }
 
-static struct json_object *stage_json(const struct ctl_stage *s)
+static struct json_object *stage_json(const struct ctl_device *d, size_t i)
 {
+	const struct ctl_stage *s = &d->stages[i];
 	struct json_object *o = json_object_new_object(), *keys = json_object_new_array();
 	size_t k;
 
@@ -125,6 +148,8 @@ static struct json_object *stage_json(const struct ctl_stage *s)
 	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
 	otu_json_add_bool(o, "booted", s->booted);
 	otu_json_add_bool(o, "fallback", s->fallback);
+	otu_json_add_str(o, "path_reason", ctl_stage_path_reason(d, i));
+	otu_json_add_bool(o, "debug", ctl_stage_debug(d, i));
 	return o;
 }
 
@@ -164,8 +189,14 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 		otu_json_add_hex(o, "rom_identity", d->rom_identity, d->rom_identity_len);
 		stages = json_object_new_array();
 		for (s = 0; s < d->n_stages; s++)
-			json_object_array_add(stages, stage_json(&d->stages[s]));
+			json_object_array_add(stages, stage_json(d, s));
+		/* Each stage's key chain with names, beside its key_ids. */
+		for (s = 0; s < d->n_stages; s++)
+			json_object_object_add(json_object_array_get_idx(stages, s), "key_chain",
+					       ctl_key_chain_json((const uint8_t(*)[OTA_KEY_ID_BYTES])d->stages[s].key_ids,
+								  d->stages[s].n_keys, d->names));
 		json_object_object_add(o, "stages", stages);
+		otu_json_add_u64(o, "tag_mismatches", d->tag_mismatches);
 	}
 	otu_json_emit(out, doc);
 }
@@ -180,14 +211,32 @@ static ota_status_t load_record(struct ota_record *r, const uint8_t *buf, size_t
 	return ota_record_validate(r, (uint32_t)len);
 }
 
+ota_status_t ctl_load_record(struct ota_record *r, const uint8_t *buf, size_t len)
+{
+	return load_record(r, buf, len);
+}
+
 static const char *slot_name(uint32_t slot)
 {
 	return slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b" : "unknown";
 }
 
-ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
+/* The effective usage's capability flags by name, as otimage names them. */
+static const char *usage_flags_name(uint32_t flags)
+{
+	static char buf[48];
+
+	snprintf(buf, sizeof(buf), "%s%s%s%s", flags & OTA_CAP_TAG_BOOT ? "tag-boot" : "",
+		 (flags & OTA_CAP_ALL) == OTA_CAP_ALL ? "," : "", flags & OTA_CAP_DEBUG ? "debug" : "",
+		 flags & OTA_CAP_ALL ? "" : "none");
+	return buf;
+}
+
+ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len,
+			      const struct otu_keynames *names)
 {
 	char hex[2 * OTA_SHA256_BYTES + 1];
+	const char *name;
 	struct ota_record r;
 	ota_status_t s = load_record(&r, buf, len);
 	uint32_t i, k;
@@ -220,6 +269,8 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 			st->flags & OTA_STAGE_F_FALLBACK ? " (fallback)" : "");
 		fprintf(out, "  status             %s\n", ctl_status_label(st->status));
 		fprintf(out, "  path               %s\n", ota_path_name(st->path));
+		fprintf(out, "  why not tag        %s\n", ota_path_reason_name(st->path_reason));
+		fprintf(out, "  usage flags        %s\n", usage_flags_name(st->effective.usage.flags));
 		fprintf(out, "  scheme             %s\n", ota_scheme_name(st->sig_scheme));
 		fprintf(out, "  SVN                %u (leaf allows %u..%u)\n", st->security_version,
 			st->effective.svn_min, st->effective.svn_max);
@@ -229,7 +280,9 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 		fprintf(out, "  measurement        %s\n", hex);
 		for (k = 0; k <= st->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++) {
 			otu_hex_encode(hex, st->key_ids[k], OTA_KEY_ID_BYTES);
-			fprintf(out, "  %-18s %s\n", k == 0 ? "root key id" : "delegate key id", hex);
+			name = otu_keynames_lookup(names, st->key_ids[k]);
+			fprintf(out, "  %-18s %s%s%s%s\n", k == 0 ? "root key id" : "delegate key id", hex,
+				name ? " (" : "", name ? name : "", name ? ")" : "");
 		}
 		fprintf(out, "  verify time        ");
 		print_ms(out, st->verify_time_ns);
@@ -238,7 +291,8 @@ ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len)
 	return OTA_OK;
 }
 
-ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len)
+ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len,
+				   const struct otu_keynames *names)
 {
 	struct json_object *doc, *stages;
 	struct ota_record r;
@@ -285,6 +339,9 @@ ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len)
 		for (k = 0; k <= st->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++)
 			json_object_array_add(keys, otu_json_hex(st->key_ids[k], OTA_KEY_ID_BYTES));
 		json_object_object_add(o, "key_ids", keys);
+		json_object_object_add(o, "key_chain",
+				       ctl_key_chain_json((const uint8_t(*)[OTA_KEY_ID_BYTES])st->key_ids,
+							  k, names));
 		otu_json_add_u64(eff, "svn_min", st->effective.svn_min);
 		otu_json_add_u64(eff, "svn_max", st->effective.svn_max);
 		otu_json_add_u64(eff, "slot_mask", st->effective.usage.slot_mask);
@@ -298,6 +355,8 @@ ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len)
 		otu_json_add_u64(o, "verify_cycles", st->verify_cycles);
 		otu_json_add_bool(o, "booted", st->flags & OTA_STAGE_F_BOOTED);
 		otu_json_add_bool(o, "fallback", st->flags & OTA_STAGE_F_FALLBACK);
+		otu_json_add_str(o, "path_reason", ota_path_reason_name(st->path_reason));
+		otu_json_add_bool(o, "debug", st->effective.usage.flags & OTA_CAP_DEBUG);
 	}
 	otu_json_emit(out, doc);
 	return OTA_OK;

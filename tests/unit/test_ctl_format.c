@@ -99,6 +99,20 @@ START_TEST(record_json_decodes_fields)
 	ck_assert_uint_eq(a.s, OTA_OK);
 	ck_assert_ptr_nonnull(strstr(out, "stage 0: bl0 slot b"));
 	ck_assert_ptr_nonnull(strstr(out, "SIG_ECDSA_INVALID"));
+	ck_assert_ptr_nonnull(strstr(out, "  why not tag        none\n"));
+	ck_assert_ptr_nonnull(strstr(out, "  usage flags        none\n"));
+	free(out);
+
+	/* A forged tag refused on the signature path, image with DEBUG. */
+	r.stage[0].path_reason = OTA_REASON_TAG_MISMATCH;
+	r.stage[0].effective.usage.flags = OTA_CAP_ALL;
+	out = capture(print_text, &a);
+	ck_assert_uint_eq(a.s, OTA_OK);
+	ck_assert_ptr_nonnull(strstr(out, "  why not tag        tag-mismatch\n"));
+	ck_assert_ptr_nonnull(strstr(out, "  usage flags        tag-boot,debug\n"));
+	free(out);
+	out = capture(print_json, &a);
+	ck_assert_ptr_nonnull(strstr(out, "\"path_reason\":\"tag-mismatch\",\"debug\":true}"));
 	free(out);
 }
 END_TEST
@@ -175,6 +189,11 @@ START_TEST(metrics_exposition_format)
 	fill_device(&a.d[1], "otattest1", "absent");
 	a.d[1].record_valid = false;
 	a.d[1].n_stages = 0;
+	a.d[0].n_path_reasons = 1;
+	snprintf(a.d[0].path_reasons[0], sizeof(a.d[0].path_reasons[0]), "tag-mismatch");
+	a.d[0].n_debug = 1;
+	a.d[0].debug[0] = true;
+	a.d[0].tag_mismatches = 3;
 	out = capture(metrics, &a);
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_up{device=\"otattest0\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_up{device=\"otattest1\"} 0\n"));
@@ -184,13 +203,23 @@ START_TEST(metrics_exposition_format)
 	ck_assert_ptr_nonnull(strstr(out, "otattest_boot_time_seconds{device=\"otattest0\"} 1.500000000\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_stage_tag_path{device=\"otattest0\",stage=\"bl0\",slot=\"a\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_stage_verify_seconds{device=\"otattest0\",stage=\"bl0\",slot=\"a\"} 0.000250000\n"));
+	ck_assert_ptr_nonnull(strstr(out, "otattest_stage_path_reason{device=\"otattest0\",stage=\"bl0\",slot=\"a\",reason=\"tag-mismatch\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(out, "otattest_stage_debug{device=\"otattest0\",stage=\"bl0\",slot=\"a\"} 1\n"));
+	ck_assert_ptr_nonnull(strstr(out, "otattest_tag_mismatches_total{device=\"otattest0\"} 3\n"));
+	ck_assert_ptr_nonnull(strstr(out, "otattest_tag_mismatches_total{device=\"otattest1\"} 0\n"));
+	/* A daemon that sends no reasons: no reason sample, not a made-up one. */
+	ck_assert_ptr_null(strstr(out, "otattest_stage_path_reason{device=\"otattest1\""));
 	/* Every line is a comment or "name{labels} value"; each family has HELP and TYPE. */
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "# HELP otattest_", 16))
 			helps++;
 		else if (!strncmp(line, "# TYPE otattest_", 16)) {
 			types++;
-			ck_assert_ptr_nonnull(strstr(line, " gauge"));
+			/* Counters end in _total (Prometheus naming); the rest are gauges. */
+			if (strstr(line, "_total "))
+				ck_assert_ptr_nonnull(strstr(line, "_total counter"));
+			else
+				ck_assert_ptr_nonnull(strstr(line, " gauge"));
 		} else {
 			ck_assert_msg(!strncmp(line, "otattest_", 9), "bad line: %s", line);
 			ck_assert_ptr_nonnull(strrchr(line, ' '));
@@ -276,6 +305,39 @@ START_TEST(status_table_plain_without_color)
 }
 END_TEST
 
+/* Why a stage took the slow path, its DEBUG flag and the mismatch count, in the table. */
+START_TEST(status_table_reasons_debug_mismatches)
+{
+	struct ctl_device d;
+	long verify_end, status_col, ms_end;
+	char *out;
+
+	fill_device(&d, "otattest0", "ready");
+	out = capture(status_table, &d);
+	ck_assert_ptr_null(strstr(out, "tag mismatches"));
+	ck_assert_ptr_nonnull(strstr(out, "bl0      a    tag                 -                     "));
+	free(out);
+
+	snprintf(d.stages[0].path, sizeof(d.stages[0].path), "signature-retagged");
+	d.n_path_reasons = 1;
+	snprintf(d.path_reasons[0], sizeof(d.path_reasons[0]), "tag-mismatch");
+	d.n_debug = 1;
+	d.debug[0] = true;
+	d.tag_mismatches = 2;
+	out = capture(status_table, &d);
+	ck_assert_ptr_nonnull(strstr(out, "  tag mismatches   2 seen by otattestd\n"));
+	ck_assert_ptr_nonnull(strstr(out, "bl0      a    signature-retagged  tag-mismatch          "));
+	ck_assert_ptr_nonnull(strstr(out, "OK (debug)\n"));
+	ck_assert(stage_columns(out, &verify_end, &status_col, &ms_end));
+	ck_assert_int_eq(verify_end, ms_end);
+	free(out);
+	out = capture(status_table_color, &d);
+	ck_assert_ptr_nonnull(strstr(out, "\033[1;31mtag-mismatch"));
+	ck_assert_ptr_nonnull(strstr(out, "\033[1;31m2 seen by otattestd"));
+	free(out);
+}
+END_TEST
+
 /* The same table on a terminal: the state in its colour, nothing else changed. */
 START_TEST(status_table_colored_on_a_terminal)
 {
@@ -328,7 +390,7 @@ START_TEST(record_json_document_unchanged)
 		"\"effective\":{\"svn_min\":0,\"svn_max\":0,\"slot_mask\":0,\"lifecycle_mask\":0,"
 		"\"flags\":0,\"device_binding\":0,\"device_id\":\"00000000000000000000000000000000\"},"
 		"\"verify_time_ns\":18446744073709551615,\"verify_cycles\":0,\"booted\":false,"
-		"\"fallback\":false}]}\n";
+		"\"fallback\":false,\"path_reason\":\"none\",\"debug\":false}]}\n";
 	struct ota_record r;
 	struct rec_arg a;
 	uint32_t len;
@@ -365,7 +427,8 @@ START_TEST(status_json_document_unchanged)
 		"\"tag_key_version\":0,"
 		"\"measurement\":\"0000000000000000000000000000000000000000000000000000000000000000\","
 		"\"key_ids\":[\"4200000000000000000000000000000000000000000000000000000000000000\"],"
-		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false}]},"
+		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false,"
+		"\"path_reason\":\"\",\"debug\":false}],\"tag_mismatches\":0},"
 		"{\"name\":\"otattest1\",\"state\":\"absent\",\"state_detail\":\"OK\","
 		"\"state_detail_code\":0,\"state_message\":\"\",\"record_valid\":false}]}\n";
 	struct ctl_device d[2];
@@ -399,6 +462,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, metrics_exposition_format);
 	tcase_add_test(tc, metrics_label_escaping);
 	tcase_add_test(tc, status_table_plain_without_color);
+	tcase_add_test(tc, status_table_reasons_debug_mismatches);
 	tcase_add_test(tc, status_table_colored_on_a_terminal);
 	suite_add_tcase(s, tc);
 	return s;

@@ -55,9 +55,9 @@ $(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_
 # Unit tests of the daemon and CLI: the generic rule in tests/build.mk does
 # not know our archives or libsystemd/libmnl, so these more specific
 # patterns take over for test_daemon* and test_ctl*. From tests/unit/lib they
-# take OTA_TEST_MAIN and the JSON reader, not the device fixtures.
+# take OTA_TEST_MAIN, the JSON reader and a record maker, not the device fixtures.
 DAEMON_TEST_LINK := $(OTATTESTD_A) $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) \
-	$(B)/tests/unit/lib/tu_main.o $(B)/tests/unit/lib/tu_json.o $(UTIL_A)
+	$(B)/tests/unit/lib/tu_main.o $(B)/tests/unit/lib/tu_json.o $(B)/tests/unit/lib/tu_record.o $(UTIL_A)
 DAEMON_TEST_LIBS := $(CTL_VERIFY_LIBS) $(UTIL_A) $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_JSONC) $(PKG_CHECK)
 $(B)/tests/unit/test_daemon%: $(B)/tests/unit/test_daemon%.o $(DAEMON_TEST_LINK)
 	$(CC) $(LDFLAGS) -pthread -o $@ $< $(DAEMON_TEST_LINK) $(DAEMON_TEST_LIBS)

@@ -57,6 +57,14 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 		}
 	}
 	ctl_strv_free(paths);
+	/* Key names become labels (otattest_stage_key_info). */
+	r = ctl_load_names(c);
+	if (r) {
+		free(devs);
+		return r;
+	}
+	for (i = 0; i < n; i++)
+		devs[i].names = &c->names;
 
 	mem = open_memstream(&text, &tlen);
 	if (!mem) {

@@ -41,6 +41,11 @@ int cmd_record(struct ctl *c, int argc, char **argv)
 		return ctl_fail(OTA_CLASS_INVALID_ARGUMENT,
 				"refusing to write a binary record to a terminal; redirect stdout");
 
+	if (!raw) {
+		r = ctl_load_names(c);
+		if (r)
+			return r;
+	}
 	r = ctl_device_path(c, path, sizeof(path));
 	if (r)
 		return r;
@@ -62,7 +67,8 @@ int cmd_record(struct ctl *c, int argc, char **argv)
 		sd_bus_message_unref(reply);
 		return r;
 	}
-	s = json ? ctl_print_record_json(stdout, p, len) : ctl_print_record(stdout, p, len);
+	s = json ? ctl_print_record_json(stdout, p, len, &c->names)
+		 : ctl_print_record(stdout, p, len, &c->names);
 	sd_bus_message_unref(reply);
 	if (s != OTA_OK)
 		return ctl_fail(ota_status_class(s), "the record otattestd returned is invalid: %s",

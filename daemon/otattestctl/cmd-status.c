@@ -52,6 +52,14 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 		n++;
 	}
 	ctl_strv_free(paths);
+	/* Keys by name (docs/keynames.md); a names file that does not parse stops here. */
+	r = ctl_load_names(c);
+	if (r) {
+		free(devs);
+		return r;
+	}
+	for (i = 0; i < n; i++)
+		devs[i].names = &c->names;
 
 	if (c->json) {
 		ctl_print_status_json(stdout, devs, n);

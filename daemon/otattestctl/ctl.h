@@ -15,6 +15,7 @@
 #include <systemd/sd-bus.h>
 
 #include <otattest/record.h>
+#include <otu/keynames.h>
 
 #include "../common/dbus-api.h"
 #include "../common/errmap.h"
@@ -48,6 +49,8 @@ struct ctl_device {
 	uint64_t boot_time_ns;
 	struct ctl_stage stages[OTA_RECORD_MAX_STAGES];
 	size_t n_stages;
+	/* Key names for the output (not a property): NULL shows every key as short hex. */
+	const struct otu_keynames *names;
 	/*
 	 * StagePathReasons and StageDebug: one entry per element of stages,
 	 * kept apart because GetAll may list them in any order; empty from a
@@ -71,6 +74,10 @@ struct ctl {
 	bool json;
 	bool color;
 	bool quiet;
+	/* --key-names FILE, or NULL: /etc/otattest/key-names if it exists (docs/keynames.md). */
+	const char *key_names_path;
+	struct otu_keynames names;
+	bool names_loaded;
 };
 
 /* ---- exit codes: status.h's class table ---- */
@@ -121,9 +128,40 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n);
  * A boot record from its bytes: validated first (ota_record_validate); a
  * record that fails is refused with that status, never printed.
  */
-ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len);
-ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len);
+ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len,
+			      const struct otu_keynames *names);
+ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len,
+				   const struct otu_keynames *names);
+/* Copy len bytes into r and validate them (ota_record_validate). */
+ota_status_t ctl_load_record(struct ota_record *r, const uint8_t *buf, size_t len);
 const char *ctl_status_label(uint32_t status); /* "OK", "SIG_ECDSA_INVALID", "0x123456" */
+
+/* ---- keys.c: key names (docs/keynames.md) ---- */
+/* Load the names once (c->names); 0 or an exit code with the file's line. */
+int ctl_load_names(struct ctl *c);
+/* "root > delegate > ...": each key by name, or its short hex. */
+void ctl_print_key_chain(FILE *out, const uint8_t (*ids)[OTA_KEY_ID_BYTES], size_t n,
+			 const struct otu_keynames *names);
+/* [{"key_id": hex, "name": name or null}, ...] */
+struct json_object;
+struct json_object *ctl_key_chain_json(const uint8_t (*ids)[OTA_KEY_ID_BYTES], size_t n,
+				       const struct otu_keynames *names);
+
+/* ---- history-format.c: otattestctl history ---- */
+struct ctl_history_entry {
+	const char *device;
+	uint64_t seen_usec; /* when otattestd first saw the record, CLOCK_REALTIME */
+	const uint8_t *record;
+	size_t len;
+};
+/* OTA_OK when every entry's record validates, else the first refusal. */
+ota_status_t ctl_history_check(const struct ctl_history_entry *v, size_t n);
+void ctl_print_history(FILE *out, const struct ctl_history_entry *v, size_t n,
+		       const struct otu_keynames *names);
+void ctl_print_history_json(FILE *out, const struct ctl_history_entry *v, size_t n,
+			    const struct otu_keynames *names);
+/* --since: @SECONDS, -N[smhd] or YYYY-MM-DD[ HH:MM[:SS]] (UTC); 0 or -EINVAL. */
+int ctl_parse_since(const char *s, uint64_t now_usec, uint64_t *out);
 
 /* ---- metrics.c ---- */
 /* Prometheus text exposition format for node_exporter's textfile collector. */
@@ -139,6 +177,7 @@ int cmd_update_reset(struct ctl *c, int argc, char **argv);
 int cmd_warm_reset(struct ctl *c, int argc, char **argv);
 int cmd_watch(struct ctl *c, int argc, char **argv);
 int cmd_metrics(struct ctl *c, int argc, char **argv);
+int cmd_history(struct ctl *c, int argc, char **argv);
 
 /* ---- verify.c ---- */
 /*

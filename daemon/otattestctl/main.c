@@ -33,6 +33,12 @@ static void help(void)
 	       "  watch [--json] [--count N] events as they come, one line each\n"
 	       "  metrics [--output FILE]   Prometheus text for node_exporter's textfile\n"
 	       "                            collector; FILE is replaced atomically\n"
+	       "  history [--json] [--since TIME] [-n N]\n"
+	       "                            the boots otattestd has seen, oldest first: each\n"
+	       "                            stage's path, why not the tag path, status, keys;\n"
+	       "                            the last N (default 20, 0: all) since TIME\n"
+	       "                            (@SECONDS, -N[smhd], YYYY-MM-DD[ HH:MM[:SS]] UTC);\n"
+	       "                            every device's unless -d names one\n"
 	       "\n"
 	       "Options:\n"
 	       "  -d, --device NAME         the device (otattestN); default: the first one\n"
@@ -40,6 +46,9 @@ static void help(void)
 	       "  -q, --quiet               no progress or informational messages\n"
 	       "      --no-color            no colours even on a terminal (also NO_COLOR=1)\n"
 	       "      --bus-address ADDRESS talk to otattestd on this bus, not the system bus\n"
+	       "      --key-names FILE      key names (docs/keynames.md) for status, record,\n"
+	       "                            history and metrics; default " OTU_KEYNAMES_PATH "\n"
+	       "                            if it exists\n"
 	       "  -h, --help                this help\n"
 	       "      --version             version\n"
 	       "\n"
@@ -75,17 +84,19 @@ static const struct {
 	{ "warm-reset", cmd_warm_reset, true },
 	{ "watch", cmd_watch, true },
 	{ "metrics", cmd_metrics, true },
+	{ "history", cmd_history, true },
 };
 
 int main(int argc, char **argv)
 {
-	enum { O_NOCOLOR = 0x100, O_BUS, O_VERSION };
+	enum { O_NOCOLOR = 0x100, O_BUS, O_VERSION, O_KEYNAMES };
 	static const struct option opts[] = {
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "no-color", no_argument, NULL, O_NOCOLOR },
 		{ "bus-address", required_argument, NULL, O_BUS },
+		{ "key-names", required_argument, NULL, O_KEYNAMES },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, O_VERSION },
 		{ 0 },
@@ -104,6 +115,7 @@ int main(int argc, char **argv)
 		case 'q': c.quiet = true; break;
 		case O_NOCOLOR: no_color = true; break;
 		case O_BUS: c.bus_address = optarg; break;
+		case O_KEYNAMES: c.key_names_path = optarg; break;
 		case 'h': help(); return 0;
 		case O_VERSION: printf("otattestctl %s\n", OTATTEST_VERSION); return 0;
 		default: return OTA_EXIT_USAGE;
@@ -125,6 +137,7 @@ int main(int argc, char **argv)
 		r = commands[i].fn(&c, argc - optind, argv + optind);
 		if (c.bus)
 			sd_bus_flush_close_unref(c.bus);
+		otu_keynames_free(&c.names);
 		return r;
 	}
 	fprintf(stderr, "otattestctl: unknown command '%s'; see otattestctl --help\n", argv[optind]);

@@ -63,14 +63,14 @@ static void print_json(FILE *f, void *arg)
 {
 	struct rec_arg *a = arg;
 
-	a->s = ctl_print_record_json(f, a->buf, a->len);
+	a->s = ctl_print_record_json(f, a->buf, a->len, NULL);
 }
 
 static void print_text(FILE *f, void *arg)
 {
 	struct rec_arg *a = arg;
 
-	a->s = ctl_print_record(f, a->buf, a->len);
+	a->s = ctl_print_record(f, a->buf, a->len, NULL);
 }
 
 START_TEST(record_json_decodes_fields)
@@ -387,6 +387,9 @@ START_TEST(record_json_document_unchanged)
 		"\"key_ids\":[\"4242424242424242424242424242424242424242424242424242424242424242\","
 		"\"4242424242424242424242424242424242424242424242424242424242424242\","
 		"\"4242424242424242424242424242424242424242424242424242424242424242\"],"
+		"\"key_chain\":[{\"key_id\":\"4242424242424242424242424242424242424242424242424242424242424242\",\"name\":null},"
+		"{\"key_id\":\"4242424242424242424242424242424242424242424242424242424242424242\",\"name\":null},"
+		"{\"key_id\":\"4242424242424242424242424242424242424242424242424242424242424242\",\"name\":null}],"
 		"\"effective\":{\"svn_min\":0,\"svn_max\":0,\"slot_mask\":0,\"lifecycle_mask\":0,"
 		"\"flags\":0,\"device_binding\":0,\"device_id\":\"00000000000000000000000000000000\"},"
 		"\"verify_time_ns\":18446744073709551615,\"verify_cycles\":0,\"booted\":false,"
@@ -428,7 +431,9 @@ START_TEST(status_json_document_unchanged)
 		"\"measurement\":\"0000000000000000000000000000000000000000000000000000000000000000\","
 		"\"key_ids\":[\"4200000000000000000000000000000000000000000000000000000000000000\"],"
 		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false,"
-		"\"path_reason\":\"\",\"debug\":false}],\"tag_mismatches\":0},"
+		"\"path_reason\":\"\",\"debug\":false,"
+		"\"key_chain\":[{\"key_id\":\"4200000000000000000000000000000000000000000000000000000000000000\",\"name\":null}]}],"
+		"\"tag_mismatches\":0},"
 		"{\"name\":\"otattest1\",\"state\":\"absent\",\"state_detail\":\"OK\","
 		"\"state_detail_code\":0,\"state_message\":\"\",\"record_valid\":false}]}\n";
 	struct ctl_device d[2];

@@ -20,6 +20,7 @@
 #include "../../daemon/otattestd/history.h"
 #include "../../daemon/otattestd/log.h"
 #include "tu_main.h"
+#include "tu_record.h"
 
 static char dir[64];
 static char path[128];
@@ -45,24 +46,10 @@ static void teardown(void)
 /* A valid one-stage record of device dev (its id's bytes) and generation gen. */
 static uint32_t make_record(struct ota_record *r, uint8_t dev, uint32_t gen)
 {
-	memset(r, 0, sizeof(*r));
-	r->hdr.magic = OTA_RECORD_MAGIC;
-	r->hdr.version = OTA_RECORD_VERSION;
-	r->hdr.header_size = sizeof(r->hdr);
-	r->hdr.stage_count = 1;
-	/* One stage's record, whatever follows the stages in this record version. */
-	r->hdr.length = OTA_RECORD_MAX_BYTES - (OTA_RECORD_MAX_STAGES - 1) * sizeof(struct ota_stage_record);
-	r->hdr.generation = gen;
-	r->hdr.reset_reason = OTA_RESET_COLD;
-	r->hdr.lifecycle = OTA_LC_PROD;
-	memset(r->hdr.device_id, dev, sizeof(r->hdr.device_id));
-	r->hdr.boot_status = OTA_OK;
-	r->stage[0].stage = OTA_STAGE_BL0;
-	r->stage[0].slot = OTA_SLOT_A;
-	r->stage[0].status = OTA_OK;
-	r->stage[0].path = OTA_PATH_SIGNATURE;
-	ck_assert_int_eq(ota_record_validate(r, r->hdr.length), OTA_OK);
-	return r->hdr.length;
+	uint32_t len = tu_record_one_stage(r, dev, gen);
+
+	ck_assert_int_eq(ota_record_validate(r, len), OTA_OK);
+	return len;
 }
 
 static int add(struct history *h, const char *dev_name, uint8_t dev, uint32_t gen, uint64_t t)
@@ -188,8 +175,8 @@ static off_t file_size(void)
 
 START_TEST(bounded_in_memory_and_on_disk)
 {
-	size_t entry = sizeof(struct history_disk_header) + OTA_RECORD_MAX_BYTES -
-		       (OTA_RECORD_MAX_STAGES - 1) * sizeof(struct ota_stage_record) + OTA_SHA256_BYTES;
+	size_t entry = sizeof(struct history_disk_header) + sizeof(struct ota_record_header) +
+		       sizeof(struct ota_stage_record) + OTA_SHA256_BYTES;
 	struct history h;
 	struct seen s;
 	uint32_t g;

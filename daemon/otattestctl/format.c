@@ -195,11 +195,6 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 			json_object_object_add(json_object_array_get_idx(stages, s), "key_chain",
 					       ctl_key_chain_json((const uint8_t(*)[OTA_KEY_ID_BYTES])d->stages[s].key_ids,
 								  d->stages[s].n_keys, d->names));
-		/* Each stage's key chain with names, beside its key_ids. */
-		for (s = 0; s < d->n_stages; s++)
-			json_object_object_add(json_object_array_get_idx(stages, s), "key_chain",
-					       ctl_key_chain_json((const uint8_t(*)[OTA_KEY_ID_BYTES])d->stages[s].key_ids,
-								  d->stages[s].n_keys, d->names));
 		json_object_object_add(o, "stages", stages);
 		otu_json_add_u64(o, "tag_mismatches", d->tag_mismatches);
 	}
@@ -214,11 +209,6 @@ static ota_status_t load_record(struct ota_record *r, const uint8_t *buf, size_t
 	memset(r, 0, sizeof(*r));
 	memcpy(r, buf, len);
 	return ota_record_validate(r, (uint32_t)len);
-}
-
-ota_status_t ctl_load_record(struct ota_record *r, const uint8_t *buf, size_t len)
-{
-	return load_record(r, buf, len);
 }
 
 ota_status_t ctl_load_record(struct ota_record *r, const uint8_t *buf, size_t len)

@@ -9,7 +9,6 @@
 
 #include <otattest/shm.h>
 #include <otu/hex.h>
-#include <otu/hex.h>
 
 #include "ctl.h"
 
@@ -176,27 +175,6 @@ void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint
 	       "Boot tags that did not match their image (tamper signal), seen by otattestd.");
 	for (i = 0; i < n; i++)
 		dev_sample(out, "otattest_tag_mismatches_total", &devs[i], devs[i].tag_mismatches);
-
-	/*
-	 * Which keys signed each stage: an info metric (always 1) whose labels
-	 * carry the key id and its name from the key names file, or its short
-	 * hex (docs/keynames.md), to join on or to show in a dashboard.
-	 */
-	family(out, "otattest_stage_key_info", "gauge",
-	       "Keys of each stage's chain: position 0 the root key, then each delegate.");
-	for (i = 0; i < n; i++)
-		for (s = 0; s < devs[i].n_stages; s++)
-			for (k = 0; k < devs[i].stages[s].n_keys; k++) {
-				const uint8_t *id = devs[i].stages[s].key_ids[k];
-				char hex[2 * OTA_KEY_ID_BYTES + 1], buf[OTU_KEYID_SHORT_HEX + 1];
-
-				otu_hex_encode(hex, id, OTA_KEY_ID_BYTES);
-				fputs("otattest_stage_key_info", out);
-				stage_labels(out, &devs[i], &devs[i].stages[s]);
-				fprintf(out, ",position=\"%zu\",key_id=\"%s\",key=\"", k, hex);
-				label(out, otu_keynames_display(devs[i].names, id, buf, sizeof(buf)));
-				fputs("\"} 1\n", out);
-			}
 
 	/*
 	 * Which keys signed each stage: an info metric (always 1) whose labels

@@ -21,3 +21,8 @@ $(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
 TEST_SUITES += tests/interop/evidence.sh
+
+# EAR: otattest-verify --ear's signed verdicts verified by npm jose
+# (ear_jose.mjs) and PyPI PyJWT (ear_check.py, python3.11), per refusal.
+tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
+TEST_SUITES += tests/interop/ear.sh

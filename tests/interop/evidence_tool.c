@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * evidence_tool [--rom-ext-hybrid | --lie CLAIM] OUTDIR: run the firmware's runtime on
+ * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE] OUTDIR: run the firmware's runtime on
  * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
  * provisioned device, ROM_EXT's handoff, the key manager locked) and write
  * what an independent verifier needs:
  *
  *   ca.pem         the manufacturer CA
+ *   ca.key         its private key (PEM), for the suites that issue CRLs
  *   alias.pem      the alias certificate the device issued (from GET_CERTS)
  *   identity.pem   the identity certificate from flash (from GET_CERTS)
  *   evidence.cose  ATTEST's COSE_Sign1 for nonce.hex
@@ -24,6 +25,10 @@
  * because the alias certificate says otherwise (evidence.sh runs each
  * CLAIM of lie_names through otattest-verify and evidence_check.py).
  *
+ * --lifecycle STATE (dev, rma, ...) boots the device in that lifecycle
+ * state, which ROM_EXT certifies: honest evidence a production policy
+ * must refuse (ear.sh).
+ *
  * The work runs as one check test (the fixture asserts with check).
  */
 #include <check.h>
@@ -39,6 +44,7 @@
 static const char *outdir;
 static bool rom_ext_hybrid;
 static int lie = -1;
+static int lifecycle = -1;
 
 /* What --lie can change, each a claim the alias certificate certifies. */
 static const char *const lie_names[] = {
@@ -98,6 +104,18 @@ static void write_pem(const char *name, const uint8_t *der, uint32_t len)
 	X509_free(x);
 }
 
+static void write_ca_key(EVP_PKEY *key)
+{
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *pem;
+	long n;
+
+	ck_assert_int_eq(PEM_write_bio_PrivateKey(bio, key, NULL, NULL, 0, NULL, NULL), 1);
+	n = BIO_get_mem_data(bio, &pem);
+	write_file("ca.key", pem, (size_t)n);
+	BIO_free(bio);
+}
+
 START_TEST(make_evidence)
 {
 	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES], certs[OTA_CERTS_RESP_MAX];
@@ -107,6 +125,8 @@ START_TEST(make_evidence)
 	struct evfix f;
 
 	evfix_open(&f, EVFIX_IDCERT_OURS);
+	if (lifecycle >= 0)
+		f.bs.record.hdr.lifecycle = f.bs.otp.lifecycle = (uint32_t)lifecycle;
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
@@ -120,6 +140,7 @@ START_TEST(make_evidence)
 	write_file("evidence.cose", ev, len);
 	write_file("record.bin", &f.bs.record, f.bs.record_len);
 	write_file("ca.pem", f.ca_pem, f.ca_pem_len);
+	write_ca_key(f.ca_key);
 	otu_hex_encode(hex, nonce, sizeof(nonce));
 	hex[2 * sizeof(nonce)] = '\n';
 	write_file("nonce.hex", hex, 2 * sizeof(nonce) + 1);
@@ -145,13 +166,18 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--rom-ext-hybrid"))
 		rom_ext_hybrid = true;
-	else if (argc == 4 && !strcmp(argv[1], "--lie")) {
+	else if (argc == 4 && !strcmp(argv[1], "--lifecycle")) {
+		for (uint32_t lc = 0; lc < OTA_LC_COUNT; lc++)
+			if (!strcmp(argv[2], ota_lifecycle_name(lc)))
+				lifecycle = (int)lc;
+	} else if (argc == 4 && !strcmp(argv[1], "--lie")) {
 		for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
 			if (!strcmp(argv[2], lie_names[i]))
 				lie = (int)i;
 	}
-	if (argc != 2 && !rom_ext_hybrid && lie < 0) {
-		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM] OUTDIR\n");
+	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0) {
+		fprintf(stderr,
+			"usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

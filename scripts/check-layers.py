@@ -68,6 +68,8 @@ LAYERS = [
      ["libotattest/include", "libotattest/src/core", "libotattest/util", "libotattest/src/host"]),
     ("libotattest/tools/otimage", "otimage: keys, images, OTP, flash, certificates",
      ["libotattest/include", "libotattest/src/core", "libotattest/util", "libotattest/src/host"]),
+    ("libotattest/tools/veraison", "the otattest scheme for Veraison (Go): plugin, provisioning, fleet agent",
+     ["libotattest/include"]),
     ("daemon/common", "what otattestd and otattestctl share: errors, formats",
      ["libotattest/include", "libotattest/src/core", "libotattest/util", "libotattest/src/host"]),
     ("daemon/otattestd", "the D-Bus service: netlink client, policy, units",

@@ -1,0 +1,27 @@
+# Fleet verification on Veraison (docs/veraison.md): `make veraison` builds
+# Veraison's services at the version pinned in go.mod/go.sum (tool lines)
+# and otattest's scheme plugin and command into build/veraison/. Go's own
+# cache decides what to rebuild, so the target always runs `go build`.
+# GOFLAGS=-mod=readonly: nothing but go.mod and go.sum says what is built.
+VERAISON_DIR := libotattest/tools/veraison
+VERAISON_OUT := build/veraison
+VERAISON_SERVICES := vts/cmd/vts-service provisioning/cmd/provisioning-service \
+	verification/cmd/verification-service management/cmd/management-service
+VERAISON_VERSION = $(shell cd $(VERAISON_DIR) && go list -m -f '{{.Version}}' github.com/veraison/services)
+VERAISON_GO := cd $(VERAISON_DIR) && GOFLAGS=-mod=readonly go
+# The EAR's ear.verifier-id.build names the Veraison release.
+VERAISON_LDFLAGS = -ldflags "-X github.com/veraison/services/config.Version=$(VERAISON_VERSION)"
+
+.PHONY: veraison veraison-test
+veraison:
+	@command -v go >/dev/null || { echo "make veraison: no Go toolchain (go.mod wants $$(sed -n 's/^go //p' $(VERAISON_DIR)/go.mod))"; exit 1; }
+	@mkdir -p $(VERAISON_OUT)/bin $(VERAISON_OUT)/plugins
+	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/bin/ $(VERAISON_LDFLAGS) \
+		$(addprefix github.com/veraison/services/,$(VERAISON_SERVICES))
+	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/plugins/scheme-otattest.plugin $(VERAISON_LDFLAGS) ./plugin
+	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/bin/otattest-veraison ./cmd/otattest-veraison
+
+# The scheme's Go unit tests.
+veraison-test:
+	$(VERAISON_GO) vet ./...
+	$(VERAISON_GO) test ./...

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+
+package main
+
+// The scheme in-process, without the services: the same verdict and
+// appraisal the plugin makes, printed as one JSON line per evidence, for
+// the agreement test against otattest-verify and for the benchmark.
+
+import (
+	"crypto/x509"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/veraison/corim/comid"
+	"github.com/veraison/corim/corim"
+
+	"otattest.org/veraison/scheme"
+)
+
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// refValuesFromCorim reads the reference values of an unsigned CoRIM.
+func refValuesFromCorim(b []byte) ([]scheme.RefValue, error) {
+	var uc corim.UnsignedCorim
+	if err := uc.FromCBOR(b); err != nil {
+		return nil, err
+	}
+	var out []scheme.RefValue
+	for i, tag := range uc.Tags {
+		if len(tag) < 4 || string(tag[:3]) != string(corim.ComidTag) {
+			return nil, fmt.Errorf("tag %d is not a CoMID", i)
+		}
+		var c comid.Comid
+		if err := c.FromCBOR(tag[3:]); err != nil {
+			return nil, err
+		}
+		if c.Triples.ReferenceValues == nil {
+			continue
+		}
+		for j := range c.Triples.ReferenceValues.Values {
+			refs, err := scheme.RefValuesFromTriple(&c.Triples.ReferenceValues.Values[j])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, refs...)
+		}
+	}
+	return out, nil
+}
+
+type appraisalJSON struct {
+	Status      string           `json:"ear.status"`
+	TrustVector map[string]int   `json:"ear.trustworthiness-vector"`
+	Failures    []scheme.Failure `json:"failures"`
+}
+
+func cmdAppraise(args []string) error {
+	fs := flag.NewFlagSet("appraise", flag.ContinueOnError)
+	var cas, corims multi
+	fs.Var(&cas, "ca", "a manufacturer CA (PEM); repeatable")
+	fs.Var(&corims, "corim", "reference values (unsigned CoRIM); repeatable")
+	nonceHex := fs.String("nonce", "", "the nonce the evidence must carry")
+	noNonce := fs.Bool("no-nonce", false, "no freshness check")
+	repeat := fs.Int("repeat", 1, "appraise each evidence this many times (benchmark)")
+	if err := fs.Parse(args); err != nil || len(cas) == 0 || fs.NArg() == 0 ||
+		(*nonceHex == "") == !*noNonce || *repeat < 1 {
+		return usageError("appraise --ca FILE... [--corim FILE...] (--nonce HEX | --no-nonce) EVIDENCE...")
+	}
+	var nonce []byte
+	if !*noNonce {
+		var err error
+		if nonce, err = hex.DecodeString(*nonceHex); err != nil {
+			return usageError("--nonce is not hex")
+		}
+	}
+	var certs []*x509.Certificate
+	for _, f := range cas {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		c, err := scheme.ParseCAPEM(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		certs = append(certs, c)
+	}
+	var refs []scheme.RefValue
+	for _, f := range corims {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		r, err := refValuesFromCorim(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		refs = append(refs, r...)
+	}
+	if corims == nil {
+		refs = nil
+	}
+	trust := scheme.NewTrust(certs)
+	enc := json.NewEncoder(os.Stdout)
+	start, count := time.Now(), 0
+	failed := false
+	for _, f := range fs.Args() {
+		ev, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var sum *scheme.Summary
+		for i := 0; i < *repeat; i++ {
+			sum = scheme.Verify(ev, trust, nonce).Summarize()
+			sum.CheckPolicy(refs)
+			count++
+		}
+		out := map[string]any{"file": f}
+		subs := map[string]appraisalJSON{}
+		for name, a := range sum.Appraise() {
+			tv := map[string]int{}
+			for k, v := range a.TrustVector.AsMap() {
+				if v != 0 {
+					tv[k] = int(v)
+				}
+			}
+			subs[name] = appraisalJSON{a.Status.String(), tv, a.Failures}
+			failed = failed || a.Status.String() != "affirming"
+		}
+		out["submods"] = subs
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	}
+	el := time.Since(start)
+	fmt.Fprintf(os.Stderr, "%d appraisals in %.3f s: %.0f evidences/s\n", count, el.Seconds(),
+		float64(count)/el.Seconds())
+	if failed {
+		return errors.New("not every evidence was affirmed")
+	}
+	return nil
+}

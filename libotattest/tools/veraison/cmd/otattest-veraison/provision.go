@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+
+package main
+
+import (
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+
+	"otattest.org/veraison/scheme"
+)
+
+const provisioningSession = "application/vnd.veraison.provisioning-session+json"
+
+// cmdProvision submits each CoRIM to the provisioning API; a CoRIM the
+// service refuses (its status "failed") fails the command, naming why.
+func cmdProvision(args []string) error {
+	fs := flag.NewFlagSet("provision", flag.ContinueOnError)
+	base := fs.String("url", "", "the provisioning service, e.g. http://127.0.0.1:8888")
+	mt := fs.String("media-type", scheme.EndorsementMediaType, "the CoRIMs' media type")
+	if err := fs.Parse(args); err != nil || *base == "" || fs.NArg() == 0 {
+		return usageError("provision --url URL FILE...")
+	}
+	u := strings.TrimRight(*base, "/") + "/endorsement-provisioning/v1/submit"
+	for _, f := range fs.Args() {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		var answer struct {
+			Status        string  `json:"status"`
+			FailureReason *string `json:"failure-reason"`
+		}
+		if _, err := post(u, *mt, provisioningSession, body, []int{http.StatusOK}, &answer); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if answer.Status != "success" {
+			why := ""
+			if answer.FailureReason != nil {
+				why = *answer.FailureReason
+			}
+			return fmt.Errorf("%s: provisioning %s: %s", f, answer.Status, why)
+		}
+		fmt.Printf("%s: provisioned\n", f)
+	}
+	return nil
+}

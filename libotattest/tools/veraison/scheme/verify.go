@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+
+package scheme
+
+// Every check ota_verify_evidence runs (docs/verifier.md, "Checks, in
+// order"), in the same order and with the same stop rules: decoding
+// failures (checks 1, 2 and 5) end the run, the others are collected so
+// one verdict names every failure. Check 7 (the host's boot record) has no
+// place here: a fleet agent posts evidence alone.
+
+import (
+	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/subtle"
+	"crypto/x509"
+	"errors"
+	"fmt"
+)
+
+// NoStage marks a failure that concerns the whole device.
+const NoStage = 0
+
+// Failure is one failed check: a status name of status.h (refusal.go maps
+// it to its AR4SI claim), the stage it concerns, and a detail.
+type Failure struct {
+	Status string `json:"status"`
+	Stage  uint32 `json:"stage"`
+	Detail string `json:"detail"`
+}
+
+// Verdict is what Verify found.
+type Verdict struct {
+	Failures  []Failure
+	Authentic bool
+	Claims    *Claims // nil when the claims did not decode
+}
+
+func (v *Verdict) add(status string, stage uint32, format string, a ...any) {
+	v.Failures = append(v.Failures, Failure{status, stage, fmt.Sprintf(format, a...)})
+}
+
+// Trust is the manufacturer CAs evidence must chain to.
+type Trust struct {
+	Roots *x509.CertPool
+}
+
+// NewTrust makes a trust store of CA certificates.
+func NewTrust(cas []*x509.Certificate) *Trust {
+	pool := x509.NewCertPool()
+	for _, ca := range cas {
+		pool.AddCert(ca)
+	}
+	return &Trust{Roots: pool}
+}
+
+// chainFacts is what the two certificates say, read whether or not the
+// chain verified (the leaf key is checked either way: report both).
+type chainFacts struct {
+	alias, identity *x509.Certificate
+	aliasInfo       *AliasInfo
+	aliasErr        error
+	aliasDevice     []byte
+	issuerDevice    []byte
+	identityDevice  []byte
+	issuedAlias     bool
+}
+
+func readFacts(certs [][]byte) *chainFacts {
+	f := &chainFacts{}
+	var err error
+	if f.alias, err = x509.ParseCertificate(certs[0]); err != nil {
+		f.alias = nil
+		return f
+	}
+	f.aliasInfo, f.aliasErr = aliasInfo(f.alias)
+	f.aliasDevice, _ = deviceFromCN(f.alias.Subject.CommonName, CNAlias)
+	f.issuerDevice, _ = deviceFromCN(f.alias.Issuer.CommonName, CNIdentity)
+	if len(certs) >= 2 {
+		if f.identity, err = x509.ParseCertificate(certs[1]); err != nil {
+			f.identity = nil
+			return f
+		}
+		f.identityDevice, _ = deviceFromCN(f.identity.Subject.CommonName, CNIdentity)
+		f.issuedAlias = bytes.Equal(f.alias.RawIssuer, f.identity.RawSubject) &&
+			f.alias.CheckSignatureFrom(f.identity) == nil
+	}
+	return f
+}
+
+// verifyChain is check 3: alias -> identity -> a trusted CA, the leaf an
+// end entity with digitalSignature and a P-256 key.
+func verifyChain(t *Trust, f *chainFacts, certs [][]byte) error {
+	if f.alias == nil {
+		return errors.New("the alias certificate does not parse")
+	}
+	if len(certs) < 2 || f.identity == nil {
+		return errors.New("no identity certificate in the evidence")
+	}
+	inter := x509.NewCertPool()
+	for _, der := range certs[1:] {
+		c, err := x509.ParseCertificate(der)
+		if err != nil {
+			return fmt.Errorf("an intermediate certificate does not parse: %w", err)
+		}
+		inter.AddCert(c)
+	}
+	// The current time, as OpenSSL's X509_verify_cert uses: the device's
+	// certificates never expire (notAfter 99991231235959Z), a CA may.
+	_, err := f.alias.Verify(x509.VerifyOptions{
+		Roots:         t.Roots,
+		Intermediates: inter,
+		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageAny},
+	})
+	if err != nil {
+		return err
+	}
+	if f.alias.IsCA || f.alias.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
+		return errors.New("the alias certificate is not an end entity with digitalSignature")
+	}
+	if pub, ok := f.alias.PublicKey.(*ecdsa.PublicKey); !ok || pub.Curve != elliptic.P256() {
+		return errors.New("the alias key is not P-256")
+	}
+	return nil
+}
+
+// Verify runs the checks on one evidence against the trust store and the
+// nonce the verifier issued (nil: no freshness check, for stored evidence).
+func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
+	v := &Verdict{}
+	s, err := DecodeSign1(evidence)
+	if err != nil {
+		var de *decodeError
+		status := "COSE_BAD_HEADER"
+		if errors.As(err, &de) {
+			status = de.status
+		}
+		v.add(status, NoStage, "evidence is not a valid COSE_Sign1: %v", err)
+		return v
+	}
+	f := readFacts(s.Certs)
+	chainErr := verifyChain(t, f, s.Certs)
+	if chainErr != nil {
+		v.add("VERIFY_CHAIN_UNTRUSTED", NoStage,
+			"certificate chain does not lead to the trusted CA: %v", chainErr)
+	}
+	sigOK := false
+	if f.alias == nil {
+		v.add("VERIFY_SIGNATURE_INVALID", NoStage, "no usable signing key in the certificate chain")
+	} else if err := s.Verify(f.alias); err != nil {
+		v.add("VERIFY_SIGNATURE_INVALID", NoStage, "evidence signature does not verify with the alias key")
+	} else {
+		sigOK = true
+	}
+	v.Authentic = chainErr == nil && sigOK
+	c, err := DecodeClaims(s.Payload)
+	if err != nil {
+		v.add("VERIFY_CLAIMS_INVALID", NoStage, "claims set is malformed: %v", err)
+		return v
+	}
+	v.Claims = c
+	checkCertified(s, f, c, v)
+	if nonce != nil && (len(nonce) != len(c.Nonce) || subtle.ConstantTimeCompare(nonce, c.Nonce) != 1) {
+		v.add("VERIFY_NONCE_MISMATCH", NoStage,
+			"evidence nonce (%d bytes) is not the expected nonce (%d bytes)", len(c.Nonce), len(nonce))
+	}
+	return v
+}

@@ -26,3 +26,9 @@ TEST_SUITES += tests/interop/evidence.sh
 # (ear_jose.mjs) and PyPI PyJWT (ear_check.py, python3.11), per refusal.
 tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
 TEST_SUITES += tests/interop/ear.sh
+
+# Evidence profile v2 against npm @auth0/cose + cborg (evidence_cose.mjs)
+# and PyPI cwt (evidence_cwt.py, python3.11): signature, x5chain, strict
+# CBOR and every registered claim's RFC 9711 type.
+tests/interop/eat.sh: $(EVIDENCE_TOOL)
+TEST_SUITES += tests/interop/eat.sh

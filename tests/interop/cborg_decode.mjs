@@ -10,6 +10,7 @@
 // so only the encoding is compared.
 import { readFileSync } from 'node:fs'
 import { decode } from 'cborg'
+import { strictOptions } from './cborg_strict.mjs'
 
 class Tag {
   constructor (tag, value) {
@@ -18,18 +19,9 @@ class Tag {
   }
 }
 
-const options = {
-  strict: true,
-  allowIndefinite: false,
-  allowUndefined: false,
-  allowNaN: false,
-  allowInfinity: false,
-  allowBigInt: true,
-  rejectDuplicateMapKeys: true,
-  useMaps: true,
-  // cborg looks a tag's decoder up by its number: answer for every number.
-  tags: new Proxy({}, { get: (_, number) => (inner) => new Tag(String(number), inner()) })
-}
+// cborg looks a tag's decoder up by its number: answer for every number.
+const options = strictOptions(
+  new Proxy({}, { get: (_, number) => (inner) => new Tag(String(number), inner()) }))
 
 function hex (bytes) {
   return Buffer.from(bytes).toString('hex')

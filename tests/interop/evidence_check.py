@@ -8,8 +8,11 @@ the alias certificate certifies to its TCG MultiTcbInfo extension (read
 with the cryptography package's X.509 extension API, its DER decoded
 here after docs/evidence.md, "Alias certificate profile"), and compares
 every claim with the boot record parsed here with struct from
-docs/formats.md. Imports nothing of otattest. Run with Debian's
-/usr/bin/python3 (python3-cbor2, python3-cryptography).
+docs/formats.md. Evidence profile v2 (docs/evidence.md, "Claims set"):
+each registered EAT claim has the type RFC 9711 gives it, the measured
+components the shape of draft-ietf-rats-eat-measured-component.
+Imports nothing of otattest (tap.py only prints and counts). Run with
+Debian's /usr/bin/python3 (python3-cbor2, python3-cryptography).
 
 usage: evidence_check.py EVIDENCE CA_PEM NONCE_HEX [RECORD]
 Without RECORD (evidence fetched over D-Bus, say) the claims are checked
@@ -25,18 +28,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, utils
 
-passed = failed = 0
+from tap import check, summary
 
-
-def check(name, cond):
-    global passed, failed
-    if cond:
-        passed += 1
-        print("ok -", name)
-    else:
-        failed += 1
-        print("not ok -", name)
-    return cond
 
 
 def es256_ok(pub, sig, msg):
@@ -165,6 +158,136 @@ def certified(alias):
     return device, stages
 
 
+def private(n):
+    """Profile v2's private claim key n: -1 - (0x6f746100 + n), encoded 3a 6f 74 61 nn."""
+    return -1 - (0x6f746100 + n)
+
+
+PROFILE = "tag:otattest.org,2025:evidence-v2"
+REGISTERED = [10, 256, 258, 262, 263, 265, 273, 274]
+OEMID = bytes.fromhex("0066576800dbdedb39fe7780ec8f5bc0")
+MC_CONTENT_FORMAT = 295   # CoAP Content-Format of application/measured-component+cbor
+PATHS = ["none", "tag", "signature", "signature-retagged"]
+STAGE_NAMES = {1: "rom_ext", 2: "bl0"}
+
+
+def is_uint(v):
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def rfc9711_types(claims):
+    """[(claim, ok)] for each registered claim: the type RFC 9711 (and for 273's
+    body draft-ietf-rats-eat-measured-component) gives it."""
+    def nonce_ok(v):
+        return isinstance(v, bytes) and 8 <= len(v) <= 64
+
+    def ueid_ok(v):  # bstr 7..33; type RAND (0x01) is 16, 24 or 32 bytes after the type
+        return isinstance(v, bytes) and 7 <= len(v) <= 33 and (v[0] != 1 or len(v) in (17, 25, 33))
+
+    def oemid_ok(v):  # PEN (int), IEEE (bstr 3) or random (bstr 16)
+        return (isinstance(v, int) and not isinstance(v, bool)) or \
+            (isinstance(v, bytes) and len(v) in (3, 16))
+
+    def measurements_ok(v):
+        return isinstance(v, list) and len(v) >= 1 and all(
+            isinstance(f, list) and len(f) == 2 and is_uint(f[0]) and f[0] <= 65535 and
+            isinstance(f[1], bytes) for f in v)
+
+    def measres_ok(v):
+        return isinstance(v, list) and len(v) >= 1 and all(
+            isinstance(g, list) and len(g) == 2 and isinstance(g[0], str) and
+            isinstance(g[1], list) and len(g[1]) >= 1 and all(
+                isinstance(r, list) and len(r) == 2 and isinstance(r[0], (str, bytes)) and
+                r[1] in (1, 2, 3, 4) and not isinstance(r[1], bool) for r in g[1])
+            for g in v)
+
+    return [
+        ("nonce (10) is bstr 8..64", nonce_ok(claims.get(10))),
+        ("ueid (256) is bstr 7..33", ueid_ok(claims.get(256))),
+        ("oemid (258) is a PEN, IEEE or random OEM ID", oemid_ok(claims.get(258))),
+        ("oemboot (262) is bool", isinstance(claims.get(262), bool)),
+        ("dbgstat (263) is one of 0..4", claims.get(263) in range(5) and
+         not isinstance(claims.get(263), bool)),
+        ("eat_profile (265) is a URI (tstr) or an OID (bstr)",
+         isinstance(claims.get(265), (str, bytes))),
+        ("measurements (273) is [+ [content-type uint, bstr]]", measurements_ok(claims.get(273))),
+        ("measres (274) is [+ [tstr, [+ [id, result 1..4]]]]", measres_ok(claims.get(274))),
+    ]
+
+
+def measured_component(body, rom):
+    """A measured component (draft-ietf-rats-eat-measured-component, CBOR), in the
+    shape docs/evidence.md gives: (name, svn or None, digest, authorities)."""
+    mc = cbor2.loads(body)
+    if cbor2.dumps(mc, canonical=True) != body:
+        raise ValueError("component not deterministically encoded")
+    if not isinstance(mc, dict) or sorted(mc) != ([1, 2] if rom else [1, 2, 3]):
+        raise ValueError("component keys %s" % sorted(mc) if isinstance(mc, dict) else "not a map")
+    cid, digest = mc[1], mc[2]
+    if not isinstance(cid, list) or not cid or not isinstance(cid[0], str):
+        raise ValueError("component id is not [name, ? version]")
+    svn = None
+    if rom:
+        if cid != ["rom"]:
+            raise ValueError("the first component is not the ROM's")
+    else:
+        if len(cid) != 2 or not isinstance(cid[1], list) or len(cid[1]) != 2 or cid[1][1] != 1:
+            raise ValueError("stage component version is not [svn, multipartnumeric]")
+        text = cid[1][0]
+        if not isinstance(text, str) or not text.isdigit() or str(int(text)) != text:
+            raise ValueError("SVN version is not a decimal number")
+        svn = int(text)
+    if not isinstance(digest, list) or len(digest) != 2 or digest[0] != 1 or \
+            not isinstance(digest[1], bytes) or len(digest[1]) != 32:
+        raise ValueError("digest is not [1 (sha-256), 32 bytes]")
+    auth = mc.get(3, [])
+    if not rom and (not isinstance(auth, list) or not 1 <= len(auth) <= 3 or
+                    any(not isinstance(k, bytes) or len(k) != 32 for k in auth)):
+        raise ValueError("authorities are not 1..3 key ids of 32 bytes")
+    return cid[0], svn, digest[1], auth
+
+
+def v2_attempts(claims):
+    """Every attempt put together from measurements, measres and the attempts
+    claim, keyed 1..12 as the record's fields: stage slot status path
+    sig-scheme depth svn tag-key-version measurement key-ids flags time."""
+    comps = claims[273]
+    if any(f[0] != MC_CONTENT_FORMAT for f in comps):
+        raise ValueError("a measurement is not a measured component (295)")
+    rom = measured_component(comps[0][1], True)
+    booted = [measured_component(f[1], False) for f in comps[1:]]
+    groups, attempts = claims[274], claims[private(11)]
+    if len(groups) != len(attempts):
+        raise ValueError("measres and attempts differ in length")
+    out, k = [], 0
+    for g, a in zip(groups, attempts):
+        if not g[0].startswith("otattest-boot/") or g[0][14:] not in PATHS or len(g[1]) != 1:
+            raise ValueError("measres system %r" % g[0])
+        path = PATHS.index(g[0][14:])
+        keys = sorted(a)
+        if keys not in ([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 8]):
+            raise ValueError("attempt keys %s" % keys)
+        if (8 in a) == bool(a[6] & 1):
+            raise ValueError("a booted attempt has its own component, or a refused one lacks it")
+        if 8 in a:
+            name, svn, digest, auth = measured_component(a[8], False)
+        else:
+            if k >= len(booted):
+                raise ValueError("a booted attempt without its measurement")
+            name, svn, digest, auth = booted[k]
+            k += 1
+        if name != STAGE_NAMES.get(a[1]) or g[1][0][0] != name:
+            raise ValueError("attempt, component and measres name different stages")
+        want = 1 if a[3] == OTA_OK else (3 if path == 0 else 2)
+        if g[1][0][1] != want:
+            raise ValueError("measres result %r for status %#x path %d" % (g[1][0][1], a[3], path))
+        out.append({1: a[1], 2: a[2], 3: a[3], 4: path, 5: a[4], 6: len(auth) - 1, 7: svn,
+                    8: a[5], 9: digest, 10: auth, 11: a[6], 12: a[7]})
+    if k != len(booted):
+        raise ValueError("measurements list a stage no attempt booted")
+    return rom[2], out
+
+
 def device_named(cert, prefix):
     """The device id (hex) in cert's subject CN after prefix, or None."""
     cns = cert.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)
@@ -172,7 +295,7 @@ def device_named(cert, prefix):
     return cn[len(prefix):] if cn.startswith(prefix) else None
 
 
-def check_certified(claims, alias, ident):
+def check_certified(claims, rom_identity, attempts, alias, ident):
     """Every claim the alias certificate certifies, one check each."""
     name = {1: "rom_ext", 2: "bl0"}
     try:
@@ -185,18 +308,18 @@ def check_certified(claims, alias, ident):
     check("alias and identity certificates name the same device",
           alias_device is not None and alias_device == device_named(ident, "otattest identity "))
     check("flags are the certified lifecycle's", device["flags"] == dice_flags(device["lifecycle"]))
-    floors = claims.get(-75010, [None, None])
+    floors = claims.get(private(9), [None, None])
     for what, claim, cert in (
-            ("lifecycle", claims.get(-75004), device["lifecycle"]),
-            ("epoch", claims.get(-75003), device["epoch"]),
-            ("min SVN", claims.get(-75002), device["min_svn"]),
+            ("lifecycle", claims.get(private(4)), device["lifecycle"]),
+            ("epoch", claims.get(private(3)), device["epoch"]),
+            ("min SVN", claims.get(private(2)), device["min_svn"]),
             ("ROM_EXT floor", floors[0], device["floor_rom_ext"]),
             ("BL0 floor", floors[1], device["floor_bl0"]),
-            ("chain max SVN", claims.get(-75009), device["chain_max_svn"]),
-            ("tag key version", claims.get(-75005), device["tag_key_version"]),
-            ("ROM identity", claims.get(-75008), device["rom_identity"])):
+            ("chain max SVN", claims.get(private(8)), device["chain_max_svn"]),
+            ("tag key version", claims.get(private(5)), device["tag_key_version"]),
+            ("ROM identity", rom_identity, device["rom_identity"])):
         check("alias certificate certifies the claimed %s" % what, claim == cert)
-    booted = [c for c in claims.get(-75012, []) if c.get(11, 0) & 1 and c.get(3) == OTA_OK]
+    booted = [c for c in attempts if c.get(11, 0) & 1 and c.get(3) == OTA_OK]
     check("alias certificate certifies each booted stage once",
           sorted(c.get(1) for c in booted) == sorted(stages))
     for c in booted:
@@ -290,39 +413,53 @@ def main():
     claims = cbor2.loads(payload)
     check("claims re-encode to the same bytes (deterministic CBOR)",
           cbor2.dumps(claims, canonical=True) == payload)
+    check("claims set has exactly the documented keys",
+          sorted(claims.keys()) == sorted(REGISTERED + [private(n) for n in range(1, 12)]))
+    for what, ok in rfc9711_types(claims):
+        check("RFC 9711: " + what, ok)
     check("nonce claim (10) is the nonce sent", claims.get(10) == nonce)
-    check("eat_profile claim (265)", claims.get(265) == "tag:otattest.org,2025:evidence-v1")
+    check("eat_profile claim (265) is " + PROFILE, claims.get(265) == PROFILE)
     ueid = claims.get(256, b"")
     check("ueid claim (256) is 0x01 and 16 bytes", len(ueid) == 17 and ueid[0] == 1)
+    check("oemid claim (258) is the otattest chip's", claims.get(258) == OEMID)
     cn = alias.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)[0].value
     check("alias certificate names the ueid's device", cn == "otattest alias " + ueid[1:].hex())
-    check("claims set has exactly the documented keys",
-          sorted(claims.keys()) == sorted([10, 256, 265] + list(range(-75012, -75000))))
-    check_certified(claims, alias, ident)
+    try:
+        rom_identity, cs = v2_attempts(claims)
+        check("measurements, measres and attempts agree (docs/evidence.md)", True)
+    except (ValueError, KeyError, IndexError, TypeError, cbor2.CBORDecodeError) as e:
+        check("measurements, measres and attempts agree (%s)" % e, False)
+        rom_identity, cs = None, []
+    lc = claims.get(private(4))
+    check("dbgstat (263) is the lifecycle's (0 open, 3 prod, 4 prod_end)",
+          claims.get(263) == {2: 3, 3: 4}.get(lc, 0))
+    both = {c[1] for c in cs if c[11] & 1 and c[3] == OTA_OK}
+    check("oemboot (262) says whether ROM_EXT and BL0 both booted verified",
+          claims.get(262) is (both == {1, 2}))
+    check_certified(claims, rom_identity, cs, alias, ident)
     if record is None:
-        print("%d passed, %d failed" % (passed, failed))
-        return 0 if failed == 0 else 1
+        return summary()
     h, stages = parse_record(record)
     check("record header magic and length", h["magic"] == 0x5242544f and h["length"] == len(record))
     check("ueid claim (256) is 0x01 || the record's device id", ueid == b"\x01" + h["device_id"])
-    check("record digest claim is SHA-256 of the record", claims.get(-75001) == hashlib.sha256(record).digest())
+    check("record digest claim is SHA-256 of the record",
+          claims.get(private(1)) == hashlib.sha256(record).digest())
     check("min SVN, epoch, lifecycle, tag key version match the record",
-          (claims.get(-75002), claims.get(-75003), claims.get(-75004), claims.get(-75005)) ==
-          (h["min_svn"], h["epoch"], h["lifecycle"], h["tag_key_version"]))
+          [claims.get(private(n)) for n in (2, 3, 4, 5)] ==
+          [h["min_svn"], h["epoch"], h["lifecycle"], h["tag_key_version"]])
     check("reset reason, flags, ROM identity, chain max SVN match",
-          (claims.get(-75006), claims.get(-75007), claims.get(-75008), claims.get(-75009)) ==
+          (claims.get(private(6)), claims.get(private(7)), rom_identity, claims.get(private(8))) ==
           (h["reset_reason"], h["flags"], h["rom_identity"], h["chain_max_svn"]))
     check("floors and generation match",
-          claims.get(-75010) == [h["floor_rom_ext"], h["floor_bl0"]] and claims.get(-75011) == h["generation"])
-    cs = claims.get(-75012, [])
-    check("one stage claim per record stage", len(cs) == len(stages) and len(cs) > 0)
+          claims.get(private(9)) == [h["floor_rom_ext"], h["floor_bl0"]] and
+          claims.get(private(10)) == h["generation"])
+    check("one attempt per record stage", len(cs) == len(stages) and len(cs) > 0)
     for i, (c, s) in enumerate(zip(cs, stages)):
         want = {1: s["stage"], 2: s["slot"], 3: s["status"], 4: s["path"], 5: s["sig_scheme"],
                 6: s["depth"], 7: s["svn"], 8: s["tag_key_version"], 9: s["measurement"],
                 10: s["key_ids"], 11: s["flags"], 12: s["verify_time_ns"]}
-        check("stage %d claims match the record" % i, c == want)
-    print("%d passed, %d failed" % (passed, failed))
-    return 0 if failed == 0 else 1
+        check("attempt %d claims match the record" % i, c == want)
+    return summary()
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY)
 	install -d $(DESTDIR)$(INCLUDEDIR)/otattest
 	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(INCLUDEDIR)/otattest/
 	install -D -m 0755 $(OTA_VERIFY) $(DESTDIR)$(BINDIR)/otattest-verify
+	install -D -m 0644 docs/man/otattest-verify.1 $(DESTDIR)$(PREFIX)/share/man/man1/otattest-verify.1
 
 install: install-daemon install-systemd install-lib
 

@@ -12,6 +12,9 @@
 #  verify-batch.sh  otattest-verify --batch: inputs, order, side files, JSON
 #               Lines, errors, exit codes. VERIFY=build/asan/otattest-verify
 #               runs it on the ASan build.
+#  verify-names.sh  otattest-verify with a key names file: names in the
+#               verdict, key_chain in --json, refusals with their line.
+#  man-pages.sh the man pages against --help (otattest-verify: both ways).
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE)
 
@@ -20,6 +23,10 @@ tests/tools/otimage-docs.sh: $(OTIMAGE)
 TEST_SUITES += tests/tools/otimage-docs.sh
 tests/tools/verify-batch.sh: $(OTA_VERIFY) $(EVIDENCE_TOOL)
 TEST_SUITES += tests/tools/verify-batch.sh
+tests/tools/verify-names.sh: $(OTA_VERIFY) $(EVIDENCE_TOOL)
+TEST_SUITES += tests/tools/verify-names.sh
+tests/tools/man-pages.sh: $(OTA_VERIFY) $(OTATTESTCTL)
+TEST_SUITES += tests/tools/man-pages.sh
 TEST_SUITES += tests/tools/install.sh
 tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 TEST_SUITES += tests/tools/demo.sh

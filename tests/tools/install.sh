@@ -35,7 +35,7 @@ expected=(
 	share/dbus-1/system-services/org.otattest.BootAttest1.service
 	share/dbus-1/interfaces/org.otattest.BootAttest1.xml
 	share/polkit-1/actions/org.otattest.BootAttest1.policy share/polkit-1/rules.d/50-otattest.rules
-	share/man/man8/otattestd.8 share/man/man8/otattestctl.8
+	share/man/man8/otattestd.8 share/man/man8/otattestctl.8 share/man/man1/otattest-verify.1
 )
 for h in libotattest/include/otattest/*.h; do expected+=("include/otattest/${h##*/}"); done
 

@@ -3,6 +3,8 @@
  * otattest-verify's output: the verdict as text for a person or as one
  * JSON object (json-c, through libotattest-util's helpers), to any stream.
  */
+#include <string.h>
+
 #include <otu/hex.h>
 #include <otu/json.h>
 
@@ -24,6 +26,49 @@ int vo_class_exit(ota_status_t st)
 static const char *stage_or_null(uint32_t stage)
 {
 	return stage == OTA_VERDICT_NO_STAGE ? NULL : ota_stage_name(stage);
+}
+
+static const struct otu_keynames *key_names;
+
+void vo_set_key_names(const struct otu_keynames *names)
+{
+	key_names = names;
+}
+
+static bool is_lower_hex(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f');
+}
+
+/*
+ * A failure's detail as the library wrote it, each key id in it (a run
+ * of exactly 64 hex digits) followed by " (name)" when the names file
+ * has it: "root key 1a2b... (owner-2019) is not allowed".
+ */
+static void print_detail(FILE *out, const char *d)
+{
+	uint8_t id[OTA_KEY_ID_BYTES];
+	char hex[2 * OTA_KEY_ID_BYTES + 1];
+	const char *name;
+	size_t run;
+
+	while (*d) {
+		for (run = 0; is_lower_hex(d[run]); run++)
+			;
+		if (run == 0) {
+			fputc(*d++, out);
+			continue;
+		}
+		fwrite(d, 1, run, out);
+		if (run == 2 * OTA_KEY_ID_BYTES) {
+			memcpy(hex, d, run);
+			hex[run] = '\0';
+			if (otu_hex_decode(hex, id, sizeof(id)) == (ssize_t)sizeof(id) &&
+			    (name = otu_keynames_lookup(key_names, id)))
+				fprintf(out, " (%s)", name);
+		}
+		d += run;
+	}
 }
 
 const char *vo_status_name(ota_status_t st)
@@ -52,6 +97,16 @@ static struct json_object *stage_json(const struct ota_evidence_stage *s)
 	for (k = 0; k < s->key_id_count; k++)
 		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
 	json_object_object_add(o, "key_ids", keys);
+	keys = json_object_new_array();
+	for (k = 0; k < s->key_id_count; k++) {
+		struct json_object *ko = json_object_new_object();
+		const char *name = otu_keynames_lookup(key_names, s->key_ids[k]);
+
+		otu_json_add_hex(ko, "key_id", s->key_ids[k], OTA_KEY_ID_BYTES);
+		json_object_object_add(ko, "name", name ? json_object_new_string(name) : NULL);
+		json_object_array_add(keys, ko);
+	}
+	json_object_object_add(o, "key_chain", keys);
 	return o;
 }
 
@@ -112,7 +167,7 @@ void vo_print_json(FILE *out, const char *file, const struct ota_verdict *v, ota
 void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 {
 	const struct ota_evidence_claims *c = &v->claims;
-	uint32_t i;
+	uint32_t i, k;
 
 	fprintf(out, "verdict: %s (evidence authentic: %s)\n", st == OTA_OK ? "PASS" : "FAIL",
 	       v->authentic ? "yes" : "no");
@@ -120,7 +175,9 @@ void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 		const struct ota_verdict_failure *f = &v->failures[i];
 		const char *name = ota_status_name(f->status);
 
-		fprintf(out, "  FAILED %s: %s\n", name ? name : "UNKNOWN", f->detail);
+		fprintf(out, "  FAILED %s: ", name ? name : "UNKNOWN");
+		print_detail(out, f->detail);
+		fputc('\n', out);
 	}
 	if (v->failures_truncated)
 		fprintf(out, "  (more failures not shown)\n");
@@ -144,6 +201,15 @@ void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 		otu_hex_fprint(out, s->measurement, sizeof(s->measurement));
 		fprintf(out, "\n          root key    ");
 		otu_hex_fprint(out, s->key_ids[0], OTA_KEY_ID_BYTES);
+		if (otu_keynames_lookup(key_names, s->key_ids[0]))
+			fprintf(out, " (%s)", otu_keynames_lookup(key_names, s->key_ids[0]));
+		fprintf(out, "\n          key chain   ");
+		for (k = 0; k < s->key_id_count; k++) {
+			char buf[OTU_KEYID_SHORT_HEX + 1];
+
+			fprintf(out, "%s%s", k ? " > " : "",
+				otu_keynames_display(key_names, s->key_ids[k], buf, sizeof(buf)));
+		}
 		fprintf(out, "\n");
 	}
 }

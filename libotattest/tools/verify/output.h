@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include <otattest/verify.h>
+#include <otu/keynames.h>
 
 #define PROG "otattest-verify"
 
@@ -25,6 +26,13 @@ int vo_class_exit(ota_status_t st);
 void vo_print_json(FILE *out, const char *file, const struct ota_verdict *v, ota_status_t st);
 /* The verdict for a person, several lines. */
 void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st);
+/*
+ * Key names for the verdicts (docs/keynames.md): each stage's key chain
+ * by name, and key ids in failure details followed by their name. Set
+ * once before any verdict is printed (batch threads only read it); NULL:
+ * none.
+ */
+void vo_set_key_names(const struct otu_keynames *names);
 /* {"verdict":"error",...}: an input that could not be used. */
 void vo_print_json_error(FILE *out, const char *file, ota_status_t st, const char *detail);
 

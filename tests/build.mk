@@ -63,6 +63,10 @@ FUZZ_SRCS_fuzz_keynames := libotattest/util/keynames.c libotattest/util/hex.c li
 FUZZ_LDLIBS_fuzz_keynames := -UOTA_FREESTANDING
 $(FUZZ_B)/fuzz_keynames: $(FUZZ_SRCS_fuzz_keynames)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
+# Reference values as CoRIM: each input signed in-process, then loaded.
+FUZZ_SRCS_fuzz_corim := $(FUZZ_VERIFY_SRCS)
+FUZZ_LDLIBS_fuzz_corim := $(PKG_OPENSSL)
+$(FUZZ_B)/fuzz_corim: $(FUZZ_SRCS_fuzz_corim)
 
 # The strict CBOR decoder's view of a file as JSON, for the differential
 # run against cbor2 and cborg (tests/fuzz/differential.py).

@@ -32,3 +32,14 @@ TEST_SUITES += tests/interop/ear.sh
 # CBOR and every registered claim's RFC 9711 type.
 tests/interop/eat.sh: $(EVIDENCE_TOOL)
 TEST_SUITES += tests/interop/eat.sh
+
+# CoRIM: otimage's reference values read by Veraison's corim library and
+# cocli (tests/interop/go, pinned in its go.mod/go.sum; corim.sh builds
+# them with the Go toolchain), and otattest-verify judging evidence_tool's
+# evidence against them (corim_tool: the CoRIM of a record's booted stages).
+CORIM_TOOL := $(B)/tests/interop/corim_tool
+$(B)/tests/interop/corim_tool.o: EXTRA_CFLAGS_tests_interop_ += -Ilibotattest/tools/otimage
+$(CORIM_TOOL): $(B)/tests/interop/corim_tool.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
+tests/interop/corim.sh: $(CORIM_TOOL) $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
+TEST_SUITES += tests/interop/corim.sh

@@ -17,29 +17,15 @@ verify=$B/otattest-verify
 otimage=$B/otimage
 py=/usr/bin/python3
 
-fail_early() {
-	echo "evidence interop: $1"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+suite="evidence interop"
+# shellcheck source=tests/interop/tap.sh
+. tests/interop/tap.sh
 $py -c 'import cbor2, cryptography' 2>/dev/null ||
 	fail_early "Debian's python3-cbor2 and python3-cryptography are needed (make deps)"
 make -s "$tool" "$verify" "$otimage" >/dev/null || fail_early "cannot build $tool, $verify and $otimage"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
-expect_rc() { # want name cmd...
-	local want=$1 name=$2 rc
-	shift 2
-	"$@" >"$work/out" 2>&1
-	rc=$?
-	[ "$rc" = "$want" ]
-	ok $? "$name (exit $rc, want $want)"
-}
 
 "$tool" "$work" || fail_early "evidence_tool failed"
 nonce=$(cat "$work/nonce.hex")
@@ -308,5 +294,4 @@ grep -q " cert$" "$work/regions" && grep -q " payload$" "$work/regions" &&
 	grep -q "^$((ev_len - 1)) signature$" "$work/regions"
 ok $? "the flipped bytes include the first, the last and bytes of every part"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -68,6 +68,13 @@ struct ota_cbor_limits {
 	uint32_t max_count; /* entries in one array or pairs in one map */
 };
 ota_status_t ota_cbor_check(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim);
+/*
+ * The same with the tags a format uses (a CoRIM's, corim.h) in place of
+ * COSE_Sign1's alone: any other tag is CBOR_UNSUPPORTED. ota_cbor_skip
+ * steps over any tag: it reads input checked already.
+ */
+ota_status_t ota_cbor_check_tags(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim,
+				 const uint64_t *tags, size_t tag_count);
 
 /*
  * A cursor over checked input. Each get_* reads one item of the expected

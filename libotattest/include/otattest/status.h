@@ -82,6 +82,7 @@ enum ota_status_class {
 #define OTA_MOD_IDCERT 0x18u
 #define OTA_MOD_TOOL 0x19u
 #define OTA_MOD_MODEL 0x1au
+#define OTA_MOD_CORIM 0x1du /* 0x1b, 0x1c: updates and revocation */
 
 #define OTA_ST(cls, mod, idx)                                                \
 	((ota_status_t)(((uint32_t)OTA_CLASS_##cls << 16) |                  \
@@ -314,6 +315,11 @@ enum ota_status_class {
 	X(VERIFY_LIFECYCLE_NOT_ALLOWED, POLICY, VERIFY, 20, "the device's lifecycle state is not one the policy allows") \
 	X(VERIFY_DELEGATE_DENIED, REVOKED, VERIFY, 21, "a stage was signed through a delegate key the policy denies") \
 	X(VERIFY_IDENTITY_REVOKED, REVOKED, VERIFY, 22, "the device's identity certificate is revoked by its CA's CRL") \
+	X(VERIFY_REFERENCE_MISMATCH, POLICY, VERIFY, 23, "a stage's measurement is not one the reference values (CoRIM) list") \
+	/* reference values as CoRIM (corim.h): a CoRIM file the verifier cannot use */         \
+	X(CORIM_MALFORMED, MALFORMED, CORIM, 1, "the CoRIM is malformed or outside otattest's CoRIM profile") \
+	X(CORIM_SIG_INVALID, VERIFICATION, CORIM, 2, "the CoRIM's signature does not verify with the key named for it") \
+	X(CORIM_TOO_MANY, LIMIT, CORIM, 3, "the CoRIMs list more reference values than the verifier holds") \
 	/* host side: driver, daemon, tools */                                                    \
 	X(HOST_TIMEOUT, TIMEOUT, HOST, 1, "the device did not answer in time")                     \
 	X(HOST_NO_DEVICE, NOT_FOUND, HOST, 2, "no such otattest device")                           \

@@ -6,7 +6,8 @@
  * non-shortest arguments, duplicate map keys, trailing bytes, oversize
  * strings and containers, deep nesting, text that is not UTF-8, and types otattest does not use
  * (floats, undefined, simple values, reserved encodings, tags other than COSE_Sign1's,
- * map keys other than integers and text). Because
+ * map keys other than integers and text; ota_cbor_check_tags names the tags a
+ * format may use). Because
  * arguments are shortest-form, equal keys have equal encodings, and
  * duplicate detection is a byte comparison of key spans.
  *
@@ -108,8 +109,27 @@ struct span {
 	size_t off, len;
 };
 
+/* The tags an item may carry; NULL in skip(): input checked already. */
+struct tag_set {
+	const uint64_t *tags;
+	size_t count;
+};
+
+static bool tag_allowed(const struct tag_set *ts, uint64_t tag)
+{
+	size_t i;
+
+	if (ts == NULL)
+		return true;
+	for (i = 0; i < ts->count; i++)
+		if (ts->tags[i] == tag)
+			return true;
+	return false;
+}
+
 static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
-			       const struct ota_cbor_limits *lim, uint32_t depth)
+			       const struct ota_cbor_limits *lim, const struct tag_set *ts,
+			       uint32_t depth)
 {
 	struct span keys[OTA_CBOR_MAX_MAP_PAIRS];
 	struct head h;
@@ -142,7 +162,7 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 		if (h.arg > len - *pos)
 			return OTA_CBOR_TRUNCATED; /* every item is at least one byte */
 		for (i = 0; i < h.arg; i++) {
-			st = check_item(buf, len, pos, lim, depth + 1u);
+			st = check_item(buf, len, pos, lim, ts, depth + 1u);
 			if (st != OTA_OK)
 				return st;
 		}
@@ -154,7 +174,7 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 			return OTA_CBOR_TRUNCATED;
 		for (i = 0; i < h.arg; i++) {
 			keys[i].off = *pos;
-			st = check_item(buf, len, pos, lim, depth + 1u);
+			st = check_item(buf, len, pos, lim, ts, depth + 1u);
 			if (st != OTA_OK)
 				return st;
 			/*
@@ -172,23 +192,24 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 				if (keys[j].len == keys[i].len &&
 				    memcmp(buf + keys[j].off, buf + keys[i].off, keys[i].len) == 0)
 					return OTA_CBOR_DUPLICATE_KEY;
-			st = check_item(buf, len, pos, lim, depth + 1u);
+			st = check_item(buf, len, pos, lim, ts, depth + 1u);
 			if (st != OTA_OK)
 				return st;
 		}
 		return OTA_OK;
 	case OTA_CBOR_TAG:
 		/*
-		 * COSE_Sign1's is the only tag otattest uses. Others carry
-		 * meaning other decoders act on (tag 0 wants a date string,
-		 * tag 2 makes a byte string an integer that can equal another
-		 * map key), so content this checker passed as well formed
-		 * would read differently there, or not at all (found by the
+		 * Only the tags the caller's format uses (evidence: COSE_Sign1's
+		 * alone; a CoRIM: its own, corim.h). Others carry meaning
+		 * other decoders act on (tag 0 wants a date string, tag 2
+		 * makes a byte string an integer that can equal another map
+		 * key), so content this checker passed as well formed would
+		 * read differently there, or not at all (found by the
 		 * differential run, tests/fuzz/differential.py).
 		 */
-		if (h.arg != OTA_COSE_SIGN1_TAG)
+		if (!tag_allowed(ts, h.arg))
 			return OTA_CBOR_UNSUPPORTED;
-		return check_item(buf, len, pos, lim, depth + 1u);
+		return check_item(buf, len, pos, lim, ts, depth + 1u);
 	default: /* simple values and floats */
 		if (h.ai >= 20u && h.ai <= 22u)
 			return OTA_OK; /* false, true, null */
@@ -196,17 +217,26 @@ static ota_status_t check_item(const uint8_t *buf, size_t len, size_t *pos,
 	}
 }
 
-ota_status_t ota_cbor_check(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim)
+ota_status_t ota_cbor_check_tags(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim,
+				 const uint64_t *tags, size_t tag_count)
 {
+	const struct tag_set ts = { tags, tag_count };
 	size_t pos = 0;
 	ota_status_t st;
 
 	if (len == 0)
 		return OTA_CBOR_TRUNCATED;
-	st = check_item(buf, len, &pos, lim, 1);
+	st = check_item(buf, len, &pos, lim, &ts, 1);
 	if (st != OTA_OK)
 		return st;
 	return pos == len ? OTA_OK : OTA_CBOR_TRAILING;
+}
+
+ota_status_t ota_cbor_check(const uint8_t *buf, size_t len, const struct ota_cbor_limits *lim)
+{
+	static const uint64_t cose_only[] = { OTA_COSE_SIGN1_TAG };
+
+	return ota_cbor_check_tags(buf, len, lim, cose_only, 1);
 }
 
 /* ---- cursor ----------------------------------------------------------- */
@@ -336,7 +366,7 @@ ota_status_t ota_cbor_skip(struct ota_cbor_dec *d)
 	/* Generous limits: the input was checked with the caller's own. */
 	static const struct ota_cbor_limits any = { 16, 0xffffffffu, OTA_CBOR_MAX_MAP_PAIRS };
 	size_t p = d->pos;
-	ota_status_t st = check_item(d->buf, d->len, &p, &any, 1);
+	ota_status_t st = check_item(d->buf, d->len, &p, &any, NULL, 1);
 
 	if (st == OTA_OK)
 		d->pos = p;

@@ -16,6 +16,7 @@
 #include <openssl/param_build.h>
 
 #include "otattest/cbor.h"
+#include "otattest/corim.h"
 #include "otattest/verify.h"
 
 #include "cose_key.h"
@@ -144,7 +145,8 @@ static int sig_to_der(const uint8_t *raw, uint8_t **der)
 
 ota_status_t ota_cose_sign1_verify_pkey(const struct ota_cose_sign1 *m, EVP_PKEY *pkey)
 {
-	uint8_t prefix[OTA_COSE_SIG1_PREFIX_MAX];
+	/* Room for a CoRIM's protected header too (corim.h), not only evidence's. */
+	uint8_t prefix[OTA_COSE_SIG1_PREFIX_MAX + OTA_CORIM_MAX_PROTECTED];
 	uint32_t prefix_len;
 	uint8_t *der = NULL;
 	EVP_MD_CTX *md = NULL;

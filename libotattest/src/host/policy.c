@@ -13,6 +13,7 @@
 
 #include <otu/hex.h>
 
+#include "otattest/corim.h"
 #include "otattest/verify.h"
 
 #include "fileio.h"
@@ -402,5 +403,7 @@ void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_c
 			continue;
 		}
 		check_stage(p, run, v);
+		if (p->refvals)
+			ota_refvals_check(p->refvals, run, v);
 	}
 }

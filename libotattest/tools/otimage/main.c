@@ -30,6 +30,7 @@ static const char main_help[] =
 	"    inspect       describe any otattest file, as text or JSON\n"
 	"    ca            create a manufacturer CA for device identity certificates\n"
 	"    ca-sign       issue a device identity certificate for a device's CSR\n"
+	"    corim         sign a release's reference values (its images) as a CoRIM\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    File formats are documented byte by byte in docs/formats.md, the tool in\n"
@@ -70,6 +71,7 @@ static const struct {
 	{ "inspect", oti_cmd_inspect },
 	{ "ca", oti_cmd_ca },
 	{ "ca-sign", oti_cmd_ca_sign },
+	{ "corim", oti_cmd_corim },
 };
 
 int main(int argc, char **argv)

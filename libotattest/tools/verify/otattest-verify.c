@@ -20,6 +20,7 @@
 #include "batch.h"
 #include "ear_output.h"
 #include "output.h"
+#include "refvals.h"
 
 static const char usage_text[] =
 	"NAME\n"
@@ -29,6 +30,7 @@ static const char usage_text[] =
 	"SYNOPSIS\n"
 	"    " PROG " --ca FILE (--nonce HEX | --no-nonce) [--policy FILE]\n"
 	"                    [--crl FILE]... [--record FILE]\n"
+	"                    [--corim FILE... --corim-key PUB]\n"
 	"                    [--json | -q | --ear KEY [--ear-raw-evidence]] EVIDENCE\n"
 	"    " PROG " --batch --ca FILE (--nonce HEX | --no-nonce | --nonce-files)\n"
 	"                    [--record-files] [--policy FILE] [--crl FILE]... [--jobs N]\n"
@@ -68,6 +70,14 @@ static const char usage_text[] =
 	"                     crl files. With any CRL, a revoked identity certificate\n"
 	"                     is VERIFY_IDENTITY_REVOKED, and a CA without a current\n"
 	"                     CRL fails the chain.\n"
+	"    --corim FILE     reference values: a signed CoRIM (otimage corim);\n"
+	"                     repeatable, up to 16. Each booted stage's measurement,\n"
+	"                     SVN and signer key ids must be one a CoRIM lists for its\n"
+	"                     stage, else VERIFY_REFERENCE_MISMATCH (docs/corim.md).\n"
+	"    --corim-key PUB  the key every --corim must be signed with (PEM P-256\n"
+	"                     public key, otimage keygen --pub); required with --corim.\n"
+	"                     A CoRIM that is malformed (exit 11) or not signed by it\n"
+	"                     (exit 12) stops the run before any evidence is judged.\n"
 	"    --record FILE    boot record bytes read from the host (sysfs 'record');\n"
 	"                     must hash to the evidence's record digest claim.\n"
 	"    --json           print the verdict as one JSON object on stdout; an input\n"
@@ -86,11 +96,7 @@ static const char usage_text[] =
 	"                     dev1.nonce).\n"
 	"    --record-files   with --batch: each evidence's boot record likewise, .record.\n"
 	"    -q, --quiet      print nothing on stdout; the exit status is the verdict.\n"
-	"    --key-names FILE key names (docs/keynames.md): key ids in the verdict are\n"
-	"                     followed by their names, each stage's key chain shown by\n"
-	"                     name (key_chain in --json). Default /etc/otattest/key-names\n"
-	"                     when it exists; a file that does not parse is refused\n"
-	"                     with its line (exit 10).\n"	"    -h, --help       show this help.\n"
+	"    -h, --help       show this help.\n"
 	"\n"
 	"POLICY FILE\n"
 	"    'key = value' lines, '#' comments. Keys: min_svn_rom_ext, min_svn_bl0\n"
@@ -109,7 +115,9 @@ static const char usage_text[] =
 	"    2   usage error\n"
 	"    10  an input is invalid (a malformed policy file, a bad nonce, a file\n"
 	"        larger than any valid input)\n"
-	"    11  an input file is malformed (the CA file holds no certificate)\n"
+	"    11  an input file is malformed (the CA file holds no certificate, a CoRIM\n"
+	"        does not decode or is outside otattest's CoRIM profile)\n"
+	"    12  a CoRIM's signature does not verify with --corim-key\n"
 	"    22  an input file cannot be read\n"
 	"    Codes 10-24 are the status classes of otattest/status.h (docs/verifier.md).\n"
 	"\n"
@@ -186,6 +194,8 @@ int main(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "crl", required_argument, NULL, 'L' },
+		{ "corim", required_argument, NULL, 'C' },
+		{ "corim-key", required_argument, NULL, 'K' },
 		{ "ear", required_argument, NULL, 'E' },
 		{ "ear-raw-evidence", no_argument, NULL, 'X' },
 		{ "json", no_argument, NULL, 'j' },
@@ -194,18 +204,18 @@ int main(int argc, char **argv)
 		{ "nonce-files", no_argument, NULL, 'F' },
 		{ "record-files", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "key-names", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
 	bool json = false, quiet = false, no_nonce = false, batch = false, nonce_files = false;
 	bool record_files = false, ear_raw = false;
-	const char *key_names_path = NULL;
-	static struct otu_keynames key_names;
 	const char *ear_path = NULL;
 	uint32_t jobs = 0, crl_count = 0;
 	const char *crl_paths[OTA_POLICY_MAX_CRLS];
+	const char *corim_paths[VR_MAX_CORIMS], *corim_key = NULL;
+	uint32_t corim_count = 0;
+	static struct ota_refvals refvals; /* about 16 KiB: not for the stack */
 	uint8_t *ev = NULL, *rec = NULL;
 	size_t ev_len = 0, rec_len = 0;
 	ssize_t nonce_len = 0;
@@ -234,6 +244,14 @@ int main(int argc, char **argv)
 			}
 			crl_paths[crl_count++] = optarg;
 			break;
+		case 'C':
+			if (corim_count == VR_MAX_CORIMS) {
+				fprintf(stderr, PROG ": at most %u --corim\n", VR_MAX_CORIMS);
+				return OTA_EXIT_USAGE;
+			}
+			corim_paths[corim_count++] = optarg;
+			break;
+		case 'K': corim_key = optarg; break;
 		case 'j': json = json_out = true; break;
 		case 'b': batch = true; break;
 		case 'J':
@@ -245,7 +263,6 @@ int main(int argc, char **argv)
 		case 'F': nonce_files = true; break;
 		case 'R': record_files = true; break;
 		case 'q': quiet = true; break;
-		case 'k': key_names_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
 		}
@@ -270,17 +287,11 @@ int main(int argc, char **argv)
 				"Try '" PROG " --help'.\n");
 		return OTA_EXIT_USAGE;
 	}
-	/*
-	 * Key names for the verdict (docs/keynames.md): the default file may be
-	 * absent; one that does not parse is refused with its line, as is a
-	 * --key-names file that cannot be read.
-	 */
-	if ((rc = otu_keynames_load(key_names_path ? key_names_path : OTU_KEYNAMES_PATH, !key_names_path,
-				    &key_names, why, sizeof(why))) < 0)
-		return fail_input("--key-names", key_names_path ? key_names_path : OTU_KEYNAMES_PATH,
-				  rc == -EINVAL || rc == -EFBIG ? OTA_HOST_BAD_ARGUMENT : OTA_HOST_IO,
-				  why);
-	vo_set_key_names(&key_names);
+	if ((corim_count == 0) != (corim_key == NULL)) {
+		fprintf(stderr, PROG ": --corim and --corim-key go together\n"
+				"Try '" PROG " --help'.\n");
+		return OTA_EXIT_USAGE;
+	}
 	/* A nonce that is not one is a bad value (exit 10, as --help says), not bad usage. */
 	if (nonce_hex && ((nonce_len = otu_hex_decode(nonce_hex, nonce, sizeof(nonce))) < 0 ||
 			  nonce_len < OTA_NONCE_MIN))
@@ -292,6 +303,12 @@ int main(int argc, char **argv)
 		st = ota_policy_load_file(policy_path, &policy, why, sizeof(why));
 		if (st != OTA_OK)
 			return fail_input("policy", policy_path, st, why);
+	}
+	if (corim_count) {
+		rc = vr_load(corim_key, corim_paths, corim_count, json, &refvals);
+		if (rc)
+			return rc;
+		policy.refvals = &refvals;
 	}
 	st = ota_trust_load_file(ca_path, &ca);
 	if (st != OTA_OK)

@@ -20,7 +20,7 @@ _Static_assert((OTA_NONCE_MIN) == 16u, "ota-nonce-min in the spec");
 _Static_assert((OTA_NONCE_MAX) == 64u, "ota-nonce-max in the spec");
 _Static_assert((OTA_SVN_LIMIT) == 255u, "ota-svn-limit in the spec");
 _Static_assert((OTA_UPDATE_SLOT_OTHER) == 4294967295u, "ota-update-slot-other in the spec");
-_Static_assert((OTA_RECORD_MAX_BYTES) == 1024u, "ota-record-max-bytes in the spec");
+_Static_assert((OTA_RECORD_MAX_BYTES) == 1216u, "ota-record-max-bytes in the spec");
 _Static_assert((OTA_EVIDENCE_MAX_BYTES) == 4352u, "ota-evidence-max-bytes in the spec");
 _Static_assert((OTA_CERT_MAX_DER) == 1280u, "ota-cert-max-der in the spec");
 _Static_assert((OTA_P256_SIG_BYTES) == 64u, "ota-p256-sig-bytes in the spec");

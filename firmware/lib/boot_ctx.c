@@ -107,9 +107,14 @@ void boot_finish(struct boot_ctx *b, ota_status_t st)
 {
 	struct ota_record_header *h = &b->record.hdr;
 	struct ota_boot_state *state = boot_state_mut();
+	struct ota_record_update u;
 
 	h->boot_status = st;
-	h->length = (uint32_t)(sizeof(*h) + h->stage_count * sizeof(struct ota_stage_record));
+	h->flags |= OTA_RECORD_F_UPDATE_SECTION;
+	h->length = ota_record_length(h->stage_count, h->flags);
+	/* The update section follows the last stage record used (record.h). */
+	boot_record_update_fill(b, st, &u);
+	memcpy(boot_record_update_at(&b->record), &u, sizeof(u));
 	h->boot_time_ns = hal_time_ns() - b->t0;
 	boot_fill_state(b, st);
 	(void)hal_host_publish_record(&state->record.hdr, state->record_len);

@@ -12,7 +12,9 @@
 ota_status_t boot_layout_load(struct boot_ctx *b)
 {
 	OTA_TRY(hal_flash_read(0, &b->layout, sizeof(b->layout)));
-	return ota_flash_layout_check(&b->layout, hal_flash_size());
+	OTA_TRY(ota_flash_layout_check(&b->layout, hal_flash_size()));
+	b->layout_ok = true;
+	return OTA_OK;
 }
 
 const struct ota_flash_region *boot_region(const struct boot_ctx *b, uint32_t type)

@@ -52,6 +52,15 @@ struct boot_stage_outcome {
 	bool exhausted;        /* a valid image cannot take the rotation's key version */
 };
 
+/* What the boot services of this boot did (ROM_EXT, boot_svc.c). */
+struct boot_svc_outcome {
+	uint32_t served;       /* OTA_SVC_* requests this boot took up */
+	ota_status_t status;   /* OTA_OK, or the first refusal */
+	struct {
+		uint32_t action, target, value; /* the revocation applied, action 0: none */
+	} revoked;
+};
+
 /* Everything one boot reads once and every stage shares. */
 struct boot_ctx {
 	uint32_t reset_reason;
@@ -59,6 +68,7 @@ struct boot_ctx {
 	uint32_t mode;                 /* enum boot_mode: BOOT, or RETAG for a rotation */
 	struct ota_otp_info otp;
 	struct ota_flash_layout layout;
+	bool layout_ok;                /* layout read and checked */
 
 	struct ota_boot_data bd;       /* in use (defaults when no copy is valid) */
 	int bd_index;                  /* copy holding bd, -1 when none */
@@ -78,6 +88,7 @@ struct boot_ctx {
 	struct boot_stage_outcome bl0_out;     /* ROM_EXT's check of BL0 */
 	ota_status_t chain_status;     /* OTA_OK when the SVN key chain holds link(min_svn) */
 
+	struct boot_svc_outcome svc;   /* commit, ratchet, revocation served by ROM_EXT */
 	uint32_t tag_key_version;      /* the version tags are checked and written with */
 	uint32_t progress_done;        /* rotation: slots checked so far ... */
 	uint32_t progress_total;       /* ... of this many non-empty slots */
@@ -219,6 +230,14 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st);
  * whatever it did.
  */
 void boot_requests_end(struct boot_ctx *b, ota_status_t st);
+
+/* ---- the record's update section (record_update.c) ---------------------- */
+
+/* Fill the update section for the boot ending with st. */
+void boot_record_update_fill(const struct boot_ctx *b, ota_status_t st,
+			     struct ota_record_update *u);
+/* Where a record's update section lies: right after its stage_count stage records. */
+struct ota_record_update *boot_record_update_at(struct ota_record *r);
 
 /* Little-endian u32 into 4 bytes. */
 static inline void boot_le32(uint8_t out[4], uint32_t v)

@@ -17,6 +17,12 @@ union ota_request {
 	struct ota_req_rotate rotate;
 	struct ota_req_update update;
 	struct ota_req_set_identity_cert idcert;
+	struct ota_req_install_begin install_begin;
+	struct ota_req_install_chunk install_chunk;
+	struct ota_req_install_finish install_finish;
+	struct ota_req_commit commit;
+	struct ota_req_ratchet ratchet;
+	struct ota_revocation revocation;
 };
 
 /* A 16..64 byte field inside a 64-byte array, with zero padding after it. */

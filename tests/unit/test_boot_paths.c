@@ -124,7 +124,7 @@ START_TEST(test_record_describes_the_boot)
 	ck_assert_uint_eq(r->hdr.stage_count, 2);
 	ck_assert_uint_eq(r->hdr.min_svn, 5);
 	ck_assert_uint_eq(r->hdr.chain_max_svn, 128);
-	ck_assert_uint_eq(r->hdr.flags, OTA_RECORD_F_TAG_BOOT_ENABLED);
+	ck_assert_uint_eq(r->hdr.flags, OTA_RECORD_F_TAG_BOOT_ENABLED | OTA_RECORD_F_UPDATE_SECTION);
 	ck_assert_uint_gt(r->hdr.boot_time_ns, 0);
 	hal_rom_identity(rom);
 	ck_assert_mem_eq(r->hdr.rom_identity, rom, 32);

@@ -86,7 +86,7 @@ END_TEST
 
 START_TEST(test_tampered_manifest_reserved_field)
 {
-	tamper_bl0(offsetof(struct ota_manifest, reserved) + 3, 0x80, OTA_MANIFEST_RESERVED_NONZERO);
+	tamper_bl0(offsetof(struct ota_manifest, version_string) + 3, 0x80, OTA_MANIFEST_BAD_VERSION_STRING);
 }
 END_TEST
 

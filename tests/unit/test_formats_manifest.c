@@ -412,8 +412,8 @@ START_TEST(test_reserved_nonzero)
 	size_t i;
 
 	MUTATE(chain, m->reserved0 = 1, OTA_MANIFEST_RESERVED_NONZERO);
-	for (i = 0; i < sizeof(((struct ota_manifest *)0)->reserved); i++)
-		MUTATE(chain, m->reserved[i] = 0x01, OTA_MANIFEST_RESERVED_NONZERO);
+	for (i = 0; i < sizeof(((struct ota_manifest *)0)->version_string); i++)
+		MUTATE(chain, m->version_string[i] = 0x01, OTA_MANIFEST_BAD_VERSION_STRING);
 }
 END_TEST
 

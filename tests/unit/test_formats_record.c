@@ -78,7 +78,8 @@ START_TEST(test_firmware_record_validates_and_reads_back)
 {
 	const struct ota_record_header *h = &rec.hdr;
 
-	ck_assert_uint_eq(rec_len, sizeof(struct ota_record_header) + 4 * sizeof(struct ota_stage_record));
+	ck_assert_uint_eq(rec_len, sizeof(struct ota_record_header) + 4 * sizeof(struct ota_stage_record) +
+					   sizeof(struct ota_record_update));
 	ck_assert_uint_eq(ota_record_validate(&rec, rec_len), OTA_OK);
 	ck_assert_uint_eq(h->magic, OTA_RECORD_MAGIC);
 	ck_assert_uint_eq(h->length, rec_len);
@@ -86,7 +87,7 @@ START_TEST(test_firmware_record_validates_and_reads_back)
 	ck_assert_uint_eq(h->boot_status, OTA_OK);
 	ck_assert_uint_eq(h->reset_reason, OTA_RESET_COLD);
 	ck_assert_uint_eq(h->min_svn, 4);
-	ck_assert_uint_eq(h->flags, OTA_RECORD_F_TAG_BOOT_ENABLED);
+	ck_assert_uint_eq(h->flags, OTA_RECORD_F_TAG_BOOT_ENABLED | OTA_RECORD_F_UPDATE_SECTION);
 	ck_assert_uint_gt(h->generation, 0);
 
 	/* Attempts in the order tried: refused A, then B that booted, per stage. */
@@ -122,8 +123,15 @@ START_TEST(test_fewer_stages_is_a_shorter_record)
 	uint32_t n;
 
 	for (n = 0; n < 4; n++) {
+		copy = rec;
 		copy.hdr.stage_count = n;
-		copy.hdr.length = copy_len = (uint32_t)(sizeof(copy.hdr) + n * sizeof(copy.stage[0]));
+		/* The update section follows the last stage record kept. */
+		memcpy(&copy.stage[n], ota_record_update_of(&rec), sizeof(struct ota_record_update));
+		copy.hdr.length = copy_len = ota_record_length(n, copy.hdr.flags);
+		REFUSED(OTA_OK);
+		/* Without the update section (older firmware) it is valid too. */
+		copy.hdr.flags &= ~OTA_RECORD_F_UPDATE_SECTION;
+		copy.hdr.length = copy_len = ota_record_length(n, copy.hdr.flags);
 		REFUSED(OTA_OK);
 	}
 }
@@ -214,7 +222,7 @@ START_TEST(test_header_fields_out_of_range)
 	copy.hdr.lifecycle = OTA_LC_COUNT;
 	REFUSED(OTA_RECORD_BAD_FIELD);
 	copy = rec;
-	copy.hdr.flags = OTA_RECORD_F_ALL + 1;
+	copy.hdr.flags |= OTA_RECORD_F_ALL + 1;
 	REFUSED(OTA_RECORD_BAD_FIELD);
 	copy = rec;
 	copy.hdr.min_svn = OTA_SVN_LIMIT + 1;

@@ -67,7 +67,7 @@ START_TEST(test_record_check)
 	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_NO_RECORD);
 	rh = region_hdr(0x2000);
 	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_RECORD_OVERSIZE);
-	rh = region_hdr(1025);
+	rh = region_hdr(sizeof(struct ota_record) + 1);
 	ck_assert_uint_eq(otattest_record_check(&rh, 0x1000, &rec), OTA_DRIVER_RECORD_OVERSIZE);
 	/* A length that fits but is not the record's own. */
 	rh = region_hdr(sizeof(rec.hdr) + 4);

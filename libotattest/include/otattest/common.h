@@ -131,4 +131,21 @@ static inline bool ota_all_zero(const void *buf, uint32_t len)
 	return acc == 0;
 }
 
+/*
+ * A version string field (OTA_VERSION_STRING_BYTES): printable ASCII
+ * (0x20..0x7e), then only NULs; all NULs is "none". Checked wherever one
+ * is read, so a tool can print it as it is.
+ */
+static inline bool ota_version_string_ok(const char *v)
+{
+	uint32_t i = 0;
+
+	while (i < OTA_VERSION_STRING_BYTES && v[i] >= 0x20 && v[i] <= 0x7e)
+		i++;
+	for (; i < OTA_VERSION_STRING_BYTES; i++)
+		if (v[i] != 0)
+			return false;
+	return true;
+}
+
 #endif /* OTATTEST_COMMON_H */

@@ -117,6 +117,19 @@ static inline uint32_t ota_dbgstat(uint32_t lifecycle)
 	return OTA_DBGSTAT_ENABLED;
 }
 
+/* RFC 9711's name of a dbgstat value, for people and JSON. */
+static inline const char *ota_dbgstat_name(uint32_t dbgstat)
+{
+	switch (dbgstat) {
+	case OTA_DBGSTAT_ENABLED: return "enabled";
+	case 1: return "disabled";
+	case 2: return "disabled-since-boot";
+	case OTA_DBGSTAT_DISABLED_PERMANENTLY: return "disabled-permanently";
+	case OTA_DBGSTAT_DISABLED_FULLY_AND_PERMANENTLY: return "disabled-fully-and-permanently";
+	}
+	return "unknown";
+}
+
 /* The measres result an attempt's status and path call for. */
 static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
 {

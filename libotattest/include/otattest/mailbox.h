@@ -18,6 +18,7 @@
 #include "common.h"
 #include "flash.h" /* OTA_IDCERT_MAX_DER: what SET_IDENTITY_CERT carries */
 #include "record.h"
+#include "revocation.h" /* REVOKE carries struct ota_revocation */
 #include "status.h"
 
 /* ---- evidence size limit ------------------------------------------------ */
@@ -171,6 +172,105 @@ OTA_STATIC_ASSERT(OTA_IDCERT_MAX_DER <= OTA_CERT_MAX_DER,
 OTA_STATIC_ASSERT(sizeof(struct ota_req_set_identity_cert) == 1032,
 		  "ota_req_set_identity_cert layout");
 
+/*
+ * Installing an image (docs/mailbox.md "Updates"): INSTALL_BEGIN opens a
+ * session for one stage's slot that is not running, INSTALL_CHUNK streams
+ * the image in order into the device's RAM, INSTALL_FINISH checks the
+ * whole image with the boot's own stage check and only then writes the
+ * slot (or, in a dry run, writes nothing and answers whether this device
+ * would accept the image and why not). Nothing reaches flash before the
+ * image passed, so a refused install leaves flash as it was.
+ */
+#define OTA_INSTALL_F_DRY_RUN 0x1u /* check only: CheckImage, flash never written */
+#define OTA_INSTALL_F_ALL 0x1u
+/* A chunk's payload: fits the default request region (8 KiB) with room. */
+#define OTA_INSTALL_CHUNK_MAX 4096u
+
+/* 16 bytes. */
+struct ota_req_install_begin {
+	uint32_t stage;  /* OTA_STAGE_ROM_EXT or OTA_STAGE_BL0 */
+	uint32_t slot;   /* OTA_SLOT_A, OTA_SLOT_B or OTA_UPDATE_SLOT_OTHER (the one not running) */
+	uint32_t length; /* the whole image: sizeof(struct ota_manifest)..the slot and RAM bound */
+	uint32_t flags;  /* OTA_INSTALL_F_* */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_install_begin) == 16, "ota_req_install_begin layout");
+
+/* 4104 bytes. Exactly this length; bytes past length zero. */
+struct ota_req_install_chunk {
+	uint32_t offset; /* == bytes received so far: chunks come in order, once */
+	uint32_t length; /* 1..OTA_INSTALL_CHUNK_MAX, offset + length <= image length */
+	uint8_t data[OTA_INSTALL_CHUNK_MAX];
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_install_chunk) == 8 + OTA_INSTALL_CHUNK_MAX,
+		  "ota_req_install_chunk layout");
+
+/* 8 bytes. */
+struct ota_req_install_finish {
+	uint32_t flags;    /* zero: none defined */
+	uint32_t reserved; /* zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_install_finish) == 8, "ota_req_install_finish layout");
+
+/* INSTALL_BEGIN and INSTALL_CHUNK answer where the session stands. 16 bytes. */
+struct ota_resp_install {
+	uint32_t stage;
+	uint32_t slot;     /* the slot resolved (never OTA_UPDATE_SLOT_OTHER) */
+	uint32_t received; /* bytes so far */
+	uint32_t length;   /* bytes announced */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_install) == 16, "ota_resp_install layout");
+
+#define OTA_INSTALL_RESULT_F_DRY_RUN 0x1u /* checked only, nothing written */
+#define OTA_INSTALL_RESULT_F_WRITTEN 0x2u /* the slot now holds the image, read back and checked */
+
+/* INSTALL_FINISH on success: what was checked (and written). 72 bytes. */
+struct ota_resp_install_finish {
+	uint32_t stage;            /* 0 */
+	uint32_t slot;             /* 4 */
+	uint32_t length;           /* 8 */
+	uint32_t security_version; /* 12: from the verified manifest */
+	uint32_t flags;            /* 16: OTA_INSTALL_RESULT_F_* */
+	uint32_t reserved;         /* 20: zero */
+	uint8_t measurement[OTA_SHA256_BYTES];    /* 24 */
+	char version[OTA_VERSION_STRING_BYTES]; /* 56: the manifest's version string, NUL padded */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_install_finish) == 72, "ota_resp_install_finish layout");
+
+/*
+ * The boot services (OpenTitan's ROM_EXT boot services, in miniature):
+ * COMMIT, RATCHET and REVOKE change state only ROM_EXT may write (boot
+ * data, OTP). The runtime checks the request, leaves it in retention RAM
+ * and resets (warm); ROM_EXT checks it again as hostile input after it
+ * verified the running BL0 and applies it, and the runtime that boots
+ * answers with the outcome.
+ */
+/* 8 bytes. */
+struct ota_req_commit {
+	uint32_t slot;     /* the BL0 slot running now: it becomes the primary */
+	uint32_t reserved; /* zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_commit) == 8, "ota_req_commit layout");
+
+/* 8 bytes. */
+struct ota_req_ratchet {
+	uint32_t stage; /* OTA_STAGE_ROM_EXT or OTA_STAGE_BL0 */
+	uint32_t floor; /* new boot data floor, <= the SVN of that stage's running image */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_req_ratchet) == 8, "ota_req_ratchet layout");
+
+/* COMMIT, RATCHET and REVOKE: the state after the boot that served them. 32 bytes. */
+struct ota_resp_boot_svc {
+	uint32_t boot_status;         /* 0: status of the boot the reset performed */
+	uint32_t generation;          /* 4: record generation after it */
+	uint32_t booted_slot;         /* 8: BL0 slot running */
+	uint32_t primary_slot;        /* 12: BL0 primary slot (boot data) */
+	uint32_t floor_rom_ext;       /* 16: effective floors */
+	uint32_t floor_bl0;           /* 20 */
+	uint32_t revocation_sequence; /* 24: highest revocation sequence applied (OTP) */
+	uint32_t reserved;            /* 28: zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_boot_svc) == 32, "ota_resp_boot_svc layout");
+
 /* ---- the command table -------------------------------------------------- */
 
 /* Flags column. */
@@ -182,6 +282,12 @@ OTA_STATIC_ASSERT(sizeof(struct ota_req_set_identity_cert) == 1032,
  * field has no reason to offer these and must not pass them through.
  */
 #define OTA_MBOX_F_FACTORY 0x2u
+/*
+ * Changes what the device boots or burns fuses (install, commit, ratchet,
+ * revoke): the driver and the daemon offer it to privileged callers only,
+ * like ROTATE_TAGS and UPDATE_RESET (docs/kernel-abi.md "Permissions").
+ */
+#define OTA_MBOX_F_PRIVILEGED 0x4u
 
 /*
  * Columns: name (OTA_CMD_<name>), number, name for logs and tools,
@@ -204,7 +310,19 @@ OTA_STATIC_ASSERT(sizeof(struct ota_req_set_identity_cert) == 1032,
 	X(GET_IDENTITY_CSR, 8, "get-identity-csr", 0u, OTA_IDENTITY_CSR_MAX_DER,               \
 	  OTA_MBOX_F_FACTORY)                                                                  \
 	X(SET_IDENTITY_CERT, 9, "set-identity-cert",                                           \
-	  (uint32_t)sizeof(struct ota_req_set_identity_cert), 0u, OTA_MBOX_F_FACTORY)
+	  (uint32_t)sizeof(struct ota_req_set_identity_cert), 0u, OTA_MBOX_F_FACTORY)             \
+	X(INSTALL_BEGIN, 10, "install-begin", (uint32_t)sizeof(struct ota_req_install_begin),   \
+	  (uint32_t)sizeof(struct ota_resp_install), OTA_MBOX_F_PRIVILEGED)                    \
+	X(INSTALL_CHUNK, 11, "install-chunk", (uint32_t)sizeof(struct ota_req_install_chunk),   \
+	  (uint32_t)sizeof(struct ota_resp_install), OTA_MBOX_F_PRIVILEGED)                    \
+	X(INSTALL_FINISH, 12, "install-finish", (uint32_t)sizeof(struct ota_req_install_finish), \
+	  (uint32_t)sizeof(struct ota_resp_install_finish), OTA_MBOX_F_PRIVILEGED)             \
+	X(COMMIT, 13, "commit", (uint32_t)sizeof(struct ota_req_commit),                        \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED) \
+	X(RATCHET, 14, "ratchet", (uint32_t)sizeof(struct ota_req_ratchet),                     \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED) \
+	X(REVOKE, 15, "revoke", (uint32_t)sizeof(struct ota_revocation),                        \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED)
 
 enum ota_command {
 #define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags) OTA_CMD_##name = num,

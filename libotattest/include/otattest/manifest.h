@@ -87,7 +87,14 @@ struct ota_manifest {
 	uint32_t ext_count;                    /* 168: entries used in ext[] */
 	uint32_t reserved0;                    /* 172: zero */
 	struct ota_ext_entry ext[OTA_MANIFEST_MAX_EXT]; /* 176: unused entries zero */
-	uint8_t reserved[16];                  /* 304: zero */
+	/*
+	 * 304: the version string the signer gives the image ("2.4.1"),
+	 * printable ASCII then NUL padding, or all zero: none. Signed (in the
+	 * measured region) and shown by the record and the install answer.
+	 * Images from before it have zeros here (it was reserved), so they
+	 * read as "no version string".
+	 */
+	char version_string[OTA_VERSION_STRING_BYTES];
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_manifest) == 320, "ota_manifest layout");
 

@@ -50,6 +50,8 @@
 /* Boot data writes a device can anchor in its lifetime (rotations, commits). */
 #define OTA_OTP_BOOT_DATA_ANCHOR_BITS 1024u
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
+/* Field revocation commands a device can apply in its lifetime. */
+#define OTA_OTP_REVOCATION_SEQ_BITS 256u
 
 /* 1024 bytes. */
 struct ota_otp {
@@ -77,7 +79,9 @@ struct ota_otp {
 	uint8_t floor_bl0[OTA_OTP_FLOOR_BITS / 8];   /* 688: thermometer */
 	uint32_t lifecycle_transition;               /* 720: 0, or OTA_OTP_LC_* it left TEST_UNLOCKED for */
 	uint8_t boot_data_anchor[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8]; /* 724: thermometer: lowest boot data counter still valid */
-	uint8_t reserved[172];                       /* 852: zero */
+	/* 852: thermometer: the highest revocation command sequence applied (revocation.h) */
+	uint8_t revocation_seq[OTA_OTP_REVOCATION_SEQ_BITS / 8];
+	uint8_t reserved[140];                       /* 884: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -100,6 +104,7 @@ struct ota_otp_info {
 	uint32_t floor_rom_ext;
 	uint32_t floor_bl0;
 	uint32_t boot_data_anchor; /* boot data below this counter is a replay */
+	uint32_t revocation_seq;   /* highest revocation command sequence applied */
 	uint8_t device_id[OTA_DEVICE_ID_BYTES];
 	uint8_t owner_config_digest[OTA_SHA256_BYTES];
 	struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];

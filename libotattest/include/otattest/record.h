@@ -16,6 +16,7 @@
 #define OTATTEST_RECORD_H
 
 #include "common.h"
+#include "revocation.h" /* the update section names the revocation applied */
 #include "status.h"
 
 #define OTA_RECORD_MAGIC OTA_FOURCC('O', 'T', 'B', 'R')
@@ -23,7 +24,13 @@
 #define OTA_RECORD_MAX_STAGES 4u /* two attempts for each of two stages */
 
 #define OTA_RECORD_F_TAG_BOOT_ENABLED 0x1u
-#define OTA_RECORD_F_ALL 0x1u
+/*
+ * The update section (struct ota_record_update) follows the stage
+ * records. Firmware that predates it leaves the flag clear and the
+ * record ends after the stages.
+ */
+#define OTA_RECORD_F_UPDATE_SECTION 0x2u
+#define OTA_RECORD_F_ALL 0x3u
 
 /* How a stage's check ended. */
 enum ota_path {
@@ -108,18 +115,138 @@ struct ota_stage_record {
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_stage_record) == 224, "ota_stage_record layout");
 
-#define OTA_RECORD_MAX_BYTES \
-	(sizeof(struct ota_record_header) + OTA_RECORD_MAX_STAGES * sizeof(struct ota_stage_record))
+/*
+ * What an update agent reads (docs/formats.md "Update section"): after the
+ * stage_count stage records, one struct ota_record_update, when the header
+ * flags have OTA_RECORD_F_UPDATE_SECTION.
+ */
+enum ota_update_state {
+	OTA_UPDATE_IDLE = 0,       /* the running BL0 is the primary, nothing installed since */
+	OTA_UPDATE_INSTALLING = 1, /* an install session is open (runtime) */
+	OTA_UPDATE_PENDING = 2,    /* an image was installed: an update reset (BL0) or a warm reset (ROM_EXT) activates it */
+	OTA_UPDATE_TRIAL = 3,      /* the running BL0 is not the primary: a cold boot returns to the primary unless COMMIT */
+};
+#define OTA_UPDATE_STATE_MAX 3u
 
-/* A whole record as the firmware builds it and the driver copies it. */
+#define OTA_RECORD_SLOT_F_PRESENT 0x1u  /* the slot's manifest header parses (fields below are its claims) */
+#define OTA_RECORD_SLOT_F_VERIFIED 0x2u /* this boot or an install verified the whole image */
+#define OTA_RECORD_SLOT_F_RUNNING 0x4u  /* the image that runs */
+#define OTA_RECORD_SLOT_F_PRIMARY 0x8u  /* BL0: the boot data's primary slot */
+#define OTA_RECORD_SLOT_F_PENDING 0x10u /* installed since this boot, not yet activated */
+#define OTA_RECORD_SLOT_F_ALL 0x1fu
+
+/* One flash slot. 32 bytes. */
+struct ota_record_slot {
+	uint32_t stage;            /* 0: enum ota_stage */
+	uint32_t slot;             /* 4: enum ota_slot */
+	uint32_t flags;            /* 8: OTA_RECORD_SLOT_F_* */
+	uint32_t security_version; /* 12: the manifest's (0 when not PRESENT) */
+	char version[OTA_VERSION_STRING_BYTES]; /* 16: the manifest's version string, NUL padded */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_record_slot) == 32, "ota_record_slot layout");
+
+#define OTA_RECORD_NO_SLOT 0xffffffffu
+
+/* Boot services this boot served (OTA_SVC_*), in service_mask. */
+#define OTA_SVC_COMMIT 0x1u
+#define OTA_SVC_RATCHET 0x2u
+#define OTA_SVC_REVOKE 0x4u
+#define OTA_SVC_ALL 0x7u
+
+/*
+ * 192 bytes. Entry i of slot[] is stage (i / 2 + 1), slot (i % 2), or all
+ * zero when the device did not report it (a boot that failed before it
+ * read the flash layout).
+ */
+struct ota_record_update {
+	uint32_t update_state;         /* 0: enum ota_update_state */
+	uint32_t primary_slot;         /* 4: BL0 primary slot (boot data) */
+	uint32_t running_rom_ext_slot; /* 8: OTA_RECORD_NO_SLOT when none booted */
+	uint32_t running_bl0_slot;     /* 12: OTA_RECORD_NO_SLOT when none booted */
+	uint32_t pending_stage;        /* 16: stage of the installed image, 0 when none */
+	uint32_t pending_slot;         /* 20: its slot; 0 when none */
+	uint32_t revocation_sequence;  /* 24: highest revocation command applied (OTP) */
+	uint32_t service_mask;         /* 28: OTA_SVC_* requests this boot served */
+	uint32_t service_status;       /* 32: their outcome: OTA_OK or the first refusal; 0 when none */
+	uint32_t revocation_action;    /* 36: the revocation this boot applied (enum ota_revocation_action), 0 none */
+	uint32_t revocation_target;    /* 40 */
+	uint32_t revocation_value;     /* 44 */
+	uint32_t reserved[4];          /* 48: zero */
+	struct ota_record_slot slot[OTA_STAGE_COUNT * OTA_SLOT_COUNT]; /* 64 */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_record_update) == 192, "ota_record_update layout");
+
+#define OTA_RECORD_MAX_BYTES                                                                      \
+	(sizeof(struct ota_record_header) + OTA_RECORD_MAX_STAGES * sizeof(struct ota_stage_record) + \
+	 sizeof(struct ota_record_update))
+
+/*
+ * A whole record as the firmware builds it and the driver copies it: the
+ * update section sits right after the last stage record used, so in this
+ * struct it is at ota_record_update_of(), not necessarily at `update`
+ * (which holds it while the firmware builds the record).
+ */
 struct ota_record {
 	struct ota_record_header hdr;
 	struct ota_stage_record stage[OTA_RECORD_MAX_STAGES];
+	struct ota_record_update update;
 };
+
+/* Length of a record with n stage records and the header flags `flags`. */
+static inline uint32_t ota_record_length(uint32_t stage_count, uint32_t flags)
+{
+	return (uint32_t)(sizeof(struct ota_record_header) +
+			  stage_count * sizeof(struct ota_stage_record) +
+			  ((flags & OTA_RECORD_F_UPDATE_SECTION) ? sizeof(struct ota_record_update) : 0u));
+}
+
+/*
+ * The update section of a validated record whose flags have
+ * OTA_RECORD_F_UPDATE_SECTION (buf holds ota_record_length bytes).
+ */
+static inline const struct ota_record_update *ota_record_update_of(const void *buf)
+{
+	const struct ota_record_header *h = (const struct ota_record_header *)buf;
+
+	return (const struct ota_record_update *)((const uint8_t *)buf + sizeof(*h) +
+						  h->stage_count * sizeof(struct ota_stage_record));
+}
 
 static inline bool ota_record_enum_ok(uint32_t v, uint32_t lo, uint32_t hi)
 {
 	return v >= lo && v <= hi;
+}
+
+/* The update section's own rules: enums, slots, flags, reserved fields. */
+static inline ota_status_t ota_record_update_validate(const struct ota_record_update *u)
+{
+	uint32_t i;
+
+	if (!ota_all_zero(u->reserved, sizeof(u->reserved)))
+		return OTA_RECORD_RESERVED_NONZERO;
+	if (u->update_state > OTA_UPDATE_STATE_MAX || u->primary_slot >= OTA_SLOT_COUNT ||
+	    (u->running_rom_ext_slot >= OTA_SLOT_COUNT && u->running_rom_ext_slot != OTA_RECORD_NO_SLOT) ||
+	    (u->running_bl0_slot >= OTA_SLOT_COUNT && u->running_bl0_slot != OTA_RECORD_NO_SLOT) ||
+	    (u->service_mask & ~OTA_SVC_ALL) || u->revocation_sequence > OTA_REVOCATION_SEQ_MAX ||
+	    u->revocation_action > OTA_REVOKE_ACTION_MAX)
+		return OTA_RECORD_BAD_FIELD;
+	if (u->pending_stage > OTA_STAGE_BL0 || u->pending_slot >= OTA_SLOT_COUNT ||
+	    (u->pending_stage == 0 && u->pending_slot != 0))
+		return OTA_RECORD_BAD_FIELD;
+	for (i = 0; i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
+		const struct ota_record_slot *s = &u->slot[i];
+
+		/* An entry is the slot its index names, or all zero: not reported. */
+		if (s->stage == 0 && s->flags == 0 && s->slot == 0 && s->security_version == 0 &&
+		    ota_all_zero(s->version, OTA_VERSION_STRING_BYTES))
+			continue;
+		if (s->stage != i / OTA_SLOT_COUNT + 1u || s->slot != i % OTA_SLOT_COUNT ||
+		    (s->flags & ~OTA_RECORD_SLOT_F_ALL) || s->security_version > OTA_SVN_LIMIT)
+			return OTA_RECORD_BAD_FIELD;
+		if (!ota_version_string_ok(s->version))
+			return OTA_RECORD_BAD_FIELD;
+	}
+	return OTA_OK;
 }
 
 /*
@@ -144,8 +271,7 @@ static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
 		return OTA_RECORD_BAD_LENGTH;
 	if (h->stage_count > OTA_RECORD_MAX_STAGES)
 		return OTA_RECORD_BAD_STAGE_COUNT;
-	if (h->length != sizeof(*h) + h->stage_count * sizeof(struct ota_stage_record) ||
-	    h->length != len)
+	if (h->length != ota_record_length(h->stage_count, h->flags) || h->length != len)
 		return OTA_RECORD_BAD_LENGTH;
 	if (h->reserved[0] || h->reserved[1])
 		return OTA_RECORD_RESERVED_NONZERO;
@@ -173,6 +299,8 @@ static inline ota_status_t ota_record_validate(const void *buf, uint32_t len)
 			if (!ota_all_zero(s->key_ids[k], OTA_KEY_ID_BYTES))
 				return OTA_RECORD_RESERVED_NONZERO;
 	}
+	if (h->flags & OTA_RECORD_F_UPDATE_SECTION)
+		return ota_record_update_validate(ota_record_update_of(buf));
 	return OTA_OK;
 }
 

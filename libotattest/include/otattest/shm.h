@@ -116,12 +116,15 @@ OTA_STATIC_ASSERT(sizeof(struct ota_mbox_header) == 16, "ota_mbox_header layout"
  * any command in the table (mailbox.h), so whatever a command answers -
  * evidence included - fits every layout a driver accepts. The same rule
  * holds for requests: the request region must hold the largest request,
- * OTA_MBOX_REQUEST_MAX_ANY (1032, SET_IDENTITY_CERT's whole certificate;
- * it was 256 while every request was at most 72 bytes). A certificate
- * goes in one request rather than in chunks so that it lands whole or not
- * at all: chunks would need state kept in the device between requests
- * and a rule for a half-sent certificate. The default layout has 8 KiB;
- * no layout between 272 and 1048 bytes has ever been offered.
+ * OTA_MBOX_REQUEST_MAX_ANY (4104, an INSTALL_CHUNK of 4 KiB; it was
+ * 1032, SET_IDENTITY_CERT's whole certificate, before the install
+ * commands, and 256 while every request was at most 72 bytes). A
+ * certificate goes in one request rather than in chunks so that it lands
+ * whole or not at all; an image (up to 1088 KiB) cannot, so the device
+ * keeps an install session between chunks and writes nothing before the
+ * whole image passed (docs/mailbox.md). The default layout has 8 KiB; no
+ * layout between 272 and 1048 bytes has ever been offered, and none below
+ * 4120 since the install commands.
  */
 #define OTA_SHM_REQUEST_MIN_PAYLOAD OTA_MBOX_REQUEST_MAX_ANY
 #define OTA_SHM_RESPONSE_MIN_PAYLOAD OTA_MBOX_RESPONSE_MAX_ANY

@@ -42,6 +42,8 @@
 #define OTA_SLHDSA_SK_BYTES 64u
 #define OTA_SLHDSA_SIG_BYTES 7856u
 #define OTA_TAG_BYTES 32u         /* KMAC256 output length */
+/* A manifest's version string ("2.4.1"): printable ASCII, NUL padded. */
+#define OTA_VERSION_STRING_BYTES 16u
 
 /* True when [off, off + len) lies within [0, total), without overflow. */
 static inline bool ota_range_ok(uint32_t off, uint32_t len, uint32_t total)

@@ -21,8 +21,10 @@ static ota_status_t manifest_header_check(const struct ota_manifest *m, uint32_t
 		return OTA_MANIFEST_BAD_HEADER_SIZE;
 	if (m->flags & ~OTA_MANIFEST_F_ALL)
 		return OTA_MANIFEST_UNKNOWN_FLAGS;
-	if (m->reserved0 != 0 || !ota_all_zero(m->reserved, sizeof(m->reserved)))
+	if (m->reserved0 != 0)
 		return OTA_MANIFEST_RESERVED_NONZERO;
+	if (!ota_version_string_ok(m->version_string))
+		return OTA_MANIFEST_BAD_VERSION_STRING;
 	/* The image lies in the buffer and holds at least its own header. */
 	if (m->image_length < m->header_size || m->image_length > buf_len)
 		return OTA_MANIFEST_BAD_LENGTH;

@@ -133,6 +133,8 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 	OTA_TRY(ota_thermometer_decode(otp->floor_bl0, sizeof(otp->floor_bl0), &info.floor_bl0));
 	OTA_TRY(ota_thermometer_decode(otp->boot_data_anchor, sizeof(otp->boot_data_anchor),
 				       &info.boot_data_anchor));
+	OTA_TRY(ota_thermometer_decode(otp->revocation_seq, sizeof(otp->revocation_seq),
+				       &info.revocation_seq));
 
 	info.features = otp->features;
 	info.chain_max_svn = otp->chain_max_svn;

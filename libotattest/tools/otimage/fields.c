@@ -21,6 +21,7 @@ static const struct {
 	{ OTA_MANIFEST_BAD_SIGNED_REGION, "manifest.signed_end" },
 	{ OTA_MANIFEST_BAD_PAYLOAD, "manifest.payload_length" },
 	{ OTA_MANIFEST_RESERVED_NONZERO, "manifest.reserved" },
+	{ OTA_MANIFEST_BAD_VERSION_STRING, "manifest.version_string" },
 	{ OTA_MANIFEST_UNKNOWN_FLAGS, "manifest.flags" },
 	{ OTA_MANIFEST_WRONG_IDENTIFIER, "manifest.identifier" },
 	{ OTA_MANIFEST_BAD_CONSTRAINTS, "manifest.usage" },

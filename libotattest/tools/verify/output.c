@@ -120,6 +120,8 @@ static struct json_object *claims_json(const struct ota_evidence_claims *c)
 	otu_json_add_hex(o, "record_digest", c->record_digest, sizeof(c->record_digest));
 	otu_json_add_hex(o, "rom_identity", c->rom_identity, sizeof(c->rom_identity));
 	otu_json_add_str(o, "lifecycle", ota_lifecycle_name(c->lifecycle));
+	otu_json_add_str(o, "dbgstat", ota_dbgstat_name(c->dbgstat));
+	otu_json_add_bool(o, "oemboot", c->oemboot);
 	otu_json_add_str(o, "reset_reason", ota_reset_reason_name(c->reset_reason));
 	otu_json_add_u64(o, "epoch", c->epoch);
 	otu_json_add_u64(o, "min_svn", c->min_svn);
@@ -132,6 +134,25 @@ static struct json_object *claims_json(const struct ota_evidence_claims *c)
 	for (i = 0; i < c->stage_count; i++)
 		json_object_array_add(stages, stage_json(&c->stage[i]));
 	json_object_object_add(o, "stages", stages);
+	return o;
+}
+
+/*
+ * What a failure tells a relying party, from the refusal table
+ * (refusal.h): the AR4SI claim, its value and tier, as the EAR gives them.
+ */
+static struct json_object *ear_json(ota_status_t st)
+{
+	struct json_object *o;
+	uint32_t claim;
+	int value;
+
+	if (!ota_refusal_ar4si(st, &claim, &value))
+		return NULL;
+	o = json_object_new_object();
+	otu_json_add_str(o, "claim", ota_ar4si_claim_name(claim));
+	otu_json_add_i64(o, "value", value);
+	otu_json_add_str(o, "tier", ota_ear_tier_name(ota_ar4si_tier(value)));
 	return o;
 }
 
@@ -155,6 +176,7 @@ void vo_print_json(FILE *out, const char *file, const struct ota_verdict *v, ota
 		otu_json_add_str(o, "message",
 				 ota_status_message(f->status) ? ota_status_message(f->status) : "");
 		otu_json_add_str(o, "detail", f->detail);
+		json_object_object_add(o, "ear", ear_json(f->status));
 		json_object_array_add(failures, o);
 	}
 	json_object_object_add(doc, "failures", failures);
@@ -188,6 +210,8 @@ void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 	fprintf(out, ": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
 	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
 	       ota_reset_reason_name(c->reset_reason));
+	fprintf(out, "  debug %s, OEM boot %s\n", ota_dbgstat_name(c->dbgstat),
+		c->oemboot ? "yes" : "no");
 	for (i = 0; i < c->stage_count; i++) {
 		const struct ota_evidence_stage *s = &c->stage[i];
 		const char *sn = ota_status_name(s->status);

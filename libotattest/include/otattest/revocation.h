@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Field revocation commands: a creator or owner key orders a device - one
+ * device, or the whole fleet - to raise an OTP anti-rollback floor, revoke
+ * a root key or bump the identity epoch. Made by `otimage revocation`,
+ * carried by the REVOKE mailbox command, verified by the device against
+ * its own keys (the creator keys in OTP, the owner config that OTP
+ * authenticates) and applied by ROM_EXT, never by the runtime
+ * (docs/mailbox.md, docs/formats.md "Revocation commands").
+ *
+ * Replay: every command carries a sequence number; the device keeps the
+ * highest it applied in OTP (a thermometer: it only grows) and refuses a
+ * command whose number is not above it. A fleet-wide command is the same
+ * bytes on every device, so a fleet's commands are numbered in one series.
+ *
+ * The signature is ECDSA P-256 by the root key's ECDSA half, over
+ * SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, OTA_REVOCATION_SIGNED_BYTES)).
+ * The command must fit retention RAM to reach ROM_EXT across the reset, so
+ * it carries no SLH-DSA signature, also when the root key is hybrid.
+ */
+#ifndef OTATTEST_REVOCATION_H
+#define OTATTEST_REVOCATION_H
+
+#include "common.h"
+
+#define OTA_REVOCATION_MAGIC OTA_FOURCC('O', 'T', 'R', 'V')
+#define OTA_REVOCATION_VERSION 1u
+#define OTA_REVOCATION_DOMAIN "OTATTEST-REVOKE-V1"
+
+/* Actions. target and value per action; everything not listed is zero. */
+enum ota_revocation_action {
+	/* target: enum ota_stage; value: new OTP floor, above the OTP floor, <= the running SVN */
+	OTA_REVOKE_RAISE_FLOOR = 1,
+	/* target: creator key index 0..3; value 0. Creator-signed only. */
+	OTA_REVOKE_CREATOR_KEY = 2,
+	/* target: owner config key index 0..3; value 0 */
+	OTA_REVOKE_OWNER_KEY = 3,
+	/* target 0; value: new identity epoch, above the current one. Creator-signed only. */
+	OTA_REVOKE_BUMP_EPOCH = 4,
+};
+#define OTA_REVOKE_ACTION_MAX 4u
+
+/* The highest sequence number a device can take (its OTP thermometer). */
+#define OTA_REVOCATION_SEQ_MAX 256u
+
+/* 144 bytes; every integer little-endian. */
+struct ota_revocation {
+	uint32_t magic;        /* 0: OTA_REVOCATION_MAGIC */
+	uint16_t version;      /* 4: OTA_REVOCATION_VERSION */
+	uint16_t size;         /* 6: sizeof(struct ota_revocation) */
+	uint32_t action;       /* 8: enum ota_revocation_action */
+	uint32_t target;       /* 12 */
+	uint32_t value;        /* 16 */
+	uint32_t sequence;     /* 20: 1..OTA_REVOCATION_SEQ_MAX, above the device's */
+	uint8_t device_id[OTA_DEVICE_ID_BYTES]; /* 24: this device, or all zero: every device */
+	uint8_t signer_key_id[OTA_KEY_ID_BYTES]; /* 40: the creator or owner root key that signs */
+	uint8_t reserved[8];   /* 72: zero */
+	uint8_t signature[OTA_P256_SIG_BYTES]; /* 80: r || s */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_revocation) == 144, "ota_revocation layout");
+#define OTA_REVOCATION_SIGNED_BYTES 80u
+
+#endif /* OTATTEST_REVOCATION_H */

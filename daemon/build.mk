@@ -77,8 +77,9 @@ install-daemon: $(OTATTESTD) $(OTATTESTCTL)
 	install -D -m 0644 docs/man/otattestctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestctl.8
 INSTALL_TARGETS += install-daemon
 
-# test_daemon_units checks the unit as built and the binary it names.
-$(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD)
+# test_daemon_units checks the units as built and the binaries they name.
+$(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD) \
+	$(B)/systemd/otattest-metrics.service $(OTATTESTCTL)
 
 # libFuzzer target for otattestd's netlink parser (tests/fuzz/fuzz_daemon_genl.c).
 FUZZ_SRCS_fuzz_daemon_genl := daemon/otattestd/genl-parse.c

@@ -25,20 +25,30 @@ SYSCONFDIR ?= /etc
 # reinstall never overwrites the admin's names.
 KEY_NAMES ?=
 
-# The unit names the installed daemon's path, so it is rebuilt whenever
-# LIBEXECDIR (or PREFIX) changes: the stamp file holds the value it was
-# made with and is rewritten only when that differs.
+# The units name the installed programs' paths, so they are rebuilt
+# whenever LIBEXECDIR or BINDIR (or PREFIX) changes: the stamp file holds
+# the values they were made with and is rewritten only when those differ.
 SYSTEMD_STAMP := $(B)/systemd/libexecdir.stamp
-$(shell mkdir -p $(B)/systemd; [ "$$(cat $(SYSTEMD_STAMP) 2>/dev/null)" = "$(LIBEXECDIR)" ] || \
-	echo "$(LIBEXECDIR)" > $(SYSTEMD_STAMP))
+$(shell mkdir -p $(B)/systemd; [ "$$(cat $(SYSTEMD_STAMP) 2>/dev/null)" = "$(LIBEXECDIR) $(BINDIR)" ] || \
+	echo "$(LIBEXECDIR) $(BINDIR)" > $(SYSTEMD_STAMP))
 $(SYSTEMD_UNIT): systemd/otattestd.service.in systemd/build.mk $(SYSTEMD_STAMP)
 	@mkdir -p $(dir $@)
 	sed 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' $< > $@
 ALL_TARGETS += $(SYSTEMD_UNIT)
 
+# The metrics timer's service (otattestctl metrics into the node exporter's
+# textfile directory); the timer itself needs no paths.
+METRICS_UNIT := $(B)/systemd/otattest-metrics.service
+$(METRICS_UNIT): systemd/otattest-metrics.service.in systemd/build.mk $(SYSTEMD_STAMP)
+	@mkdir -p $(dir $@)
+	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@
+ALL_TARGETS += $(METRICS_UNIT)
+
 .PHONY: install-systemd install-lib
-install-systemd: $(SYSTEMD_UNIT)
+install-systemd: $(SYSTEMD_UNIT) $(METRICS_UNIT)
 	install -D -m 0644 $(SYSTEMD_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.service
+	install -D -m 0644 $(METRICS_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattest-metrics.service
+	install -D -m 0644 systemd/otattest-metrics.timer $(DESTDIR)$(SYSTEMD_UNITDIR)/otattest-metrics.timer
 	install -D -m 0644 systemd/otattestd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.socket
 	install -D -m 0644 systemd/otattest.sysusers $(DESTDIR)$(SYSUSERSDIR)/otattest.conf
 	install -D -m 0644 systemd/otattest.catalog $(DESTDIR)$(SYSTEMD_CATALOGDIR)/otattest.catalog

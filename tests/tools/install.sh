@@ -29,6 +29,7 @@ expected=(
 	bin/otattest-verify bin/otattestctl libexec/otattestd
 	lib/libotattest.so lib/libotattest.so.1 lib/libotattest.so.1.0 lib/pkgconfig/otattest.pc
 	lib/systemd/system/otattestd.service lib/systemd/system/otattestd.socket lib/sysusers.d/otattest.conf
+	lib/systemd/system/otattest-metrics.service lib/systemd/system/otattest-metrics.timer
 	lib/systemd/catalog/otattest.catalog
 	lib/udev/rules.d/99-otattest.rules
 	share/dbus-1/system.d/org.otattest.BootAttest1.conf
@@ -77,6 +78,9 @@ for prefix in /usr /opt/otattest; do
 		test -x "$dest$prefix/libexec/otattestd" -a -x "$dest$prefix/bin/otattestctl" -a -x "$dest$prefix/bin/otattest-verify"
 	check "PREFIX=$prefix: the unit starts $prefix/libexec/otattestd" \
 		grep -qx "ExecStart=$prefix/libexec/otattestd" "$dest$prefix/lib/systemd/system/otattestd.service"
+	check "PREFIX=$prefix: the metrics service runs $prefix/bin/otattestctl" \
+		grep -q "^ExecStart=$prefix/bin/otattestctl --quiet metrics --output " \
+		"$dest$prefix/lib/systemd/system/otattest-metrics.service"
 	check "PREFIX=$prefix: otattest.pc says prefix=$prefix" grep -qx "prefix=$prefix" "$dest$prefix/lib/pkgconfig/otattest.pc"
 	check "PREFIX=$prefix: libotattest.so -> .so.1 -> .so.1.0" \
 		test "$(readlink "$dest$prefix/lib/libotattest.so")" = libotattest.so.1 -a \

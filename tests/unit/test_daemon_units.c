@@ -63,6 +63,48 @@ START_TEST(exposure_at_most_2)
 }
 END_TEST
 
+/*
+ * The metrics timer's service (otattestctl metrics into the node exporter's
+ * textfile directory): as hardened as the daemon, root without a single
+ * capability (the directory is root's), only that directory writable, no
+ * network; the timer and service verify.
+ */
+#define METRICS_UNIT "build/systemd/otattest-metrics.service"
+
+START_TEST(metrics_units)
+{
+	char cmd[1024], cwd[512], *out, *p;
+	double exposure;
+	int status;
+
+	out = run("systemd-analyze security --offline=yes --no-pager " METRICS_UNIT " 2>&1", &status);
+	p = strstr(out, "Overall exposure level for otattest-metrics.service: ");
+	ck_assert_msg(p != NULL, "no exposure in: %.200s", out);
+	exposure = strtod(p + strlen("Overall exposure level for otattest-metrics.service: "), NULL);
+	printf("systemd-analyze security --offline=yes %s: exposure %.1f\n", METRICS_UNIT, exposure);
+	fflush(stdout);
+	ck_assert_msg(exposure <= 1.0, "exposure %.1f > 1.0", exposure);
+	free(out);
+	free(run("grep -qx 'CapabilityBoundingSet=' " METRICS_UNIT " && grep -qx 'AmbientCapabilities=' " METRICS_UNIT
+		 " && ! grep -q '^[A-Za-z]*=.*CAP_' " METRICS_UNIT " && grep -qx 'PrivateNetwork=yes' " METRICS_UNIT
+		 " && grep -qx 'ProtectSystem=strict' " METRICS_UNIT
+		 " && [ \"$(grep -c '^ReadWritePaths=' " METRICS_UNIT ")\" = 1 ]"
+		 " && grep -qx 'ReadWritePaths=/var/lib/prometheus/node-exporter' " METRICS_UNIT,
+		 &status));
+	ck_assert_int_eq(status, 0);
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	snprintf(cmd, sizeof(cmd),
+		 "d=$(mktemp -d) && sed 's|^ExecStart=[^ ]*|ExecStart=%s/build/otattestctl|' " METRICS_UNIT
+		 " > $d/otattest-metrics.service && cp systemd/otattest-metrics.timer $d/ &&"
+		 " systemd-analyze verify --man=no $d/otattest-metrics.service $d/otattest-metrics.timer 2>&1;"
+		 " r=$?; rm -rf $d; exit $r",
+		 cwd);
+	out = run(cmd, &status);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "systemd-analyze verify: %s", out);
+	free(out);
+}
+END_TEST
+
 START_TEST(unit_verifies)
 {
 	char cmd[1024], cwd[512], *out;
@@ -337,6 +379,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, exposure_at_most_2);
 	tcase_add_test(tc, unit_verifies);
+	tcase_add_test(tc, metrics_units);
 	tcase_add_test(tc, unit_holds_no_capability);
 	tcase_add_test(tc, udev_activation_sysusers);
 	tcase_add_test(tc, catalog_indexed_by_journalctl);

@@ -65,31 +65,11 @@ struct fake_req {
 	uint32_t index;
 	uint8_t nonce[OTA_NONCE_MAX];
 	size_t nonce_len;
-	struct genl_args args; /* the update commands' (pointers cleared) */
-	uint8_t chunk[OTA_INSTALL_CHUNK_MAX];
-	struct ota_revocation revocation;
 	genl_done_fn done;
 	void *userdata;
 };
 
 static struct genl fake;
-
-/* The fake device's install session: the image as it arrived. */
-static struct {
-	uint8_t image[2 * 4096 + 2000];
-	uint32_t length, received, stage, slot;
-	bool dry_run;
-} fake_install;
-
-/*
- * The image the install tests send: a pattern the fake device checks
- * byte for byte at FINISH, so a chunk lost, repeated or out of order is
- * a refusal.
- */
-static uint8_t image_byte(size_t i)
-{
-	return (uint8_t)(i * 7u + (i >> 8));
-}
 
 static void build_record(struct ota_record *r, uint32_t *len, uint32_t generation, uint32_t kv)
 {
@@ -132,29 +112,6 @@ static void build_record(struct ota_record *r, uint32_t *len, uint32_t generatio
 		s->verify_time_ns = 150000;
 		s->flags = OTA_STAGE_F_BOOTED;
 	}
-	r->hdr.length = ota_record_length(2);
-	{
-		/* The update section: on trial in BL0 slot B, A the primary. */
-		struct ota_record_update *u = (struct ota_record_update *)ota_record_update_of(r);
-		static const char *const versions[] = { "re-1", "re-1", "bl0-1.0", "bl0-2.0" };
-
-		u->update_state = OTA_UPDATE_TRIAL;
-		u->primary_slot = OTA_SLOT_A;
-		u->running_rom_ext_slot = OTA_SLOT_A;
-		u->running_bl0_slot = OTA_SLOT_B;
-		u->revocation_sequence = 3;
-		for (i = 0; i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
-			u->slot[i].stage = i / OTA_SLOT_COUNT + 1;
-			u->slot[i].slot = i % OTA_SLOT_COUNT;
-			u->slot[i].flags = OTA_RECORD_SLOT_F_PRESENT;
-			u->slot[i].security_version = 2 + i;
-			memcpy(u->slot[i].version, versions[i], strlen(versions[i]));
-		}
-		u->slot[0].flags |= OTA_RECORD_SLOT_F_RUNNING | OTA_RECORD_SLOT_F_VERIFIED;
-		u->slot[2].flags |= OTA_RECORD_SLOT_F_PRIMARY;
-		u->slot[3].flags |= OTA_RECORD_SLOT_F_RUNNING | OTA_RECORD_SLOT_F_VERIFIED;
-	}
-	ck_assert_uint_eq(ota_record_validate(r, r->hdr.length), OTA_OK);
 	*len = r->hdr.length;
 }
 
@@ -277,81 +234,6 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 		build_record(&fake.record, &fake.record_len, fake.record.hdr.generation + 2, kv + 1);
 		break;
 	}
-	case OTATTEST_CMD_INSTALL_BEGIN:
-		fake_install.length = r->args.image_length;
-		fake_install.received = 0;
-		fake_install.stage = r->args.stage;
-		fake_install.slot = r->args.slot == OTA_UPDATE_SLOT_OTHER ? OTA_SLOT_A : r->args.slot;
-		fake_install.dry_run = r->args.install_flags & OTA_INSTALL_F_DRY_RUN;
-		/* fall through: BEGIN and CHUNK say where the session stands */
-	case OTATTEST_CMD_INSTALL_CHUNK:
-		if (r->cmd == OTATTEST_CMD_INSTALL_CHUNK) {
-			/* The kernel holds chunks to the session; so does this fake. */
-			if (r->args.image_offset != fake_install.received ||
-			    r->args.chunk_len > fake_install.length - fake_install.received ||
-			    fake_install.received + r->args.chunk_len > sizeof(fake_install.image)) {
-				ota_err_from_netlink(&res.err, EPROTO, OTA_INSTALL_BAD_OFFSET, NULL);
-				r->done(r->userdata, &res);
-				free(r);
-				return 0;
-			}
-			memcpy(fake_install.image + fake_install.received, r->chunk, r->args.chunk_len);
-			fake_install.received += (uint32_t)r->args.chunk_len;
-		}
-		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, fake_install.stage);
-		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, fake_install.slot);
-		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_OFFSET, fake_install.received);
-		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, fake_install.length);
-		break;
-	case OTATTEST_CMD_INSTALL_FINISH: {
-		uint8_t meas[OTA_SHA256_BYTES];
-		uint32_t i;
-
-		for (i = 0; i < fake_install.received; i++)
-			if (fake_install.image[i] != image_byte(i))
-				break;
-		if (fake_install.received != fake_install.length || i != fake_install.length) {
-			ota_err_from_netlink(&res.err, EKEYREJECTED, OTA_SIG_ECDSA_INVALID, NULL);
-			r->done(r->userdata, &res);
-			free(r);
-			return 0;
-		}
-		memset(meas, 0x5a, sizeof(meas));
-		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, fake_install.stage);
-		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, fake_install.slot);
-		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, fake_install.length);
-		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, 7);
-		mnl_attr_put_u32(nlh, OTATTEST_A_INSTALL_FLAGS, fake_install.dry_run
-									? OTA_INSTALL_RESULT_F_DRY_RUN
-									: OTA_INSTALL_RESULT_F_WRITTEN);
-		mnl_attr_put(nlh, OTATTEST_A_MEASUREMENT, sizeof(meas), meas);
-		mnl_attr_put_strz(nlh, OTATTEST_A_VERSION, "bl0-2.0");
-		break;
-	}
-	case OTATTEST_CMD_REVOKE:
-		/*
-		 * The test names the device's answer in the command's value:
-		 * a status to fail with exactly as otattest.ko reports it
-		 * (errno of its class, message, status in the cookie).
-		 */
-		if (r->revocation.value) {
-			ota_err_from_netlink(&res.err, ota_status_errno(r->revocation.value),
-					     r->revocation.value, ota_status_message(r->revocation.value));
-			r->done(r->userdata, &res);
-			free(r);
-			return 0;
-		}
-		/* fall through */
-	case OTATTEST_CMD_COMMIT:
-	case OTATTEST_CMD_RATCHET:
-		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
-		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
-		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, OTA_SLOT_B);
-		mnl_attr_put_u32(nlh, OTATTEST_A_PRIMARY_SLOT, OTA_SLOT_B);
-		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR_ROM_EXT, 1);
-		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR_BL0, r->cmd == OTATTEST_CMD_RATCHET ? r->args.floor : 2);
-		mnl_attr_put_u32(nlh, OTATTEST_A_REVOCATION_SEQUENCE, 3);
-		break;
 	default:
 		break;
 	}
@@ -385,31 +267,9 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 			cmd, args && args->nonce ? args->nonce_len : (size_t)0);
 		_exit(97);
 	}
-	/* The same for the update commands' arguments: the daemon bounds each. */
-	if ((cmd == OTATTEST_CMD_INSTALL_BEGIN &&
-	     (!args || args->stage < OTA_STAGE_ROM_EXT || args->stage > OTA_STAGE_BL0 ||
-	      (args->slot > OTA_SLOT_B && args->slot != OTA_UPDATE_SLOT_OTHER) || !args->image_length)) ||
-	    (cmd == OTATTEST_CMD_INSTALL_CHUNK &&
-	     (!args || !args->chunk || !args->chunk_len || args->chunk_len > OTA_INSTALL_CHUNK_MAX)) ||
-	    (cmd == OTATTEST_CMD_COMMIT && (!args || !args->has_slot || args->slot > OTA_SLOT_B)) ||
-	    (cmd == OTATTEST_CMD_RATCHET && (!args || !args->has_floor || args->floor > OTA_SVN_LIMIT)) ||
-	    (cmd == OTATTEST_CMD_REVOKE && (!args || !args->revocation))) {
-		fprintf(stderr, "fake kernel: command %u reached the kernel with bad arguments\n", cmd);
-		_exit(98);
-	}
 	r = calloc(1, sizeof(*r));
 	ck_assert_ptr_nonnull(r);
 	r->g = g;
-	if (args) {
-		r->args = *args;
-		r->args.nonce = NULL;
-		r->args.chunk = NULL;
-		r->args.revocation = NULL;
-		if (args->chunk)
-			memcpy(r->chunk, args->chunk, args->chunk_len);
-		if (args->revocation)
-			memcpy(&r->revocation, args->revocation, sizeof(r->revocation));
-	}
 	r->cmd = cmd;
 	r->index = index;
 	r->done = done;

@@ -61,6 +61,12 @@ static void make_record(struct ota_record *r, uint32_t lifecycle)
 		  0x20, 0);
 	add_stage(r, OTA_STAGE_BL0, OTA_SLOT_B, OTA_OK, OTA_PATH_SIGNATURE_RETAGGED, 1, 11, 0x30,
 		  OTA_STAGE_F_BOOTED | OTA_STAGE_F_FALLBACK);
+	/* Why not the tag path and the usage flags: A's tag did not match, B had none, B is DEBUG. */
+	r->stage[0].effective.usage.flags = OTA_CAP_TAG_BOOT;
+	r->stage[1].path_reason = OTA_REASON_TAG_MISMATCH;
+	r->stage[1].effective.usage.flags = OTA_CAP_TAG_BOOT;
+	r->stage[2].path_reason = OTA_REASON_NO_TAG;
+	r->stage[2].effective.usage.flags = OTA_CAP_ALL;
 }
 
 static uint32_t encode(const struct ota_record *r, uint8_t *out, uint32_t cap)
@@ -187,7 +193,37 @@ START_TEST(test_attempts_decode_back_to_the_record)
 		ck_assert_mem_eq(e->measurement, s->measurement, 32);
 		ck_assert_uint_eq(e->key_id_count, s->delegation_depth + 1u);
 		ck_assert_mem_eq(e->key_ids, s->key_ids, e->key_id_count * OTA_KEY_ID_BYTES);
+		ck_assert_uint_eq(e->path_reason, s->path_reason);
+		ck_assert_uint_eq(e->usage_flags, s->effective.usage.flags);
 	}
+	ck_assert_uint_eq(c.stage[1].path_reason, OTA_REASON_TAG_MISMATCH);
+	ck_assert_uint_eq(c.stage[2].usage_flags & OTA_CAP_DEBUG, OTA_CAP_DEBUG);
+}
+END_TEST
+
+/* Attempt keys 9 and 10 (issue 19): after the component, always present, in range. */
+START_TEST(test_path_reason_and_usage_flags)
+{
+	/* BL0 B (booted, no component): ... 7: verify time 1048, 9: no-tag, 10: tag-boot|debug */
+	static const uint8_t booted_tail[] = { 0x07, 0x19, 0x04, 0x18, 0x09, 0x01, 0x0a, 0x03 };
+	uint8_t buf[OTA_CLAIMS_MAX_BYTES];
+	struct ota_evidence_claims c;
+	struct ota_record r;
+	char why[160];
+	uint32_t len, at;
+
+	make_record(&r, OTA_LC_PROD);
+	len = encode(&r, buf, sizeof(buf));
+	at = find(buf, len, booted_tail, sizeof(booted_tail));
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	/* A reason past the last one, or a usage flag nobody defined, is refused. */
+	buf[at + 5] = OTA_REASON_MAX + 1;
+	ck_assert_uint_ne(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	ck_assert_ptr_nonnull(strstr(why, "attempt 2 claim 9"));
+	buf[at + 5] = OTA_REASON_NO_TAG;
+	buf[at + 7] = 0x04;
+	ck_assert_uint_ne(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	ck_assert_ptr_nonnull(strstr(why, "attempt 2 claim 10"));
 }
 END_TEST
 
@@ -228,6 +264,7 @@ static Suite *claims_v2_suite(void)
 	tcase_add_test(tc, test_registered_claims_come_first_in_their_types);
 	tcase_add_test(tc, test_components_in_the_documented_shape);
 	tcase_add_test(tc, test_attempts_decode_back_to_the_record);
+	tcase_add_test(tc, test_path_reason_and_usage_flags);
 	tcase_add_test(tc, test_dbgstat_and_oemboot_follow_the_record);
 	suite_add_tcase(s, tc);
 	return s;

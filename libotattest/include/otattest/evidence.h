@@ -70,7 +70,10 @@
 #define OTA_ACLAIM_FLAGS 6            /* uint: OTA_STAGE_F_* */
 #define OTA_ACLAIM_VERIFY_TIME_NS 7   /* uint */
 #define OTA_ACLAIM_COMPONENT 8        /* bstr .cbor mc: present exactly when not booted */
-#define OTA_ACLAIM_COUNT 7u           /* keys of a booted attempt; a refused one has 8 */
+#define OTA_ACLAIM_PATH_REASON 9      /* uint: enum ota_path_reason, why not the tag path */
+#define OTA_ACLAIM_USAGE_FLAGS 10     /* uint: the effective usage's OTA_CAP_* (0x2 DEBUG) */
+#define OTA_ACLAIM_SCALARS 7u         /* keys 1..7: unsigned integers in a row */
+#define OTA_ACLAIM_COUNT 9u           /* keys of a booted attempt (1..7, 9, 10); a refused one adds 8 */
 
 /*
  * measured-component (draft-ietf-rats-eat-measured-component) map keys.

@@ -26,6 +26,8 @@ extern "C" {
 
 struct ota_evidence_stage {
 	uint32_t stage, slot, status, path, sig_scheme, depth, svn, tag_key_version, flags;
+	uint32_t path_reason; /* enum ota_path_reason: why not the tag path */
+	uint32_t usage_flags; /* the effective usage's OTA_CAP_* (OTA_CAP_DEBUG) */
 	uint64_t verify_time_ns;
 	uint8_t measurement[OTA_SHA256_BYTES];
 	uint32_t key_id_count; /* depth + 1 */
@@ -166,8 +168,6 @@ ota_status_t ota_identity_cert_info(const uint8_t *der, size_t len, const uint8_
 
 /* ---- policy ------------------------------------------------------------ */
 
-struct ota_refvals; /* corim.h */
-
 #define OTA_POLICY_MAX_ROOT_KEYS 16u
 #define OTA_POLICY_MAX_DENIED_KEYS 64u
 #define OTA_POLICY_MAX_CRLS 8u
@@ -192,12 +192,6 @@ struct ota_policy {
 	 */
 	uint32_t crl_count;
 	char crl_files[OTA_POLICY_MAX_CRLS][OTA_POLICY_CRL_PATH_MAX];
-	/*
-	 * Reference values (corim.h, ota_corim_load): when set, each booted
-	 * stage must show a measurement they list (VERIFY_REFERENCE_MISMATCH).
-	 * Not owned; NULL (ota_policy_init) = no reference values.
-	 */
-	const struct ota_refvals *refvals;
 };
 
 /* Everything allowed: no minimums, any key, tag path allowed. */

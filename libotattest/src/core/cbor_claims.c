@@ -12,8 +12,11 @@
 
 /* The loops below rely on these keys being consecutive. */
 OTA_STATIC_ASSERT(OTA_CLAIM_CHAIN_MAX_SVN == OTA_CLAIM_MIN_SVN - 6, "private scalar claims 2..8");
-OTA_STATIC_ASSERT(OTA_ACLAIM_VERIFY_TIME_NS == OTA_ACLAIM_STAGE + OTA_ACLAIM_COUNT - 1u,
+OTA_STATIC_ASSERT(OTA_ACLAIM_VERIFY_TIME_NS == OTA_ACLAIM_STAGE + OTA_ACLAIM_SCALARS - 1u,
 		  "attempt keys 1..7");
+OTA_STATIC_ASSERT(OTA_ACLAIM_COMPONENT < OTA_ACLAIM_PATH_REASON &&
+			  OTA_ACLAIM_PATH_REASON < OTA_ACLAIM_USAGE_FLAGS,
+		  "attempt keys in encoding order");
 
 static void stage_component(const struct ota_stage_record *s, struct ota_component_src *c)
 {
@@ -73,8 +76,8 @@ static void put_measres_group(struct ota_cbor_enc *e, const struct ota_stage_rec
 
 static void put_attempt(struct ota_cbor_enc *e, const struct ota_stage_record *s)
 {
-	/* Keys 1..OTA_ACLAIM_COUNT, each an unsigned integer, in key order. */
-	const uint64_t vals[OTA_ACLAIM_COUNT] = {
+	/* Keys 1..OTA_ACLAIM_SCALARS, each an unsigned integer, in key order. */
+	const uint64_t vals[OTA_ACLAIM_SCALARS] = {
 		s->stage, s->slot, s->status, s->sig_scheme, s->tag_key_version, s->flags,
 		s->verify_time_ns,
 	};
@@ -82,7 +85,7 @@ static void put_attempt(struct ota_cbor_enc *e, const struct ota_stage_record *s
 	uint32_t k;
 
 	ota_cbor_put_map(e, booted(s) ? OTA_ACLAIM_COUNT : OTA_ACLAIM_COUNT + 1u);
-	for (k = 0; k < OTA_ACLAIM_COUNT; k++) {
+	for (k = 0; k < OTA_ACLAIM_SCALARS; k++) {
 		ota_cbor_put_uint(e, OTA_ACLAIM_STAGE + k);
 		ota_cbor_put_uint(e, vals[k]);
 	}
@@ -91,6 +94,10 @@ static void put_attempt(struct ota_cbor_enc *e, const struct ota_stage_record *s
 		ota_cbor_put_uint(e, OTA_ACLAIM_COMPONENT);
 		ota_evidence_put_component(e, &c);
 	}
+	ota_cbor_put_uint(e, OTA_ACLAIM_PATH_REASON);
+	ota_cbor_put_uint(e, s->path_reason);
+	ota_cbor_put_uint(e, OTA_ACLAIM_USAGE_FLAGS);
+	ota_cbor_put_uint(e, s->effective.usage.flags);
 }
 
 /* RFC 9711 oemboot: each stage booted, its check passed against OTP-pinned keys. */

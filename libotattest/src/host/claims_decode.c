@@ -106,7 +106,7 @@ static ota_status_t decode_attempt(struct ota_cbor_dec *d, struct ota_evidence_s
 		return why_fmt(why, why_len, "attempt %u is not a map of %u or %u claims", index,
 			       OTA_ACLAIM_COUNT, OTA_ACLAIM_COUNT + 1u);
 	for (i = 0; i < pairs && st == OTA_OK; i++) {
-		if (ota_cbor_get_uint(d, &key) != OTA_OK || key < 1 || key > OTA_ACLAIM_COMPONENT)
+		if (ota_cbor_get_uint(d, &key) != OTA_OK || key < 1 || key > OTA_ACLAIM_USAGE_FLAGS)
 			return why_fmt(why, why_len, "attempt %u has an unknown claim (#%llu)", index,
 				       (unsigned long long)i);
 		if (seen & (1u << key))
@@ -130,12 +130,16 @@ static ota_status_t decode_attempt(struct ota_cbor_dec *d, struct ota_evidence_s
 			st = ota_claims_get_component(d, false, &c);
 			has_component = true;
 			break;
+		case OTA_ACLAIM_PATH_REASON: st = get_u32(d, OTA_REASON_MAX, &s->path_reason); break;
+		case OTA_ACLAIM_USAGE_FLAGS: st = get_u32(d, OTA_CAP_ALL, &s->usage_flags); break;
 		}
 		if (st != OTA_OK)
 			return why_fmt(why, why_len, "attempt %u claim %llu is out of range", index,
 				       (unsigned long long)key);
 	}
-	if (seen != (((1u << (OTA_ACLAIM_COUNT + 1u)) - 2u) | (has_component ? 1u << 8 : 0u)))
+	if (seen != ((((1u << (OTA_ACLAIM_SCALARS + 1u)) - 2u) | 1u << OTA_ACLAIM_PATH_REASON |
+		      1u << OTA_ACLAIM_USAGE_FLAGS) |
+		     (has_component ? 1u << OTA_ACLAIM_COMPONENT : 0u)))
 		return why_fmt(why, why_len, "attempt %u lacks a claim", index);
 	/* A booted image is described by measurements, a refused one here: never both. */
 	if (has_component == ((s->flags & OTA_STAGE_F_BOOTED) != 0))

@@ -168,6 +168,8 @@ ota_status_t ota_identity_cert_info(const uint8_t *der, size_t len, const uint8_
 
 /* ---- policy ------------------------------------------------------------ */
 
+struct ota_refvals; /* corim.h */
+
 #define OTA_POLICY_MAX_ROOT_KEYS 16u
 #define OTA_POLICY_MAX_DENIED_KEYS 64u
 #define OTA_POLICY_MAX_CRLS 8u
@@ -192,6 +194,12 @@ struct ota_policy {
 	 */
 	uint32_t crl_count;
 	char crl_files[OTA_POLICY_MAX_CRLS][OTA_POLICY_CRL_PATH_MAX];
+	/*
+	 * Reference values (corim.h, ota_corim_load): when set, each booted
+	 * stage must show a measurement they list (VERIFY_REFERENCE_MISMATCH).
+	 * Not owned; NULL (ota_policy_init) = no reference values.
+	 */
+	const struct ota_refvals *refvals;
 };
 
 /* Everything allowed: no minimums, any key, tag path allowed. */

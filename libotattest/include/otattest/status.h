@@ -82,6 +82,8 @@ enum ota_status_class {
 #define OTA_MOD_IDCERT 0x18u
 #define OTA_MOD_TOOL 0x19u
 #define OTA_MOD_MODEL 0x1au
+#define OTA_MOD_UPDATE 0x1bu
+#define OTA_MOD_REVOKE 0x1cu
 #define OTA_MOD_CORIM 0x1du /* 0x1b, 0x1c: updates and revocation */
 
 #define OTA_ST(cls, mod, idx)                                                \
@@ -102,6 +104,7 @@ enum ota_status_class {
 	X(MANIFEST_UNKNOWN_FLAGS, MALFORMED, MANIFEST, 9, "manifest sets flags this version does not know") \
 	X(MANIFEST_WRONG_IDENTIFIER, POLICY, MANIFEST, 10, "image identifier does not match the boot stage") \
 	X(MANIFEST_BAD_CONSTRAINTS, MALFORMED, MANIFEST, 11, "manifest usage constraints are inconsistent") \
+	X(MANIFEST_BAD_VERSION_STRING, MALFORMED, MANIFEST, 12, "manifest version string is not printable ASCII followed by NUL padding") \
 	/* manifest extensions */                                                                  \
 	X(EXT_TOO_MANY, MALFORMED, EXT, 1, "extension table has more entries than allowed")        \
 	X(EXT_BAD_RANGE, MALFORMED, EXT, 2, "an extension lies outside the image")                 \
@@ -240,6 +243,8 @@ enum ota_status_class {
 	X(HAL_OTP_SECRET, PERMISSION, HAL, 15, "the OTP secret partition is readable only by the key manager") \
 	X(HAL_KEY_PURPOSE, PERMISSION, HAL, 16, "the key's purpose is not this engine's")               \
 	X(HAL_RETENTION_LOCKED, PERMISSION, HAL, 17, "the retention data vault is locked until the next reset") \
+	X(HAL_FLASH_LOCKED, PERMISSION, HAL, 18, "flash region is write-protected until the next reset") \
+	X(HAL_OTP_COUNTERS_LOCKED, PERMISSION, HAL, 19, "OTP counters are locked until the next reset (only the boot stages program them)") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \
@@ -383,7 +388,30 @@ enum ota_status_class {
 	X(MODEL_NO_GUEST, UNAVAILABLE, MODEL, 2, "no guest is connected to the model")              \
 	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected") \
 	X(MODEL_DEVICE_REFUSED, BUSY, MODEL, 4, "the model's server refused the device: another device is connected") \
-	X(MODEL_NO_SERVER, UNAVAILABLE, MODEL, 5, "no model server at the device socket, or it went away")
+	X(MODEL_NO_SERVER, UNAVAILABLE, MODEL, 5, "no model server at the device socket, or it went away") \
+	/* updates: install, commit, ratchet (firmware/runtime/install*.c, boot services) */      \
+	X(INSTALL_NOT_STARTED, INVALID_ARGUMENT, UPDATE, 1, "no install is open: INSTALL_BEGIN first") \
+	X(INSTALL_RUNNING_SLOT, POLICY, UPDATE, 2, "the device never writes the slot it is running from") \
+	X(INSTALL_BAD_LENGTH, INVALID_ARGUMENT, UPDATE, 3, "image length is shorter than a manifest header") \
+	X(INSTALL_BAD_OFFSET, PROTOCOL, UPDATE, 4, "chunk offset is not where the image continues") \
+	X(INSTALL_OVERRUN, INVALID_ARGUMENT, UPDATE, 5, "chunk runs past the image length given at INSTALL_BEGIN") \
+	X(INSTALL_CHUNK_LENGTH, INVALID_ARGUMENT, UPDATE, 6, "chunk must be 1 to 4096 bytes") \
+	X(INSTALL_INCOMPLETE, INVALID_ARGUMENT, UPDATE, 7, "the image has not been received whole") \
+	X(INSTALL_ABORTED, BUSY, UPDATE, 8, "the install was interrupted (another check used the image buffer, or a reset); start again") \
+	X(COMMIT_NOT_RUNNING, POLICY, UPDATE, 9, "only the BL0 slot that is running can be committed") \
+	X(RATCHET_ABOVE_RUNNING, POLICY, UPDATE, 10, "the floor would be above the running image's SVN") \
+	X(BOOT_SVC_NOT_SERVED, INTERNAL, UPDATE, 11, "the boot after the reset did not serve the request") \
+	/* field revocation commands (revocation.h) */                                            \
+	X(REVOKE_MALFORMED, MALFORMED, REVOKE, 1, "revocation command header, action or target is malformed") \
+	X(REVOKE_UNKNOWN_SIGNER, VERIFICATION, REVOKE, 2, "no provisioned, unrevoked root key of this device signed the revocation") \
+	X(REVOKE_SIG_INVALID, VERIFICATION, REVOKE, 3, "revocation signature is invalid") \
+	X(REVOKE_WRONG_DEVICE, POLICY, REVOKE, 4, "the revocation is bound to another device") \
+	X(REVOKE_REPLAYED, ROLLBACK, REVOKE, 5, "the revocation's sequence number is not above the last one this device applied") \
+	X(REVOKE_NOT_AUTHORIZED, POLICY, REVOKE, 6, "an owner key may order only BL0 floors and owner key revocations") \
+	X(REVOKE_FLOOR_ABOVE_RUNNING, POLICY, REVOKE, 7, "the floor would be above the running image's SVN") \
+	X(REVOKE_KEY_IN_USE, POLICY, REVOKE, 8, "the key admitted a running stage: revoking it would leave nothing bootable") \
+	X(REVOKE_NOT_RAISED, INVALID_ARGUMENT, REVOKE, 9, "the floor or epoch is not above the device's, or the key is already revoked") \
+	X(REVOKE_SEQUENCE_EXHAUSTED, LIMIT, REVOKE, 10, "the sequence number is above what the device can record (256)")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

@@ -13,7 +13,8 @@ then holds the claims to:
     all eight AR4SI claims;
   - what docs/verifier.md says the verdict (otattest-verify --json for the
     same evidence) must give: its "Refusal reasons" table read here, and
-    the appraisal rules of "Verdicts as EAR" written again here;
+    the appraisal rules of "Verdicts as EAR" written again here (and each
+    --json failure's "ear" member is its row of that table);
   - each --expect (the case's status and tier, written by hand in ear.sh);
   - the payload npm jose decoded (--jose), which must be the same.
 Prints "ok - ..." / "not ok - ..." per check; exits 1 if any failed.
@@ -136,7 +137,12 @@ def main():
     check(sorted(subs) == sorted(STAGES), f"submods are {STAGES}: {sorted(subs)}")
 
     verdict = json.load(open(a.verdict, encoding="utf-8"))
-    want = expected(verdict, refusal_table(a.docs))
+    table = refusal_table(a.docs)
+    want = expected(verdict, table)
+    for f in verdict["failures"]:
+        claim, value = table.get(f["check"], (None, None))
+        row = {"claim": claim, "value": value, "tier": tier(value)} if claim else None
+        check(f.get("ear") == row, f"--json: {f['check']}'s ear is its documented row {row}")
     for stage in STAGES:
         sub = subs.get(stage, {})
         tv = sub.get("ear.trustworthiness-vector", {})

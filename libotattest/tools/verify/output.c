@@ -121,6 +121,8 @@ static struct json_object *claims_json(const struct ota_evidence_claims *c)
 	otu_json_add_hex(o, "record_digest", c->record_digest, sizeof(c->record_digest));
 	otu_json_add_hex(o, "rom_identity", c->rom_identity, sizeof(c->rom_identity));
 	otu_json_add_str(o, "lifecycle", ota_lifecycle_name(c->lifecycle));
+	otu_json_add_str(o, "dbgstat", ota_dbgstat_name(c->dbgstat));
+	otu_json_add_bool(o, "oemboot", c->oemboot);
 	otu_json_add_str(o, "reset_reason", ota_reset_reason_name(c->reset_reason));
 	otu_json_add_u64(o, "epoch", c->epoch);
 	otu_json_add_u64(o, "min_svn", c->min_svn);
@@ -209,6 +211,8 @@ void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 	fprintf(out, ": lifecycle %s, epoch %u, min SVN %u, tag key version %u, %s reset\n",
 	       ota_lifecycle_name(c->lifecycle), c->epoch, c->min_svn, c->tag_key_version,
 	       ota_reset_reason_name(c->reset_reason));
+	fprintf(out, "  debug %s, OEM boot %s\n", ota_dbgstat_name(c->dbgstat),
+		c->oemboot ? "yes" : "no");
 	for (i = 0; i < c->stage_count; i++) {
 		const struct ota_evidence_stage *s = &c->stage[i];
 		const char *sn = ota_status_name(s->status);

@@ -292,6 +292,38 @@ START_TEST(test_policy_file_crl_beside_it)
 }
 END_TEST
 
+/*
+ * The DEBUG usage flag (issue 19): a booted image signed with it is refused
+ * when debug_images_allowed is false; a refused attempt's flag is history.
+ */
+START_TEST(test_debug_image_refused_when_the_policy_says)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	f.bs.record.stage[2].effective.usage.flags = OTA_CAP_TAG_BOOT | OTA_CAP_DEBUG; /* BL0 A, booted */
+	len = attest_in(OTA_LC_PROD);
+	ota_policy_init(&p);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	ck_assert_uint_eq(v.claims.stage[2].usage_flags, OTA_CAP_TAG_BOOT | OTA_CAP_DEBUG);
+	parse(&p, "debug_images_allowed = false\n");
+	expect_only(verify(len, &p), OTA_VERIFY_DEBUG_IMAGE, OTA_STAGE_BL0);
+	ck_assert_ptr_nonnull(strstr(v.failures[0].detail, "bl0 image carries the DEBUG usage flag"));
+}
+END_TEST
+
+START_TEST(test_debug_flag_on_a_refused_attempt_passes)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	f.bs.record.stage[1].effective.usage.flags = OTA_CAP_DEBUG; /* BL0 B, refused */
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "debug_images_allowed = no\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+}
+END_TEST
+
 START_TEST(test_rule_keys_parse)
 {
 	struct ota_policy p;
@@ -319,6 +351,8 @@ START_TEST(test_rule_key_errors)
 		"allowed_lifecycle =\n",
 		"denied_delegate_key = 1234\n",
 		"crl =\n",
+		"debug_images_allowed = maybe\n",
+		"debug_images_allowed = false\ndebug_images_allowed = false\n",
 	};
 	struct ota_policy p;
 	char why[200];
@@ -348,6 +382,8 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_unusable_crl_fails_the_chain);
 	tcase_add_test(tc, test_policy_crls_not_loaded_fail_the_chain);
 	tcase_add_test(tc, test_policy_file_crl_beside_it);
+	tcase_add_test(tc, test_debug_image_refused_when_the_policy_says);
+	tcase_add_test(tc, test_debug_flag_on_a_refused_attempt_passes);
 	tcase_add_test(pol, test_rule_keys_parse);
 	tcase_add_test(pol, test_rule_key_errors);
 	suite_add_tcase(s, tc);

@@ -100,7 +100,8 @@ enum ota_ar4si_claim {
 	X(VERIFY_DELEGATE_DENIED, EXECUTABLES, CONTRAINDICATED)                \
 	X(VERIFY_DEPTH_EXCEEDED, CONFIGURATION, UNSAFE)                        \
 	X(VERIFY_TAG_PATH_FORBIDDEN, CONFIGURATION, UNSAFE)                    \
-	X(VERIFY_HYBRID_MISSING, CONFIGURATION, UNSAFE)
+	X(VERIFY_HYBRID_MISSING, CONFIGURATION, UNSAFE)                        \
+	X(VERIFY_DEBUG_IMAGE, CONFIGURATION, CONTRAINDICATED)
 
 /* The EAR name of a claim ("instance-identity"), or NULL. */
 static inline const char *ota_ar4si_claim_name(uint32_t claim)

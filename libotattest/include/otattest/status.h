@@ -321,6 +321,7 @@ enum ota_status_class {
 	X(VERIFY_DELEGATE_DENIED, REVOKED, VERIFY, 21, "a stage was signed through a delegate key the policy denies") \
 	X(VERIFY_IDENTITY_REVOKED, REVOKED, VERIFY, 22, "the device's identity certificate is revoked by its CA's CRL") \
 	X(VERIFY_REFERENCE_MISMATCH, POLICY, VERIFY, 23, "a stage's measurement is not one the reference values (CoRIM) list") \
+	X(VERIFY_DEBUG_IMAGE, POLICY, VERIFY, 24, "a stage runs an image whose usage allows debug features, which the policy refuses") \
 	/* reference values as CoRIM (corim.h): a CoRIM file the verifier cannot use */         \
 	X(CORIM_MALFORMED, MALFORMED, CORIM, 1, "the CoRIM is malformed or outside otattest's CoRIM profile") \
 	X(CORIM_SIG_INVALID, VERIFICATION, CORIM, 2, "the CoRIM's signature does not verify with the key named for it") \

@@ -181,6 +181,8 @@ struct ota_policy {
 	uint32_t max_delegation_depth;          /* OTA_MAX_DELEGATION_DEPTH = no limit */
 	bool hybrid_required;
 	bool tag_path_allowed;
+	/* false: a booted image whose usage has OTA_CAP_DEBUG is VERIFY_DEBUG_IMAGE. */
+	bool debug_images_allowed;
 	uint32_t min_epoch;
 	/* Bit (1 << enum ota_lifecycle) per lifecycle state allowed; 0 = any. */
 	uint32_t allowed_lifecycles;

@@ -24,6 +24,7 @@ void ota_policy_init(struct ota_policy *p)
 	memset(p, 0, sizeof(*p));
 	p->max_delegation_depth = OTA_MAX_DELEGATION_DEPTH;
 	p->tag_path_allowed = true;
+	p->debug_images_allowed = true;
 }
 
 static bool parse_uint(const char *s, uint32_t max, uint32_t *out)
@@ -74,10 +75,13 @@ static char *trim(char *s)
 	return s;
 }
 
-enum { K_MIN_SVN_ROM_EXT, K_MIN_SVN_BL0, K_MAX_DEPTH, K_HYBRID, K_TAG_PATH, K_MIN_EPOCH, K_COUNT };
+enum {
+	K_MIN_SVN_ROM_EXT, K_MIN_SVN_BL0, K_MAX_DEPTH, K_HYBRID, K_TAG_PATH, K_MIN_EPOCH, K_DEBUG,
+	K_COUNT
+};
 static const char *const scalar_keys[K_COUNT] = {
 	"min_svn_rom_ext", "min_svn_bl0", "max_delegation_depth",
-	"hybrid_required", "tag_path_allowed", "min_epoch",
+	"hybrid_required", "tag_path_allowed", "min_epoch", "debug_images_allowed",
 };
 
 /* A lifecycle state by its name in the claims (ota_lifecycle_name). */
@@ -198,6 +202,10 @@ static bool apply(struct ota_policy *p, const char *key, const char *val, unsign
 		break;
 	case K_MIN_EPOCH:
 		if (parse_uint(val, UINT32_MAX, &p->min_epoch))
+			return true;
+		break;
+	case K_DEBUG:
+		if (parse_bool(val, &p->debug_images_allowed))
 			return true;
 		break;
 	}
@@ -363,6 +371,14 @@ static void check_stage(const struct ota_policy *p, const struct ota_evidence_st
 		ota_verdict_add(v, OTA_VERIFY_HYBRID_MISSING, s->stage,
 				"%s was verified with %s; the policy requires %s", name,
 				ota_scheme_name(s->sig_scheme), ota_scheme_name(OTA_SCHEME_HYBRID));
+	/*
+	 * An image signed with the DEBUG capability may keep debug features
+	 * on whatever the lifecycle says: a production policy refuses it.
+	 */
+	if (!p->debug_images_allowed && (s->usage_flags & OTA_CAP_DEBUG))
+		ota_verdict_add(v, OTA_VERIFY_DEBUG_IMAGE, s->stage,
+				"%s image carries the DEBUG usage flag; debug_images_allowed is false",
+				name);
 }
 
 void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_claims *c,

@@ -658,7 +658,19 @@ open("record.bin", "wb").write(hdr + stage)
 PY
 rc "inspect a boot record" 0 inspect --json record.bin
 cp out.txt rec.json
-jqt "boot record" '.format == "boot-record" and .reset_reason == "cold" and .min_svn == 6 and (.stages | length) == 1 and .stages[0].path == "tag" and .stages[0].delegation_depth == 1 and (.stages[0].key_ids | length) == 2 and .stages[0].booted == true' rec.json
+jqt "boot record" '.format == "boot-record" and .reset_reason == "cold" and .min_svn == 6 and (.stages | length) == 1 and .stages[0].path == "tag" and .stages[0].delegation_depth == 1 and (.stages[0].key_ids | length) == 2 and .stages[0].booted == true and .stages[0].path_reason == "none" and .stages[0].debug == false and .stages[0].effective.flags == "tag-boot"' rec.json
+# The same stage re-tagged after a forged tag, its image with the DEBUG usage flag (issue 19).
+python3 - <<'PY'
+rec = bytearray(open("record.bin", "rb").read())
+s = 128
+rec[s + 12:s + 16] = (3).to_bytes(4, "little")         # path: signature-retagged
+rec[s + 160 + 16:s + 160 + 20] = (3).to_bytes(4, "little")  # effective usage flags: tag-boot,debug
+rec[s + 212:s + 214] = (3).to_bytes(2, "little")        # path_reason: tag-mismatch
+open("record-mismatch.bin", "wb").write(rec)
+PY
+rc "inspect a boot record with a tag mismatch" 0 inspect --json record-mismatch.bin
+cp out.txt rec-mm.json
+jqt "path reason and DEBUG" '.stages[0].path == "signature-retagged" and .stages[0].path_reason == "tag-mismatch" and .stages[0].debug == true and .stages[0].effective.flags == "tag-boot,debug"' rec-mm.json
 head -c 200 record.bin >rec-short.bin
 rc "inspect: truncated boot record" $E_MALFORMED inspect rec-short.bin
 err_is "otimage: rec-short.bin: record.length: boot record length field is inconsistent"

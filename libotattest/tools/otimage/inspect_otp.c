@@ -108,6 +108,8 @@ ota_status_t oti_inspect_record(struct oti_out *o, const uint8_t *buf, size_t le
 		oti_print_constraints(o, "effective", &s->effective);
 		oti_out_bool(o, "booted", s->flags & OTA_STAGE_F_BOOTED);
 		oti_out_bool(o, "fallback", s->flags & OTA_STAGE_F_FALLBACK);
+		oti_out_str(o, "path_reason", ota_path_reason_name(s->path_reason));
+		oti_out_bool(o, "debug", s->effective.usage.flags & OTA_CAP_DEBUG);
 		oti_out_u64(o, "verify_time_ns", s->verify_time_ns);
 		oti_out_u64(o, "verify_cycles", s->verify_cycles);
 		oti_out_end(o);

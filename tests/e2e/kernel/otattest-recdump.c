@@ -53,6 +53,8 @@ static void stage(unsigned int m, const struct ota_stage_record *s)
 	printf("stage%u/verify_cycles=%" PRIu64 "\n", m, s->verify_cycles);
 	printf("stage%u/booted=%d\n", m, (s->flags & OTA_STAGE_F_BOOTED) ? 1 : 0);
 	printf("stage%u/fallback=%d\n", m, (s->flags & OTA_STAGE_F_FALLBACK) ? 1 : 0);
+	printf("stage%u/path_reason=%s\n", m, ota_path_reason_name(s->path_reason));
+	printf("stage%u/debug=%d\n", m, (s->effective.usage.flags & OTA_CAP_DEBUG) ? 1 : 0);
 }
 
 int main(int argc, char **argv)

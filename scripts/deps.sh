@@ -29,6 +29,7 @@ packages=(
 	libtss2-tcti-tabrmd0                # ESAPI clients reach tpm2-abrmd through it
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests
+	prometheus-node-exporter            # e2e daemon-metrics-timer: Debian's exporter reads the shipped timer's textfile
 )
 
 missing=()

@@ -66,6 +66,18 @@ daemon_provision() {
 	cp "$p/ca.pem" "$E2E_OUT/ca.pem" || return 1
 }
 
+# daemon_key_names: a key names file for the provisioned keys, made by
+# otimage keygen --name ($E2E_OUT/key-names): the creator's and the
+# owner's keys named, the signer's left out, so it must show as its short
+# hex (its id in $E2E_OUT/signer.id).
+daemon_key_names() {
+	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage
+	"$oi" keygen --key "$p/creator.key" --name creator-2026 --names-file "$E2E_OUT/key-names" >/dev/null &&
+		"$oi" keygen --key "$p/owner.key" --name owner-2026 --names-file "$E2E_OUT/key-names" >/dev/null &&
+		"$oi" inspect --json "$p/signer.pub" | jq -r .key_id >"$E2E_OUT/signer.id" || return 1
+	[ "$(wc -l <"$E2E_OUT/key-names")" = 2 ] && [ "$(wc -c <"$E2E_OUT/signer.id")" = 65 ]
+}
+
 # ---- guest, chrooted before systemd starts ----
 
 daemon_guest_setup() {
@@ -97,6 +109,12 @@ daemon_guest_setup() {
 }
 
 # ---- guest, in guest_main ----
+
+# daemon_install_key_names: the host's key names file where otattestctl reads it.
+daemon_install_key_names() {
+	mkdir -p /etc/otattest
+	cp "$E2E_OUT/key-names" /etc/otattest/key-names
+}
 
 daemon_bus_up() {
 	systemctl start --job-mode=ignore-dependencies dbus.socket dbus.service

@@ -24,7 +24,7 @@ TEST_SUITES += tests/interop/evidence.sh
 
 # EAR: otattest-verify --ear's signed verdicts verified by npm jose
 # (ear_jose.mjs) and PyPI PyJWT (ear_check.py, python3.11), per refusal.
-tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
+tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE) $(B)/tests/interop/corim_tool
 TEST_SUITES += tests/interop/ear.sh
 
 # Evidence profile v2 against npm @auth0/cose + cborg (evidence_cose.mjs)

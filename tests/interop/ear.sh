@@ -8,7 +8,8 @@
 # a wrong nonce, another CA, each policy rule (the fleet rules too: a dev
 # or RMA device under a production policy, a denied delegate, a revoked
 # identity certificate in a CRL made by `openssl ca`), claims a runtime
-# changed, flipped bytes of each part of the evidence. Each case names the
+# changed, reference values (a CoRIM) that do not list a booted stage's
+# measurement, flipped bytes of each part of the evidence. Each case names the
 # ear.status and AR4SI tier it expects by hand; ear_check.py also holds the
 # EAR to what docs/verifier.md's refusal table says the --json verdict of
 # the same evidence must give, and to the claims jose decoded.
@@ -18,6 +19,8 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 tool=$B/tests/interop/evidence_tool
 verify=$B/otattest-verify
+otimage=$B/otimage
+corim_tool=$B/tests/interop/corim_tool
 py=/usr/bin/python3
 py311=$(command -v python3.11 || true)
 
@@ -29,7 +32,8 @@ fail_early() {
 [ -n "$py311" ] && "$py311" -c 'import jwt, cryptography' 2>/dev/null ||
 	fail_early "python3.11 with PyJWT and cryptography is needed (scripts/deps.sh)"
 [ -d tests/interop/node_modules/jose ] || fail_early "npm jose is needed (scripts/deps.sh)"
-make -s "$tool" "$verify" >/dev/null || fail_early "cannot build $tool and $verify"
+make -s "$tool" "$verify" "$otimage" "$corim_tool" >/dev/null ||
+	fail_early "cannot build $tool, $verify, $otimage and $corim_tool"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -184,6 +188,41 @@ lie_case() { # lie expects...
 lie_case root-key bl0=contraindicated:executables=96 rom_ext=affirming
 lie_case path rom_ext=contraindicated:executables=96 bl0=affirming
 lie_case lifecycle rom_ext=contraindicated:executables=96 bl0=contraindicated:executables=96
+
+# Reference values (docs/corim.md): corim_tool signs, as otimage corim does,
+# the reference values of a boot record's booted stages. The fixture's
+# booted ROM_EXT measures e1..e1 and its booted BL0 b5..b5; a record with
+# another BL0 (b4..b4), or both stages other, gives reference values the
+# evidence's stages are not in.
+"$otimage" keygen --out "$work/release.pem" --pub "$work/release.pub" >/dev/null
+corim_of() { # name [from to]...: a CoRIM of record.bin with each 32-byte run of from made to
+	local name=$1
+	shift
+	$py - "$work/record.bin" "$work/$name.record" "$@" <<'EOF'
+import sys
+rec = open(sys.argv[1], "rb").read()
+for a, b in zip(sys.argv[3::2], sys.argv[4::2]):
+    old, new = bytes([int(a, 16)]) * 32, bytes([int(b, 16)]) * 32
+    assert rec.count(old) == 1, a
+    rec = rec.replace(old, new)
+open(sys.argv[2], "wb").write(rec)
+EOF
+	"$corim_tool" "$work/$name.record" "$work/release.pem" "$work/$name.corim"
+}
+corim_of booted && corim_of other-bl0 b5 b4 && corim_of other-both b5 b4 e1 e0
+ok $? "corim_tool: reference values of the booted release, of another BL0, of another release"
+refvals=(--corim-key "$work/release.pub" --corim)
+ear_case "reference values that list the booted release" 0 "$nonce" rom_ext=affirming:$affirmed \
+	bl0=affirming:$affirmed -- "${base[@]}" "${refvals[@]}" "$work/booted.corim" "$work/evidence.cose"
+ear_case "a BL0 measurement not in the reference values" 1 "$nonce" bl0=warning:executables=33 \
+	rom_ext=affirming:$affirmed -- "${base[@]}" "${refvals[@]}" "$work/other-bl0.corim" \
+	"$work/evidence.cose"
+jq -e '[.failures[] | {check, stage}] == [{check: "VERIFY_REFERENCE_MISMATCH", stage: "bl0"}]' \
+	"$work/verdict.json" >/dev/null
+ok $? "a BL0 measurement not in the reference values: VERIFY_REFERENCE_MISMATCH for bl0 alone"
+ear_case "neither stage's measurement in the reference values" 1 "$nonce" \
+	rom_ext=warning:executables=33 bl0=warning:executables=33 -- "${base[@]}" "${refvals[@]}" \
+	"$work/other-both.corim" "$work/evidence.cose"
 
 # A flipped byte (^0xff) in each part of the evidence (evidence_regions.py,
 # cbor2): the evidence is not authentic and nothing is affirmed.

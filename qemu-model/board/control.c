@@ -171,6 +171,24 @@ static void cmd_otp(struct model *m, char **w, unsigned n, struct reply *r)
 	reply_ok(r, "takes-effect=next-boot");
 }
 
+static void cmd_tamper(struct model *m, char **w, unsigned n, struct reply *r)
+{
+	uint32_t stage, slot;
+	ota_status_t st;
+
+	if (n != 4 || strcmp(w[1], "tag") != 0 || !parse_stage(w[2], &stage) ||
+	    !parse_slot(w[3], &slot)) {
+		reply_err(r, "usage", "tamper tag rom_ext|bl0 a|b");
+		return;
+	}
+	st = device_tamper_tag(m, stage, slot);
+	if (st != OTA_OK) {
+		reply_status(r, st);
+		return;
+	}
+	reply_ok(r, "tag=%s/%s takes-effect=next-boot", w[2], w[3]);
+}
+
 static void cmd_fault(struct model *m, char **w, unsigned n, struct reply *r)
 {
 	char err[256], desc[1024];
@@ -229,7 +247,7 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 	    n != 1) {
 		reply_err(r, "usage", "'%s' takes no arguments", w[0]);
 	} else if (strcmp(w[0], "help") == 0) {
-		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,compromise,stop");
+		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,compromise,tamper,stop");
 	} else if (strcmp(w[0], "status") == 0) {
 		cmd_status(m, r);
 	} else if (strcmp(w[0], "power-cycle") == 0) {
@@ -251,6 +269,8 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		} else {
 			reply_ok(r, "%s=%s until-reset", w[1], w[2]);
 		}
+	} else if (strcmp(w[0], "tamper") == 0) {
+		cmd_tamper(m, w, n, r);
 	} else if (strcmp(w[0], "stop") == 0) {
 		reply_ok(r, "stopping");
 		model_request_stop(m, "control");

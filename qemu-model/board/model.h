@@ -207,6 +207,12 @@ ota_status_t device_otp_lifecycle(struct model *m, uint32_t lifecycle);
  * an unknown field or value.
  */
 ota_status_t device_compromise(struct model *m, const char *what, const char *value);
+/*
+ * A flash programmer's attack (tamper.c): flip a bit of the boot tag of
+ * stage/slot in the tag table copy the device picks, and reseal it.
+ * MODEL_NO_TAG when that copy has no tag for the slot.
+ */
+ota_status_t device_tamper_tag(struct model *m, uint32_t stage, uint32_t slot);
 
 /* The state and record changes the device publishes (called by device.c). */
 void model_publish_state(struct model *m, uint32_t state, uint32_t detail);

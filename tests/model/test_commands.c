@@ -146,6 +146,32 @@ START_TEST(second_boot_takes_the_tag_path)
 }
 END_TEST
 
+/* The control socket's flash programmer (tamper tag): the next boot names the mismatch. */
+START_TEST(tampered_tag_is_a_mismatch_on_the_next_boot)
+{
+	char reply[256];
+	struct ota_record rec;
+	const struct ota_stage_record *bl0;
+
+	rig_ctl_expect(&rig, "tamper tag bl0", "error usage tamper tag rom_ext|bl0 a|b");
+	rig_ctl_expect(&rig, "tamper tag bl0 b", "error MODEL_NO_TAG"); /* slot B is empty */
+	ctl("tamper tag bl0 a", reply, sizeof(reply));
+	ck_assert_ptr_nonnull(strstr(reply, "tag=bl0/a takes-effect=next-boot"));
+	ctl("power-cycle", reply, sizeof(reply));
+	ck_assert_ptr_nonnull(strstr(reply, "boot-status=OK"));
+	rig_record(&rig, &rec);
+	bl0 = booted_stage(&rec, OTA_STAGE_BL0);
+	ck_assert_uint_eq(bl0->path, OTA_PATH_SIGNATURE_RETAGGED);
+	ck_assert_uint_eq(bl0->path_reason, OTA_REASON_TAG_MISMATCH);
+	ck_assert_uint_eq(booted_stage(&rec, OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+	/* Re-tagged: the boot after is on the tag path again. */
+	ctl("power-cycle", reply, sizeof(reply));
+	rig_record(&rig, &rec);
+	ck_assert_uint_eq(booted_stage(&rec, OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(booted_stage(&rec, OTA_STAGE_BL0)->path_reason, OTA_REASON_NONE);
+}
+END_TEST
+
 START_TEST(get_record_equals_the_region)
 {
 	struct ota_record rec;
@@ -536,6 +562,7 @@ static Suite *commands_suite(void)
 	tcase_set_timeout(boot, 60);
 	tcase_add_test(boot, cold_boot_verifies_both_stages_and_writes_tags);
 	tcase_add_test(boot, second_boot_takes_the_tag_path);
+	tcase_add_test(boot, tampered_tag_is_a_mismatch_on_the_next_boot);
 	tcase_add_test(boot, raised_floor_refuses_old_images_until_an_update);
 	suite_add_tcase(s, boot);
 

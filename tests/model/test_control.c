@@ -59,7 +59,10 @@ START_TEST(requests_and_refusals)
 		"flash-writes", "pending",
 	};
 
-	expect_reply("help", "ok commands=help,status,power-cycle,install,otp,fault,compromise,stop");
+	expect_reply("help",
+		     "ok commands=help,status,power-cycle,install,otp,fault,compromise,tamper,stop");
+	expect_reply("tamper tag bl0 c", "error usage tamper tag rom_ext|bl0 a|b");
+	expect_reply("tamper tag bl0 a", "error LAYOUT_BAD_MAGIC"); /* a blank device's flash */
 	expect_reply("nonsense", "error usage unknown request 'nonsense'");
 	expect_reply("", "error usage empty request");
 	expect_reply("status extra", "error usage 'status' takes no arguments");

@@ -390,6 +390,7 @@ enum ota_status_class {
 	X(MODEL_GUEST_REFUSED, BUSY, MODEL, 3, "the model refused the guest: another guest is connected") \
 	X(MODEL_DEVICE_REFUSED, BUSY, MODEL, 4, "the model's server refused the device: another device is connected") \
 	X(MODEL_NO_SERVER, UNAVAILABLE, MODEL, 5, "no model server at the device socket, or it went away") \
+	X(MODEL_NO_TAG, INVALID_ARGUMENT, MODEL, 6, "the tag table the device uses holds no tag for that slot: boot it once first") \
 	/* updates: install, commit, ratchet (firmware/runtime/install*.c, boot services) */      \
 	X(INSTALL_NOT_STARTED, INVALID_ARGUMENT, UPDATE, 1, "no install is open: INSTALL_BEGIN first") \
 	X(INSTALL_RUNNING_SLOT, POLICY, UPDATE, 2, "the device never writes the slot it is running from") \

@@ -54,6 +54,18 @@ q sign --key team.pem --cert team.cert --stage bl0 --svn 7 --payload bl0.bin --o
 expect_rc 0 "otimage corim signs the release" \
 	"$root/$otimage" corim --key release.pem --id release-7 --out release.corim rom_ext.img bl0.img
 
+oti() { "$root/$otimage" "$@"; }
+expect_rc 11 "otimage corim: a file that is no image" oti corim --key release.pem --id x --out bad.corim release.pub
+expect_rc 10 "otimage corim: a public key cannot sign" oti corim --key release.pub --id x --out bad.corim bl0.img
+expect_rc 2 "otimage corim: --id is required" oti corim --key release.pem --out bad.corim bl0.img
+expect_rc 21 "otimage corim: at most 16 images" oti corim --key release.pem --id x --out bad.corim \
+	bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img \
+	bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img bl0.img
+[ ! -e bad.corim ]
+ok $? "  and nothing is written"
+expect_rc 10 "otimage corim: an existing file is not replaced without --force" \
+	oti corim --key release.pem --id release-7 --out release.corim rom_ext.img bl0.img
+
 # What the CoRIM must say, from otimage inspect (the device's parsers).
 expected() { # image -> the line corimcheck prints for it
 	"$root/$otimage" inspect --json "$1" | jq -r '
@@ -108,6 +120,14 @@ run_verify --json --corim "$work/release.corim" --corim-key "$work/release.pub" 
 jq -e '.verdict == "fail" and ([.failures[] | select(.check == "VERIFY_REFERENCE_MISMATCH") | .stage]
 	| sort == ["bl0", "rom_ext"])' "$work/json" >/dev/null
 ok $? "  --json names VERIFY_REFERENCE_MISMATCH for rom_ext and bl0"
+mkdir -p "$work/batch" && cp "$work/ev/evidence.cose" "$work/batch/dev1.cose"
+run_batch() { "$verify" --batch --ca "$work/ev/ca.pem" --nonce "$nonce" "$@" "$work/batch"; }
+expect_rc 0 "--batch: the release the evidence booted passes" \
+	run_batch --corim "$work/booted.corim" --corim-key "$work/release.pub"
+expect_rc 1 "--batch: a CoRIM that lists neither fails" \
+	run_batch --corim "$work/release.corim" --corim-key "$work/release.pub"
+grep -q "dev1.cose: FAIL VERIFY_REFERENCE_MISMATCH, VERIFY_REFERENCE_MISMATCH" "$work/out"
+ok $? "  naming VERIFY_REFERENCE_MISMATCH twice"
 expect_rc 12 "a CoRIM checked against another key stops the run" \
 	run_verify --corim "$work/booted.corim" --corim-key "$work/other.pub"
 grep -q "CoRIM .*booted.corim: the CoRIM's signature does not verify" "$work/out"

@@ -22,17 +22,6 @@ $(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
 tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
 TEST_SUITES += tests/interop/evidence.sh
 
-# EAR: otattest-verify --ear's signed verdicts verified by npm jose
-# (ear_jose.mjs) and PyPI PyJWT (ear_check.py, python3.11), per refusal.
-tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE) $(B)/tests/interop/corim_tool
-TEST_SUITES += tests/interop/ear.sh
-
-# Evidence profile v2 against npm @auth0/cose + cborg (evidence_cose.mjs)
-# and PyPI cwt (evidence_cwt.py, python3.11): signature, x5chain, strict
-# CBOR and every registered claim's RFC 9711 type.
-tests/interop/eat.sh: $(EVIDENCE_TOOL)
-TEST_SUITES += tests/interop/eat.sh
-
 # CoRIM: otimage's reference values read by Veraison's corim library and
 # cocli (tests/interop/go, pinned in its go.mod/go.sum; corim.sh builds
 # them with the Go toolchain), and otattest-verify judging evidence_tool's
@@ -43,3 +32,18 @@ $(CORIM_TOOL): $(B)/tests/interop/corim_tool.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 tests/interop/corim.sh: $(CORIM_TOOL) $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)
 TEST_SUITES += tests/interop/corim.sh
+
+# EAR: otattest-verify --ear's signed verdicts verified by npm jose
+# (ear_jose.mjs) and PyPI PyJWT (ear_check.py, python3.11), per refusal.
+tests/interop/ear.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE) $(B)/tests/interop/corim_tool
+TEST_SUITES += tests/interop/ear.sh
+
+# Evidence profile v2 against npm @auth0/cose + cborg (evidence_cose.mjs)
+# and PyPI cwt (evidence_cwt.py, python3.11): signature, x5chain, strict
+# CBOR and every registered claim's RFC 9711 type.
+tests/interop/eat.sh: $(EVIDENCE_TOOL)
+TEST_SUITES += tests/interop/eat.sh
+# The otattest scheme for Veraison (Go, libotattest/tools/veraison) against
+# otattest-verify on the evidence suite's corpus, and its Go unit tests.
+tests/interop/veraison-agree.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE) $(CORIM_TOOL)
+TEST_SUITES += tests/interop/veraison-agree.sh

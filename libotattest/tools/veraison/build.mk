@@ -12,12 +12,15 @@ VERAISON_GO := cd $(VERAISON_DIR) && GOFLAGS=-mod=readonly go
 # The EAR's ear.verifier-id.build names the Veraison release.
 VERAISON_LDFLAGS = -ldflags "-X github.com/veraison/services/config.Version=$(VERAISON_VERSION)"
 
-.PHONY: veraison veraison-test
-veraison:
-	@command -v go >/dev/null || { echo "make veraison: no Go toolchain (go.mod wants $$(sed -n 's/^go //p' $(VERAISON_DIR)/go.mod))"; exit 1; }
-	@mkdir -p $(VERAISON_OUT)/bin $(VERAISON_OUT)/plugins
+.PHONY: veraison veraison-tools veraison-test
+veraison: veraison-tools
 	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/bin/ $(VERAISON_LDFLAGS) \
 		$(addprefix github.com/veraison/services/,$(VERAISON_SERVICES))
+
+# otattest's own part alone: the plugin and otattest-veraison.
+veraison-tools:
+	@command -v go >/dev/null || { echo "make veraison: no Go toolchain (go.mod wants $$(sed -n 's/^go //p' $(VERAISON_DIR)/go.mod))"; exit 1; }
+	@mkdir -p $(VERAISON_OUT)/bin $(VERAISON_OUT)/plugins
 	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/plugins/scheme-otattest.plugin $(VERAISON_LDFLAGS) ./plugin
 	$(VERAISON_GO) build -trimpath -o $(CURDIR)/$(VERAISON_OUT)/bin/otattest-veraison ./cmd/otattest-veraison
 

@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/fxamacker/cbor/v2 v2.5.0
+	github.com/lestrrat-go/jwx/v2 v2.0.11
 	github.com/veraison/corim v1.1.3-0.20241003171039-fe09de9f3764
 	github.com/veraison/ear v1.1.2
 	github.com/veraison/go-cose v1.3.0-rc.1
@@ -59,7 +60,6 @@ require (
 	github.com/lestrrat-go/httpcc v1.0.1 // indirect
 	github.com/lestrrat-go/httprc v1.0.4 // indirect
 	github.com/lestrrat-go/iter v1.0.2 // indirect
-	github.com/lestrrat-go/jwx/v2 v2.0.11 // indirect
 	github.com/lestrrat-go/option v1.0.1 // indirect
 	github.com/magiconair/properties v1.8.6 // indirect
 	github.com/mattn/go-colorable v0.1.12 // indirect

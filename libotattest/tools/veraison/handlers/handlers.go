@@ -9,17 +9,15 @@ package handlers
 import (
 	"crypto/x509"
 	"encoding/hex"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 
-	"github.com/veraison/corim/comid"
 	"github.com/veraison/ear"
 	"github.com/veraison/services/config"
 	"github.com/veraison/services/handler"
 	"github.com/veraison/services/proto"
-	"github.com/veraison/services/scheme/common"
 
 	"otattest.org/veraison/scheme"
 )
@@ -55,49 +53,32 @@ func (EndorsementHandler) GetSupportedMediaTypes() []string {
 	return []string{scheme.EndorsementMediaType}
 }
 
+// Decode reads an unsigned CoRIM: otimage's reference values (whose
+// signature the provisioning client checked with the release key) or the
+// manufacturer CA's trust anchor (otattest-veraison ta-corim).
 func (EndorsementHandler) Decode(data []byte) (*handler.EndorsementHandlerResponse, error) {
-	return common.UnsignedCorimDecoder(data, &extractor{})
-}
-
-type extractor struct{ profile string }
-
-func (o *extractor) SetProfile(p string) { o.profile = p }
-
-func (o *extractor) RefValExtractor(rvs comid.ValueTriples) ([]*handler.Endorsement, error) {
-	if o.profile != scheme.CorimProfile {
-		return nil, fmt.Errorf("CoRIM profile %q is not %q", o.profile, scheme.CorimProfile)
-	}
-	var out []*handler.Endorsement
-	for i := range rvs.Values {
-		refs, err := scheme.RefValuesFromTriple(&rvs.Values[i])
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range refs {
-			attrs, err := json.Marshal(r)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, &handler.Endorsement{Scheme: scheme.SchemeName,
-				Type: handler.EndorsementType_REFERENCE_VALUE, SubType: r.Stage, Attributes: attrs})
-		}
-	}
-	return out, nil
-}
-
-func (o *extractor) TaExtractor(avk comid.KeyTriple) (*handler.Endorsement, error) {
-	if o.profile != scheme.CorimProfile {
-		return nil, fmt.Errorf("CoRIM profile %q is not %q", o.profile, scheme.CorimProfile)
-	}
-	if _, err := scheme.CAFromTriple(&avk); err != nil {
-		return nil, err
-	}
-	attrs, err := json.Marshal(taAttributes{CACert: avk.VerifKeys[0].String()})
+	c, err := scheme.ReadCorim(data)
 	if err != nil {
 		return nil, err
 	}
-	return &handler.Endorsement{Scheme: scheme.SchemeName, Type: handler.EndorsementType_VERIFICATION_KEY,
-		Attributes: attrs}, nil
+	rsp := &handler.EndorsementHandlerResponse{}
+	for _, r := range c.RefValues {
+		attrs, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		rsp.ReferenceValues = append(rsp.ReferenceValues, handler.Endorsement{Scheme: scheme.SchemeName,
+			Type: handler.EndorsementType_REFERENCE_VALUE, SubType: r.Stage, Attributes: attrs})
+	}
+	for _, kt := range c.CAs {
+		attrs, err := json.Marshal(taAttributes{CACert: kt.VerifKeys[0].String()})
+		if err != nil {
+			return nil, err
+		}
+		rsp.TrustAnchors = append(rsp.TrustAnchors, handler.Endorsement{Scheme: scheme.SchemeName,
+			Type: handler.EndorsementType_VERIFICATION_KEY, Attributes: attrs})
+	}
+	return rsp, nil
 }
 
 // ---- stores ------------------------------------------------------------

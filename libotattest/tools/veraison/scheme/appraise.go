@@ -90,33 +90,86 @@ func SummaryFromMap(m map[string]any) (*Summary, error) {
 	return &s, nil
 }
 
-// RefValue is one reference value: a measurement a stage may have, with
-// the SVN and signer key ids it comes with when the CoRIM names them.
+// RefValue is one reference measurement of a stage (docs/corim.md): the
+// digests it may have, the SVN it comes with (exactly, or at least when
+// MinSVN), and the signer key ids when the CoRIM names them.
 type RefValue struct {
-	Stage  string   `json:"stage"`
-	Digest string   `json:"digest"`
-	SVN    *uint32  `json:"svn,omitempty"`
-	KeyIDs []string `json:"key-ids,omitempty"`
+	Stage   string   `json:"stage"`
+	Digests []string `json:"digests"`
+	SVN     *uint32  `json:"svn,omitempty"`
+	MinSVN  bool     `json:"min-svn,omitempty"`
+	KeyIDs  []string `json:"key-ids,omitempty"`
 }
 
-func (r *RefValue) matches(s *StageSummary) bool {
-	if r.Stage != s.Stage || r.Digest != s.Measurement {
-		return false
-	}
-	if r.SVN != nil && *r.SVN != s.SVN {
-		return false
-	}
-	if len(r.KeyIDs) > 0 {
-		if len(r.KeyIDs) != len(s.KeyIDs) {
-			return false
+func (r *RefValue) digestListed(m string) bool {
+	for _, d := range r.Digests {
+		if d == m {
+			return true
 		}
-		for i := range r.KeyIDs {
-			if r.KeyIDs[i] != s.KeyIDs[i] {
-				return false
-			}
+	}
+	return false
+}
+
+func (r *RefValue) svnOK(svn uint32) bool {
+	return r.SVN == nil || *r.SVN == svn || (r.MinSVN && svn >= *r.SVN)
+}
+
+func (r *RefValue) keysOK(s *StageSummary) bool {
+	if len(r.KeyIDs) == 0 {
+		return true
+	}
+	if len(r.KeyIDs) != len(s.KeyIDs) {
+		return false
+	}
+	for i := range r.KeyIDs {
+		if r.KeyIDs[i] != s.KeyIDs[i] {
+			return false
 		}
 	}
 	return true
+}
+
+// checkRefValues is libotattest's ota_refvals_check: the booted stage's
+// measurement, SVN and signer key ids are one reference of its stage.
+func (s *Summary) checkRefValues(refvals []RefValue, stage uint32, run *StageSummary) {
+	name := StageName(stage)
+	var sameDigest *RefValue
+	listed := 0
+	for i := range refvals {
+		r := &refvals[i]
+		if r.Stage != name {
+			continue
+		}
+		listed++
+		if !r.digestListed(run.Measurement) {
+			continue
+		}
+		if r.svnOK(run.SVN) && r.keysOK(run) {
+			return
+		}
+		sameDigest = r
+	}
+	half := run.Measurement
+	if len(half) > 32 {
+		half = half[:32]
+	}
+	var detail string
+	switch {
+	case listed == 0:
+		detail = fmt.Sprintf("the reference values list no %s measurement", name)
+	case sameDigest == nil:
+		detail = fmt.Sprintf("%s measurement %s... is not in the reference values", name, half)
+	case !sameDigest.svnOK(run.SVN):
+		min := ""
+		if sameDigest.MinSVN {
+			min = ">= "
+		}
+		detail = fmt.Sprintf("%s measurement %s... is listed with SVN %s%d, the evidence shows %d",
+			name, half, min, *sameDigest.SVN, run.SVN)
+	default:
+		detail = fmt.Sprintf("%s measurement %s... is listed with other signer key ids", name, half)
+	}
+	s.Failures = append(s.Failures, Failure{StatusNotInReferenceValues, stage, detail})
 }
 
 // CheckPolicy adds the rules a Veraison appraisal applies after the
@@ -142,20 +195,8 @@ func (s *Summary) CheckPolicy(refvals []RefValue) {
 				fmt.Sprintf("evidence shows no single accepted %s image", name)})
 			continue
 		}
-		if refvals == nil {
-			continue
-		}
-		found := false
-		for i := range refvals {
-			if refvals[i].matches(run) {
-				found = true
-				break
-			}
-		}
-		if !found {
-			s.Failures = append(s.Failures, Failure{StatusNotInReferenceValues, stage,
-				fmt.Sprintf("%s measurement %s (SVN %d) is not in the reference values", name,
-					run.Measurement, run.SVN)})
+		if refvals != nil {
+			s.checkRefValues(refvals, stage, run)
 		}
 	}
 }
@@ -186,14 +227,17 @@ func getClaim(tv *ear.TrustVector, claim string) int {
 	return int(tv.AsMap()[claim])
 }
 
-// worse reports whether value a is a worse verdict than b (tier first,
-// then the larger value within a tier).
-func worse(a, b int) bool {
-	ra, rb := tierRank(Tier(a)), tierRank(Tier(b))
-	if ra != rb {
-		return ra > rb
+// worse: a later tier, or in the same tier the higher value (AR4SI orders
+// within tiers); anything is worse than no claim.
+func worse(value, than int) bool {
+	if than == ValueNoClaim {
+		return true
 	}
-	return a > b
+	a, b := tierRank(Tier(value)), tierRank(Tier(than))
+	if a != b {
+		return a > b
+	}
+	return value > than
 }
 
 // Appraisal is one submodule's result, as both verifiers report it.
@@ -203,39 +247,39 @@ type Appraisal struct {
 	Failures    []Failure
 }
 
-// Appraise turns the summary's failures into one appraisal per stage.
+// Appraise turns the summary's failures into one appraisal per stage, as
+// libotattest's ota_ear_appraise does: what passing checks affirm only
+// for authentic evidence whose claims decoded, then each failure of the
+// stage or of the whole device sets its claim where it makes it worse.
 func (s *Summary) Appraise() map[string]*Appraisal {
 	out := map[string]*Appraisal{}
-	decodeFailed := !s.ClaimsValid
 	for stage := uint32(StageROMExt); stage <= StageBL0; stage++ {
 		a := &Appraisal{Status: ear.TrustTierAffirming}
-		if !decodeFailed {
-			// What an accepted device is: a recognized instance on
-			// genuine hardware, its boot configuration approved and
-			// only approved images booted.
+		if s.Authentic && s.ClaimsValid {
 			a.TrustVector.InstanceIdentity = ValueAffirmed
 			a.TrustVector.Hardware = ValueAffirmed
-			a.TrustVector.Configuration = ValueAffirmed
 			a.TrustVector.Executables = ValueApprovedBoot
+			a.TrustVector.Configuration = ValueAffirmed
 		}
-		refused := map[string]bool{}
 		for _, f := range s.Failures {
 			if f.Stage != NoStage && f.Stage != stage {
 				continue
 			}
 			row, ok := Refusals[f.Status]
 			if !ok {
+				// A reason with no row: the verifier's own fault.
 				row = Refusal{InstanceIdentity, ValueVerifierMalfunction}
 			}
 			a.Failures = append(a.Failures, f)
-			// The first refusal of a claim replaces what an accepted
-			// device would get; a second one only makes it worse.
-			if !refused[row.Claim] || worse(row.Value, getClaim(&a.TrustVector, row.Claim)) {
+			if worse(row.Value, getClaim(&a.TrustVector, row.Claim)) {
 				setClaim(&a.TrustVector, row.Claim, row.Value)
-				refused[row.Claim] = true
 			}
-			if tierRank(Tier(row.Value)) > tierRank(a.Status) {
-				a.Status = Tier(row.Value)
+			tier := Tier(row.Value)
+			if tier == ear.TrustTierAffirming {
+				tier = ear.TrustTierNone // a refusal affirms nothing
+			}
+			if tierRank(tier) > tierRank(a.Status) {
+				a.Status = tier
 			}
 		}
 		out[StageName(stage)] = a

@@ -37,8 +37,10 @@ func envModel(env *comid.Environment) (string, error) {
 	return *env.Class.Model, nil
 }
 
-// RefValuesFromTriple reads one reference-value triple.
-func RefValuesFromTriple(t *comid.ValueTriple) ([]RefValue, error) {
+// RefValuesFromTriple reads one reference-value triple; keyIDs are the
+// signer key ids of each of its measurements (cryptokeys, mval key 13,
+// which this corim library does not decode: rawKeyIDs reads them).
+func RefValuesFromTriple(t *comid.ValueTriple, keyIDs [][]string) ([]RefValue, error) {
 	model, err := envModel(&t.Environment)
 	if err != nil {
 		return nil, err
@@ -51,21 +53,35 @@ func RefValuesFromTriple(t *comid.ValueTriple) ([]RefValue, error) {
 		if m.Val.Digests == nil {
 			return nil, fmt.Errorf("%s measurement %d has no digest", model, i)
 		}
-		var svn *uint32
+		r := RefValue{Stage: model}
 		if m.Val.SVN != nil {
-			exact, ok := m.Val.SVN.Value.(*comid.TaggedSVN)
-			if !ok || uint64(*exact) > SVNLimit {
-				return nil, fmt.Errorf("%s measurement %d: SVN is not an exact SVN 0..255", model, i)
+			var v uint64
+			switch x := m.Val.SVN.Value.(type) {
+			case *comid.TaggedSVN:
+				v = uint64(*x)
+			case *comid.TaggedMinSVN:
+				v, r.MinSVN = uint64(*x), true
+			default:
+				return nil, fmt.Errorf("%s measurement %d: SVN of an unknown kind", model, i)
 			}
-			v := uint32(*exact)
-			svn = &v
+			if v > SVNLimit {
+				return nil, fmt.Errorf("%s measurement %d: SVN %d is above 255", model, i, v)
+			}
+			n := uint32(v)
+			r.SVN = &n
+		}
+		if i < len(keyIDs) {
+			r.KeyIDs = keyIDs[i]
 		}
 		for _, d := range *m.Val.Digests {
-			if d.HashAlgID != sha256AlgID || len(d.HashValue) != 32 {
-				return nil, fmt.Errorf("%s measurement %d: digest is not SHA-256", model, i)
+			if d.HashAlgID == sha256AlgID && len(d.HashValue) == 32 {
+				r.Digests = append(r.Digests, hex.EncodeToString(d.HashValue))
 			}
-			out = append(out, RefValue{Stage: model, Digest: hex.EncodeToString(d.HashValue), SVN: svn})
 		}
+		if len(r.Digests) == 0 {
+			return nil, fmt.Errorf("%s measurement %d: no SHA-256 digest", model, i)
+		}
+		out = append(out, r)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("no measurements for %s", model)
@@ -146,15 +162,17 @@ func TrustAnchorCorim(caPEM []byte) ([]byte, error) {
 func RefValueCorim(id string, refs []RefValue) ([]byte, error) {
 	c := comid.NewComid().SetTagIdentity(id, 0)
 	for _, r := range refs {
-		digest, err := hex.DecodeString(r.Digest)
-		if err != nil || len(digest) != 32 {
-			return nil, fmt.Errorf("%s digest is not 32 bytes of hex", r.Stage)
-		}
 		m, err := comid.NewUintMeasurement(uint64(stageByName(r.Stage)))
 		if err != nil {
 			return nil, err
 		}
-		m.AddDigest(swid.Sha256, digest)
+		for _, d := range r.Digests {
+			digest, err := hex.DecodeString(d)
+			if err != nil || len(digest) != 32 {
+				return nil, fmt.Errorf("%s digest is not 32 bytes of hex", r.Stage)
+			}
+			m.AddDigest(swid.Sha256, digest)
+		}
 		if r.SVN != nil {
 			m.SetSVN(uint64(*r.SVN))
 		}

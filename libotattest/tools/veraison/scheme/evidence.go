@@ -11,8 +11,6 @@ package scheme
 import (
 	"bytes"
 	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/x509"
 	"errors"
 
 	"github.com/fxamacker/cbor/v2"
@@ -101,11 +99,7 @@ func DecodeSign1(evidence []byte) (*Sign1, error) {
 }
 
 // Verify checks the ES256 signature with the alias certificate's key.
-func (s *Sign1) Verify(alias *x509.Certificate) error {
-	pub, ok := alias.PublicKey.(*ecdsa.PublicKey)
-	if !ok || pub.Curve != elliptic.P256() {
-		return errors.New("the alias key is not P-256")
-	}
+func (s *Sign1) Verify(pub *ecdsa.PublicKey) error {
 	verifier, err := cose.NewVerifier(cose.AlgorithmES256, pub)
 	if err != nil {
 		return err

@@ -66,6 +66,7 @@ func init() {
 	rows(Hardware, ValueContraindicated, "VERIFY_LIFECYCLE_NOT_ALLOWED")
 	rows(Configuration, ValueUnsafe, "VERIFY_DEPTH_EXCEEDED", "VERIFY_TAG_PATH_FORBIDDEN",
 		"VERIFY_HYBRID_MISSING")
+	rows(Configuration, ValueContraindicated, "VERIFY_DEBUG_IMAGE")
 	// A booted stage whose measurement the provisioned reference values do
 	// not list: code the fleet does not recognize.
 	rows(Executables, ValueUnrecognized, StatusNotInReferenceValues)

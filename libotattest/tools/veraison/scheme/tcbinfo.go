@@ -9,7 +9,7 @@ package scheme
 // so a certificate of another shape certifies nothing this verifier reads.
 
 import (
-	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/asn1"
 	"errors"
 	"fmt"
@@ -226,10 +226,10 @@ func parseMultiTcbInfo(value []byte) (*AliasInfo, error) {
 	return info, nil
 }
 
-// aliasInfo finds the extension in a parsed alias certificate.
-func aliasInfo(cert *x509.Certificate) (*AliasInfo, error) {
+// aliasInfo finds the extension among an alias certificate's.
+func aliasInfo(exts []pkix.Extension) (*AliasInfo, error) {
 	var found *AliasInfo
-	for _, ext := range cert.Extensions {
+	for _, ext := range exts {
 		if !ext.Id.Equal(oidMultiTcbInfo) {
 			continue
 		}

@@ -10,8 +10,6 @@ package scheme
 
 import (
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
 	"crypto/subtle"
 	"crypto/x509"
 	"errors"
@@ -57,7 +55,10 @@ func NewTrust(cas []*x509.Certificate) *Trust {
 // chainFacts is what the two certificates say, read whether or not the
 // chain verified (the leaf key is checked either way: report both).
 type chainFacts struct {
-	alias, identity *x509.Certificate
+	// usable: every certificate decodes and the leaf's key is P-256, as
+	// libotattest needs before it checks the chain or the signature.
+	usable          bool
+	alias, identity *certFacts
 	aliasInfo       *AliasInfo
 	aliasErr        error
 	aliasDevice     []byte
@@ -69,21 +70,27 @@ type chainFacts struct {
 func readFacts(certs [][]byte) *chainFacts {
 	f := &chainFacts{}
 	var err error
-	if f.alias, err = x509.ParseCertificate(certs[0]); err != nil {
+	if f.alias, err = readCert(certs[0]); err != nil {
 		f.alias = nil
 		return f
 	}
-	f.aliasInfo, f.aliasErr = aliasInfo(f.alias)
-	f.aliasDevice, _ = deviceFromCN(f.alias.Subject.CommonName, CNAlias)
-	f.issuerDevice, _ = deviceFromCN(f.alias.Issuer.CommonName, CNIdentity)
-	if len(certs) >= 2 {
-		if f.identity, err = x509.ParseCertificate(certs[1]); err != nil {
-			f.identity = nil
-			return f
+	f.aliasInfo, f.aliasErr = aliasInfo(f.alias.Extensions)
+	f.aliasDevice, _ = deviceFromCN(f.alias.SubjectCN, CNAlias)
+	f.issuerDevice, _ = deviceFromCN(f.alias.IssuerCN, CNIdentity)
+	f.usable = f.alias.p256Key() != nil
+	for i, der := range certs[1:] {
+		c, err := readCert(der)
+		if err != nil {
+			f.usable = false
+			continue
 		}
-		f.identityDevice, _ = deviceFromCN(f.identity.Subject.CommonName, CNIdentity)
-		f.issuedAlias = bytes.Equal(f.alias.RawIssuer, f.identity.RawSubject) &&
-			f.alias.CheckSignatureFrom(f.identity) == nil
+		if i == 0 {
+			f.identity = c
+		}
+	}
+	if f.identity != nil {
+		f.identityDevice, _ = deviceFromCN(f.identity.SubjectCN, CNIdentity)
+		f.issuedAlias = bytes.Equal(f.alias.RawIssuer, f.identity.RawSubject) && signed(f.identity, f.alias)
 	}
 	return f
 }
@@ -91,11 +98,15 @@ func readFacts(certs [][]byte) *chainFacts {
 // verifyChain is check 3: alias -> identity -> a trusted CA, the leaf an
 // end entity with digitalSignature and a P-256 key.
 func verifyChain(t *Trust, f *chainFacts, certs [][]byte) error {
-	if f.alias == nil {
-		return errors.New("the alias certificate does not parse")
+	if !f.usable {
+		return errors.New("a certificate is not valid DER X.509 or the leaf key is not P-256")
 	}
-	if len(certs) < 2 || f.identity == nil {
+	if len(certs) < 2 {
 		return errors.New("no identity certificate in the evidence")
+	}
+	alias, err := x509.ParseCertificate(certs[0])
+	if err != nil {
+		return err
 	}
 	inter := x509.NewCertPool()
 	for _, der := range certs[1:] {
@@ -107,7 +118,7 @@ func verifyChain(t *Trust, f *chainFacts, certs [][]byte) error {
 	}
 	// The current time, as OpenSSL's X509_verify_cert uses: the device's
 	// certificates never expire (notAfter 99991231235959Z), a CA may.
-	_, err := f.alias.Verify(x509.VerifyOptions{
+	_, err = alias.Verify(x509.VerifyOptions{
 		Roots:         t.Roots,
 		Intermediates: inter,
 		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageAny},
@@ -115,11 +126,8 @@ func verifyChain(t *Trust, f *chainFacts, certs [][]byte) error {
 	if err != nil {
 		return err
 	}
-	if f.alias.IsCA || f.alias.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
+	if alias.IsCA || alias.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
 		return errors.New("the alias certificate is not an end entity with digitalSignature")
-	}
-	if pub, ok := f.alias.PublicKey.(*ecdsa.PublicKey); !ok || pub.Curve != elliptic.P256() {
-		return errors.New("the alias key is not P-256")
 	}
 	return nil
 }
@@ -145,9 +153,9 @@ func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
 			"certificate chain does not lead to the trusted CA: %v", chainErr)
 	}
 	sigOK := false
-	if f.alias == nil {
+	if !f.usable {
 		v.add("VERIFY_SIGNATURE_INVALID", NoStage, "no usable signing key in the certificate chain")
-	} else if err := s.Verify(f.alias); err != nil {
+	} else if err := s.Verify(f.alias.p256Key()); err != nil {
 		v.add("VERIFY_SIGNATURE_INVALID", NoStage, "evidence signature does not verify with the alias key")
 	} else {
 		sigOK = true

@@ -17,9 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/veraison/corim/comid"
-	"github.com/veraison/corim/corim"
-
 	"otattest.org/veraison/scheme"
 )
 
@@ -27,35 +24,6 @@ type multi []string
 
 func (m *multi) String() string     { return strings.Join(*m, ",") }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
-
-// refValuesFromCorim reads the reference values of an unsigned CoRIM.
-func refValuesFromCorim(b []byte) ([]scheme.RefValue, error) {
-	var uc corim.UnsignedCorim
-	if err := uc.FromCBOR(b); err != nil {
-		return nil, err
-	}
-	var out []scheme.RefValue
-	for i, tag := range uc.Tags {
-		if len(tag) < 4 || string(tag[:3]) != string(corim.ComidTag) {
-			return nil, fmt.Errorf("tag %d is not a CoMID", i)
-		}
-		var c comid.Comid
-		if err := c.FromCBOR(tag[3:]); err != nil {
-			return nil, err
-		}
-		if c.Triples.ReferenceValues == nil {
-			continue
-		}
-		for j := range c.Triples.ReferenceValues.Values {
-			refs, err := scheme.RefValuesFromTriple(&c.Triples.ReferenceValues.Values[j])
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, refs...)
-		}
-	}
-	return out, nil
-}
 
 type appraisalJSON struct {
 	Status      string           `json:"ear.status"`
@@ -67,13 +35,14 @@ func cmdAppraise(args []string) error {
 	fs := flag.NewFlagSet("appraise", flag.ContinueOnError)
 	var cas, corims multi
 	fs.Var(&cas, "ca", "a manufacturer CA (PEM); repeatable")
-	fs.Var(&corims, "corim", "reference values (unsigned CoRIM); repeatable")
+	fs.Var(&corims, "corim", "reference values (a CoRIM signed by --corim-key); repeatable")
+	corimKey := fs.String("corim-key", "", "the release key (PEM) every --corim is signed with")
 	nonceHex := fs.String("nonce", "", "the nonce the evidence must carry")
 	noNonce := fs.Bool("no-nonce", false, "no freshness check")
 	repeat := fs.Int("repeat", 1, "appraise each evidence this many times (benchmark)")
 	if err := fs.Parse(args); err != nil || len(cas) == 0 || fs.NArg() == 0 ||
-		(*nonceHex == "") == !*noNonce || *repeat < 1 {
-		return usageError("appraise --ca FILE... [--corim FILE...] (--nonce HEX | --no-nonce) EVIDENCE...")
+		(*nonceHex == "") == !*noNonce || *repeat < 1 || (len(corims) > 0) != (*corimKey != "") {
+		return usageError("appraise --ca FILE... [--corim FILE... --corim-key PUB] (--nonce HEX | --no-nonce) EVIDENCE...")
 	}
 	var nonce []byte
 	if !*noNonce {
@@ -95,16 +64,26 @@ func cmdAppraise(args []string) error {
 		certs = append(certs, c)
 	}
 	var refs []scheme.RefValue
-	for _, f := range corims {
-		b, err := os.ReadFile(f)
+	if *corimKey != "" {
+		pub, err := loadP256(*corimKey)
 		if err != nil {
 			return err
 		}
-		r, err := refValuesFromCorim(b)
-		if err != nil {
-			return fmt.Errorf("%s: %w", f, err)
+		for _, f := range corims {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			payload, err := scheme.VerifySignedCorim(b, pub)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			c, err := scheme.ReadCorim(payload)
+			if err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			refs = append(refs, c.RefValues...)
 		}
-		refs = append(refs, r...)
 	}
 	if corims == nil {
 		refs = nil

@@ -47,7 +47,7 @@ func cmdRefvalCorim(args []string) error {
 		if d, err := hex.DecodeString(parts[1]); err != nil || len(d) != 32 {
 			return usageError(fmt.Sprintf("%q: the digest is not 64 hex digits", a))
 		}
-		r := scheme.RefValue{Stage: parts[0], Digest: strings.ToLower(parts[1])}
+		r := scheme.RefValue{Stage: parts[0], Digests: []string{strings.ToLower(parts[1])}}
 		if len(parts) == 3 {
 			n, err := strconv.ParseUint(parts[2], 10, 8)
 			if err != nil {

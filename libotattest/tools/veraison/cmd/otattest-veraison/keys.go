@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/lestrrat-go/jwx/v2/jwk"
@@ -51,4 +52,25 @@ func cmdEARKey(args []string) error {
 		return os.WriteFile(*pub, pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), 0o644)
 	}
 	return nil
+}
+
+// loadP256 reads a P-256 public key in PEM (otimage keygen --pub).
+func loadP256(path string) (*ecdsa.PublicKey, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	block, _ := pem.Decode(b)
+	if block == nil {
+		return nil, fmt.Errorf("%s: not PEM", path)
+	}
+	k, err := x509.ParsePKIXPublicKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	pub, ok := k.(*ecdsa.PublicKey)
+	if !ok || pub.Curve != elliptic.P256() {
+		return nil, fmt.Errorf("%s: not a P-256 public key", path)
+	}
+	return pub, nil
 }

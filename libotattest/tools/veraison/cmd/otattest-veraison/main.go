@@ -22,12 +22,12 @@ var commands = []command{
 	{"ear-key", "--out FILE [--pub FILE]", "make an ES256 key (JWK) for Veraison's EAR signer", cmdEARKey},
 	{"ta-corim", "--ca FILE --out FILE", "the manufacturer CA as a trust-anchor CoRIM", cmdTACorim},
 	{"refval-corim", "--out FILE STAGE:DIGEST[:SVN]...", "reference values as a CoRIM", cmdRefvalCorim},
-	{"provision", "--url URL FILE...", "submit CoRIMs to Veraison's provisioning API", cmdProvision},
+	{"provision", "--url URL [--corim-key PUB] FILE...", "submit CoRIMs to Veraison's provisioning API", cmdProvision},
 	{"attest", "--url URL [--otattestctl PATH] [--device N] [--out FILE]",
 		"fleet agent step: session, otattestctl attest --nonce, post, print the EAR", cmdAttest},
 	{"session", "--url URL [--nonce-size N | --nonce HEX]", "open a session: print its URL and nonce (hex)", cmdSession},
 	{"submit", "--session URL EVIDENCE", "post evidence to a session: print the EAR", cmdSubmit},
-	{"appraise", "--ca FILE... [--corim FILE...] (--nonce HEX | --no-nonce) EVIDENCE...",
+	{"appraise", "--ca FILE... [--corim FILE... --corim-key PUB] (--nonce HEX | --no-nonce) EVIDENCE...",
 		"appraise evidence with the scheme in-process; one JSON line each", cmdAppraise},
 }
 

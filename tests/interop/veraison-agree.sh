@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# The otattest scheme for Veraison and libotattest agree (docs/veraison.md):
+# on the evidence the evidence suite makes (tests/interop/evidence.sh: the
+# firmware's runtime on the software HAL through evidence_tool - a good
+# device, a hybrid one, each lifecycle, each certified claim a compromised
+# runtime changes, each part of the evidence with a byte flipped, a
+# truncated one, a wrong nonce, another CA), otattest-verify (--json and
+# --ear) and otattest-veraison appraise (the scheme in-process, the code
+# the Veraison plugin runs) name the same failed checks for the same
+# stages and the same EAR submodules, statuses and AR4SI vectors.
+# Before that, the scheme's Go unit tests (go vet, go test). Prints one
+# line per evidence and "N passed, N failed".
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+tool=$B/tests/interop/evidence_tool
+verify=$B/otattest-verify
+scheme=build/veraison/bin/otattest-veraison
+otimage=$B/otimage
+corim_tool=$B/tests/interop/corim_tool
+py=/usr/bin/python3
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+pass=0 fail=0
+work_log=$(mktemp)
+trap 'rm -f "$work_log"' EXIT
+fail_early() {
+	echo "veraison agreement: $1"
+	fail=1
+	finish
+}
+make -s "$tool" "$verify" "$otimage" "$corim_tool" >/dev/null ||
+	fail_early "cannot build $tool, $verify, $otimage and $corim_tool"
+# Skipped only when Go itself is missing; a Go build that fails fails.
+if ! command -v go >/dev/null; then
+	echo "veraison agreement: skipped: no Go toolchain on PATH (make deps)"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+make -s veraison-tools >/dev/null || fail_early "make veraison-tools failed (the Go build of the scheme)"
+# The scheme's own Go unit tests first (make veraison-test).
+if make -s veraison-test >"$work_log" 2>&1; then
+	pass=$((pass + 1))
+	echo "ok - go vet and go test of the scheme"
+else
+	fail=$((fail + 1))
+	sed 's/^/    /' "$work_log"
+	echo "not ok - go vet and go test of the scheme"
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work" "$work_log"' EXIT
+openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null | openssl pkcs8 -topk8 -nocrypt -out "$work/ear.key"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout "$work/other.key" \
+	-out "$work/other.pem" -subj "/CN=another CA" -days 1 2>/dev/null
+
+# agree [--tier-only] NAME EVIDENCE CA ARGS...: both verifiers on one evidence.
+agree() {
+	local only=()
+	[ "$1" = --tier-only ] && { only=(--tier-only); shift; }
+	local name=$1 ev=$2 ca=$3
+	shift 3
+	"$verify" --json --ca "$ca" "$@" "$ev" >"$work/v.json" 2>/dev/null
+	"$verify" --ear "$work/ear.key" --ca "$ca" "$@" "$ev" >"$work/v.jwt" 2>/dev/null
+	"$scheme" appraise --ca "$ca" "$@" "$ev" >"$work/s.json" 2>/dev/null
+	if $py tests/interop/veraison_agree.py "${only[@]}" "$name" "$work/v.json" "$work/v.jwt" "$work/s.json"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+}
+
+# make DIR [evidence_tool options]: one evidence of the suite.
+make_ev() {
+	local dir=$work/$1
+	shift
+	mkdir -p "$dir" && "$tool" "$@" "$dir" >/dev/null 2>&1 || fail_early "evidence_tool $* failed"
+}
+
+make_ev good
+nonce=$(cat "$work/good/nonce.hex")
+agree "an honest device" "$work/good/evidence.cose" "$work/good/ca.pem" --nonce "$nonce"
+agree "no nonce checked" "$work/good/evidence.cose" "$work/good/ca.pem" --no-nonce
+agree "a wrong nonce" "$work/good/evidence.cose" "$work/good/ca.pem" \
+	--nonce "$(printf %02x $((0x${nonce:0:2} ^ 1)))${nonce:2}"
+agree "another CA" "$work/good/evidence.cose" "$work/other.pem" --nonce "$nonce"
+# Reference values: the CoRIM of the release the device booted
+# (corim_tool, as tests/interop/corim.sh makes it) and that of a record
+# whose BL0 names another root key.
+"$otimage" keygen --out "$work/release.pem" --pub "$work/release.pub" >/dev/null 2>&1 &&
+	"$corim_tool" "$work/good/record.bin" "$work/release.pem" "$work/booted.corim" >/dev/null 2>&1 ||
+	fail_early "corim_tool failed"
+make_ev other-release --lie root-key
+"$corim_tool" "$work/other-release/record.bin" "$work/release.pem" "$work/keys.corim" >/dev/null 2>&1 ||
+	fail_early "corim_tool failed"
+refs=(--corim-key "$work/release.pub" --corim)
+agree "the release the device booted" "$work/good/evidence.cose" "$work/good/ca.pem" \
+	--nonce "$nonce" "${refs[@]}" "$work/booted.corim"
+agree "reference values of two releases" "$work/good/evidence.cose" "$work/good/ca.pem" \
+	--nonce "$nonce" "${refs[@]}" "$work/booted.corim" "${refs[@]}" "$work/keys.corim"
+agree "a stage listed with other signer keys" "$work/good/evidence.cose" "$work/good/ca.pem" \
+	--nonce "$nonce" "${refs[@]}" "$work/keys.corim"
+make_ev hybrid --rom-ext-hybrid
+agree "a hybrid device of the release" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" \
+	--nonce "$(cat "$work/hybrid/nonce.hex")" "${refs[@]}" "$work/booted.corim"
+agree "a hybrid device" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" --nonce "$(cat "$work/hybrid/nonce.hex")"
+for lc in test_unlocked dev prod prod_end rma; do
+	make_ev "lc-$lc" --lifecycle "$lc"
+	agree "lifecycle $lc" "$work/lc-$lc/evidence.cose" "$work/lc-$lc/ca.pem" \
+		--nonce "$(cat "$work/lc-$lc/nonce.hex")"
+done
+for lie in root-key delegate-key depth path scheme stage-tag-key-version min-svn epoch lifecycle \
+	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity; do
+	make_ev "lie-$lie" --lie "$lie"
+	agree "a runtime that changed $lie" "$work/lie-$lie/evidence.cose" "$work/lie-$lie/ca.pem" \
+		--nonce "$(cat "$work/lie-$lie/nonce.hex")"
+done
+head -c 100 "$work/good/evidence.cose" >"$work/trunc.cose"
+agree "a truncated evidence" "$work/trunc.cose" "$work/good/ca.pem" --nonce "$nonce"
+cp "$work/good/evidence.cose" "$work/trail.cose" && printf '\0' >>"$work/trail.cose"
+agree "a byte after the evidence" "$work/trail.cose" "$work/good/ca.pem" --nonce "$nonce"
+# Every byte evidence.sh flips (evidence_regions.py), in every part.
+$py tests/interop/evidence_regions.py "$work/good/evidence.cose" 37 >"$work/regions" ||
+	fail_early "evidence_regions.py failed"
+while read -r at region; do
+	cp "$work/good/evidence.cose" "$work/flip.cose"
+	byte=$(od -An -tu1 -j "$at" -N1 "$work/flip.cose" | tr -d ' ')
+	printf "\\$(printf %03o $((byte ^ 0xff)))" |
+		dd of="$work/flip.cose" bs=1 seek="$at" conv=notrunc status=none
+	tier=()
+	[ "$region" = cert ] && tier=(--tier-only)
+	agree "${tier[@]}" "byte $at flipped ($region)" "$work/flip.cose" "$work/good/ca.pem" --nonce "$nonce"
+done <"$work/regions"
+finish

@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""veraison_agree.py [--tier-only] NAME VERIFY_JSON VERIFY_EAR SCHEME_JSON
+
+Compares two verifiers on one evidence: libotattest (otattest-verify
+--json and --ear) and the otattest scheme for Veraison (otattest-veraison
+appraise, one JSON line). They agree when they name the same failed
+checks for the same stages and give each EAR submodule the same
+ear.status and trustworthiness vector. The CBOR refusals compare as one:
+every one has the same refusal row (refusal.h: instance-identity 1), and
+which name a malformed item gets depends on the order a decoder meets
+its faults in. With --tier-only (a certificate's DER damaged: OpenSSL's
+d2i_X509 and Go's readers accept different damage, docs/veraison.md)
+only each submodule's ear.status must agree. Prints one "ok - " or
+"not ok - " line; exits 1 when they differ.
+"""
+import base64
+import json
+import sys
+
+
+def ear_submods(jwt):
+    payload = jwt.strip().split(".")[1]
+    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    out = {}
+    for name, sub in claims["submods"].items():
+        vec = {k: v for k, v in sub.get("ear.trustworthiness-vector", {}).items() if v != 0}
+        out[name] = (sub["ear.status"], vec)
+    return out
+
+
+def cbor_as_one(status):
+    return "CBOR_*" if status.startswith("CBOR_") else status
+
+
+def main():
+    args = sys.argv[1:]
+    tier_only = args[0] == "--tier-only"
+    if tier_only:
+        args = args[1:]
+    name, vjson, vear, sjson = args
+    verify = json.load(open(vjson))
+    lib_failures = sorted({(cbor_as_one(f["check"]), f.get("stage") or "-")
+                           for f in verify.get("failures", [])})
+    lib_subs = ear_submods(open(vear).read())
+    mine = json.loads(open(sjson).read())
+    stages = {"0": "-", "1": "rom_ext", "2": "bl0"}
+    scheme_failures = sorted({(cbor_as_one(f["status"]), stages[str(f["stage"])])
+                              for sub in mine["submods"].values() for f in (sub["failures"] or [])})
+    scheme_subs = {n: (s["ear.status"], s["ear.trustworthiness-vector"]) for n, s in mine["submods"].items()}
+    problems = []
+    if tier_only:
+        lib_subs = {n: (s[0], None) for n, s in lib_subs.items()}
+        scheme_subs = {n: (s[0], None) for n, s in scheme_subs.items()}
+    elif lib_failures != scheme_failures:
+        problems.append(f"failures: libotattest {lib_failures}, scheme {scheme_failures}")
+    if lib_subs != scheme_subs:
+        problems.append(f"EAR submods: libotattest {lib_subs}, scheme {scheme_subs}")
+    if problems:
+        print(f"not ok - {name}: " + "; ".join(problems))
+        sys.exit(1)
+    print(f"ok - {name}: {', '.join(f'{n} {s[0]}' for n, s in sorted(scheme_subs.items()))}"
+          f"{'; ' + ', '.join(f[0] for f in lib_failures) if lib_failures else ''}")
+
+
+if __name__ == "__main__":
+    main()

@@ -7,6 +7,10 @@
  * the loader is given that key. A first byte of 0 hands the rest over as
  * a whole signed CoRIM instead (the envelope, its headers and meta).
  *
+ * Seeds (tests/fuzz/corpus/fuzz_corim/): signed-release is 0 and a CoRIM
+ * `otimage corim` wrote for a ROM_EXT and a BL0 image, payload-release is 1
+ * and that CoRIM's payload.
+ *
  * Properties beyond "no crash": a CoRIM loads whole or not at all (the
  * table grows only on success, never past its bound), and what loads is
  * in range: a stage, 1 to 4 SHA-256 digests, at most a chain's key ids.

@@ -90,6 +90,7 @@ static ota_status_t text_eq(struct rd *r, const char *what, const char *want)
 static ota_status_t id_choice(struct rd *r, const char *what)
 {
 	const uint8_t *p;
+	const char *t;
 	uint64_t tag;
 	uint32_t major;
 	size_t n;
@@ -97,7 +98,7 @@ static ota_status_t id_choice(struct rd *r, const char *what)
 	if (ota_cbor_peek(&r->d, &major) != OTA_OK)
 		return bad(r, "%s: missing", what);
 	if (major == OTA_CBOR_TSTR) {
-		if (ota_cbor_get_text(&r->d, (const char **)&p, &n) != OTA_OK || n == 0 ||
+		if (ota_cbor_get_text(&r->d, &t, &n) != OTA_OK || n == 0 ||
 		    n > OTA_CORIM_MAX_TEXT)
 			return bad(r, "%s: empty or longer than %u bytes", what, OTA_CORIM_MAX_TEXT);
 		return OTA_OK;

@@ -6,7 +6,7 @@
 #    pinned in scripts/deps.sh),
 # for an accepted device and for each refusal the evidence suite provokes:
 # a wrong nonce, another CA, each policy rule (the fleet rules too: a dev
-# or RMA device under a production policy, a denied delegate, a revoked
+# or RMA device under a production policy, a debug image, a denied delegate, a revoked
 # identity certificate in a CRL made by `openssl ca`), claims a runtime
 # changed, reference values (a CoRIM) that do not list a booted stage's
 # measurement, flipped bytes of each part of the evidence. Each case names the
@@ -140,6 +140,10 @@ for lc in dev rma; do
 	rule_case "a $lc device under a production policy" "$production" \
 		rom_ext=contraindicated:hardware=96,instance-identity=2 bl0=contraindicated:hardware=96 -- "$work/$lc"
 done
+mkdir "$work/debug" && "$tool" --debug-image "$work/debug" >/dev/null
+ok $? "evidence_tool --debug-image: a BL0 image with the DEBUG usage flag booted"
+rule_case "a debug image under a policy that refuses them" "debug_images_allowed = false" \
+	bl0=contraindicated:configuration=96 rom_ext=affirming:$affirmed -- "$work/debug"
 printf '%b\n' "$production" >"$work/prod.policy"
 ear_case "a prod device under a production policy" 0 "$nonce" rom_ext=affirming bl0=affirming -- \
 	"${base[@]}" --policy "$work/prod.policy" "$work/evidence.cose"

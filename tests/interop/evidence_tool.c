@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE] OUTDIR: run the firmware's runtime on
+ * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE | --debug-image] OUTDIR:
+ * run the firmware's runtime on
  * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
  * provisioned device, ROM_EXT's handoff, the key manager locked) and write
  * what an independent verifier needs:
@@ -27,7 +28,8 @@
  *
  * --lifecycle STATE (dev, rma, ...) boots the device in that lifecycle
  * state, which ROM_EXT certifies: honest evidence a production policy
- * must refuse (ear.sh).
+ * must refuse (ear.sh). --debug-image boots a BL0 image whose usage
+ * carries the DEBUG flag (debug_images_allowed = false refuses it).
  *
  * The work runs as one check test (the fixture asserts with check).
  */
@@ -45,6 +47,7 @@ static const char *outdir;
 static bool rom_ext_hybrid;
 static int lie = -1;
 static int lifecycle = -1;
+static bool debug_image;
 
 /* What --lie can change, each a claim the alias certificate certifies. */
 static const char *const lie_names[] = {
@@ -127,6 +130,8 @@ START_TEST(make_evidence)
 	evfix_open(&f, EVFIX_IDCERT_OURS);
 	if (lifecycle >= 0)
 		f.bs.record.hdr.lifecycle = f.bs.otp.lifecycle = (uint32_t)lifecycle;
+	if (debug_image) /* the booted BL0 A */
+		f.bs.record.stage[2].effective.usage.flags |= OTA_CAP_DEBUG;
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
@@ -166,6 +171,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--rom-ext-hybrid"))
 		rom_ext_hybrid = true;
+	else if (argc == 3 && !strcmp(argv[1], "--debug-image"))
+		debug_image = true;
 	else if (argc == 4 && !strcmp(argv[1], "--lifecycle")) {
 		for (uint32_t lc = 0; lc < OTA_LC_COUNT; lc++)
 			if (!strcmp(argv[2], ota_lifecycle_name(lc)))
@@ -175,9 +182,9 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[2], lie_names[i]))
 				lie = (int)i;
 	}
-	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0) {
-		fprintf(stderr,
-			"usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE] OUTDIR\n");
+	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image) {
+		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
+				"--lifecycle STATE | --debug-image] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

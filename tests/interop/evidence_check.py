@@ -249,8 +249,9 @@ def measured_component(body, rom):
 
 def v2_attempts(claims):
     """Every attempt put together from measurements, measres and the attempts
-    claim, keyed 1..12 as the record's fields: stage slot status path
-    sig-scheme depth svn tag-key-version measurement key-ids flags time."""
+    claim, keyed 1..14 as the record's fields: stage slot status path
+    sig-scheme depth svn tag-key-version measurement key-ids flags time
+    path-reason usage-flags."""
     comps = claims[273]
     if any(f[0] != MC_CONTENT_FORMAT for f in comps):
         raise ValueError("a measurement is not a measured component (295)")
@@ -265,8 +266,10 @@ def v2_attempts(claims):
             raise ValueError("measres system %r" % g[0])
         path = PATHS.index(g[0][14:])
         keys = sorted(a)
-        if keys not in ([1, 2, 3, 4, 5, 6, 7], [1, 2, 3, 4, 5, 6, 7, 8]):
+        if keys not in ([1, 2, 3, 4, 5, 6, 7, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]):
             raise ValueError("attempt keys %s" % keys)
+        if not 0 <= a[9] <= 9 or a[10] & ~0x3:
+            raise ValueError("path reason %r or usage flags %r out of range" % (a[9], a[10]))
         if (8 in a) == bool(a[6] & 1):
             raise ValueError("a booted attempt has its own component, or a refused one lacks it")
         if 8 in a:
@@ -282,7 +285,7 @@ def v2_attempts(claims):
         if g[1][0][1] != want:
             raise ValueError("measres result %r for status %#x path %d" % (g[1][0][1], a[3], path))
         out.append({1: a[1], 2: a[2], 3: a[3], 4: path, 5: a[4], 6: len(auth) - 1, 7: svn,
-                    8: a[5], 9: digest, 10: auth, 11: a[6], 12: a[7]})
+                    8: a[5], 9: digest, 10: auth, 11: a[6], 12: a[7], 13: a[9], 14: a[10]})
     if k != len(booted):
         raise ValueError("measurements list a stage no attempt booted")
     return rom[2], out
@@ -355,7 +358,8 @@ def parse_record(buf):
         s = dict(zip("stage slot status path sig_scheme depth svn tag_key_version".split(), f[:8]))
         s["measurement"] = f[8]
         s["key_ids"] = [f[9][32 * k:32 * k + 32] for k in range(s["depth"] + 1)]
-        s["verify_time_ns"], s["flags"] = struct.unpack_from("<QI", buf, off + 200)
+        s["usage_flags"] = struct.unpack_from("<I", buf, off + 176)[0]  # effective usage flags
+        s["verify_time_ns"], s["flags"], s["path_reason"] = struct.unpack_from("<QIH", buf, off + 200)
         stages.append(s)
     return h, stages
 
@@ -457,7 +461,8 @@ def main():
     for i, (c, s) in enumerate(zip(cs, stages)):
         want = {1: s["stage"], 2: s["slot"], 3: s["status"], 4: s["path"], 5: s["sig_scheme"],
                 6: s["depth"], 7: s["svn"], 8: s["tag_key_version"], 9: s["measurement"],
-                10: s["key_ids"], 11: s["flags"], 12: s["verify_time_ns"]}
+                10: s["key_ids"], 11: s["flags"], 12: s["verify_time_ns"],
+                13: s["path_reason"], 14: s["usage_flags"]}
         check("attempt %d claims match the record" % i, c == want)
     return summary()
 

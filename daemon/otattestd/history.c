@@ -313,6 +313,9 @@ int history_add(struct history *h, const char *device, const void *record, uint3
 
 	if (len < sizeof(struct ota_record_header) || len > OTA_RECORD_MAX_BYTES)
 		return -EINVAL;
+	/* A history never opened (all zero, as a test's manager): in memory, default bound. */
+	if (!h->max)
+		h->max = HISTORY_DEFAULT_MAX;
 	if (is_newest_of_its_device(h, record, len))
 		return 0;
 	memset(&e, 0, sizeof(e));

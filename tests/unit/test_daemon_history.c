@@ -331,6 +331,20 @@ START_TEST(oversized_file_set_aside)
 }
 END_TEST
 
+/* A manager that never opened its history (all zero) still keeps records in memory. */
+START_TEST(unopened_history_keeps_in_memory)
+{
+	struct history h;
+
+	memset(&h, 0, sizeof(h));
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 1, 1), 1);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 1, 2), 0);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 2, 3), 1);
+	ck_assert_uint_eq(query(&h, NULL, 0, 0).n, 2);
+	history_close(&h);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
 	Suite *s = suite_create("daemon_history");
@@ -345,6 +359,7 @@ static Suite *history_suite(void)
 	tcase_add_test(t, corrupt_entry_ends_the_file);
 	tcase_add_test(t, unreadable_record_skipped_bad_name_refused);
 	tcase_add_test(t, oversized_file_set_aside);
+	tcase_add_test(t, unopened_history_keeps_in_memory);
 	suite_add_tcase(s, t);
 	return s;
 }

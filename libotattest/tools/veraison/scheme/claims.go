@@ -9,7 +9,6 @@ package scheme
 // mean something it cannot judge.
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -252,16 +251,16 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 		{ClaimEpoch, &c.Epoch, 0xffffffff, "epoch"},
 		{ClaimLifecycle, &c.Lifecycle, LCCount - 1, "lifecycle"},
 		{ClaimTagKeyVersion, &c.TagKeyVersion, 0xffffffff, "tag-key-version"},
-		{ClaimResetReason, &c.ResetReason, 3, "reset-reason"},
-		{ClaimRecordFlags, &c.RecordFlags, 1, "record-flags"},
+		{ClaimResetReason, &c.ResetReason, ResetUpdate, "reset-reason"},
+		{ClaimRecordFlags, &c.RecordFlags, RecordFlagsAll, "record-flags"},
 		{ClaimChainMaxSVN, &c.ChainMaxSVN, SVNLimit, "chain-max-svn"},
 	} {
 		if *f.out, err = u32(m[f.key], f.limit, f.name); err != nil {
 			return nil, err
 		}
 	}
-	if c.DbgStat != DbgStat(c.Lifecycle) {
-		return nil, bad("dbgstat %d is not the lifecycle's", c.DbgStat)
+	if c.ResetReason < ResetCold {
+		return nil, bad("reset-reason is not 1..3")
 	}
 	floors, ok := m[ClaimFloors].([]any)
 	if !ok || len(floors) != 2 {
@@ -273,24 +272,37 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 	if c.FloorBL0, err = u32(floors[1], SVNLimit, "BL0 floor"); err != nil {
 		return nil, err
 	}
-	gen, ok := m[ClaimGeneration].(uint64)
-	if !ok {
-		return nil, bad("generation is not an unsigned integer")
+	gen, err := u32(m[ClaimGeneration], 0xffffffff, "generation")
+	if err != nil {
+		return nil, err
 	}
-	c.Generation = gen
+	c.Generation = uint64(gen)
 	if err := c.decodeMeasurements(m[ClaimMeasurements]); err != nil {
 		return nil, err
 	}
 	if err := c.decodeAttempts(m[ClaimMeasRes], m[ClaimAttempts]); err != nil {
 		return nil, err
 	}
+	// The registered claims summarise the private ones and must agree.
+	okStages := map[uint32]bool{}
+	for _, a := range c.Attempts {
+		if a.Booted() {
+			okStages[a.Stage] = true
+		}
+	}
+	if c.OEMBoot != (okStages[StageROMExt] && okStages[StageBL0]) {
+		return nil, bad("oemboot is %v, the attempts say otherwise", c.OEMBoot)
+	}
+	if c.DbgStat != DbgStat(c.Lifecycle) {
+		return nil, bad("dbgstat %d is not the lifecycle's", c.DbgStat)
+	}
 	return c, nil
 }
 
 func (c *Claims) decodeMeasurements(v any) error {
 	list, ok := v.([]any)
-	if !ok || len(list) < 1 || len(list) > 1+StageCount {
-		return bad("measurements is not 1..3 entries")
+	if !ok || len(list) < 1 || len(list) > 1+RecordMaxStages {
+		return bad("measurements is not 1..5 entries")
 	}
 	for i, e := range list {
 		pair, ok := e.([]any)
@@ -313,21 +325,7 @@ func (c *Claims) decodeMeasurements(v any) error {
 			comp.Authorities == nil {
 			return bad("measurement %d is not a stage's", i)
 		}
-		for _, prev := range c.Components {
-			if prev.Name == comp.Name {
-				return bad("two measurements of %s", comp.Name)
-			}
-		}
 		c.Components = append(c.Components, *comp)
-	}
-	return nil
-}
-
-func (c *Claims) component(name string) *Component {
-	for i := range c.Components {
-		if c.Components[i].Name == name {
-			return &c.Components[i]
-		}
 	}
 	return nil
 }
@@ -335,10 +333,13 @@ func (c *Claims) component(name string) *Component {
 func (c *Claims) decodeAttempts(measres, attempts any) error {
 	results, ok1 := measres.([]any)
 	maps, ok2 := attempts.([]any)
-	if !ok1 || !ok2 || len(results) != len(maps) || len(maps) < 1 || len(maps) > 2*StageCount {
-		return bad("measres and attempts are not 1..4 entries each, one per attempt")
+	if !ok1 || !ok2 || len(maps) > RecordMaxStages || len(results) > RecordMaxStages {
+		return bad("attempts or measres has more than %d entries", RecordMaxStages)
 	}
-	booted := map[uint32]bool{}
+	if len(results) != len(maps) {
+		return bad("measres has %d groups for %d attempts", len(results), len(maps))
+	}
+	booted := 0
 	for i := range maps {
 		var a Attempt
 		r, ok := results[i].([]any)
@@ -413,18 +414,15 @@ func (c *Claims) decodeAttempts(measres, attempts any) error {
 		raw, has := m[AttemptComponent]
 		keys := len(fields) + 1
 		if a.Flags&StageFlagBooted != 0 {
+			// The k-th booted attempt is measurements[1 + k].
 			if has {
 				return bad("booted attempt %d carries its own component", i)
 			}
-			if booted[a.Stage] {
-				return bad("two booted attempts of %s", name)
+			if 1+booted >= len(c.Components) || c.Components[1+booted].Name != name {
+				return bad("measurements do not list attempt %d, which booted", i)
 			}
-			booted[a.Stage] = true
-			if a.Status == StatusOK {
-				if a.Component = c.component(name); a.Component == nil {
-					return bad("booted %s has no measurement", name)
-				}
-			}
+			a.Component = &c.Components[1+booted]
+			booted++
 		} else {
 			if !has {
 				return bad("refused attempt %d has no component", i)
@@ -442,12 +440,8 @@ func (c *Claims) decodeAttempts(measres, attempts any) error {
 		}
 		c.Attempts = append(c.Attempts, a)
 	}
-	for _, comp := range c.Components[1:] {
-		if !booted[stageByName(comp.Name)] {
-			return bad("measurement of %s, which did not boot", comp.Name)
-		}
+	if booted != len(c.Components)-1 {
+		return bad("measurements list %d stages, %d attempts booted", len(c.Components)-1, booted)
 	}
 	return nil
 }
-
-var errNoClaims = errors.New("no claims")

@@ -10,8 +10,9 @@
 package scheme
 
 // The numbers below are those of libotattest/include/otattest/*.h, the one
-// definition of the format; consts_test.go reads the headers and fails when
-// a number here differs.
+// definition of the format: the limits come from the headers at build time
+// (headers_gen.go, made by gen/headers.c), the keys here are held to them
+// by headers_test.go.
 
 // SchemeName names the scheme in Veraison: lookup keys, EAR policy ids.
 const SchemeName = "OTATTEST"
@@ -74,20 +75,14 @@ const (
 	LCProd         = 2
 	LCProdEnd      = 3
 	LCRMA          = 4
-	LCCount        = 5
 )
 
 const (
 	DeviceIDBytes      = 16
 	KeyIDBytes         = 32
 	MaxDelegationDepth = 2
-	SVNLimit           = 255
-	StatusOK           = 0x739 // OTA_OK
 	StageFlagBooted    = 0x1
 	StageFlagFallback  = 0x2
-	StageFlagAll       = 0x3
-	NonceMin           = 16
-	NonceMax           = 64
 	UEIDTypeRand       = 0x01
 )
 
@@ -134,8 +129,6 @@ const (
 	AttemptComponent     = 8
 	AttemptPathReason    = 9
 	AttemptUsageFlags    = 10
-	ReasonMax            = 9   // OTA_REASON_MAX
-	CapAll               = 0x3 // OTA_CAP_ALL
 )
 
 // measured-component map keys and values.

@@ -97,34 +97,19 @@ func TestConstsMatchEvidenceHeader(t *testing.T) {
 	}
 }
 
-func TestRefusalsMatchRefusalHeader(t *testing.T) {
-	h := header(t, "refusal.h")
-	values := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)^#define OTA_AR4SI_(\w+) \(?(-?\d+)\)?`).FindAllStringSubmatch(h, -1) {
-		values[m[1]], _ = strconv.Atoi(m[2])
+// The generated table holds every row refusal.h has (the generator's
+// X-macro cannot skip one; this checks the generator ran on the header).
+func TestRefusalTableIsTheHeaders(t *testing.T) {
+	rows := regexp.MustCompile(`X\((\w+), \w+, \w+\)`).FindAllStringSubmatch(header(t, "refusal.h"), -1)
+	if len(rows) != len(Refusals) {
+		t.Fatalf("refusal.h has %d rows, the scheme %d: run make veraison-tools", len(rows), len(Refusals))
 	}
-	claims := map[string]string{}
-	for _, m := range regexp.MustCompile(`X\((\w+), "([a-z-]+)"\)`).FindAllStringSubmatch(h, -1) {
-		claims[m[1]] = m[2]
-	}
-	rows := regexp.MustCompile(`X\((\w+), (\w+), (\w+)\)`).FindAllStringSubmatch(h, -1)
-	if len(rows) < 30 || len(claims) != 8 {
-		t.Fatalf("refusal.h: %d rows, %d claims read", len(rows), len(claims))
-	}
-	seen := map[string]bool{}
 	for _, r := range rows {
-		status, claim, value := r[1], claims[r[2]], values[r[3]]
-		seen[status] = true
-		got, ok := Refusals[status]
-		if !ok {
-			t.Errorf("refusal.h has %s, this scheme does not", status)
-		} else if got.Claim != claim || got.Value != value {
-			t.Errorf("%s: refusal.h %s %d, here %s %d", status, claim, value, got.Claim, got.Value)
+		if _, ok := Refusals[r[1]]; !ok {
+			t.Errorf("refusal.h has %s, the scheme does not", r[1])
 		}
 	}
-	for status := range Refusals {
-		if !seen[status] {
-			t.Errorf("%s is here but not in refusal.h", status)
-		}
+	if _, ok := Refusals[StatusNotInReferenceValues]; !ok {
+		t.Errorf("%s has no refusal row", StatusNotInReferenceValues)
 	}
 }

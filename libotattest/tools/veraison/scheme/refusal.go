@@ -3,8 +3,8 @@
 package scheme
 
 // What each refusal tells a relying party: libotattest's one table of them
-// (libotattest/include/otattest/refusal.h, OTA_REFUSAL_LIST), the same rows
-// here; refusal_test.go reads the header and fails on any difference.
+// (libotattest/include/otattest/refusal.h, OTA_REFUSAL_LIST), taken at
+// build time (gen/headers.c writes headers_gen.go).
 
 import "github.com/veraison/ear"
 
@@ -40,40 +40,12 @@ type Refusal struct {
 	Value int
 }
 
-// Refusals maps a status name to its row.
-var Refusals = map[string]Refusal{}
-
-func rows(claim string, value int, statuses ...string) {
-	for _, s := range statuses {
-		Refusals[s] = Refusal{claim, value}
-	}
-}
-
-func init() {
-	rows(InstanceIdentity, ValueUnexpectedEvidence, "CBOR_TRUNCATED", "CBOR_TRAILING", "CBOR_INDEFINITE",
-		"CBOR_DUPLICATE_KEY", "CBOR_OVERSIZE", "CBOR_TYPE", "CBOR_NONCANONICAL", "CBOR_DEPTH",
-		"CBOR_UNSUPPORTED", "CBOR_BAD_UTF8", "COSE_BAD_HEADER", "COSE_BAD_ALG", "COSE_SIG_INVALID",
-		"VERIFY_CLAIMS_INVALID")
-	rows(InstanceIdentity, ValueUnrecognizedInstance, "VERIFY_CHAIN_UNTRUSTED")
-	rows(InstanceIdentity, ValueContraindicated, "VERIFY_IDENTITY_REVOKED", "VERIFY_DEVICE_MISMATCH",
-		"VERIFY_IDENTITY_MISMATCH", "VERIFY_EPOCH_BELOW_POLICY")
-	rows(InstanceIdentity, ValueCryptoFailed, "VERIFY_SIGNATURE_INVALID", "VERIFY_NONCE_MISMATCH")
-	rows(Executables, ValueUnsafe, "VERIFY_NOT_CERTIFIED", "VERIFY_SVN_BELOW_POLICY")
-	rows(Executables, ValueContraindicated, "VERIFY_TCB_MISMATCH", "VERIFY_RESULT_MISMATCH",
-		"VERIFY_STATE_MISMATCH", "VERIFY_STAGE_REFUSED", "VERIFY_DELEGATE_DENIED")
-	rows(Executables, ValueUnrecognized, "VERIFY_ROOT_KEY_NOT_ALLOWED")
-	rows(SourcedData, ValueContraindicated, "VERIFY_RECORD_MISMATCH")
-	rows(Hardware, ValueContraindicated, "VERIFY_LIFECYCLE_NOT_ALLOWED")
-	rows(Configuration, ValueUnsafe, "VERIFY_DEPTH_EXCEEDED", "VERIFY_TAG_PATH_FORBIDDEN",
-		"VERIFY_HYBRID_MISSING")
-	rows(Configuration, ValueContraindicated, "VERIFY_DEBUG_IMAGE")
-	// A booted stage whose measurement the provisioned reference values do
-	// not list: code the fleet does not recognize.
-	rows(Executables, ValueUnrecognized, StatusNotInReferenceValues)
-}
+// Refusals maps a status name to its row: refusal.h's table, as the C
+// compiler reads it (headers_gen.go).
+var Refusals = refusalRows
 
 // StatusNotInReferenceValues is the refusal for a stage the reference
-// values do not list.
+// values do not list (ota_refvals_check).
 const StatusNotInReferenceValues = "VERIFY_REFERENCE_MISMATCH"
 
 // Tier is AR4SI's tier of a value, ordered worst last as ear.status

@@ -108,3 +108,12 @@ bench: bench-stack
 
 soak: $(E2E_STACK_DEPS)
 	tests/bench/soak.sh
+
+# Veraison's services with the otattest scheme against otattest-verify on
+# the same evidence, evidences per second (tests/bench/veraison.sh,
+# docs/veraison.md). Needs Go (make veraison).
+.PHONY: bench-veraison
+bench-veraison:
+	B=$(B) tests/bench/veraison.sh
+
+bench: bench-veraison

@@ -194,7 +194,9 @@ func (EvidenceHandler) AppraiseEvidence(ec *proto.EvidenceContext, endorsements 
 	if err != nil {
 		return nil, err
 	}
-	refs := []scheme.RefValue{}
+	// No reference values provisioned: none consulted, as otattest-verify
+	// without --corim; once any are, a stage must be among them.
+	var refs []scheme.RefValue
 	for i, s := range endorsements {
 		var e handler.Endorsement
 		var r scheme.RefValue

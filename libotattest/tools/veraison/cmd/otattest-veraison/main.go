@@ -27,6 +27,8 @@ var commands = []command{
 		"fleet agent step: session, otattestctl attest --nonce, post, print the EAR", cmdAttest},
 	{"session", "--url URL [--nonce-size N | --nonce HEX]", "open a session: print its URL and nonce (hex)", cmdSession},
 	{"submit", "--session URL EVIDENCE", "post evidence to a session: print the EAR", cmdSubmit},
+	{"bench", "--url URL --nonce HEX [--n N] [--clients C] EVIDENCE",
+		"throughput of a running Veraison: sessions and appraisals of one evidence", cmdBench},
 	{"appraise", "--ca FILE... [--corim FILE... --corim-key PUB] (--nonce HEX | --no-nonce) EVIDENCE...",
 		"appraise evidence with the scheme in-process; one JSON line each", cmdAppraise},
 }

@@ -96,7 +96,11 @@ static const char usage_text[] =
 	"                     dev1.nonce).\n"
 	"    --record-files   with --batch: each evidence's boot record likewise, .record.\n"
 	"    -q, --quiet      print nothing on stdout; the exit status is the verdict.\n"
-	"    -h, --help       show this help.\n"
+	"    --key-names FILE key names (docs/keynames.md): key ids in the verdict are\n"
+	"                     followed by their names, each stage's key chain shown by\n"
+	"                     name (key_chain in --json). Default /etc/otattest/key-names\n"
+	"                     when it exists; a file that does not parse is refused\n"
+	"                     with its line (exit 10).\n"	"    -h, --help       show this help.\n"
 	"\n"
 	"POLICY FILE\n"
 	"    'key = value' lines, '#' comments. Keys: min_svn_rom_ext, min_svn_bl0\n"
@@ -205,12 +209,15 @@ int main(int argc, char **argv)
 		{ "nonce-files", no_argument, NULL, 'F' },
 		{ "record-files", no_argument, NULL, 'R' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "key-names", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
 	bool json = false, quiet = false, no_nonce = false, batch = false, nonce_files = false;
 	bool record_files = false, ear_raw = false;
+	const char *key_names_path = NULL;
+	static struct otu_keynames key_names;
 	const char *ear_path = NULL;
 	uint32_t jobs = 0, crl_count = 0;
 	const char *crl_paths[OTA_POLICY_MAX_CRLS];
@@ -264,6 +271,7 @@ int main(int argc, char **argv)
 		case 'F': nonce_files = true; break;
 		case 'R': record_files = true; break;
 		case 'q': quiet = true; break;
+		case 'k': key_names_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
 		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
 		}
@@ -293,6 +301,17 @@ int main(int argc, char **argv)
 				"Try '" PROG " --help'.\n");
 		return OTA_EXIT_USAGE;
 	}
+	/*
+	 * Key names for the verdict (docs/keynames.md): the default file may be
+	 * absent; one that does not parse is refused with its line, as is a
+	 * --key-names file that cannot be read.
+	 */
+	if ((rc = otu_keynames_load(key_names_path ? key_names_path : OTU_KEYNAMES_PATH, !key_names_path,
+				    &key_names, why, sizeof(why))) < 0)
+		return fail_input("--key-names", key_names_path ? key_names_path : OTU_KEYNAMES_PATH,
+				  rc == -EINVAL || rc == -EFBIG ? OTA_HOST_BAD_ARGUMENT : OTA_HOST_IO,
+				  why);
+	vo_set_key_names(&key_names);
 	/* A nonce that is not one is a bad value (exit 10, as --help says), not bad usage. */
 	if (nonce_hex && ((nonce_len = otu_hex_decode(nonce_hex, nonce, sizeof(nonce))) < 0 ||
 			  nonce_len < OTA_NONCE_MIN))

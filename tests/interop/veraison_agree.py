@@ -5,10 +5,7 @@ Compares two verifiers on one evidence: libotattest (otattest-verify
 --json and --ear) and the otattest scheme for Veraison (otattest-veraison
 appraise, one JSON line). They agree when they name the same failed
 checks for the same stages and give each EAR submodule the same
-ear.status and trustworthiness vector. The CBOR refusals compare as one:
-every one has the same refusal row (refusal.h: instance-identity 1), and
-which name a malformed item gets depends on the order a decoder meets
-its faults in. With --tier-only (a certificate's DER damaged: OpenSSL's
+ear.status and trustworthiness vector. With --tier-only (a certificate's DER damaged: OpenSSL's
 d2i_X509 and Go's readers accept different damage, docs/veraison.md)
 only each submodule's ear.status must agree. Prints one "ok - " or
 "not ok - " line; exits 1 when they differ.
@@ -28,10 +25,6 @@ def ear_submods(jwt):
     return out
 
 
-def cbor_as_one(status):
-    return "CBOR_*" if status.startswith("CBOR_") else status
-
-
 def main():
     args = sys.argv[1:]
     tier_only = args[0] == "--tier-only"
@@ -39,12 +32,11 @@ def main():
         args = args[1:]
     name, vjson, vear, sjson = args
     verify = json.load(open(vjson))
-    lib_failures = sorted({(cbor_as_one(f["check"]), f.get("stage") or "-")
-                           for f in verify.get("failures", [])})
+    lib_failures = sorted({(f["check"], f.get("stage") or "-") for f in verify.get("failures", [])})
     lib_subs = ear_submods(open(vear).read())
     mine = json.loads(open(sjson).read())
     stages = {"0": "-", "1": "rom_ext", "2": "bl0"}
-    scheme_failures = sorted({(cbor_as_one(f["status"]), stages[str(f["stage"])])
+    scheme_failures = sorted({(f["status"], stages[str(f["stage"])])
                               for sub in mine["submods"].values() for f in (sub["failures"] or [])})
     scheme_subs = {n: (s["ear.status"], s["ear.trustworthiness-vector"]) for n, s in mine["submods"].items()}
     problems = []

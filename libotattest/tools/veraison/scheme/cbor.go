@@ -55,8 +55,14 @@ var (
 	}()
 )
 
-// strictDecode decodes one item from data, which must hold nothing else.
-func strictDecode(dm cbor.DecMode, data []byte) (any, error) {
+// strictDecode decodes one item from data, which must hold nothing else
+// and be well formed within lim (wellformed.go: the status of the first
+// fault); fxamacker/cbor then decodes it and, encoding it again with the
+// deterministic options, holds map keys to their sorted order too.
+func strictDecode(dm cbor.DecMode, lim *cborLimits, data []byte) (any, error) {
+	if st := wellFormed(data, lim); st != "" {
+		return nil, &decodeError{st, errors.New("not well-formed CBOR within the format's bounds")}
+	}
 	var v any
 	rest, err := dm.UnmarshalFirst(data, &v)
 	if err != nil {

@@ -102,7 +102,7 @@ func decodeComponent(raw any) (*Component, error) {
 	if !ok {
 		return nil, bad("a measured component is not a byte string")
 	}
-	v, err := strictDecode(claimsDecMode, b)
+	v, err := strictDecode(claimsDecMode, &componentLimits, b)
 	if err != nil {
 		return nil, bad("a measured component does not decode: %v", err)
 	}
@@ -185,7 +185,7 @@ func pathByName(name string) (uint32, bool) {
 
 // DecodeClaims reads a claims set (the COSE_Sign1 payload).
 func DecodeClaims(payload []byte) (*Claims, error) {
-	v, err := strictDecode(claimsDecMode, payload)
+	v, err := strictDecode(claimsDecMode, &claimsLimits, payload)
 	if err != nil {
 		return nil, bad("%v", err)
 	}

@@ -19,6 +19,12 @@ import (
 
 var protectedES256 = []byte{0xa1, 0x01, 0x26}
 
+// protectedLimits bounds a protected header judged for its algorithm.
+var protectedLimits = cborLimits{4, 64, 8, []uint64{18}}
+
+// coseMaxCerts is OTA_COSE_MAX_CERTS: an x5chain of at most four.
+const coseMaxCerts = 4
+
 // EvidenceMaxBytes bounds what is decoded at all (OTA_EVIDENCE_MAX_BYTES
 // is smaller; the CBOR check refuses what lies between).
 const EvidenceMaxBytes = 8192
@@ -37,7 +43,7 @@ func DecodeSign1(evidence []byte) (*Sign1, error) {
 	if len(evidence) > EvidenceMaxBytes {
 		return nil, coseFail("CBOR_OVERSIZE", "evidence is larger than any otattest evidence")
 	}
-	v, err := strictDecode(coseDecMode, evidence)
+	v, err := strictDecode(coseDecMode, &evidenceLimits, evidence)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +60,7 @@ func DecodeSign1(evidence []byte) (*Sign1, error) {
 		return nil, coseFail("COSE_BAD_HEADER", "protected header is not a byte string")
 	}
 	if !bytes.Equal(prot, protectedES256) {
-		if h, err := strictDecode(coseDecMode, prot); err == nil {
+		if h, err := strictDecode(coseDecMode, &protectedLimits, prot); err == nil {
 			if m, ok := intMap(h); ok && len(m) == 1 {
 				if _, ok := m[1]; ok {
 					return nil, coseFail("COSE_BAD_ALG", "algorithm is not ES256")
@@ -72,8 +78,8 @@ func DecodeSign1(evidence []byte) (*Sign1, error) {
 	case []byte:
 		s.Certs = [][]byte{x}
 	case []any:
-		if len(x) < 2 {
-			return nil, coseFail("COSE_BAD_HEADER", "x5chain array of fewer than two certificates")
+		if len(x) < 2 || len(x) > coseMaxCerts {
+			return nil, coseFail("COSE_BAD_HEADER", "x5chain array of fewer than two or more than four certificates")
 		}
 		for _, c := range x {
 			b, ok := c.([]byte)

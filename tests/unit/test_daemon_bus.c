@@ -1253,6 +1253,81 @@ START_TEST(tag_mismatch_signal_counter_and_reasons)
 }
 END_TEST
 
+/*
+ * GetHistory's generations, oldest first (device "" for all); each entry
+ * names otattest0, has a time and a record that validates. -ENODEV for
+ * NoSuchDevice.
+ */
+static int history_generations(const char *device, uint32_t limit, uint32_t *gens, size_t max,
+			       size_t *n)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	int r;
+
+	r = sd_bus_call_method(client, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
+			       "GetHistory", &e, &reply, "stu", device, (uint64_t)0, limit);
+	if (r < 0) {
+		r = sd_bus_error_has_name(&e, OTA_BUS_ERROR_PREFIX "NoSuchDevice") ? -ENODEV : r;
+		sd_bus_error_free(&e);
+		return r;
+	}
+	*n = 0;
+	ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "(stay)"), 0);
+	while (sd_bus_message_enter_container(reply, 'r', "stay") > 0) {
+		struct ota_record rec;
+		const char *dev;
+		const void *p;
+		uint64_t seen;
+		size_t len;
+
+		ck_assert_int_ge(sd_bus_message_read(reply, "st", &dev, &seen), 0);
+		ck_assert_int_ge(sd_bus_message_read_array(reply, 'y', &p, &len), 0);
+		ck_assert_str_eq(dev, "otattest0");
+		ck_assert_uint_gt(seen, 0);
+		ck_assert_uint_le(len, sizeof(rec));
+		memcpy(&rec, p, len);
+		ck_assert_int_eq(ota_record_validate(&rec, (uint32_t)len), OTA_OK);
+		ck_assert_uint_lt(*n, max);
+		gens[(*n)++] = rec.hdr.generation;
+		ck_assert_int_ge(sd_bus_message_exit_container(reply), 0);
+	}
+	ck_assert_int_ge(sd_bus_message_exit_container(reply), 0);
+	sd_bus_message_unref(reply);
+	return 0;
+}
+
+/* Manager.GetHistory: every record the daemon saw, in order, by device and count. */
+START_TEST(history_over_the_bus)
+{
+	uint32_t g[8];
+	size_t n;
+
+	go();
+	ck_assert_int_eq(history_generations("", 0, g, 8, &n), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(g[0], 4);
+	kill(server_pid, SIGWINCH); /* a reboot */
+	pump_until_generation(5);
+	kill(server_pid, SIGURG); /* the record moves on */
+	pump_until_generation(6);
+	ck_assert_int_eq(history_generations("", 0, g, 8, &n), 0);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(g[0], 4);
+	ck_assert_uint_eq(g[1], 5);
+	ck_assert_uint_eq(g[2], 6);
+	ck_assert_int_eq(history_generations("otattest0", 2, g, 8, &n), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(g[0], 5);
+	ck_assert_uint_eq(g[1], 6);
+	/* A device name never seen: nothing; not a device name: NoSuchDevice. */
+	ck_assert_int_eq(history_generations("otattest7", 0, g, 8, &n), 0);
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(history_generations("../etc", 0, g, 8, &n), -ENODEV);
+	finish();
+}
+END_TEST
+
 static int nobody_privileged_denied(sd_bus *bus)
 {
 	static const uint8_t msg[16] = "0123456789abcdef";
@@ -1528,6 +1603,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, connections_do_not_fill_the_table);
 	tcase_add_test(tc, rotate_as_root_with_signals);
 	tcase_add_test(tc, tag_mismatch_signal_counter_and_reasons);
+	tcase_add_test(tc, history_over_the_bus);
 	tcase_add_test(tc, privileged_unprivileged_denied_by_daemon);
 	tcase_add_test(tc, device_removed_and_readded);
 	tcase_add_test(tc, sigterm_answers_accepted_calls);

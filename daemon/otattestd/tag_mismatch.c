@@ -2,10 +2,11 @@
 /*
  * A boot tag that did not match its image. The device then verified the
  * image's signatures and booted it (or refused it), so nothing failed - but
- * a tag of the current key version stands for exactly the image the device
- * verified when it made it, and only a change behind the device's back
- * (the image rewritten under the old tag, a forged tag) breaks that. Ops
- * need to alert on it: each such attempt raises one journal entry with its
+ * a tag of the current key version made for this very image (its
+ * measurement hint) stands for exactly what the device verified when it
+ * made it, and only a tag altered behind the device's back breaks that (a
+ * slot rewritten since is image-changed, not this). Ops need to alert on
+ * it: each such attempt raises one journal entry with its
  * own MESSAGE_ID (explained in the journal catalog), a TagMismatch signal
  * and the device's TagMismatches counter, which `otattestctl metrics`
  * exports as otattest_tag_mismatches_total.

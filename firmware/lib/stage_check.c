@@ -47,9 +47,12 @@ static uint32_t tag_check(const struct boot_ctx *b, const struct boot_image *img
 		return OTA_REASON_NO_TAG;
 	if (e->key_version != b->tag_key_version)
 		return OTA_REASON_STALE_KEY_VERSION;
+	/* The hint is the measurement's (public): another image is no forgery. */
+	if (memcmp(e->tag + OTA_TAG_MAC_BYTES, img->measurement, OTA_TAG_HINT_BYTES) != 0)
+		return OTA_REASON_IMAGE_CHANGED;
 	if (boot_tag_compute(img->stage, img, b->tag_key_version, tag) != OTA_OK)
 		return OTA_REASON_TAG_KEY_UNAVAILABLE; /* the slow path decides */
-	ok = ota_ct_equal(tag, e->tag, OTA_TAG_BYTES);
+	ok = ota_ct_equal(tag, e->tag, OTA_TAG_MAC_BYTES);
 	memset(tag, 0, sizeof(tag));
 	return ok ? OTA_REASON_NONE : OTA_REASON_TAG_MISMATCH;
 }

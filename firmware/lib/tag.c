@@ -9,7 +9,13 @@
  *                               key_version, manifest max_key_version)
  *   tag     = KMAC256(tag key, measurement || signature-block digest ||
  *                     stage (u32 LE) || key_version (u32 LE), 256,
- *                     "otattest-boot-tag")
+ *                     "otattest-boot-tag")[0, 24) || measurement[0, 8)
+ *
+ * The last 8 bytes are a hint, not a MAC: they name the image the tag was
+ * made for, so a slot rewritten since (an update written to flash, which
+ * leaves the old tag behind) is told apart from a tag altered for the very
+ * same image (a forgery: the record's tag-mismatch). 192 bits of MAC
+ * remain.
  *
  * The tag binds the signature-block digest as well as the measurement, so
  * every byte of the image is covered: a changed certificate, SLH-DSA
@@ -56,5 +62,6 @@ ota_status_t boot_tag_compute(uint32_t stage, const struct boot_image *img,
 	if (st == OTA_OK)
 		st = hal_kmac_finish(tag, OTA_TAG_BYTES);
 	hal_key_destroy(key);
+	memcpy(tag + OTA_TAG_MAC_BYTES, img->measurement, OTA_TAG_HINT_BYTES);
 	return st;
 }

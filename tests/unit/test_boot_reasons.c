@@ -102,19 +102,47 @@ START_TEST(test_forged_tag_is_a_mismatch)
 }
 END_TEST
 
-START_TEST(test_changed_image_under_an_old_tag_is_a_mismatch)
+static uint8_t new_measurement[OTA_SHA256_BYTES];
+
+/* Another validly signed image written where the tagged one was: an update, not a forgery. */
+static void write_other_bl0(void)
 {
 	struct tu_image_spec s;
 	struct tu_blob other;
 
-	tu_device_power_on(&dev);
-	boot();
-	/* Another validly signed image written where the tagged one was. */
 	tu_image_spec_init(&s, OTA_STAGE_BL0, 5);
 	s.payload_seed = 0x5a;
 	other = tu_image(&s);
+	tu_measurement(&other, new_measurement);
 	tu_device_write_slot(OTI_BL0_A, &other);
 	tu_blob_free(&other);
+}
+
+START_TEST(test_rewritten_slot_is_an_image_change)
+{
+	tu_device_power_on(&dev);
+	boot();
+	write_other_bl0();
+	reboot();
+	ck_assert_uint_eq(bl0_reason(), OTA_REASON_IMAGE_CHANGED);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_SIGNATURE_RETAGGED);
+	reboot();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+}
+END_TEST
+
+static void claim_the_new_image(struct ota_tag_entry *e)
+{
+	memcpy(e->tag + OTA_TAG_MAC_BYTES, new_measurement, OTA_TAG_HINT_BYTES);
+}
+
+/* The old image's tag relabelled for the new one: a forgery the hint cannot hide. */
+START_TEST(test_tag_relabelled_for_a_new_image_is_a_mismatch)
+{
+	tu_device_power_on(&dev);
+	boot();
+	write_other_bl0();
+	edit_bl0_tag(claim_the_new_image);
 	reboot();
 	ck_assert_uint_eq(bl0_reason(), OTA_REASON_TAG_MISMATCH);
 }
@@ -224,7 +252,8 @@ static Suite *suite(void)
 	tcase_add_test(t, test_first_boot_has_no_tag);
 	tcase_add_test(t, test_tag_path_has_no_reason);
 	tcase_add_test(t, test_forged_tag_is_a_mismatch);
-	tcase_add_test(t, test_changed_image_under_an_old_tag_is_a_mismatch);
+	tcase_add_test(t, test_rewritten_slot_is_an_image_change);
+	tcase_add_test(t, test_tag_relabelled_for_a_new_image_is_a_mismatch);
 	tcase_add_test(t, test_tag_of_another_key_version_is_stale);
 	tcase_add_test(t, test_key_version_moved_on_leaves_tags_stale);
 	tcase_add_test(t, test_tag_boot_off_in_otp);

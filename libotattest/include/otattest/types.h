@@ -41,7 +41,15 @@
 #define OTA_SLHDSA_PK_BYTES 32u   /* SLH-DSA-SHA2-128s, FIPS 205 */
 #define OTA_SLHDSA_SK_BYTES 64u
 #define OTA_SLHDSA_SIG_BYTES 7856u
-#define OTA_TAG_BYTES 32u         /* KMAC256 output length */
+#define OTA_TAG_BYTES 32u         /* a tag entry's tag: MAC, then the hint */
+/*
+ * The tag entry's 32 bytes (docs/formats.md, "Tag table"): the first 24
+ * bytes of the KMAC256 tag, then the first 8 bytes of the measurement it
+ * was made for. The hint tells a slot rewritten since it was tagged
+ * (another measurement) from a tag that was altered (the same one).
+ */
+#define OTA_TAG_MAC_BYTES 24u
+#define OTA_TAG_HINT_BYTES (OTA_TAG_BYTES - OTA_TAG_MAC_BYTES)
 /* A manifest's version string ("2.4.1"): printable ASCII, NUL padded. */
 #define OTA_VERSION_STRING_BYTES 16u
 

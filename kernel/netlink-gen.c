@@ -18,6 +18,9 @@
 #include <otattest/mailbox.h>
 #include <otattest/types.h>
 #include <otattest/types.h>
+#include <otattest/mailbox.h>
+#include <otattest/types.h>
+#include <otattest/common.h>
 
 /* OTATTEST_CMD_GET_DEVICE - do */
 const struct nla_policy otattest_get_device_nl_policy[OTATTEST_A_DEVICE_NAME + 1] = {
@@ -71,8 +74,54 @@ const struct nla_policy otattest_warm_reset_nl_policy[OTATTEST_A_DEVICE_NAME + 1
 	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 };
 
+/* OTATTEST_CMD_INSTALL_BEGIN - do */
+const struct nla_policy otattest_install_begin_nl_policy[OTATTEST_A_INSTALL_FLAGS + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[OTATTEST_A_STAGE] = { .type = NLA_U32, },
+	[OTATTEST_A_SLOT] = { .type = NLA_U32, },
+	[OTATTEST_A_IMAGE_LENGTH] = { .type = NLA_U32, },
+	[OTATTEST_A_INSTALL_FLAGS] = { .type = NLA_U32, },
+};
+
+/* OTATTEST_CMD_INSTALL_CHUNK - do */
+const struct nla_policy otattest_install_chunk_nl_policy[OTATTEST_A_IMAGE_CHUNK + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[OTATTEST_A_IMAGE_OFFSET] = { .type = NLA_U32, },
+	[OTATTEST_A_IMAGE_CHUNK] = { .type = NLA_BINARY, },
+};
+
+/* OTATTEST_CMD_INSTALL_FINISH - do */
+const struct nla_policy otattest_install_finish_nl_policy[OTATTEST_A_DEVICE_NAME + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+};
+
+/* OTATTEST_CMD_COMMIT - do */
+const struct nla_policy otattest_commit_nl_policy[OTATTEST_A_SLOT + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[OTATTEST_A_SLOT] = { .type = NLA_U32, },
+};
+
+/* OTATTEST_CMD_RATCHET - do */
+const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_FLOOR + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[OTATTEST_A_STAGE] = { .type = NLA_U32, },
+	[OTATTEST_A_FLOOR] = NLA_POLICY_MAX(NLA_U32, OTA_SVN_LIMIT),
+};
+
+/* OTATTEST_CMD_REVOKE - do */
+const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION + 1] = {
+	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
+	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
+	[OTATTEST_A_REVOCATION] = NLA_POLICY_EXACT_LEN(OTATTEST_REVOCATION_LEN),
+};
+
 /* Ops table for otattest */
-const struct genl_ops otattest_nl_ops[8] = {
+const struct genl_ops otattest_nl_ops[14] = {
 	{
 		.cmd		= OTATTEST_CMD_GET_DEVICE,
 		.doit		= otattest_nl_get_device_doit,
@@ -121,6 +170,42 @@ const struct genl_ops otattest_nl_ops[8] = {
 		.doit		= otattest_nl_warm_reset_doit,
 		.policy		= otattest_warm_reset_nl_policy,
 		.maxattr	= OTATTEST_A_DEVICE_NAME,
+	},
+	{
+		.cmd		= OTATTEST_CMD_INSTALL_BEGIN,
+		.doit		= otattest_nl_install_begin_doit,
+		.policy		= otattest_install_begin_nl_policy,
+		.maxattr	= OTATTEST_A_INSTALL_FLAGS,
+	},
+	{
+		.cmd		= OTATTEST_CMD_INSTALL_CHUNK,
+		.doit		= otattest_nl_install_chunk_doit,
+		.policy		= otattest_install_chunk_nl_policy,
+		.maxattr	= OTATTEST_A_IMAGE_CHUNK,
+	},
+	{
+		.cmd		= OTATTEST_CMD_INSTALL_FINISH,
+		.doit		= otattest_nl_install_finish_doit,
+		.policy		= otattest_install_finish_nl_policy,
+		.maxattr	= OTATTEST_A_DEVICE_NAME,
+	},
+	{
+		.cmd		= OTATTEST_CMD_COMMIT,
+		.doit		= otattest_nl_commit_doit,
+		.policy		= otattest_commit_nl_policy,
+		.maxattr	= OTATTEST_A_SLOT,
+	},
+	{
+		.cmd		= OTATTEST_CMD_RATCHET,
+		.doit		= otattest_nl_ratchet_doit,
+		.policy		= otattest_ratchet_nl_policy,
+		.maxattr	= OTATTEST_A_FLOOR,
+	},
+	{
+		.cmd		= OTATTEST_CMD_REVOKE,
+		.doit		= otattest_nl_revoke_doit,
+		.policy		= otattest_revoke_nl_policy,
+		.maxattr	= OTATTEST_A_REVOCATION,
 	},
 };
 

@@ -43,7 +43,6 @@
 #include "otattest.h"
 #include "parse.h"
 
-#define OTATTEST_NAME_MAX 32
 
 /*
  * A failure the status st explains: the errno of its class (status.h),
@@ -53,7 +52,7 @@
  * the list gets its own; a status not in the list (a device that lies)
  * travels in the cookie alone, with EPROTO.
  */
-static int otattest_nl_status(struct netlink_ext_ack *extack, ota_status_t st)
+int otattest_nl_status(struct netlink_ext_ack *extack, ota_status_t st)
 {
 	BUILD_BUG_ON(sizeof(u64) != OTATTEST_STATUS_COOKIE_LEN);
 
@@ -168,11 +167,10 @@ static int otattest_put_selector(struct sk_buff *skb, struct otattest_device *od
 	return 0;
 }
 
-#define OTATTEST_SELECTOR_SIZE (nla_total_size(sizeof(u32)) + nla_total_size(OTATTEST_NAME_MAX))
 
 /* Start a reply to info's request; NULL when out of memory. */
-static struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattest_device *od,
-					  size_t payload, void **hdr)
+struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattest_device *od,
+				   size_t payload, void **hdr)
 {
 	struct sk_buff *msg;
 
@@ -187,7 +185,7 @@ static struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattes
 	return msg;
 }
 
-static int otattest_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info)
+int otattest_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info)
 {
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -327,8 +325,8 @@ int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
  * of every waiting reader. On success *resp holds *len bytes; the caller
  * kvfree()s it.
  */
-static ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req,
-				  u32 req_len, void **resp, u32 *len)
+ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req, u32 req_len,
+			   void **resp, u32 *len)
 {
 	/*
 	 * The readers are the three commands anyone with device access asks
@@ -533,18 +531,21 @@ int otattest_nl_rotate_tags_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * A reset the device performed (UPDATE_RESET, WARM_RESET): the record is
- * re-read and published before the reply goes out, so a client holding
- * the reply has the event and the uevent. A refused update answers its
- * refusal with the reset payload; the status is what the caller gets.
+ * A command the device serves by resetting (UPDATE_RESET, WARM_RESET, and
+ * the boot services in netlink-update.c): the record is re-read and
+ * published before the reply goes out, so a client holding the reply has
+ * the event and the uevent. A refused update answers its refusal with the
+ * payload; the status is what the caller gets. The answer is a row of u32
+ * fields that check judges; the first n go to the reply as types[i].
  */
-static int otattest_reset_reply(struct otattest_device *od, struct genl_info *info, u32 cmd,
-				const void *req, u32 req_len)
+int otattest_reset_cmd(struct otattest_device *od, struct genl_info *info, u32 cmd,
+		       const void *req, u32 req_len, ota_status_t (*check)(const void *p, u32 len),
+		       const int *types, unsigned int n)
 {
-	const struct ota_resp_reset *r;
 	struct sk_buff *msg;
 	ota_status_t st;
 	void *resp, *hdr;
+	unsigned int i;
 	u32 len;
 	int ret;
 
@@ -552,8 +553,7 @@ static int otattest_reset_reply(struct otattest_device *od, struct genl_info *in
 	otattest_refresh(od);
 	if (st != OTA_OK)
 		return otattest_nl_status(info->extack, st);
-	r = resp;
-	if (otattest_reset_check(resp, len) != OTA_OK) {
+	if (check(resp, len) != OTA_OK || len < n * sizeof(u32)) {
 		dev_warn_ratelimited(&od->dev, "malformed %s response (%u bytes)\n",
 				     ota_mbox_command_name(cmd), len);
 		kvfree(resp);
@@ -561,16 +561,21 @@ static int otattest_reset_reply(struct otattest_device *od, struct genl_info *in
 	}
 
 	ret = -ENOMEM;
-	msg = otattest_reply_new(info, od, 3 * nla_total_size(sizeof(u32)), &hdr);
-	if (msg && !nla_put_u32(msg, OTATTEST_A_BOOT_STATUS, r->boot_status) &&
-	    !nla_put_u32(msg, OTATTEST_A_GENERATION, r->generation) &&
-	    !nla_put_u32(msg, OTATTEST_A_SLOT, r->booted_slot))
+	msg = otattest_reply_new(info, od, n * nla_total_size(sizeof(u32)), &hdr);
+	for (i = 0; msg && i < n; i++)
+		if (nla_put_u32(msg, types[i], ((const u32 *)resp)[i]))
+			break;
+	if (msg && i == n)
 		ret = otattest_reply_send(msg, hdr, info);
 	else if (msg)
 		nlmsg_free(msg);
 	kvfree(resp);
 	return ret;
 }
+
+/* ota_resp_reset's fields, in order. */
+static const int otattest_reset_types[] = { OTATTEST_A_BOOT_STATUS, OTATTEST_A_GENERATION,
+					    OTATTEST_A_SLOT };
 
 int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -586,12 +591,17 @@ int otattest_nl_update_reset_doit(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
-	return otattest_reset_reply(info->user_ptr[0], info, OTA_CMD_UPDATE_RESET, &req, sizeof(req));
+	BUILD_BUG_ON(offsetof(struct ota_resp_reset, booted_slot) != 2 * sizeof(u32));
+	return otattest_reset_cmd(info->user_ptr[0], info, OTA_CMD_UPDATE_RESET, &req, sizeof(req),
+				  otattest_reset_check, otattest_reset_types,
+				  ARRAY_SIZE(otattest_reset_types));
 }
 
 int otattest_nl_warm_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return otattest_reset_reply(info->user_ptr[0], info, OTA_CMD_WARM_RESET, NULL, 0);
+	return otattest_reset_cmd(info->user_ptr[0], info, OTA_CMD_WARM_RESET, NULL, 0,
+				  otattest_reset_check, otattest_reset_types,
+				  ARRAY_SIZE(otattest_reset_types));
 }
 
 /* Events: OTATTEST_CMD_EVENT with EVENT, the selector, and the event's attributes. */

@@ -8,10 +8,43 @@
 
 #include <net/genetlink.h>
 
+#include <otattest/status.h>
+
 extern struct genl_family otattest_nl_family;
 
 /* 6.1 has the pre/post hooks of a do per family, not per op. */
 int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
 void otattest_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+
+/* Between netlink.c and the update commands (netlink-update.c). */
+struct otattest_device;
+
+#define OTATTEST_NAME_MAX 32
+#define OTATTEST_SELECTOR_SIZE (nla_total_size(sizeof(u32)) + nla_total_size(OTATTEST_NAME_MAX))
+
+/*
+ * A failure the status explains: its class's -errno, its message in the
+ * extack and the status in the extack cookie (docs/kernel-abi.md).
+ */
+int otattest_nl_status(struct netlink_ext_ack *extack, ota_status_t st);
+/* A reply to info's request with the device selector; NULL when out of memory. */
+struct sk_buff *otattest_reply_new(struct genl_info *info, struct otattest_device *od,
+				   size_t payload, void **hdr);
+int otattest_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info);
+/*
+ * One mailbox command in its lane, with a response buffer of the
+ * command's bound; on OTA_OK the caller kvfree()s *resp.
+ */
+ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req, u32 req_len,
+			   void **resp, u32 *len);
+
+/*
+ * A command the device serves by resetting: the call, the record
+ * published, the answer (a row of u32 fields check accepted) replied as
+ * attributes types[0..n).
+ */
+int otattest_reset_cmd(struct otattest_device *od, struct genl_info *info, u32 cmd,
+		       const void *req, u32 req_len, ota_status_t (*check)(const void *p, u32 len),
+		       const int *types, unsigned int n);
 
 #endif /* OTATTEST_NETLINK_H */

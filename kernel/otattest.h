@@ -17,10 +17,16 @@
  *              (otattest/mailbox.h). It reports liveness to state.c and
  *              never publishes anything itself.
  *   sysfs.c    class "otattest", attribute groups, binary record
+ *   sysfs-update.c  the record's update section: update state, slots
  *   netlink.c  generic netlink family "otattest": who may send which
  *              command, the handlers, the events
+ *   netlink-update.c  the update agent's commands: install sessions
+ *              (each chunk held to the session before it is sent),
+ *              commit, ratchet, revoke
  *
  * Locking, outermost first:
+ *   install_lock  one install-session step at a time (held across its
+ *                 mailbox request)
  *   refresh_lock  one refresh + publish at a time
  *   state_lock    the snapshot below; held only to copy in or out
  *   lock          a spinlock: gone, the mailbox queue and its owner;
@@ -92,6 +98,21 @@ struct otattest_snapshot {
 	ota_status_t record_status; /* ... and on the record */
 };
 
+/*
+ * The install session the driver lets through (netlink-update.c): the
+ * device keeps one, and the driver holds each chunk to it before it
+ * reaches the mailbox. Under install_lock.
+ */
+struct otattest_install {
+	bool open;
+	u32 owner;    /* netlink port id of the socket that began it */
+	u32 stage;    /* enum ota_stage */
+	u32 slot;     /* the slot the device resolved */
+	u32 length;   /* bytes announced */
+	u32 received; /* bytes the device acknowledged */
+	bool dry_run; /* a check: the device writes nothing */
+};
+
 struct otattest_device {
 	struct device dev; /* class device otattestN; its refcount frees this */
 	int index;         /* N of otattestN */
@@ -144,6 +165,10 @@ struct otattest_device {
 	atomic_t event_irqs;     /* event interrupts since the last refresh */
 	unsigned long event_flags; /* OTATTEST_EVENT_QUEUED */
 	struct ota_record scratch; /* refresh's copy before it is judged (refresh_lock) */
+
+	/* netlink-update.c: one install at a time, in order */
+	struct mutex install_lock;
+	struct otattest_install install;
 };
 
 static inline struct otattest_device *to_otattest(struct device *dev)
@@ -188,6 +213,12 @@ ota_status_t otattest_mbox_call(struct otattest_device *od, enum otattest_lane l
 
 /* sysfs.c */
 extern struct class otattest_class;
+/* sysfs-update.c: the record's update section (update/, slot_<stage>_<slot>/) */
+extern const struct attribute_group otattest_update_group;
+extern const struct attribute_group otattest_slot_rom_ext_a_group;
+extern const struct attribute_group otattest_slot_rom_ext_b_group;
+extern const struct attribute_group otattest_slot_bl0_a_group;
+extern const struct attribute_group otattest_slot_bl0_b_group;
 void otattest_sysfs_update_stages(struct otattest_device *od);
 
 /* netlink.c */

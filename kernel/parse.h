@@ -123,6 +123,56 @@ static inline ota_status_t otattest_reset_check(const void *p, uint32_t len)
 }
 
 /*
+ * INSTALL_BEGIN and INSTALL_CHUNK: exactly the struct, the stage and the
+ * length the session was opened with, a real slot, and no more received
+ * than announced. want_slot is the slot asked for (OTA_UPDATE_SLOT_OTHER:
+ * either), received the count the driver expects after this request.
+ */
+static inline ota_status_t otattest_install_check(const void *p, uint32_t len, uint32_t stage,
+						  uint32_t want_slot, uint32_t length, uint32_t received)
+{
+	const struct ota_resp_install *r = (const struct ota_resp_install *)p;
+
+	if (len != sizeof(*r) || r->stage != stage || r->slot >= OTA_SLOT_COUNT ||
+	    (want_slot != OTA_UPDATE_SLOT_OTHER && r->slot != want_slot) || r->length != length ||
+	    r->received != received)
+		return OTA_HOST_PROTOCOL;
+	return OTA_OK;
+}
+
+/*
+ * INSTALL_FINISH: exactly the struct, what the session announced, an SVN
+ * in range, known result flags (a dry run says so and writes nothing, a
+ * real install says it wrote), reserved zero and a version string that is
+ * printable ASCII followed by NULs (ota_version_string_ok).
+ */
+static inline ota_status_t otattest_install_finish_check(const void *p, uint32_t len,
+							 uint32_t stage, uint32_t slot,
+							 uint32_t length, bool dry_run)
+{
+	const struct ota_resp_install_finish *r = (const struct ota_resp_install_finish *)p;
+	uint32_t want = dry_run ? OTA_INSTALL_RESULT_F_DRY_RUN : OTA_INSTALL_RESULT_F_WRITTEN;
+
+	if (len != sizeof(*r) || r->stage != stage || r->slot != slot || r->length != length ||
+	    r->security_version > OTA_SVN_LIMIT || r->flags != want || r->reserved ||
+	    !ota_version_string_ok(r->version))
+		return OTA_HOST_PROTOCOL;
+	return OTA_OK;
+}
+
+/* COMMIT, RATCHET, REVOKE: exactly the struct, real slots, SVN-sized floors, reserved zero. */
+static inline ota_status_t otattest_boot_svc_check(const void *p, uint32_t len)
+{
+	const struct ota_resp_boot_svc *r = (const struct ota_resp_boot_svc *)p;
+
+	if (len != sizeof(*r) || r->reserved || r->booted_slot >= OTA_SLOT_COUNT ||
+	    r->primary_slot >= OTA_SLOT_COUNT || r->floor_rom_ext > OTA_SVN_LIMIT ||
+	    r->floor_bl0 > OTA_SVN_LIMIT || r->revocation_sequence > OTA_REVOCATION_SEQ_MAX)
+		return OTA_HOST_PROTOCOL;
+	return OTA_OK;
+}
+
+/*
  * GET_CERTS: count (1..OTA_CERTS_MAX) entries of a u32 length and that
  * many DER bytes zero-padded to 4, with nothing before, between or after.
  * Returns the count, or 0 when the response is malformed.

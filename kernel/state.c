@@ -34,6 +34,7 @@ const char *otattest_state_name(u32 state)
 void otattest_state_init(struct otattest_device *od)
 {
 	mutex_init(&od->refresh_lock);
+	mutex_init(&od->install_lock);
 	mutex_init(&od->state_lock);
 	INIT_DELAYED_WORK(&od->event_work, otattest_event_work);
 	od->snap.state = OTA_DEV_OFF;

@@ -291,6 +291,11 @@ static const struct attribute_group *otattest_groups[] = {
 	&stage1_group,
 	&stage2_group,
 	&stage3_group,
+	&otattest_update_group,
+	&otattest_slot_rom_ext_a_group,
+	&otattest_slot_rom_ext_b_group,
+	&otattest_slot_bl0_a_group,
+	&otattest_slot_bl0_b_group,
 	NULL
 };
 

@@ -64,5 +64,7 @@
 
 /* Signature of one element of the Stages property. */
 #define OTA_STAGE_STRUCT_SIG "(ssssuuuuayaaytbb)"
+/* One element of the Slots property: stage, slot, SVN, version, flags. */
+#define OTA_SLOT_STRUCT_SIG "(ssusas)"
 
 #endif /* OTATTESTD_DBUS_API_H */

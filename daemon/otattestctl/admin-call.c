@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <otattest/shm.h>
 #include <otu/json.h>
 
 #include "ctl.h"
@@ -31,30 +33,20 @@ static int on_reply(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 	return 0;
 }
 
-int ctl_admin_call(struct ctl *c, const char *path, const char *method, const char *progress_signal,
-		   sd_bus_message_handler_t on_progress, void *progress_data, sd_bus_message **reply,
-		   const char *types, ...)
+/* Send call (unref'd here) and wait for its reply, progress dispatched meanwhile. */
+static int admin_send(struct ctl *c, const char *path, const char *method, sd_bus_message *call,
+		      int r, const char *progress_signal, sd_bus_message_handler_t on_progress,
+		      void *progress_data, sd_bus_message **reply)
 {
 	struct admin_wait w = { 0 };
-	sd_bus_message *call = NULL;
 	sd_bus_slot *match = NULL;
 	char rule[512];
-	va_list ap;
-	int r;
 
-	if (progress_signal) {
+	if (r >= 0 && progress_signal) {
 		snprintf(rule, sizeof(rule),
 			 "type='signal',sender='%s',path='%s',interface='%s',member='%s'", OTA_BUS_NAME,
 			 path, OTA_BUS_DEVICE_IFACE, progress_signal);
 		r = sd_bus_add_match(c->bus, &match, rule, on_progress, progress_data);
-		if (r < 0)
-			return ctl_fail(OTA_CLASS_INTERNAL, "cannot subscribe to %s signals", progress_signal);
-	}
-	r = sd_bus_message_new_method_call(c->bus, &call, OTA_BUS_NAME, path, OTA_BUS_DEVICE_IFACE, method);
-	if (r >= 0 && types) {
-		va_start(ap, types);
-		r = sd_bus_message_appendv(call, types, ap);
-		va_end(ap);
 	}
 	if (r >= 0)
 		r = sd_bus_message_set_allow_interactive_authorization(call, true);
@@ -87,6 +79,35 @@ int ctl_admin_call(struct ctl *c, const char *path, const char *method, const ch
 	return 0;
 }
 
+int ctl_admin_call(struct ctl *c, const char *path, const char *method, const char *progress_signal,
+		   sd_bus_message_handler_t on_progress, void *progress_data, sd_bus_message **reply,
+		   const char *types, ...)
+{
+	sd_bus_message *call = NULL;
+	va_list ap;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &call, OTA_BUS_NAME, path, OTA_BUS_DEVICE_IFACE, method);
+	if (r >= 0 && types) {
+		va_start(ap, types);
+		r = sd_bus_message_appendv(call, types, ap);
+		va_end(ap);
+	}
+	return admin_send(c, path, method, call, r, progress_signal, on_progress, progress_data, reply);
+}
+
+int ctl_admin_call_bytes(struct ctl *c, const char *path, const char *method, const void *p,
+			 size_t len, sd_bus_message **reply)
+{
+	sd_bus_message *call = NULL;
+	int r;
+
+	r = sd_bus_message_new_method_call(c->bus, &call, OTA_BUS_NAME, path, OTA_BUS_DEVICE_IFACE, method);
+	if (r >= 0)
+		r = sd_bus_message_append_array(call, 'y', p, len);
+	return admin_send(c, path, method, call, r, NULL, NULL, NULL, reply);
+}
+
 static const char *slot_label(uint32_t slot)
 {
 	return slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b" : "unknown";
@@ -115,5 +136,20 @@ int ctl_reset_result(struct ctl *c, const char *what, sd_bus_message *reply)
 	/* The reset happened; a boot that brought up no runtime is still a failure. */
 	if (boot_status != OTA_OK)
 		return ctl_exit_for_class(ota_status_class(boot_status));
+	return 0;
+}
+
+int ctl_parse_slot(const char *s, bool allow_other, uint32_t *slot)
+{
+	if (!strcmp(s, "a") || !strcmp(s, "A") || !strcmp(s, "0"))
+		*slot = OTA_SLOT_A;
+	else if (!strcmp(s, "b") || !strcmp(s, "B") || !strcmp(s, "1"))
+		*slot = OTA_SLOT_B;
+	else if (allow_other && !strcmp(s, "other"))
+		*slot = OTA_UPDATE_SLOT_OTHER;
+	else {
+		fprintf(stderr, "otattestctl: --slot must be a, b%s\n", allow_other ? " or other" : "");
+		return OTA_EXIT_USAGE;
+	}
 	return 0;
 }

@@ -90,16 +90,9 @@ int cmd_update_reset(struct ctl *c, int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "s:", opts, NULL)) >= 0) {
 		if (o != 's')
 			return OTA_EXIT_USAGE;
-		if (!strcmp(optarg, "a") || !strcmp(optarg, "A") || !strcmp(optarg, "0"))
-			slot = OTA_SLOT_A;
-		else if (!strcmp(optarg, "b") || !strcmp(optarg, "B") || !strcmp(optarg, "1"))
-			slot = OTA_SLOT_B;
-		else if (!strcmp(optarg, "other"))
-			slot = OTA_UPDATE_SLOT_OTHER;
-		else {
-			fprintf(stderr, "otattestctl: --slot must be a, b or other\n");
-			return OTA_EXIT_USAGE;
-		}
+		r = ctl_parse_slot(optarg, true, &slot);
+		if (r)
+			return r;
 	}
 	if (optind < argc) {
 		fprintf(stderr, "otattestctl: update-reset: unexpected argument '%s'\n", argv[optind]);

@@ -109,6 +109,11 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d);
 int ctl_admin_call(struct ctl *c, const char *path, const char *method, const char *progress_signal,
 		   sd_bus_message_handler_t on_progress, void *progress_data, sd_bus_message **reply,
 		   const char *types, ...);
+/* --slot a|b (|other when allow_other): 0, or OTA_EXIT_USAGE after saying why. */
+int ctl_parse_slot(const char *s, bool allow_other, uint32_t *slot);
+/* The same with one "ay" argument. */
+int ctl_admin_call_bytes(struct ctl *c, const char *path, const char *method, const void *p,
+			 size_t len, sd_bus_message **reply);
 /*
  * Print the (boot_status, generation, booted_slot) reply of UpdateReset or
  * WarmReset and unref it; 0, or the boot status's class exit code when the
@@ -175,6 +180,11 @@ int cmd_verify(struct ctl *c, int argc, char **argv);
 int cmd_rotate(struct ctl *c, int argc, char **argv);
 int cmd_update_reset(struct ctl *c, int argc, char **argv);
 int cmd_warm_reset(struct ctl *c, int argc, char **argv);
+int cmd_install(struct ctl *c, int argc, char **argv);
+int cmd_check(struct ctl *c, int argc, char **argv);
+int cmd_commit(struct ctl *c, int argc, char **argv);
+int cmd_ratchet(struct ctl *c, int argc, char **argv);
+int cmd_revoke(struct ctl *c, int argc, char **argv);
 int cmd_watch(struct ctl *c, int argc, char **argv);
 int cmd_metrics(struct ctl *c, int argc, char **argv);
 int cmd_history(struct ctl *c, int argc, char **argv);

@@ -30,6 +30,19 @@ static void help(void)
 	       "                            (privileged; default: the slot not running)\n"
 	       "  warm-reset                warm-reset the device: ROM verifies ROM_EXT again,\n"
 	       "                            which activates an installed ROM_EXT (privileged)\n"
+	       "  install [--stage rom_ext|bl0] [--slot a|b|other] FILE\n"
+	       "                            write a signed image to a slot not running (default:\n"
+	       "                            BL0, the other slot), verified on the device first;\n"
+	       "                            progress on a terminal (privileged)\n"
+	       "  check [--stage rom_ext|bl0] [--slot a|b|other] FILE\n"
+	       "                            would the device accept this image? writes nothing\n"
+	       "                            (privileged)\n"
+	       "  commit [--slot a|b]       make the running BL0 slot the primary, so cold boots\n"
+	       "                            keep it (privileged)\n"
+	       "  ratchet [--stage rom_ext|bl0] FLOOR\n"
+	       "                            raise the stage's anti-rollback floor, at most to the\n"
+	       "                            running SVN (privileged)\n"
+	       "  revoke FILE               apply a signed revocation command (privileged)\n"
 	       "  watch [--json] [--count N] events as they come, one line each\n"
 	       "  metrics [--output FILE]   Prometheus text for node_exporter's textfile\n"
 	       "                            collector; FILE is replaced atomically\n"
@@ -54,7 +67,9 @@ static void help(void)
 	       "\n"
 	       "Privileged commands need root, membership in group " OTA_UPDATE_GROUP ",\n"
 	       "or polkit authorization (actions " OTA_POLKIT_ACTION_ROTATE ",\n"
-	       OTA_POLKIT_ACTION_UPDATE ").\n"
+	       OTA_POLKIT_ACTION_UPDATE ", " OTA_POLKIT_ACTION_INSTALL ",\n"
+	       OTA_POLKIT_ACTION_COMMIT ", " OTA_POLKIT_ACTION_RATCHET ",\n"
+	       OTA_POLKIT_ACTION_REVOKE ", " OTA_POLKIT_ACTION_WARM_RESET ").\n"
 	       "\n"
 	       "Exit status:\n"
 	       "  0    success\n"
@@ -82,6 +97,11 @@ static const struct {
 	{ "rotate", cmd_rotate, true },
 	{ "update-reset", cmd_update_reset, true },
 	{ "warm-reset", cmd_warm_reset, true },
+	{ "install", cmd_install, true },
+	{ "check", cmd_check, true },
+	{ "commit", cmd_commit, true },
+	{ "ratchet", cmd_ratchet, true },
+	{ "revoke", cmd_revoke, true },
 	{ "watch", cmd_watch, true },
 	{ "metrics", cmd_metrics, true },
 	{ "history", cmd_history, true },

@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include <otattest/common.h>
+#include <otattest/record.h>
+#include <otattest/revocation.h>
 #include <otattest/shm.h>
 
 #include "../common/dbus-api.h"
@@ -37,6 +39,61 @@ bool args_check_slot(uint32_t slot, struct ota_err *e)
 				    slot);
 		return false;
 	}
+	return true;
+}
+
+bool args_check_real_slot(uint32_t slot, struct ota_err *e)
+{
+	if (slot != OTA_SLOT_A && slot != OTA_SLOT_B) {
+		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "slot must be 0 (A) or 1 (B), got %u", slot);
+		return false;
+	}
+	return true;
+}
+
+bool args_parse_stage(const char *name, uint32_t *stage, struct ota_err *e)
+{
+	static const uint32_t stages[] = { OTA_STAGE_ROM_EXT, OTA_STAGE_BL0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(stages) / sizeof(stages[0]); i++)
+		if (name && strcmp(name, ota_stage_name(stages[i])) == 0) {
+			*stage = stages[i];
+			return true;
+		}
+	ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "stage must be \"rom_ext\" or \"bl0\", got \"%.32s\"",
+			    name ? name : "");
+	return false;
+}
+
+bool args_check_floor(uint32_t floor, struct ota_err *e)
+{
+	if (floor > OTA_SVN_LIMIT) {
+		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "floor %u is above the SVN limit %u", floor,
+				    OTA_SVN_LIMIT);
+		return false;
+	}
+	return true;
+}
+
+bool args_check_revocation(size_t len, struct ota_err *e)
+{
+	if (len != sizeof(struct ota_revocation)) {
+		ota_err_set_statusf(e, OTA_REVOKE_MALFORMED,
+				    "a revocation command is %zu bytes, got %zu",
+				    sizeof(struct ota_revocation), len);
+		return false;
+	}
+	return true;
+}
+
+bool args_version_printable(const char *v)
+{
+	size_t i;
+
+	for (i = 0; v[i]; i++)
+		if (i >= OTA_VERSION_STRING_BYTES || v[i] < 0x20 || v[i] > 0x7e)
+			return false;
 	return true;
 }
 

@@ -17,6 +17,15 @@
 bool args_check_nonce(size_t len, struct ota_err *e);
 bool args_check_svn(uint32_t svn, struct ota_err *e);
 bool args_check_slot(uint32_t slot, struct ota_err *e);
+/* A BL0 slot that exists: 0 (A) or 1 (B); Commit names the one running. */
+bool args_check_real_slot(uint32_t slot, struct ota_err *e);
+/* A stage by the name the Stages property uses ("rom_ext", "bl0"); its enum ota_stage. */
+bool args_parse_stage(const char *name, uint32_t *stage, struct ota_err *e);
+bool args_check_floor(uint32_t floor, struct ota_err *e);
+/* A signed revocation command is exactly sizeof(struct ota_revocation) bytes. */
+bool args_check_revocation(size_t len, struct ota_err *e);
+/* A version string as the kernel passes it: printable ASCII, at most OTA_VERSION_STRING_BYTES. */
+bool args_version_printable(const char *v);
 
 /*
  * A kernel device name, "otattest" and a decimal index without leading

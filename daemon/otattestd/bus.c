@@ -136,7 +136,8 @@ static char *const record_props[] = {
 	"RecordValid", "DeviceId", "Lifecycle", "ResetReason", "Epoch", "MinSvn", "ChainMaxSvn",
 	"FloorRomExt", "FloorBl0", "TagBootEnabled", "TagKeyVersion", "Generation", "BootStatus",
 	"BootDataCounter", "BootTimeNs", "RomIdentity", "Stages", "StagePathReasons", "StageDebug",
-	NULL,
+	"UpdateState", "PrimarySlot", "RunningRomExtSlot", "RunningBl0Slot", "PendingStage",
+	"PendingSlot", "RevocationSequence", "Slots", NULL,
 };
 
 void bus_emit_state_changed(struct device *d)

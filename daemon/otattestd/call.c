@@ -20,17 +20,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "call.h"
 #include "log.h"
-#include "manager.h"
-
-/* What each command needs: its lane, its authorization, its deadline. */
-struct call_spec {
-	enum client_kind kind;
-	const char *action; /* polkit action; NULL: every user may */
-	const char *group;  /* the group whose members may without polkit */
-	bool admin_timeout; /* rotations and resets re-verify images: slow */
-	const char *audit_mid; /* audit line's MESSAGE_ID; NULL: no audit line */
-};
 
 static const struct call_spec *spec_of(uint8_t cmd)
 {
@@ -56,6 +47,18 @@ static const struct call_spec *spec_of(uint8_t cmd)
 						     .admin_timeout = true,
 						     .audit_mid = MID_WARM_RESET };
 
+#define UPDATE_SPEC(name, act, mid)                                                   \
+	static const struct call_spec name = { .kind = CLIENT_REQ_PRIVILEGED,         \
+					       .action = act,                         \
+					       .group = OTA_UPDATE_GROUP,             \
+					       .admin_timeout = true,                 \
+					       .audit_mid = mid }
+	UPDATE_SPEC(install, OTA_POLKIT_ACTION_INSTALL, MID_IMAGE_INSTALL);
+	UPDATE_SPEC(commit, OTA_POLKIT_ACTION_COMMIT, MID_COMMIT);
+	UPDATE_SPEC(ratchet, OTA_POLKIT_ACTION_RATCHET, MID_RATCHET);
+	UPDATE_SPEC(revoke, OTA_POLKIT_ACTION_REVOKE, MID_REVOKE);
+#undef UPDATE_SPEC
+
 	switch (cmd) {
 	case OTATTEST_CMD_ATTEST: return &attest;
 	case OTATTEST_CMD_STABLE_SIGN: return &sign;
@@ -63,21 +66,13 @@ static const struct call_spec *spec_of(uint8_t cmd)
 	case OTATTEST_CMD_ROTATE_TAGS: return &rotate;
 	case OTATTEST_CMD_UPDATE_RESET: return &update;
 	case OTATTEST_CMD_WARM_RESET: return &warm_reset;
+	case OTATTEST_CMD_INSTALL_BEGIN: return &install; /* InstallImage and CheckImage */
+	case OTATTEST_CMD_COMMIT: return &commit;
+	case OTATTEST_CMD_RATCHET: return &ratchet;
+	case OTATTEST_CMD_REVOKE: return &revoke;
 	}
 	return NULL;
 }
-
-struct call {
-	struct manager *m;
-	struct device *d;
-	sd_bus_message *msg;
-	const struct call_spec *spec;
-	struct client *client;
-	struct log_caller who;
-	uint8_t cmd;
-	struct genl_args args;
-	uint8_t nonce[OTA_NONCE_MAX];
-};
 
 static uint64_t now_usec(void)
 {
@@ -87,10 +82,11 @@ static uint64_t now_usec(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static void call_free(struct call *c)
+void call_free(struct call *c)
 {
 	struct manager *m = c->m;
 
+	install_free(c->install);
 	client_release(c->client, c->spec->kind);
 	sd_bus_message_unref(c->msg);
 	free(c);
@@ -99,7 +95,7 @@ static void call_free(struct call *c)
 }
 
 /* The caller may be gone; the answer is still owed and cannot hurt. */
-static void call_reply_error(struct call *c, const struct ota_err *e)
+void call_reply_error(struct call *c, const struct ota_err *e)
 {
 	_cleanup_(sd_bus_error_free) sd_bus_error error = SD_BUS_ERROR_NULL;
 
@@ -219,6 +215,31 @@ static int reply_reset(struct call *c, const struct genl_result *res, struct ota
 	return 0;
 }
 
+/* Commit, Ratchet, Revoke: the state after the boot that served them. */
+static int reply_boot_svc(struct call *c, const struct genl_result *res, struct ota_err *e)
+{
+	static const int types[] = { OTATTEST_A_BOOT_STATUS,   OTATTEST_A_GENERATION,
+				     OTATTEST_A_SLOT,          OTATTEST_A_PRIMARY_SLOT,
+				     OTATTEST_A_FLOOR_ROM_EXT, OTATTEST_A_FLOOR_BL0,
+				     OTATTEST_A_REVOCATION_SEQUENCE };
+	uint32_t v[sizeof(types) / sizeof(types[0])];
+	size_t i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!get_u32(res, types[i], &v[i])) {
+			ota_err_set_statusf(e, OTA_HOST_PROTOCOL, "the kernel's %s reply is incomplete",
+					    c->who.member);
+			return -EBADMSG;
+		}
+	log_audit(c->spec->audit_mid, c->d->name, &c->who, v[0],
+		  "%s by uid %u served: slot %s booted, primary %s, floors ROM_EXT %u BL0 %u, "
+		  "revocation sequence %u, record generation %u",
+		  c->who.member, (unsigned)c->who.uid, slot_name(v[2]), slot_name(v[3]), v[4], v[5],
+		  v[6], v[1]);
+	sd_bus_reply_method_return(c->msg, "uuuuuuu", v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
+	return 0;
+}
+
 static int reply(struct call *c, const struct genl_result *res, struct ota_err *e)
 {
 	switch (c->cmd) {
@@ -228,13 +249,16 @@ static int reply(struct call *c, const struct genl_result *res, struct ota_err *
 	case OTATTEST_CMD_ROTATE_TAGS: return reply_rotate(c, res, e);
 	case OTATTEST_CMD_UPDATE_RESET:
 	case OTATTEST_CMD_WARM_RESET: return reply_reset(c, res, e);
+	case OTATTEST_CMD_COMMIT:
+	case OTATTEST_CMD_RATCHET:
+	case OTATTEST_CMD_REVOKE: return reply_boot_svc(c, res, e);
 	}
 	assert(!"a command without an answer");
 	return -EINVAL;
 }
 
 /* A failed call: its error to the caller, and once to the log. */
-static void call_failed(struct call *c, struct ota_err *e)
+void call_failed(struct call *c, struct ota_err *e)
 {
 	if (e->status == OTA_HOST_NO_DEVICE) {
 		char why[sizeof(e->message)];
@@ -292,6 +316,10 @@ static void call_submit(struct call *c)
 	if (!device_usable(c->d, c->m, &e)) {
 		call_reply_error(c, &e);
 		call_free(c);
+		return;
+	}
+	if (c->cmd == OTATTEST_CMD_INSTALL_BEGIN) {
+		install_submit(c);
 		return;
 	}
 	if (c->cmd == OTATTEST_CMD_ROTATE_TAGS)
@@ -374,6 +402,10 @@ int call_start(sd_bus_message *msg, struct device *d, uint8_t cmd, const struct 
 	if (args && args->nonce) {
 		memcpy(c->nonce, args->nonce, args->nonce_len);
 		c->args.nonce = c->nonce;
+	}
+	if (args && args->revocation) {
+		memcpy(c->revocation, args->revocation, sizeof(c->revocation));
+		c->args.revocation = c->revocation;
 	}
 	m->n_calls++;
 

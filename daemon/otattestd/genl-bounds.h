@@ -25,6 +25,9 @@ _Static_assert((OTA_EVIDENCE_MAX_BYTES) == 4352u, "ota-evidence-max-bytes in the
 _Static_assert((OTA_CERT_MAX_DER) == 1280u, "ota-cert-max-der in the spec");
 _Static_assert((OTA_P256_SIG_BYTES) == 64u, "ota-p256-sig-bytes in the spec");
 _Static_assert((OTA_P256_PUBKEY_BYTES) == 64u, "ota-p256-pubkey-bytes in the spec");
+_Static_assert((OTA_INSTALL_CHUNK_MAX) == 4096u, "ota-install-chunk-max in the spec");
+_Static_assert((OTA_SHA256_BYTES) == 32u, "ota-sha256-bytes in the spec");
+_Static_assert((OTA_VERSION_STRING_BYTES) == 16u, "ota-version-string-bytes in the spec");
 
 /*
  * The libmnl type and payload length bounds (strings without their
@@ -56,6 +59,16 @@ static const struct otattest_attr_bound otattest_attr_bounds[OTATTEST_A_MAX + 1]
 	[OTATTEST_A_EVENT] = { MNL_TYPE_U32, 0, 0 },
 	[OTATTEST_A_PROGRESS_DONE] = { MNL_TYPE_U32, 0, 0 },
 	[OTATTEST_A_PROGRESS_TOTAL] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_STAGE] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_IMAGE_LENGTH] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_IMAGE_OFFSET] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_INSTALL_FLAGS] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_MEASUREMENT] = { MNL_TYPE_BINARY, OTA_SHA256_BYTES, OTA_SHA256_BYTES },
+	[OTATTEST_A_VERSION] = { MNL_TYPE_NUL_STRING, 0, OTA_VERSION_STRING_BYTES },
+	[OTATTEST_A_PRIMARY_SLOT] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_FLOOR_ROM_EXT] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_FLOOR_BL0] = { MNL_TYPE_U32, 0, 0 },
+	[OTATTEST_A_REVOCATION_SEQUENCE] = { MNL_TYPE_U32, 0, 0 },
 };
 
 #endif /* OTATTEST_GENL_BOUNDS_H */

@@ -115,7 +115,10 @@ static enum genl_lane lane_of(uint8_t cmd)
 /* The request as the kernel will read it, for a sender thread. */
 static struct send_item *encode(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_args *args)
 {
-	struct send_item *it = calloc(1, sizeof(*it) + 512);
+	/* Headers and the fixed attributes fit 512; the binary ones add their own size. */
+	size_t room = 512 + (args && args->chunk ? MNL_ALIGN(args->chunk_len) : 0) +
+		      (args && args->revocation ? MNL_ALIGN(OTATTEST_REVOCATION_LEN) : 0);
+	struct send_item *it = calloc(1, sizeof(*it) + room);
 	struct genlmsghdr *gh;
 	struct nlmsghdr *nlh;
 
@@ -137,6 +140,20 @@ static struct send_item *encode(struct genl *g, uint8_t cmd, uint32_t index, con
 		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, args->svn);
 	if (args && args->has_slot)
 		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, args->slot);
+	if (args && args->has_stage)
+		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, args->stage);
+	if (args && args->has_image_length)
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, args->image_length);
+	if (args && args->has_install_flags)
+		mnl_attr_put_u32(nlh, OTATTEST_A_INSTALL_FLAGS, args->install_flags);
+	if (args && args->has_floor)
+		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR, args->floor);
+	if (args && args->chunk) {
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_OFFSET, args->image_offset);
+		mnl_attr_put(nlh, OTATTEST_A_IMAGE_CHUNK, args->chunk_len, args->chunk);
+	}
+	if (args && args->revocation)
+		mnl_attr_put(nlh, OTATTEST_A_REVOCATION, OTATTEST_REVOCATION_LEN, args->revocation);
 	it->len = nlh->nlmsg_len;
 	it->seq = g->seq;
 	return it;
@@ -152,6 +169,7 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	assert(g);
 	assert(done);
 	assert(!args || !args->nonce || args->nonce_len <= OTA_NONCE_MAX);
+	assert(!args || !args->chunk || args->chunk_len <= OTA_INSTALL_CHUNK_MAX);
 	if (!g->available)
 		return -ENOENT;
 	req = calloc(1, sizeof(*req));

@@ -42,6 +42,18 @@ struct genl_args {
 	uint32_t svn;
 	bool has_slot;
 	uint32_t slot;
+	bool has_stage; /* install-begin, ratchet */
+	uint32_t stage;
+	bool has_image_length; /* install-begin */
+	uint32_t image_length;
+	bool has_install_flags;
+	uint32_t install_flags;
+	bool has_floor; /* ratchet */
+	uint32_t floor;
+	const uint8_t *chunk; /* install-chunk: CHUNK at IMAGE_OFFSET; NULL: none */
+	size_t chunk_len;     /* at most OTA_INSTALL_CHUNK_MAX */
+	uint32_t image_offset;
+	const uint8_t *revocation; /* revoke: OTATTEST_REVOCATION_LEN bytes; NULL: none */
 };
 
 /* Result of one request; attribute pointers live until the callback returns. */

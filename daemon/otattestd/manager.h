@@ -54,6 +54,9 @@ struct device {
 	bool refreshing;
 	enum { REFRESH_NONE, REFRESH_RECORD, REFRESH_FULL } refresh_again;
 
+	/* An InstallImage or CheckImage holds the kernel's install session (install.c). */
+	bool installing;
+
 	/* Rotation seen through events (ours or a previous instance's). */
 	bool rotating;
 	bool rotation_ours;

@@ -65,11 +65,31 @@ struct fake_req {
 	uint32_t index;
 	uint8_t nonce[OTA_NONCE_MAX];
 	size_t nonce_len;
+	struct genl_args args; /* the update commands' (pointers cleared) */
+	uint8_t chunk[OTA_INSTALL_CHUNK_MAX];
+	struct ota_revocation revocation;
 	genl_done_fn done;
 	void *userdata;
 };
 
 static struct genl fake;
+
+/* The fake device's install session: the image as it arrived. */
+static struct {
+	uint8_t image[2 * 4096 + 2000];
+	uint32_t length, received, stage, slot;
+	bool dry_run;
+} fake_install;
+
+/*
+ * The image the install tests send: a pattern the fake device checks
+ * byte for byte at FINISH, so a chunk lost, repeated or out of order is
+ * a refusal.
+ */
+static uint8_t image_byte(size_t i)
+{
+	return (uint8_t)(i * 7u + (i >> 8));
+}
 
 static void build_record(struct ota_record *r, uint32_t *len, uint32_t generation, uint32_t kv)
 {
@@ -112,6 +132,30 @@ static void build_record(struct ota_record *r, uint32_t *len, uint32_t generatio
 		s->verify_time_ns = 150000;
 		s->flags = OTA_STAGE_F_BOOTED;
 	}
+	r->hdr.flags |= OTA_RECORD_F_UPDATE_SECTION;
+	r->hdr.length = ota_record_length(2, r->hdr.flags);
+	{
+		/* The update section: on trial in BL0 slot B, A the primary. */
+		struct ota_record_update *u = (struct ota_record_update *)ota_record_update_of(r);
+		static const char *const versions[] = { "re-1", "re-1", "bl0-1.0", "bl0-2.0" };
+
+		u->update_state = OTA_UPDATE_TRIAL;
+		u->primary_slot = OTA_SLOT_A;
+		u->running_rom_ext_slot = OTA_SLOT_A;
+		u->running_bl0_slot = OTA_SLOT_B;
+		u->revocation_sequence = 3;
+		for (i = 0; i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
+			u->slot[i].stage = i / OTA_SLOT_COUNT + 1;
+			u->slot[i].slot = i % OTA_SLOT_COUNT;
+			u->slot[i].flags = OTA_RECORD_SLOT_F_PRESENT;
+			u->slot[i].security_version = 2 + i;
+			memcpy(u->slot[i].version, versions[i], strlen(versions[i]));
+		}
+		u->slot[0].flags |= OTA_RECORD_SLOT_F_RUNNING | OTA_RECORD_SLOT_F_VERIFIED;
+		u->slot[2].flags |= OTA_RECORD_SLOT_F_PRIMARY;
+		u->slot[3].flags |= OTA_RECORD_SLOT_F_RUNNING | OTA_RECORD_SLOT_F_VERIFIED;
+	}
+	ck_assert_uint_eq(ota_record_validate(r, r->hdr.length), OTA_OK);
 	*len = r->hdr.length;
 }
 
@@ -234,6 +278,82 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 		build_record(&fake.record, &fake.record_len, fake.record.hdr.generation + 2, kv + 1);
 		break;
 	}
+	case OTATTEST_CMD_INSTALL_BEGIN:
+		fake_install.length = r->args.image_length;
+		fake_install.received = 0;
+		fake_install.stage = r->args.stage;
+		fake_install.slot = r->args.slot == OTA_UPDATE_SLOT_OTHER ? OTA_SLOT_A : r->args.slot;
+		fake_install.dry_run = r->args.install_flags & OTA_INSTALL_F_DRY_RUN;
+		/* BEGIN and CHUNK say where the session stands */
+		__attribute__((fallthrough));
+	case OTATTEST_CMD_INSTALL_CHUNK:
+		if (r->cmd == OTATTEST_CMD_INSTALL_CHUNK) {
+			/* The kernel holds chunks to the session; so does this fake. */
+			if (r->args.image_offset != fake_install.received ||
+			    r->args.chunk_len > fake_install.length - fake_install.received ||
+			    fake_install.received + r->args.chunk_len > sizeof(fake_install.image)) {
+				ota_err_from_netlink(&res.err, EPROTO, OTA_INSTALL_BAD_OFFSET, NULL);
+				r->done(r->userdata, &res);
+				free(r);
+				return 0;
+			}
+			memcpy(fake_install.image + fake_install.received, r->chunk, r->args.chunk_len);
+			fake_install.received += (uint32_t)r->args.chunk_len;
+		}
+		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, fake_install.stage);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, fake_install.slot);
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_OFFSET, fake_install.received);
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, fake_install.length);
+		break;
+	case OTATTEST_CMD_INSTALL_FINISH: {
+		uint8_t meas[OTA_SHA256_BYTES];
+		uint32_t i;
+
+		for (i = 0; i < fake_install.received; i++)
+			if (fake_install.image[i] != image_byte(i))
+				break;
+		if (fake_install.received != fake_install.length || i != fake_install.length) {
+			ota_err_from_netlink(&res.err, EKEYREJECTED, OTA_SIG_ECDSA_INVALID, NULL);
+			r->done(r->userdata, &res);
+			free(r);
+			return 0;
+		}
+		memset(meas, 0x5a, sizeof(meas));
+		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, fake_install.stage);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, fake_install.slot);
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, fake_install.length);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SVN, 7);
+		mnl_attr_put_u32(nlh, OTATTEST_A_INSTALL_FLAGS, fake_install.dry_run
+									? OTA_INSTALL_RESULT_F_DRY_RUN
+									: OTA_INSTALL_RESULT_F_WRITTEN);
+		mnl_attr_put(nlh, OTATTEST_A_MEASUREMENT, sizeof(meas), meas);
+		mnl_attr_put_strz(nlh, OTATTEST_A_VERSION, "bl0-2.0");
+		break;
+	}
+	case OTATTEST_CMD_REVOKE:
+		/*
+		 * The test names the device's answer in the command's value:
+		 * a status to fail with exactly as otattest.ko reports it
+		 * (errno of its class, message, status in the cookie).
+		 */
+		if (r->revocation.value) {
+			ota_err_from_netlink(&res.err, ota_status_errno(r->revocation.value),
+					     r->revocation.value, ota_status_message(r->revocation.value));
+			r->done(r->userdata, &res);
+			free(r);
+			return 0;
+		}
+		__attribute__((fallthrough));
+	case OTATTEST_CMD_COMMIT:
+	case OTATTEST_CMD_RATCHET:
+		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
+		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, OTA_SLOT_B);
+		mnl_attr_put_u32(nlh, OTATTEST_A_PRIMARY_SLOT, OTA_SLOT_B);
+		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR_ROM_EXT, 1);
+		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR_BL0, r->cmd == OTATTEST_CMD_RATCHET ? r->args.floor : 2);
+		mnl_attr_put_u32(nlh, OTATTEST_A_REVOCATION_SEQUENCE, 3);
+		break;
 	default:
 		break;
 	}
@@ -267,9 +387,31 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 			cmd, args && args->nonce ? args->nonce_len : (size_t)0);
 		_exit(97);
 	}
+	/* The same for the update commands' arguments: the daemon bounds each. */
+	if ((cmd == OTATTEST_CMD_INSTALL_BEGIN &&
+	     (!args || args->stage < OTA_STAGE_ROM_EXT || args->stage > OTA_STAGE_BL0 ||
+	      (args->slot > OTA_SLOT_B && args->slot != OTA_UPDATE_SLOT_OTHER) || !args->image_length)) ||
+	    (cmd == OTATTEST_CMD_INSTALL_CHUNK &&
+	     (!args || !args->chunk || !args->chunk_len || args->chunk_len > OTA_INSTALL_CHUNK_MAX)) ||
+	    (cmd == OTATTEST_CMD_COMMIT && (!args || !args->has_slot || args->slot > OTA_SLOT_B)) ||
+	    (cmd == OTATTEST_CMD_RATCHET && (!args || !args->has_floor || args->floor > OTA_SVN_LIMIT)) ||
+	    (cmd == OTATTEST_CMD_REVOKE && (!args || !args->revocation))) {
+		fprintf(stderr, "fake kernel: command %u reached the kernel with bad arguments\n", cmd);
+		_exit(98);
+	}
 	r = calloc(1, sizeof(*r));
 	ck_assert_ptr_nonnull(r);
 	r->g = g;
+	if (args) {
+		r->args = *args;
+		r->args.nonce = NULL;
+		r->args.chunk = NULL;
+		r->args.revocation = NULL;
+		if (args->chunk)
+			memcpy(r->chunk, args->chunk, args->chunk_len);
+		if (args->revocation)
+			memcpy(&r->revocation, args->revocation, sizeof(r->revocation));
+	}
 	r->cmd = cmd;
 	r->index = index;
 	r->done = done;
@@ -280,12 +422,16 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	}
 	g->pending++;
 	if (cmd == OTATTEST_CMD_ROTATE_TAGS) {
-		sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, delay / 3, 0, on_progress_timer,
+		sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, delay / 3, 1, on_progress_timer,
 					   (void *)(uintptr_t)1);
-		sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, 2 * delay / 3, 0,
+		sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, 2 * delay / 3, 1,
 					   on_progress_timer, (void *)(uintptr_t)2);
 	}
-	return sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, delay, 0, on_fire, r);
+	/*
+	 * Accuracy 1 us, as the progress timers above: sd-event's default (0)
+	 * lets a timer fire up to 250 ms late, out of order with the others.
+	 */
+	return sd_event_add_time_relative(g->event, NULL, CLOCK_MONOTONIC, delay, 1, on_fire, r);
 }
 
 /* ---------------- processes ---------------- */
@@ -1585,6 +1731,300 @@ START_TEST(polkit_denies)
 }
 END_TEST
 
+/* ---- the update agent's methods (install.c, call.c) ---- */
+
+/* A temporary regular file of len bytes of the image pattern; its descriptor. */
+static int image_fd(size_t len)
+{
+	char tmpl[] = "/tmp/otattest-image.XXXXXX";
+	int fd = mkstemp(tmpl);
+	size_t i;
+
+	ck_assert_int_ge(fd, 0);
+	unlink(tmpl);
+	for (i = 0; i < len; i++) {
+		uint8_t b = image_byte(i);
+
+		ck_assert_int_eq(write(fd, &b, 1), 1);
+	}
+	/* The position stays at the end: otattestd must read by offset. */
+	return fd;
+}
+
+struct progress_seen {
+	unsigned n;
+	uint32_t last_done, total;
+	bool in_order;
+};
+
+static int on_install_progress(sd_bus_message *m, void *userdata, sd_bus_error *e)
+{
+	struct progress_seen *p = userdata;
+	uint32_t done, total;
+
+	ck_assert_int_ge(sd_bus_message_read(m, "uu", &done, &total), 0);
+	if (p->n && done <= p->last_done)
+		p->in_order = false;
+	p->n++;
+	p->last_done = done;
+	p->total = total;
+	return 0;
+}
+
+static int call_install(sd_bus *bus, const char *method, int fd, const char *stage, uint32_t slot,
+			sd_bus_error *e, sd_bus_message **reply)
+{
+	return sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, method, e, reply,
+				  "hsu", fd, stage, slot);
+}
+
+START_TEST(install_streams_the_image_with_progress)
+{
+	struct progress_seen seen = { .in_order = true };
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	const char *stage, *version;
+	uint32_t slot, svn;
+	const void *meas;
+	size_t meas_len;
+	int fd;
+
+	go();
+	ck_assert_int_ge(sd_bus_match_signal(client, NULL, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					     "InstallProgress", on_install_progress, &seen), 0);
+	/* Three chunks: 4096, 4096 and 1808 bytes, held byte for byte by the fake device. */
+	fd = image_fd(10000);
+	ck_assert_msg(call_install(client, "InstallImage", fd, "bl0", OTA_UPDATE_SLOT_OTHER, &e, &reply) >= 0,
+		      "InstallImage: %s", e.message);
+	ck_assert_int_ge(sd_bus_message_read(reply, "suus", &stage, &slot, &svn, &version), 0);
+	ck_assert_str_eq(stage, "bl0");
+	ck_assert_uint_eq(slot, OTA_SLOT_A);
+	ck_assert_uint_eq(svn, 7);
+	ck_assert_str_eq(version, "bl0-2.0");
+	ck_assert_int_ge(sd_bus_message_read_array(reply, 'y', &meas, &meas_len), 0);
+	ck_assert_uint_eq(meas_len, OTA_SHA256_BYTES);
+	sd_bus_message_unref(reply);
+	while (sd_bus_process(client, NULL) > 0)
+		;
+	/* BEGIN, then each chunk the device acknowledged. */
+	ck_assert_uint_eq(seen.n, 4);
+	ck_assert(seen.in_order);
+	ck_assert_uint_eq(seen.last_done, 10000);
+	ck_assert_uint_eq(seen.total, 10000);
+
+	/* A check of the same descriptor: the same answer, a dry run. */
+	ck_assert_msg(call_install(client, "CheckImage", fd, "bl0", OTA_SLOT_B, &e, &reply) >= 0,
+		      "CheckImage: %s", e.message);
+	ck_assert_int_ge(sd_bus_message_read(reply, "suus", &stage, &slot, &svn, &version), 0);
+	ck_assert_uint_eq(slot, OTA_SLOT_B);
+	sd_bus_message_unref(reply);
+	close(fd);
+	finish();
+}
+END_TEST
+
+/* Expect method's call to fail with error name `want`; ask again for the message. */
+#define EXPECT_ERROR(r, e, want)                                                            \
+	do {                                                                                \
+		ck_assert_msg((r) < 0, "succeeded; expected %s", want);                     \
+		ck_assert_msg(!strcmp((e)->name, want), "%s: %s (expected %s)", (e)->name, \
+			      (e)->message, want);                                          \
+		sd_bus_error_free(e);                                                       \
+	} while (0)
+
+START_TEST(update_bad_input_named_errors)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	uint8_t short_cmd[sizeof(struct ota_revocation) - 1] = { 0 };
+	int pipefd[2], empty, big;
+
+	go();
+	/* Not a regular file: a pipe could make the daemon wait forever. */
+	ck_assert_int_eq(pipe(pipefd), 0);
+	EXPECT_ERROR(call_install(client, "InstallImage", pipefd[0], "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	close(pipefd[0]);
+	close(pipefd[1]);
+	empty = image_fd(0);
+	EXPECT_ERROR(call_install(client, "CheckImage", empty, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	/* Past the daemon's bound (a sparse file: nothing is read). */
+	big = image_fd(0);
+	ck_assert_int_eq(ftruncate(big, 1024 * 1024 + 1), 0);
+	EXPECT_ERROR(call_install(client, "InstallImage", big, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(call_install(client, "InstallImage", empty, "bl1", OTA_UPDATE_SLOT_OTHER, &e, NULL),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(call_install(client, "InstallImage", empty, "bl0", 2, &e, NULL), &e,
+		     OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	close(empty);
+	close(big);
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Commit",
+					&e, NULL, "u", 2u),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet",
+					&e, NULL, "su", "bl0", 256u),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet",
+					&e, NULL, "su", "rom-ext", 1u),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(call_bytes(client, "Revoke", short_cmd, sizeof(short_cmd), &e, NULL), &e,
+		     OTA_BUS_ERROR_PREFIX "Malformed");
+	/* None of it reached the (fake) kernel, which would have died: it still serves. */
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Commit",
+					    &e, NULL, "u", 1u), 0);
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet",
+					    &e, NULL, "su", "bl0", 4u), 0);
+	finish();
+}
+END_TEST
+
+/* Statuses only a host part produces; the driver refuses them from a device. */
+static bool host_only(ota_status_t st)
+{
+	uint32_t module = (st >> 8) & 0xffu;
+
+	return module == OTA_MOD_HOST || module == OTA_MOD_SHM || module == OTA_MOD_DRIVER ||
+	       module == OTA_MOD_VERIFY;
+}
+
+START_TEST(every_device_status_is_a_named_error)
+{
+	static const ota_status_t all[] = {
+#define OTA_X_ALL(name, cls, mod, idx, msg) OTA_##name,
+		OTA_STATUS_LIST(OTA_X_ALL)
+#undef OTA_X_ALL
+	};
+	struct ota_revocation cmd;
+	unsigned checked = 0;
+	size_t i;
+
+	/* The client side of the map, as otattestctl registers it. */
+	ck_assert_int_ge(ota_bus_errors_register(), 0);
+	go();
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		sd_bus_error e = SD_BUS_ERROR_NULL;
+		int r;
+
+		if (host_only(all[i]))
+			continue;
+		/* The fake device answers Revoke with the status in value. */
+		memset(&cmd, 0, sizeof(cmd));
+		cmd.value = all[i];
+		r = call_bytes(client, "Revoke", &cmd, sizeof(cmd), &e, NULL);
+		ck_assert_msg(r < 0, "status %#x: Revoke succeeded", all[i]);
+		ck_assert_msg(!strcmp(e.name, ota_class_error_name(ota_status_class(all[i]))),
+			      "status %#x: %s, not its class's", all[i], e.name);
+		ck_assert_str_eq(e.message, ota_status_message(all[i]));
+		/* And the class's errno comes back to a client, as otattestctl's exit code. */
+		ck_assert_int_eq(sd_bus_error_get_errno(&e), ota_status_errno(all[i]));
+		sd_bus_error_free(&e);
+		checked++;
+	}
+	ck_assert_uint_gt(checked, 100);
+	finish();
+}
+END_TEST
+
+static int nobody_update_denied(sd_bus *bus)
+{
+	static const char *const plain[] = { "WarmReset" };
+	uint8_t cmd[sizeof(struct ota_revocation)] = { 0 };
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int fd = image_fd(64), rc = 100;
+	size_t i;
+
+	/* Each refused by otattestd itself (the test bus lets anything through). */
+#define DENIED(call)                                                                         \
+	do {                                                                                 \
+		if ((call) >= 0)                                                             \
+			return rc;                                                           \
+		if (strcmp(e.name, SD_BUS_ERROR_ACCESS_DENIED) || !strstr(e.message, "group " OTA_UPDATE_GROUP)) \
+			return rc + 1;                                                       \
+		sd_bus_error_free(&e);                                                       \
+		rc += 2;                                                                     \
+	} while (0)
+	DENIED(call_install(bus, "InstallImage", fd, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL));
+	DENIED(call_install(bus, "CheckImage", fd, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL));
+	DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Commit", &e, NULL,
+				  "u", 1u));
+	DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet", &e,
+				  NULL, "su", "bl0", 3u));
+	DENIED(call_bytes(bus, "Revoke", cmd, sizeof(cmd), &e, NULL));
+	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
+		DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, plain[i], &e,
+					  NULL, NULL));
+#undef DENIED
+	close(fd);
+	return 0;
+}
+
+START_TEST(update_methods_denied_to_unprivileged)
+{
+	go();
+	as_nobody(nobody_update_denied);
+	finish();
+}
+END_TEST
+
+START_TEST(update_properties_from_the_record)
+{
+	sd_bus_message *reply = NULL;
+	const char *stage, *slot, *version;
+	uint32_t seq = 0, svn;
+	unsigned n = 0;
+	char *s = NULL;
+
+	go();
+#define STR_PROP(name, want)                                                                   \
+	do {                                                                                   \
+		ck_assert_int_ge(sd_bus_get_property_string(client, OTA_BUS_NAME, DEV_PATH,    \
+							    OTA_BUS_DEVICE_IFACE, name, NULL, &s), 0); \
+		ck_assert_str_eq(s, want);                                                     \
+		free(s);                                                                       \
+	} while (0)
+	STR_PROP("UpdateState", "trial");
+	STR_PROP("PrimarySlot", "a");
+	STR_PROP("RunningRomExtSlot", "a");
+	STR_PROP("RunningBl0Slot", "b");
+	STR_PROP("PendingStage", "");
+	STR_PROP("PendingSlot", "");
+#undef STR_PROP
+	ck_assert_int_ge(sd_bus_get_property_trivial(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						     "RevocationSequence", NULL, 'u', &seq), 0);
+	ck_assert_uint_eq(seq, 3);
+	ck_assert_int_ge(sd_bus_get_property(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					     "Slots", NULL, &reply, "a" OTA_SLOT_STRUCT_SIG), 0);
+	ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', OTA_SLOT_STRUCT_SIG), 0);
+	while (sd_bus_message_enter_container(reply, 'r', "ssusas") > 0) {
+		char flags[64] = "";
+		const char *f;
+
+		ck_assert_int_ge(sd_bus_message_read(reply, "ssus", &stage, &slot, &svn, &version), 0);
+		ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "s"), 0);
+		while (sd_bus_message_read(reply, "s", &f) > 0) {
+			strcat(flags, f);
+			strcat(flags, " ");
+		}
+		ck_assert_int_ge(sd_bus_message_exit_container(reply), 0);
+		ck_assert_int_ge(sd_bus_message_exit_container(reply), 0);
+		if (n == 3) { /* BL0 slot B: on trial */
+			ck_assert_str_eq(stage, "bl0");
+			ck_assert_str_eq(slot, "b");
+			ck_assert_uint_eq(svn, 5);
+			ck_assert_str_eq(version, "bl0-2.0");
+			ck_assert_str_eq(flags, "present verified running ");
+		}
+		if (n == 2)
+			ck_assert_str_eq(flags, "present primary ");
+		n++;
+	}
+	ck_assert_uint_eq(n, 4);
+	sd_bus_message_unref(reply);
+	finish();
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("daemon_bus");
@@ -1610,6 +2050,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, ctl_reads_what_the_daemon_serves);
 	tcase_add_test(tc, polkit_allows);
 	tcase_add_test(tc, polkit_denies);
+	tcase_add_test(tc, install_streams_the_image_with_progress);
+	tcase_add_test(tc, update_bad_input_named_errors);
+	tcase_add_test(tc, every_device_status_is_a_named_error);
+	tcase_add_test(tc, update_methods_denied_to_unprivileged);
+	tcase_add_test(tc, update_properties_from_the_record);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -225,6 +225,80 @@ START_TEST(test_fixed_responses)
 }
 END_TEST
 
+/* Install answers: only the session the driver opened, and exactly where it stands. */
+START_TEST(test_install_responses)
+{
+	struct ota_resp_install i = { .stage = OTA_STAGE_BL0, .slot = OTA_SLOT_B, .received = 4096,
+				      .length = 10000 };
+	struct ota_resp_install_finish f = { .stage = OTA_STAGE_BL0, .slot = OTA_SLOT_B,
+					     .length = 10000, .security_version = 2,
+					     .flags = OTA_INSTALL_RESULT_F_WRITTEN };
+
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER,
+						 10000, 4096), OTA_OK);
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_SLOT_B, 10000, 4096),
+			  OTA_OK);
+	/* Another slot than asked, another stage, length or count: a lie. */
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_SLOT_A, 10000, 4096),
+			  OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_ROM_EXT,
+						 OTA_UPDATE_SLOT_OTHER, 10000, 4096), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER,
+						 9999, 4096), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER,
+						 10000, 8192), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i) - 4, OTA_STAGE_BL0,
+						 OTA_UPDATE_SLOT_OTHER, 10000, 4096), OTA_HOST_PROTOCOL);
+	i.slot = OTA_UPDATE_SLOT_OTHER; /* never resolved: not a slot */
+	ck_assert_uint_eq(otattest_install_check(&i, sizeof(i), OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER,
+						 10000, 4096), OTA_HOST_PROTOCOL);
+
+	memcpy(f.version, "bl0-2.0", 7);
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							false), OTA_OK);
+	/* A real install answered as a dry run (or the reverse) did not do what was asked. */
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							true), OTA_HOST_PROTOCOL);
+	f.version[7] = '\n'; /* not printable */
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							false), OTA_HOST_PROTOCOL);
+	f.version[7] = 0;
+	f.version[9] = 'x'; /* text after the NUL padding */
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							false), OTA_HOST_PROTOCOL);
+	f.version[9] = 0;
+	f.security_version = OTA_SVN_LIMIT + 1;
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							false), OTA_HOST_PROTOCOL);
+	f.security_version = 2;
+	f.reserved = 1;
+	ck_assert_uint_eq(otattest_install_finish_check(&f, sizeof(f), OTA_STAGE_BL0, OTA_SLOT_B, 10000,
+							false), OTA_HOST_PROTOCOL);
+}
+END_TEST
+
+START_TEST(test_boot_svc_responses)
+{
+	struct ota_resp_boot_svc b = { .boot_status = OTA_OK, .generation = 5, .booted_slot = OTA_SLOT_B,
+				       .primary_slot = OTA_SLOT_B, .floor_rom_ext = 1, .floor_bl0 = 2,
+				       .revocation_sequence = 4 };
+
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b)), OTA_OK);
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b) - 4), OTA_HOST_PROTOCOL);
+	b.primary_slot = 2;
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b)), OTA_HOST_PROTOCOL);
+	b.primary_slot = OTA_SLOT_A;
+	b.floor_bl0 = OTA_SVN_LIMIT + 1;
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b)), OTA_HOST_PROTOCOL);
+	b.floor_bl0 = 2;
+	b.revocation_sequence = OTA_REVOCATION_SEQ_MAX + 1;
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b)), OTA_HOST_PROTOCOL);
+	b.revocation_sequence = 4;
+	b.reserved = 1;
+	ck_assert_uint_eq(otattest_boot_svc_check(&b, sizeof(b)), OTA_HOST_PROTOCOL);
+}
+END_TEST
+
 static Suite *kernel_parse_suite(void)
 {
 	Suite *s = suite_create("kernel_parse");
@@ -235,6 +309,8 @@ static Suite *kernel_parse_suite(void)
 	tcase_add_test(tc, test_response_check);
 	tcase_add_test(tc, test_certs);
 	tcase_add_test(tc, test_fixed_responses);
+	tcase_add_test(tc, test_install_responses);
+	tcase_add_test(tc, test_boot_svc_responses);
 	suite_add_tcase(s, tc);
 	return s;
 }

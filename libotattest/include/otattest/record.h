@@ -46,10 +46,8 @@ enum ota_path {
  * for every slow path, in the order stage_check.c decides it. NONE on the
  * tag path, for an attempt refused before a path was decided, and in
  * records of firmware that predates the field. TAG_MISMATCH is the one
- * that means tampering (a tag of the current key version, made for this
- * very image by its measurement hint, whose MAC does not match): the daemon
- * raises it as an event. A slot rewritten since it was tagged (an update
- * written to flash) is IMAGE_CHANGED, not a mismatch.
+ * that can mean tampering (a tag of the current key version that does not
+ * cover this image): the daemon raises it as an event.
  */
 enum ota_path_reason {
 	OTA_REASON_NONE = 0,
@@ -62,9 +60,8 @@ enum ota_path_reason {
 	OTA_REASON_ROTATION = 7,           /* tag rotation re-verifies every stage */
 	OTA_REASON_TAG_KEY_UNAVAILABLE = 8, /* the key manager gave no tag key */
 	OTA_REASON_CHECK_ONLY = 9,         /* the runtime's pre-check of an update: never tags */
-	OTA_REASON_IMAGE_CHANGED = 10,     /* the slot was rewritten since its tag was made */
 };
-#define OTA_REASON_MAX 10u
+#define OTA_REASON_MAX 9u
 
 #define OTA_STAGE_F_BOOTED 0x1u   /* this attempt is the image that runs */
 #define OTA_STAGE_F_FALLBACK 0x2u /* tried after another slot was refused */
@@ -332,9 +329,33 @@ static inline const char *ota_path_reason_name(uint32_t reason)
 	case OTA_REASON_ROTATION: return "rotation";
 	case OTA_REASON_TAG_KEY_UNAVAILABLE: return "tag-key-unavailable";
 	case OTA_REASON_CHECK_ONLY: return "check-only";
-	case OTA_REASON_IMAGE_CHANGED: return "image-changed";
 	}
 	return "unknown";
+}
+
+/* The update section's state (sysfs update/state, D-Bus UpdateState). */
+static inline const char *ota_update_state_name(uint32_t state)
+{
+	switch (state) {
+	case OTA_UPDATE_IDLE: return "idle";
+	case OTA_UPDATE_INSTALLING: return "installing";
+	case OTA_UPDATE_PENDING: return "pending";
+	case OTA_UPDATE_TRIAL: return "trial";
+	}
+	return "unknown";
+}
+
+/* One OTA_RECORD_SLOT_F_* bit's name ("present"), or NULL for a bit that is none. */
+static inline const char *ota_record_slot_flag_name(uint32_t bit)
+{
+	switch (bit) {
+	case OTA_RECORD_SLOT_F_PRESENT: return "present";
+	case OTA_RECORD_SLOT_F_VERIFIED: return "verified";
+	case OTA_RECORD_SLOT_F_RUNNING: return "running";
+	case OTA_RECORD_SLOT_F_PRIMARY: return "primary";
+	case OTA_RECORD_SLOT_F_PENDING: return "pending";
+	}
+	return (const char *)0;
 }
 
 static inline const char *ota_lifecycle_name(uint32_t lc)

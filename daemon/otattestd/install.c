@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+/*
+ * InstallImage and CheckImage after call.c admitted and authorized them:
+ * the image comes as a file descriptor (as fwupd's Install takes it), so
+ * otattestd never opens a path a caller names and reads only what the
+ * caller could read. It must be a regular file of 1..OTA_DAEMON_IMAGE_MAX
+ * bytes; it is read whole, by offset, before anything reaches the kernel
+ * (so a file that changes under us is refused, not sent half old, half
+ * new), then streamed through the kernel's install session: BEGIN, one
+ * CHUNK of at most OTA_INSTALL_CHUNK_MAX bytes after another, FINISH.
+ * InstallProgress follows the chunks the device acknowledged. One install
+ * per device at a time: the kernel's session belongs to otattestd's
+ * socket, so two of them would splice each other's chunks.
+ *
+ * Reading blocks the loop for as long as the file takes; only a caller
+ * the daemon already authorized gets that far, and the size is bounded.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "call.h"
+
+/*
+ * The most the daemon reads: a slot's worth with room (the device holds
+ * an image to its own slot and RAM bounds and refuses a longer one).
+ */
+#define OTA_DAEMON_IMAGE_MAX (1024u * 1024u)
+
+struct install {
+	uint8_t *image;
+	uint32_t length;
+	uint32_t sent; /* bytes the device acknowledged */
+	bool dry_run;
+	bool holds_device; /* this call set d->installing */
+};
+
+void install_free(struct install *in)
+{
+	if (!in)
+		return;
+	free(in->image);
+	free(in);
+}
+
+/* The call is over: give the device back and answer. */
+static void install_end(struct call *c, struct ota_err *e)
+{
+	if (c->install->holds_device)
+		c->d->installing = false;
+	if (e)
+		call_failed(c, e);
+	call_free(c);
+}
+
+/* Read the whole image from the call's descriptor into in. */
+static int read_image(struct call *c, struct install *in, struct ota_err *e)
+{
+	struct stat st;
+	uint8_t extra;
+	ssize_t n;
+	int fd, r;
+
+	r = sd_bus_message_rewind(c->msg, true);
+	if (r >= 0)
+		r = sd_bus_message_read(c->msg, "h", &fd);
+	if (r < 0) {
+		ota_err_set_statusf(e, OTA_HOST_INTERNAL, "cannot read the call's image descriptor: %s",
+				    strerror(-r));
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) < 0) {
+		ota_err_set_statusf(e, OTA_HOST_IO, "cannot fstat the image: %s", strerror(errno));
+		return -EIO;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "the image must be a regular file");
+		return -EINVAL;
+	}
+	if (st.st_size <= 0 || (uint64_t)st.st_size > OTA_DAEMON_IMAGE_MAX) {
+		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT,
+				    "the image is %lld bytes; an image is 1 to %u bytes",
+				    (long long)st.st_size, OTA_DAEMON_IMAGE_MAX);
+		return -EINVAL;
+	}
+	in->length = (uint32_t)st.st_size;
+	in->image = malloc(in->length);
+	if (!in->image) {
+		ota_err_set_statusf(e, OTA_HOST_INTERNAL, "out of memory for a %u-byte image", in->length);
+		return -ENOMEM;
+	}
+	/* By offset: the descriptor's position is the caller's business. */
+	for (size_t done = 0; done < in->length; done += (size_t)n) {
+		n = pread(fd, in->image + done, in->length - done, (off_t)done);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			ota_err_set_statusf(e, n < 0 ? OTA_HOST_IO : OTA_HOST_BAD_ARGUMENT,
+					    "the image ended after %zu of %u bytes%s%s", done, in->length,
+					    n < 0 ? ": " : " (it changed while read)",
+					    n < 0 ? strerror(errno) : "");
+			return -EIO;
+		}
+	}
+	n = pread(fd, &extra, 1, (off_t)in->length);
+	if (n != 0) {
+		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "the image grew while it was read");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void emit_progress(struct call *c)
+{
+	/* A signal that cannot be sent is no reason to stop the install. */
+	(void)sd_bus_emit_signal(c->m->bus, c->d->path, OTA_BUS_DEVICE_IFACE, "InstallProgress", "uu",
+				 c->install->sent, c->install->length);
+}
+
+static void on_step(void *userdata, const struct genl_result *res);
+
+/* The next request of the session: a chunk while bytes remain, then FINISH. */
+static void send_next(struct call *c)
+{
+	struct install *in = c->install;
+	struct genl_args args = { 0 };
+	struct ota_err e;
+	uint8_t cmd = OTATTEST_CMD_INSTALL_FINISH;
+	int r;
+
+	if (in->sent < in->length) {
+		cmd = OTATTEST_CMD_INSTALL_CHUNK;
+		args.chunk = in->image + in->sent;
+		args.chunk_len = in->length - in->sent;
+		if (args.chunk_len > OTA_INSTALL_CHUNK_MAX)
+			args.chunk_len = OTA_INSTALL_CHUNK_MAX;
+		args.image_offset = in->sent;
+	}
+	c->cmd = cmd;
+	r = genl_request(c->m->genl, cmd, c->d->index, &args, c->m->admin_timeout_usec, on_step, c);
+	if (r < 0) {
+		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));
+		install_end(c, &e);
+	}
+}
+
+/* The device's answer to the whole image: what it checked (and wrote). */
+static int reply_finish(struct call *c, const struct genl_result *res, struct ota_err *e)
+{
+	const struct nlattr *const *tb = res->tb;
+	const char *version;
+	uint32_t stage, slot, svn;
+
+	if (!tb[OTATTEST_A_STAGE] || !tb[OTATTEST_A_SLOT] || !tb[OTATTEST_A_SVN] ||
+	    !tb[OTATTEST_A_MEASUREMENT] || !tb[OTATTEST_A_VERSION]) {
+		ota_err_set_statusf(e, OTA_HOST_PROTOCOL, "the kernel's install-finish reply is incomplete");
+		return -EBADMSG;
+	}
+	stage = mnl_attr_get_u32(tb[OTATTEST_A_STAGE]);
+	slot = mnl_attr_get_u32(tb[OTATTEST_A_SLOT]);
+	svn = mnl_attr_get_u32(tb[OTATTEST_A_SVN]);
+	version = mnl_attr_get_str(tb[OTATTEST_A_VERSION]);
+	if (slot >= OTA_SLOT_COUNT || svn > OTA_SVN_LIMIT || !args_version_printable(version)) {
+		ota_err_set_statusf(e, OTA_HOST_PROTOCOL, "the kernel's install-finish reply is out of range");
+		return -EBADMSG;
+	}
+	log_audit(MID_IMAGE_INSTALL, c->d->name, &c->who, OTA_OK,
+		  "%s by uid %u: %s image of %u bytes, SVN %u, version \"%s\" %s slot %c",
+		  c->who.member, (unsigned)c->who.uid, ota_stage_name(stage), c->install->length, svn,
+		  version, c->install->dry_run ? "accepted for" : "written to", 'a' + (int)slot);
+	sd_bus_reply_method_return(c->msg, "suusay", ota_stage_name(stage), slot, svn, version,
+				   (size_t)OTA_SHA256_BYTES,
+				   mnl_attr_get_payload(tb[OTATTEST_A_MEASUREMENT]));
+	return 0;
+}
+
+static void on_step(void *userdata, const struct genl_result *res)
+{
+	struct call *c = userdata;
+	struct install *in = c->install;
+	struct ota_err e;
+
+	if (!res->ok) {
+		e = res->err;
+		install_end(c, &e);
+		return;
+	}
+	switch (c->cmd) {
+	case OTATTEST_CMD_INSTALL_BEGIN:
+	case OTATTEST_CMD_INSTALL_CHUNK:
+		if (c->cmd == OTATTEST_CMD_INSTALL_CHUNK)
+			in->sent += (uint32_t)(in->length - in->sent > OTA_INSTALL_CHUNK_MAX
+						       ? OTA_INSTALL_CHUNK_MAX
+						       : in->length - in->sent);
+		/* The kernel says where the device stands; believe nothing else. */
+		if (!res->tb[OTATTEST_A_IMAGE_OFFSET] ||
+		    mnl_attr_get_u32(res->tb[OTATTEST_A_IMAGE_OFFSET]) != in->sent) {
+			ota_err_set_statusf(&e, OTA_HOST_PROTOCOL,
+					    "the kernel's install reply does not say %u bytes received",
+					    in->sent);
+			install_end(c, &e);
+			return;
+		}
+		emit_progress(c);
+		send_next(c);
+		return;
+	case OTATTEST_CMD_INSTALL_FINISH:
+		ota_err_clear(&e);
+		if (reply_finish(c, res, &e) < 0) {
+			install_end(c, &e);
+			return;
+		}
+		c->m->requests_ok++;
+		install_end(c, NULL);
+		return;
+	}
+	ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "install: unexpected step %u", c->cmd);
+	install_end(c, &e);
+}
+
+void install_submit(struct call *c)
+{
+	struct ota_err e;
+	int r;
+
+	c->install = calloc(1, sizeof(*c->install));
+	if (!c->install) {
+		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "out of memory");
+		call_failed(c, &e);
+		call_free(c);
+		return;
+	}
+	c->install->dry_run = c->args.install_flags & OTA_INSTALL_F_DRY_RUN;
+	if (c->d->installing) {
+		ota_err_set_statusf(&e, OTA_MBOX_BUSY, "another install or check is using %s's install session",
+				    c->d->name);
+		install_end(c, &e);
+		return;
+	}
+	if (read_image(c, c->install, &e) < 0) {
+		install_end(c, &e);
+		return;
+	}
+	c->d->installing = true;
+	c->install->holds_device = true;
+	c->args.has_image_length = true;
+	c->args.image_length = c->install->length;
+	c->cmd = OTATTEST_CMD_INSTALL_BEGIN;
+	r = genl_request(c->m->genl, OTATTEST_CMD_INSTALL_BEGIN, c->d->index, &c->args,
+			 c->m->admin_timeout_usec, on_step, c);
+	if (r < 0) {
+		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));
+		install_end(c, &e);
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"crypto/x509/pkix"
 	"encoding/asn1"
 	"errors"
+	"math/big"
+	"time"
 
 	"golang.org/x/crypto/cryptobyte"
 	cbasn1 "golang.org/x/crypto/cryptobyte/asn1"
@@ -43,6 +45,22 @@ func commonName(raw []byte) string {
 	return n.CommonName
 }
 
+// readTime reads a UTCTime or GeneralizedTime.
+func readTime(s *cryptobyte.String, t *time.Time) bool {
+	if s.PeekASN1Tag(cbasn1.UTCTime) {
+		return s.ReadASN1UTCTime(t)
+	}
+	return s.ReadASN1GeneralizedTime(t)
+}
+
+// names reports whether a Name decodes, its strings valid for their types
+// (which is also where OpenSSL's decoding refuses most flipped bytes).
+func names(raw []byte) bool {
+	var rdn pkix.RDNSequence
+	rest, err := asn1.Unmarshal(raw, &rdn)
+	return err == nil && len(rest) == 0
+}
+
 // readCert decodes a certificate's structure, names, key and extensions.
 func readCert(der []byte) (*certFacts, error) {
 	in := cryptobyte.String(der)
@@ -56,14 +74,25 @@ func readCert(der []byte) (*certFacts, error) {
 	}
 	f.Signature = sig.RightAlign()
 	tbs = cryptobyte.String(f.RawTBS)
-	var body, skip, spki cryptobyte.String
+	// Each field decoded as a DER decoder must (OpenSSL's d2i_X509
+	// refuses a certificate whose serial, algorithm, names or times do
+	// not decode): the values themselves are path validation's to judge.
+	var body, alg, validity, spki cryptobyte.String
+	var serial big.Int
+	var oid asn1.ObjectIdentifier
+	var notBefore, notAfter time.Time
 	if !tbs.ReadASN1(&body, cbasn1.SEQUENCE) ||
 		!body.SkipOptionalASN1(cbasn1.Tag(0).Constructed().ContextSpecific()) ||
-		!body.ReadASN1(&skip, cbasn1.INTEGER) || !body.ReadASN1(&skip, cbasn1.SEQUENCE) ||
+		!body.ReadASN1Integer(&serial) || !body.ReadASN1(&alg, cbasn1.SEQUENCE) ||
+		!alg.ReadASN1ObjectIdentifier(&oid) ||
 		!body.ReadASN1Element((*cryptobyte.String)(&f.RawIssuer), cbasn1.SEQUENCE) ||
-		!body.ReadASN1(&skip, cbasn1.SEQUENCE) ||
+		!body.ReadASN1(&validity, cbasn1.SEQUENCE) || !readTime(&validity, &notBefore) ||
+		!readTime(&validity, &notAfter) || !validity.Empty() ||
 		!body.ReadASN1Element((*cryptobyte.String)(&f.RawSubject), cbasn1.SEQUENCE) ||
 		!body.ReadASN1Element(&spki, cbasn1.SEQUENCE) {
+		return nil, errCertDER
+	}
+	if !names(f.RawIssuer) || !names(f.RawSubject) {
 		return nil, errCertDER
 	}
 	pub, err := x509.ParsePKIXPublicKey(spki)

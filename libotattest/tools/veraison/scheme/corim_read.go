@@ -116,6 +116,9 @@ type CorimContents struct {
 // ReadCorim reads an unsigned CoRIM: otimage's (tag 501, no profile) or
 // one with this scheme's profile; any other profile is refused.
 func ReadCorim(payload []byte) (*CorimContents, error) {
+	if len(payload) > CorimMaxBytes {
+		return nil, errors.New("the CoRIM is larger than 16 KiB")
+	}
 	var uc corim.UnsignedCorim
 	if err := uc.FromCBOR(payload); err != nil {
 		return nil, fmt.Errorf("not an unsigned CoRIM: %w", err)

@@ -70,12 +70,16 @@ func submit(at string, evidence []byte) (string, error) {
 func cmdAttest(args []string) error {
 	fs := flag.NewFlagSet("attest", flag.ContinueOnError)
 	base := fs.String("url", "", "the verification service, e.g. http://127.0.0.1:8080")
+	tlsCA := tlsFlag(fs)
 	ctl := fs.String("otattestctl", "otattestctl", "the otattestctl to run")
 	device := fs.String("device", "", "the device (otattestctl --device)")
 	evidenceOut := fs.String("evidence", "", "keep the evidence in this file")
 	out := fs.String("out", "", "write the EAR here (default: standard output)")
 	if err := fs.Parse(args); err != nil || *base == "" || fs.NArg() != 0 {
-		return usageError("attest --url URL [--otattestctl PATH] [--device N] [--evidence FILE] [--out FILE]")
+		return usageError("attest --url [--tls-ca PEM] URL [--otattestctl PATH] [--device N] [--evidence FILE] [--out FILE]")
+	}
+	if err := useTLSCA(*tlsCA); err != nil {
+		return err
 	}
 	at, nonce, err := newSession(*base, 32, nil)
 	if err != nil {

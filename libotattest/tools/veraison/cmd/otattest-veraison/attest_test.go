@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -77,5 +78,32 @@ func TestAttestAgentFailsWhenOtattestctlFails(t *testing.T) {
 	defer srv.Close()
 	if err := cmdAttest([]string{"--url", srv.URL, "--otattestctl", "/bin/false"}); err == nil {
 		t.Fatal("an otattestctl that fails must fail the step")
+	}
+}
+
+// A deployment with TLS: the agent trusts the services' CA given by
+// --tls-ca, and without it refuses the connection.
+func TestSessionOverTLSWithGivenCA(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "session/1")
+		w.WriteHeader(http.StatusCreated)
+		_ = json.NewEncoder(w).Encode(map[string]any{"nonce": bytes.Repeat([]byte{2}, 32)})
+	}))
+	defer srv.Close()
+	saved := client.Transport
+	defer func() { client.Transport = saved }()
+	if _, _, err := newSession(srv.URL, 32, nil); err == nil {
+		t.Fatal("a server whose CA is not trusted was accepted")
+	}
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE",
+		Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := useTLSCA(caFile); err != nil {
+		t.Fatal(err)
+	}
+	if _, nonce, err := newSession(srv.URL, 32, nil); err != nil || len(nonce) != 32 {
+		t.Fatalf("with --tls-ca: %v", err)
 	}
 }

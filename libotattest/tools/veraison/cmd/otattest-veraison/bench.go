@@ -52,13 +52,17 @@ func earStatuses(token string) (map[string]string, error) {
 func cmdBench(args []string) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	base := fs.String("url", "", "the verification service")
+	tlsCA := tlsFlag(fs)
 	nonceHex := fs.String("nonce", "", "the evidence's nonce (hex)")
 	n := fs.Int("n", 200, "appraisals")
 	clients := fs.Int("clients", 4, "clients at once")
 	want := fs.String("want", "affirming", "the ear.status every submodule must have")
 	if err := fs.Parse(args); err != nil || *base == "" || *nonceHex == "" || fs.NArg() != 1 ||
 		*n < 1 || *clients < 1 {
-		return usageError("bench --url URL --nonce HEX [--n N] [--clients C] [--want STATUS] EVIDENCE")
+		return usageError("bench --url [--tls-ca PEM] URL --nonce HEX [--n N] [--clients C] [--want STATUS] EVIDENCE")
+	}
+	if err := useTLSCA(*tlsCA); err != nil {
+		return err
 	}
 	nonce, err := hex.DecodeString(*nonceHex)
 	if err != nil {

@@ -4,11 +4,15 @@ package main
 
 import (
 	"bytes"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"time"
 )
 
@@ -17,6 +21,32 @@ import (
 const maxAnswer = 1 << 20
 
 var client = &http.Client{Timeout: 60 * time.Second}
+
+// tlsFlag adds --tls-ca: the CA bundle (PEM) a Veraison deployment's
+// TLS certificates chain to, when it is not one the system trusts.
+func tlsFlag(fs *flag.FlagSet) *string {
+	return fs.String("tls-ca", "", "CA certificates (PEM) for the services' TLS, beside the system's")
+}
+
+// useTLSCA makes the client trust the bundle (nothing to do for "").
+func useTLSCA(path string) error {
+	if path == "" {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(b) {
+		return fmt.Errorf("%s: no PEM certificate", path)
+	}
+	client.Transport = &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}
+	return nil
+}
 
 // post sends body and decodes a JSON answer of one of the wanted codes.
 func post(u, contentType, accept string, body []byte, want []int, out any) (*http.Response, error) {

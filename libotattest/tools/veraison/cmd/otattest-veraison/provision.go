@@ -20,11 +20,15 @@ const provisioningSession = "application/vnd.veraison.provisioning-session+json"
 func cmdProvision(args []string) error {
 	fs := flag.NewFlagSet("provision", flag.ContinueOnError)
 	base := fs.String("url", "", "the provisioning service, e.g. http://127.0.0.1:8888")
+	tlsCA := tlsFlag(fs)
 	mt := fs.String("media-type", scheme.EndorsementMediaType, "the CoRIMs' media type")
 	keyFile := fs.String("corim-key", "", "the release key (PEM) the CoRIMs are signed with: "+
 		"each signature is checked and the unsigned CoRIM inside submitted")
 	if err := fs.Parse(args); err != nil || *base == "" || fs.NArg() == 0 {
-		return usageError("provision --url URL [--corim-key PUB] FILE...")
+		return usageError("provision --url [--tls-ca PEM] URL [--corim-key PUB] FILE...")
+	}
+	if err := useTLSCA(*tlsCA); err != nil {
+		return err
 	}
 	var pub *ecdsa.PublicKey
 	if *keyFile != "" {

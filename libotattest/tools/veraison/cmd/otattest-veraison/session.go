@@ -16,10 +16,14 @@ import (
 func cmdSession(args []string) error {
 	fs := flag.NewFlagSet("session", flag.ContinueOnError)
 	base := fs.String("url", "", "the verification service")
+	tlsCA := tlsFlag(fs)
 	size := fs.Int("nonce-size", 32, "nonce bytes, 16..64")
 	nonceHex := fs.String("nonce", "", "the session's nonce (hex) instead of one Veraison draws")
 	if err := fs.Parse(args); err != nil || *base == "" || fs.NArg() != 0 {
-		return usageError("session --url URL [--nonce-size N | --nonce HEX]")
+		return usageError("session --url [--tls-ca PEM] URL [--nonce-size N | --nonce HEX]")
+	}
+	if err := useTLSCA(*tlsCA); err != nil {
+		return err
 	}
 	var given []byte
 	if *nonceHex != "" {
@@ -39,8 +43,12 @@ func cmdSession(args []string) error {
 func cmdSubmit(args []string) error {
 	fs := flag.NewFlagSet("submit", flag.ContinueOnError)
 	at := fs.String("session", "", "the session's URL, as session printed it")
+	tlsCA := tlsFlag(fs)
 	if err := fs.Parse(args); err != nil || *at == "" || fs.NArg() != 1 {
-		return usageError("submit --session URL EVIDENCE")
+		return usageError("submit --session [--tls-ca PEM] URL EVIDENCE")
+	}
+	if err := useTLSCA(*tlsCA); err != nil {
+		return err
 	}
 	evidence, err := os.ReadFile(fs.Arg(0))
 	if err != nil {

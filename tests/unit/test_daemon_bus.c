@@ -1836,7 +1836,7 @@ START_TEST(update_bad_input_named_errors)
 {
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	uint8_t short_cmd[sizeof(struct ota_revocation) - 1] = { 0 };
-	int pipefd[2], empty, big;
+	int pipefd[2], dirfd, empty, big;
 
 	go();
 	/* Not a regular file: a pipe could make the daemon wait forever. */
@@ -1845,6 +1845,14 @@ START_TEST(update_bad_input_named_errors)
 		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
 	close(pipefd[0]);
 	close(pipefd[1]);
+	/* A directory has a size that passes the bound: the file type alone refuses it. */
+	dirfd = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ck_assert_int_ge(dirfd, 0);
+	ck_assert_int_lt(call_install(client, "CheckImage", dirfd, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL), 0);
+	ck_assert_str_eq(e.name, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	ck_assert_msg(strstr(e.message, "regular file"), "%s", e.message);
+	sd_bus_error_free(&e);
+	close(dirfd);
 	empty = image_fd(0);
 	EXPECT_ERROR(call_install(client, "CheckImage", empty, "bl0", OTA_UPDATE_SLOT_OTHER, &e, NULL),
 		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");

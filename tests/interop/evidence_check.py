@@ -268,7 +268,7 @@ def v2_attempts(claims):
         keys = sorted(a)
         if keys not in ([1, 2, 3, 4, 5, 6, 7, 9, 10], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]):
             raise ValueError("attempt keys %s" % keys)
-        if not 0 <= a[9] <= 9 or a[10] & ~0x3:
+        if not 0 <= a[9] <= 10 or a[10] & ~0x3:  # 10: image-changed (record.h)
             raise ValueError("path reason %r or usage flags %r out of range" % (a[9], a[10]))
         if (8 in a) == bool(a[6] & 1):
             raise ValueError("a booted attempt has its own component, or a refused one lacks it")

@@ -6,8 +6,9 @@
 # evidence the guest's otattestd signs for nonces of Veraison sessions.
 # An honest device is affirmed; a BL0 the reference values do not list,
 # a wrong nonce, a device of another CA, a flipped signature byte, a cut
-# evidence and a lying runtime (the model's "compromise") each get the
-# status otattest-verify --ear gives the same evidence. Every EAR is
+# evidence, a lying runtime (the model's "compromise") and a byte flipped
+# in each part of the evidence each get the status otattest-verify --ear
+# gives the same evidence. Every EAR is
 # verified with PyJWT (host_check, veraison-check.py).
 E2E_DESCRIPTION="Veraison's services with the otattest scheme appraise the guest's evidence; EARs checked by PyJWT"
 E2E_MODE=systemd
@@ -135,6 +136,22 @@ host_hook() {
 	head -c 200 "$E2E_OUT/ev-trunc.cose" >"$E2E_OUT/ev-trunc-bad.cose"
 	submit trunc "$E2E_OUT/ev-trunc-bad.cose"
 	submit lie
+	# Every part of the device's evidence with a byte flipped (the bytes
+	# evidence.sh flips, found by evidence_regions.py), each in a session
+	# of the honest evidence's nonce.
+	local at region honest_nonce
+	honest_nonce=$(sed -n 's/^honest //p' "$E2E_OUT/nonces")
+	/usr/bin/python3 "$E2E_ROOT/tests/interop/evidence_regions.py" "$E2E_OUT/ev-honest.cose" 151 \
+		>"$E2E_OUT/regions"
+	: >"$E2E_OUT/flips"
+	while read -r at region; do
+		cp "$E2E_OUT/ev-honest.cose" "$E2E_OUT/ev-byte$at.cose"
+		printf "\\$(printf %03o $(($(od -An -tu1 -j "$at" -N1 "$E2E_OUT/ev-honest.cose") ^ 0xff)))" |
+			dd of="$E2E_OUT/ev-byte$at.cose" bs=1 seek="$at" conv=notrunc status=none
+		open_session "byte$at" "$honest_nonce" >/dev/null
+		submit "byte$at"
+		echo "byte$at $region" >>"$E2E_OUT/flips"
+	done <"$E2E_OUT/regions"
 	veraison stop "$E2E_RUN_DIR/veraison-A"
 	instance B ca.corim other-bl0.corim || e2e_fail "Veraison B did not start"
 	open_session notlisted "$(sed -n 's/^notlisted //p' "$E2E_OUT/nonces")" >/dev/null

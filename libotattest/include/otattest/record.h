@@ -46,8 +46,10 @@ enum ota_path {
  * for every slow path, in the order stage_check.c decides it. NONE on the
  * tag path, for an attempt refused before a path was decided, and in
  * records of firmware that predates the field. TAG_MISMATCH is the one
- * that can mean tampering (a tag of the current key version that does not
- * cover this image): the daemon raises it as an event.
+ * that means tampering (a tag of the current key version, made for this
+ * very image by its measurement hint, whose MAC does not match): the daemon
+ * raises it as an event. A slot rewritten since it was tagged (an update
+ * written to flash) is IMAGE_CHANGED, not a mismatch.
  */
 enum ota_path_reason {
 	OTA_REASON_NONE = 0,
@@ -60,8 +62,9 @@ enum ota_path_reason {
 	OTA_REASON_ROTATION = 7,           /* tag rotation re-verifies every stage */
 	OTA_REASON_TAG_KEY_UNAVAILABLE = 8, /* the key manager gave no tag key */
 	OTA_REASON_CHECK_ONLY = 9,         /* the runtime's pre-check of an update: never tags */
+	OTA_REASON_IMAGE_CHANGED = 10,     /* the slot was rewritten since its tag was made */
 };
-#define OTA_REASON_MAX 9u
+#define OTA_REASON_MAX 10u
 
 #define OTA_STAGE_F_BOOTED 0x1u   /* this attempt is the image that runs */
 #define OTA_STAGE_F_FALLBACK 0x2u /* tried after another slot was refused */
@@ -329,6 +332,7 @@ static inline const char *ota_path_reason_name(uint32_t reason)
 	case OTA_REASON_ROTATION: return "rotation";
 	case OTA_REASON_TAG_KEY_UNAVAILABLE: return "tag-key-unavailable";
 	case OTA_REASON_CHECK_ONLY: return "check-only";
+	case OTA_REASON_IMAGE_CHANGED: return "image-changed";
 	}
 	return "unknown";
 }

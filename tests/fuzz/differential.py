@@ -39,6 +39,7 @@ import cbor2
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "interop"))
 import evidence_check  # noqa: E402  (the independent evidence check)
+import tap  # noqa: E402  (its counts)
 
 B = os.environ.get("B", "build")
 DUMP = os.path.join(B, "tests/fuzz/cbor_dump")
@@ -162,7 +163,7 @@ def evidence_differential(dirs):
             with_record = name.endswith("-record.cose")
             cli = [VERIFY, "-q", "--ca", ca, "--nonce", nonce] + (["--record", rec] if with_record else []) + [ev]
             cli_rc = subprocess.run(cli, capture_output=True).returncode
-            evidence_check.passed = evidence_check.failed = 0
+            tap.reset()
             text = io.StringIO()
             sys.argv = ["evidence_check.py", ev, ca, nonce] + ([rec] if with_record else [])
             with contextlib.redirect_stdout(text):

@@ -74,16 +74,21 @@ veraison() { "$E2E_ROOT/libotattest/tools/veraison/deploy/veraison.sh" "$@"; }
 vx() { "$E2E_ROOT/build/veraison/bin/otattest-veraison" "$@"; }
 
 # instance X CORIM...: a fresh Veraison in $E2E_RUN_DIR/veraison-X,
-# provisioned with the CoRIMs (a .corim is otimage's, signed).
+# provisioned with the CoRIMs (a .corim is otimage's, signed). A runs
+# with TLS (HTTPS APIs, mutual TLS to vts), as a deployment does.
 instance() {
 	local x=$1 dir=$E2E_RUN_DIR/veraison-$1 f
 	shift
-	veraison start "$dir" >"$E2E_OUT/veraison-$x.env" || return 1
+	TLS_CA=
+	VERAISON_TLS=$([ "$x" = A ] && echo 1 || echo 0) veraison start "$dir" >"$E2E_OUT/veraison-$x.env" ||
+		return 1
 	. "$dir/env"
+	tls=()
+	[ -n "$TLS_CA" ] && tls=(--tls-ca "$TLS_CA")
 	for f in "$@"; do
 		case $f in
-		*ca.corim) vx provision --url "$PROVISIONING_URL" "$E2E_OUT/$f" ;;
-		*) vx provision --url "$PROVISIONING_URL" --corim-key "$E2E_OUT/release.pub" "$E2E_OUT/$f" ;;
+		*ca.corim) vx provision "${tls[@]}" --url "$PROVISIONING_URL" "$E2E_OUT/$f" ;;
+		*) vx provision "${tls[@]}" --url "$PROVISIONING_URL" --corim-key "$E2E_OUT/release.pub" "$E2E_OUT/$f" ;;
 		esac >>"$E2E_OUT/provision.log" 2>&1 || return 1
 	done
 	cp "$dir/ear-key.pub.pem" "$E2E_OUT/ear-$x.pub.pem"
@@ -92,21 +97,22 @@ instance() {
 # open NAME: a session on the current instance; its URL and nonce kept.
 open_session() {
 	local at nonce
-	read -r at nonce < <(vx session --url "$VERIFICATION_URL" ${2:+--nonce "$2"}) || return 1
+	read -r at nonce < <(vx session "${tls[@]}" --url "$VERIFICATION_URL" ${2:+--nonce "$2"}) || return 1
 	echo "$at" >"$E2E_OUT/session-$1"
 	echo "$1 $nonce" >>"$E2E_OUT/nonces-all"
 	echo "$nonce"
 }
 
 submit() { # NAME [EVIDENCE]
-	vx submit --session "$(cat "$E2E_OUT/session-$1")" "${2:-$E2E_OUT/ev-$1.cose}" \
+	vx submit "${tls[@]}" --session "$(cat "$E2E_OUT/session-$1")" "${2:-$E2E_OUT/ev-$1.cose}" \
 		>"$E2E_OUT/ear-$1.jwt" 2>"$E2E_OUT/submit-$1.err"
 }
 
 host_hook() {
-	local n
+	local n tls=()
 	: >"$E2E_OUT/nonces-all"
 	instance A ca.corim release.corim || e2e_fail "Veraison A did not start (logs in veraison-A/logs)"
+	case $VERIFICATION_URL in https://*) ;; *) e2e_fail "Veraison A is not on HTTPS" ;; esac
 	{
 		echo "honest $(open_session honest)"
 		open_session wrongnonce >/dev/null

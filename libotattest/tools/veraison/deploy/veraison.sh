@@ -13,6 +13,11 @@
 # Ports: free ones the kernel picks, unless VERAISON_PORTS="vts prov verif
 # mgmt" is set. DIR/env has the URLs for scripts: PROVISIONING_URL,
 # VERIFICATION_URL, MANAGEMENT_URL.
+#
+# VERAISON_TLS=1: HTTPS for the three APIs and mutual TLS between the
+# services and vts, as Veraison's own deployments run them, with a CA and
+# a certificate per service made here with openssl (DIR/certs); DIR/env
+# then also has TLS_CA, the CA clients give otattest-veraison --tls-ca.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
@@ -47,26 +52,39 @@ start() {
 			'CREATE TABLE kvstore (kv_key text NOT NULL, kv_val text NOT NULL);'
 	done
 	"$VERAISON_BUILD/bin/otattest-veraison" ear-key --out "$dir/ear-key.jwk" --pub "$dir/ear-key.pub.pem"
+	local scheme=http tls=false
+	if [ "${VERAISON_TLS:-0}" = 1 ]; then
+		make_certs "$dir/certs"
+		scheme=https tls=true
+	fi
 	cat >"$dir/config.yaml" <<-YAML
-	# Written by veraison.sh: loopback only, plain HTTP and gRPC (no TLS):
-	# a test and development deployment. docs/veraison.md says what a
-	# production one changes.
+	# Written by veraison.sh: loopback only, $scheme; a test and development
+	# deployment (docs/veraison.md says what a production one changes).
 	logging:
 	  level: info
 	  output-paths: [stdout]
 	provisioning:
 	  listen-addr: 127.0.0.1:$prov
-	  protocol: http
+	  protocol: $scheme
+	  cert: $dir/certs/provisioning.crt
+	  cert-key: $dir/certs/provisioning.key
 	verification:
 	  listen-addr: 127.0.0.1:$verif
-	  protocol: http
+	  protocol: $scheme
+	  cert: $dir/certs/verification.crt
+	  cert-key: $dir/certs/verification.key
 	management:
 	  listen-addr: 127.0.0.1:$mgmt
-	  protocol: http
+	  protocol: $scheme
+	  cert: $dir/certs/management.crt
+	  cert-key: $dir/certs/management.key
 	vts:
 	  server-addr: 127.0.0.1:$vts
 	  listen-addr: 127.0.0.1:$vts
-	  tls: false
+	  tls: $tls
+	  cert: $dir/certs/vts.crt
+	  cert-key: $dir/certs/vts.key
+	  ca-certs: [$dir/certs/rootCA.crt]
 	ear-signer:
 	  alg: ES256
 	  key: $dir/ear-key.jwk
@@ -89,10 +107,11 @@ start() {
 	  backend: none
 	YAML
 	cat >"$dir/env" <<-ENV
-	PROVISIONING_URL=http://127.0.0.1:$prov
-	VERIFICATION_URL=http://127.0.0.1:$verif
-	MANAGEMENT_URL=http://127.0.0.1:$mgmt
+	PROVISIONING_URL=$scheme://127.0.0.1:$prov
+	VERIFICATION_URL=$scheme://127.0.0.1:$verif
+	MANAGEMENT_URL=$scheme://127.0.0.1:$mgmt
 	ENV
+	if [ "$tls" = true ]; then echo "TLS_CA=$dir/certs/rootCA.crt" >>"$dir/env"; fi
 	local s
 	for s in "${services[@]}"; do
 		# Each in its own session so stop can end it and its plugins.
@@ -105,6 +124,24 @@ start() {
 	wait_port "$dir" verification-service "$verif"
 	wait_port "$dir" management-service "$mgmt"
 	cat "$dir/env"
+}
+
+# make_certs DIR: a CA and, per service, a P-256 certificate for
+# 127.0.0.1 good for TLS servers and clients (vts asks the others for
+# theirs).
+make_certs() {
+	local d=$1 s
+	mkdir -p "$d"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 30 \
+		-subj "/CN=veraison.sh test CA" -keyout "$d/rootCA.key" -out "$d/rootCA.crt" 2>/dev/null
+	for s in vts provisioning verification management; do
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=$s" \
+			-keyout "$d/$s.key" -out "$d/$s.csr" 2>/dev/null
+		openssl x509 -req -in "$d/$s.csr" -CA "$d/rootCA.crt" -CAkey "$d/rootCA.key" \
+			-CAcreateserial -days 30 -out "$d/$s.crt" \
+			-extfile <(printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n') \
+			2>/dev/null
+	done
 }
 
 # Wait up to 30 s for a service's port to accept connections.

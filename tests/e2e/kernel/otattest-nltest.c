@@ -52,6 +52,15 @@ static const char usage_text[] =
 	"  certs [-o PREFIX]       GET_CERTS; -o: PREFIX.0.der, PREFIX.1.der ...\n"
 	"  rotate                  ROTATE_TAGS (needs CAP_NET_ADMIN)\n"
 	"  update [SLOT]           UPDATE_RESET to SLOT (0, 1, other; default other)\n"
+	"  warm                    WARM_RESET\n"
+	"  install STAGE SLOT FILE [check]\n"
+	"                          INSTALL_BEGIN (STAGE 1 ROM_EXT or 2 BL0; SLOT 0, 1,\n"
+	"                          other), FILE in 4096-byte INSTALL_CHUNKs, then\n"
+	"                          INSTALL_FINISH, all on one socket; \"check\": a dry\n"
+	"                          run. Prints the first error or the finish reply\n"
+	"  commit SLOT             COMMIT the running BL0 slot\n"
+	"  ratchet STAGE FLOOR     RATCHET\n"
+	"  revoke FILE             REVOKE with FILE's bytes as the command\n"
 	"  flood [-t SECONDS] [-i MS] COMMAND [ARGS]\n"
 	"                          send COMMAND (one of the above) again and again\n"
 	"                          on one socket for SECONDS (default 10), MS ms\n"
@@ -108,6 +117,16 @@ static const struct {
 	[OTATTEST_A_EVENT] = { "event", K_U32 },
 	[OTATTEST_A_PROGRESS_DONE] = { "progress_done", K_U32 },
 	[OTATTEST_A_PROGRESS_TOTAL] = { "progress_total", K_U32 },
+	[OTATTEST_A_STAGE] = { "stage", K_U32 },
+	[OTATTEST_A_IMAGE_LENGTH] = { "image_length", K_U32 },
+	[OTATTEST_A_IMAGE_OFFSET] = { "image_offset", K_U32 },
+	[OTATTEST_A_INSTALL_FLAGS] = { "install_flags", K_U32 },
+	[OTATTEST_A_MEASUREMENT] = { "measurement", K_BIN },
+	[OTATTEST_A_VERSION] = { "version", K_STR },
+	[OTATTEST_A_PRIMARY_SLOT] = { "primary_slot", K_U32 },
+	[OTATTEST_A_FLOOR_ROM_EXT] = { "floor_rom_ext", K_U32 },
+	[OTATTEST_A_FLOOR_BL0] = { "floor_bl0", K_U32 },
+	[OTATTEST_A_REVOCATION_SEQUENCE] = { "revocation_sequence", K_U32 },
 };
 
 static const char *event_name(uint32_t ev)
@@ -477,7 +496,7 @@ static void usage_error(const char *msg)
 /* -a TYPE=KIND:VALUE for raw. */
 static void put_raw_attr(struct nlmsghdr *nlh, const char *spec)
 {
-	uint8_t bin[4096];
+	uint8_t bin[8192]; /* room for a chunk longer than the driver takes */
 	char kind[8];
 	uint32_t type, v;
 	const char *eq = strchr(spec, '='), *colon;
@@ -654,7 +673,80 @@ static const struct {
 	{ "certs", OTATTEST_CMD_GET_CERTS, 0, 0 },
 	{ "rotate", OTATTEST_CMD_ROTATE_TAGS, 0, 0 },
 	{ "update", OTATTEST_CMD_UPDATE_RESET, 0, 1 },
+	{ "warm", OTATTEST_CMD_WARM_RESET, 0, 0 },
+	{ "commit", OTATTEST_CMD_COMMIT, 1, 1 },
+	{ "ratchet", OTATTEST_CMD_RATCHET, 2, 2 },
+	{ "revoke", OTATTEST_CMD_REVOKE, 1, 1 },
 };
+
+/* A slot argument: 0, 1 or "other". */
+static uint32_t slot_arg(const char *v)
+{
+	uint32_t slot;
+
+	if (!strcmp(v, "other"))
+		return OTA_UPDATE_SLOT_OTHER;
+	if (!parse_u32(v, &slot))
+		usage_error("a slot is 0, 1 or other");
+	return slot;
+}
+
+static struct nlmsghdr *device_request(struct nl *nl, uint8_t cmd, const char *name, uint32_t dev)
+{
+	struct nlmsghdr *nlh = genl_start(nl, nl->family, cmd, 0);
+
+	if (name)
+		mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, name);
+	else
+		mnl_attr_put_u32(nlh, OTATTEST_A_DEVICE, dev);
+	return nlh;
+}
+
+/*
+ * install STAGE SLOT FILE [check]: the whole session on one socket, as a
+ * root tool would stream an image (the driver lets only the socket that
+ * began a session continue it). Stops at the first error.
+ */
+static int install(struct nl *nl, const struct args *a, const char *name, uint32_t dev, double t0)
+{
+	uint8_t *image = NULL;
+	uint32_t stage, off = 0;
+	struct nlmsghdr *nlh;
+	struct reply r = {};
+	size_t len;
+	int e;
+
+	if (a->n_pos < 3 || a->n_pos > 4 || !parse_u32(a->pos[0], &stage) ||
+	    (a->n_pos == 4 && strcmp(a->pos[3], "check")))
+		usage_error("install wants STAGE SLOT FILE [check]");
+	e = otu_read_file(a->pos[2], 1u << 20, &image, &len);
+	if (e < 0) {
+		errno = -e;
+		die_local(a->pos[2]);
+	}
+	nlh = device_request(nl, OTATTEST_CMD_INSTALL_BEGIN, name, dev);
+	mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, stage);
+	mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, slot_arg(a->pos[1]));
+	mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_LENGTH, (uint32_t)len);
+	mnl_attr_put_u32(nlh, OTATTEST_A_INSTALL_FLAGS, a->n_pos == 4 ? OTA_INSTALL_F_DRY_RUN : 0);
+	r.one_line = true;
+	nl_talk(nl, nlh, data_cb, &r);
+	while (!r.error && off < len) {
+		size_t n = len - off > OTA_INSTALL_CHUNK_MAX ? OTA_INSTALL_CHUNK_MAX : len - off;
+
+		nlh = device_request(nl, OTATTEST_CMD_INSTALL_CHUNK, name, dev);
+		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_OFFSET, off);
+		mnl_attr_put(nlh, OTATTEST_A_IMAGE_CHUNK, n, image + off);
+		nl_talk(nl, nlh, data_cb, &r);
+		off += (uint32_t)n;
+	}
+	if (!r.error) {
+		r.one_line = false;
+		nl_talk(nl, device_request(nl, OTATTEST_CMD_INSTALL_FINISH, name, dev), data_cb, &r);
+	}
+	free(image);
+	return finish(&r, t0);
+}
 
 /* sysfs_notify wakes poll() with POLLPRI | POLLERR; the file is re-read. */
 static int poll_sysfs(const char *path, int secs)
@@ -808,6 +900,9 @@ int main(int argc, char **argv)
 		return finish(&r, t0);
 	}
 
+	if (!strcmp(cmd, "install"))
+		return install(&nl, &a, name, dev, t0);
+
 	/* flood COMMAND ARGS: the command is the first positional argument. */
 	if (!strcmp(cmd, "flood")) {
 		if (a.n_pos < 1)
@@ -824,11 +919,7 @@ int main(int argc, char **argv)
 		usage_error("unknown command");
 	if (a.n_pos < commands[c].min_pos || a.n_pos > commands[c].max_pos)
 		usage_error("wrong number of arguments");
-	nlh = genl_start(&nl, nl.family, commands[c].cmd, 0);
-	if (name)
-		mnl_attr_put_strz(nlh, OTATTEST_A_DEVICE_NAME, name);
-	else
-		mnl_attr_put_u32(nlh, OTATTEST_A_DEVICE, dev);
+	nlh = device_request(&nl, commands[c].cmd, name, dev);
 
 	switch (commands[c].cmd) {
 	case OTATTEST_CMD_ATTEST:
@@ -843,14 +934,34 @@ int main(int argc, char **argv)
 		mnl_attr_put(nlh, OTATTEST_A_NONCE, (size_t)n, nonce);
 		break;
 	case OTATTEST_CMD_UPDATE_RESET:
-		if (a.n_pos) {
-			if (!strcmp(a.pos[0], "other"))
-				v = OTA_UPDATE_SLOT_OTHER;
-			else if (!parse_u32(a.pos[0], &v))
-				usage_error("update wants 0, 1 or other");
-			mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, v);
-		}
+		if (a.n_pos)
+			mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, slot_arg(a.pos[0]));
 		break;
+	case OTATTEST_CMD_COMMIT:
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT, slot_arg(a.pos[0]));
+		break;
+	case OTATTEST_CMD_RATCHET:
+		if (!parse_u32(a.pos[0], &v))
+			usage_error("ratchet wants STAGE FLOOR");
+		mnl_attr_put_u32(nlh, OTATTEST_A_STAGE, v);
+		if (!parse_u32(a.pos[1], &v))
+			usage_error("ratchet wants STAGE FLOOR");
+		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR, v);
+		break;
+	case OTATTEST_CMD_REVOKE: {
+		uint8_t *cmdbuf = NULL;
+		size_t len;
+		int e = otu_read_file(a.pos[0], 4096, &cmdbuf, &len);
+
+		if (e < 0) {
+			errno = -e;
+			die_local(a.pos[0]);
+		}
+		/* Whatever the file holds: the policy judges its length. */
+		mnl_attr_put(nlh, OTATTEST_A_REVOCATION, len, cmdbuf);
+		free(cmdbuf);
+		break;
+	}
 	}
 
 	if (a.count == -1)

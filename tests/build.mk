@@ -38,11 +38,14 @@ $(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
 # Per-target extra sources (FUZZ_SRCS_<target>) and libraries
 # (FUZZ_LDLIBS_<target>) for targets that need host code beyond the core;
 # each also becomes a prerequisite of its target.
-FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS) libotattest/util/hex.c libotattest/util/file_read.c
+# The host library writes EARs with json-c (libotattest-util's JSON helpers).
+FUZZ_VERIFY_SRCS := $(LIBOTA_HOST_SRCS) libotattest/util/hex.c libotattest/util/file_read.c \
+	libotattest/util/json.c
+FUZZ_VERIFY_LIBS := $(PKG_OPENSSL) $(PKG_JSONC)
 FUZZ_SRCS_fuzz_cbor := $(FUZZ_VERIFY_SRCS)
-FUZZ_LDLIBS_fuzz_cbor := $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_cbor := $(FUZZ_VERIFY_LIBS)
 FUZZ_SRCS_fuzz_evidence := $(FUZZ_VERIFY_SRCS) libotattest/tools/otimage/idcert.c
-FUZZ_LDLIBS_fuzz_evidence := $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_evidence := $(FUZZ_VERIFY_LIBS)
 # The boot flow on a hostile BL0 slot: firmware, software HAL and the
 # otimage library that provisions the device.
 FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS) \
@@ -65,7 +68,7 @@ $(FUZZ_B)/fuzz_keynames: $(FUZZ_SRCS_fuzz_keynames)
 $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 # Reference values as CoRIM: each input signed in-process, then loaded.
 FUZZ_SRCS_fuzz_corim := $(FUZZ_VERIFY_SRCS)
-FUZZ_LDLIBS_fuzz_corim := $(PKG_OPENSSL)
+FUZZ_LDLIBS_fuzz_corim := $(FUZZ_VERIFY_LIBS)
 $(FUZZ_B)/fuzz_corim: $(FUZZ_SRCS_fuzz_corim)
 
 # The strict CBOR decoder's view of a file as JSON, for the differential

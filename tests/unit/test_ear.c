@@ -16,6 +16,7 @@
 #include <openssl/pem.h>
 
 #include "otattest/ear.h"
+#include "test_evidence_fixture.h"
 #include "tu_main.h"
 
 /* ---- the refusal table -------------------------------------------------- */
@@ -78,6 +79,46 @@ START_TEST(test_docs_show_every_row)
 	}
 	OTA_REFUSAL_LIST(X)
 #undef X
+}
+END_TEST
+
+/*
+ * Every reason the verifier gives for real evidence has a row: the
+ * firmware's evidence with each byte flipped, each verdict's failures
+ * looked up (a reason without a row would reach a relying party as a
+ * verifier malfunction).
+ */
+START_TEST(test_every_reason_the_verifier_gives_has_a_row)
+{
+	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES];
+	static const uint8_t nonce[16] = "ear-flip-nonce!";
+	static struct ota_verdict fv;
+	struct evfix f;
+	uint32_t len = 0, claim, seen = 0;
+	int value;
+
+	evfix_open(&f, EVFIX_IDCERT_OURS);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	for (uint32_t at = 0; at < len; at++) {
+		ev[at] ^= 0xff;
+		ck_assert_uint_ne(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), NULL,
+						      NULL, 0, &fv),
+				  OTA_OK);
+		for (uint32_t i = 0; i < fv.failure_count; i++) {
+			ck_assert_msg(ota_refusal_ar4si(fv.failures[i].status, &claim, &value),
+				      "byte %u: %s has no refusal row", at,
+				      ota_status_name(fv.failures[i].status));
+			seen |= 1u << claim;
+		}
+		ev[at] ^= 0xff;
+	}
+	/* The flips reach more than one kind of refusal. */
+	ck_assert(seen & (1u << OTA_AR4SI_INSTANCE_IDENTITY));
+	ck_assert(seen & (1u << OTA_AR4SI_EXECUTABLES));
+	evfix_close(&f);
 }
 END_TEST
 
@@ -374,6 +415,8 @@ static Suite *ear_suite(void)
 	tcase_add_test(table, test_every_verify_status_has_a_refusal_row);
 	tcase_add_test(table, test_no_refusal_affirms);
 	tcase_add_test(table, test_docs_show_every_row);
+	tcase_add_test(table, test_every_reason_the_verifier_gives_has_a_row);
+	tcase_set_timeout(table, 60);
 	tcase_add_test(ap, test_passing_verdict_affirms_each_stage);
 	tcase_add_test(ap, test_stage_failure_speaks_for_its_stage);
 	tcase_add_test(ap, test_evidence_failure_speaks_for_every_stage_and_worst_wins);

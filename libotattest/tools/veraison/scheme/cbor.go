@@ -126,7 +126,7 @@ func onlyPlainTypes(v any, depth int) error {
 	return errors.New("a CBOR type the format does not use")
 }
 
-// intKey returns the integer a CBOR map key or value holds, if it is one.
+// asInt returns the integer a CBOR map key or value holds, if it is one.
 func asInt(v any) (int64, bool) {
 	switch t := v.(type) {
 	case uint64:

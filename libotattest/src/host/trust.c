@@ -253,9 +253,16 @@ static ota_status_t not_revoked(const struct ota_trust *t, X509_STORE_CTX *verif
 
 	if (chain == NULL || sk_X509_num(chain) < 2)
 		return st;
-	issued = sk_X509_value(chain, sk_X509_num(chain) - 2);
+	/*
+	 * The alias's issuer: the identity certificate, whoever issued it (a
+	 * CA under a trusted intermediate too). Only a chain without one, the
+	 * leaf right under the anchor, has the leaf checked instead.
+	 */
+	issued = sk_X509_value(chain, sk_X509_num(chain) >= 3 ? 1 : 0);
 	ctx = X509_STORE_CTX_new();
-	if (ctx == NULL || X509_STORE_CTX_init(ctx, t->store, issued, NULL) != 1) {
+	/* The evidence's certificates as the untrusted ones again: an intermediate among them. */
+	if (ctx == NULL || X509_STORE_CTX_init(ctx, t->store, issued,
+					       X509_STORE_CTX_get0_untrusted(verified)) != 1) {
 		snprintf(why, why_len, "revocation could not be checked");
 		X509_STORE_CTX_free(ctx);
 		return st;

@@ -23,7 +23,10 @@
  *  - Advancing to RUNTIME wipes every working key slot: the runtime starts
  *    with the retained vault only, and only the boot stages (before
  *    RUNTIME) may put keys into the vault.
- *  - Firmware programs only the OTP COUNTERS partition.
+ *  - Firmware programs only the OTP COUNTERS partition, and only until
+ *    the boot stages lock it (hal_otp_lock_counters).
+ *  - Flash the boot stages protect (hal_flash_protect) cannot be erased or
+ *    programmed until the next reset.
  */
 #ifndef OTATTEST_HAL_H
 #define OTATTEST_HAL_H
@@ -152,6 +155,13 @@ ota_status_t hal_ecdsa_pubkey(hal_key_t key, uint8_t pubkey[OTA_P256_PUBKEY_BYTE
 ota_status_t hal_otp_read(uint32_t offset, void *buf, uint32_t len);
 /* OR-only programming: OTP_CLEARS_BITS if any set bit would be cleared. */
 ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len);
+/*
+ * Lock the COUNTERS partition until the next reset: hal_otp_program then
+ * fails with HAL_OTP_COUNTERS_LOCKED. ROM_EXT locks it before the
+ * hand-off, so floors, revocations, the epoch and the anchors move only
+ * at a boot, as the boot stages decide.
+ */
+ota_status_t hal_otp_lock_counters(void);
 
 /* ---- flash ------------------------------------------------------------ */
 
@@ -161,6 +171,19 @@ ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len);
 ota_status_t hal_flash_erase_page(uint32_t addr);
 /* HAL_FLASH_NOT_ERASED when a bit would go from 0 to 1. */
 ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len);
+
+/*
+ * Write-protect [addr, addr + len) (page aligned) until the next reset,
+ * like OpenTitan's flash controller region protection that ROM_EXT locks
+ * before the hand-off: from then on erase and program touching it fail
+ * with HAL_FLASH_LOCKED, whoever asks. Up to HAL_FLASH_PROTECT_REGIONS
+ * regions (HAL_BAD_ARGUMENT past that, or for a misaligned range). The
+ * boot stages protect what the runtime must never write (the layout,
+ * boot data, tag tables, owner config and the running slots), so that
+ * holds even when the runtime is not what it should be.
+ */
+#define HAL_FLASH_PROTECT_REGIONS 8u
+ota_status_t hal_flash_protect(uint32_t addr, uint32_t len);
 
 /*
  * DMA from flash into RAM with inline hashing (like the SHA-2 inline
@@ -178,7 +201,7 @@ ota_status_t hal_flash_read_sha256(uint32_t addr, void *buf, uint32_t len);
 
 /* ---- retention RAM: survives warm and update resets, not cold boot ---- */
 
-#define HAL_RETENTION_BYTES 256u
+#define HAL_RETENTION_BYTES 512u
 ota_status_t hal_retention_read(uint32_t offset, void *buf, uint32_t len);
 ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len);
 

@@ -76,6 +76,8 @@ void boot_requests_end(struct boot_ctx *b, ota_status_t st)
 	(void)hal_retention_lock();
 	if (b->req_valid)
 		(void)boot_request_store(OTA_NEXT_SLOT_NONE, false);
+	if (b->svc_req_valid)
+		(void)boot_svc_clear();
 	b->record.hdr.min_svn = r->min_svn;
 }
 
@@ -94,6 +96,8 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st)
 	state->min_svn = b->ret_next.min_svn;
 	state->chain_status = b->chain_status;
 	state->boot_data = b->bd;
+	state->svc_served = b->svc.served;
+	state->svc_status = b->svc.status;
 	state->update_target = OTA_NEXT_SLOT_NONE;
 	if (b->req_valid && b->reset_reason == OTA_RESET_UPDATE)
 		state->update_target = b->req.next_bl0_slot;

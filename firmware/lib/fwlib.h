@@ -82,6 +82,8 @@ struct boot_ctx {
 	bool ret_valid;
 	struct ota_reset_request req;  /* the runtime's request (NONE/FALSE when none) */
 	bool req_valid;
+	struct ota_boot_svc_request svc_req; /* the runtime's boot services request */
+	bool svc_req_valid;
 
 	struct ota_retention ret_next; /* what this boot leaves in retention RAM */
 	struct boot_stage_outcome rom_ext_out; /* ROM's check of ROM_EXT */
@@ -135,6 +137,10 @@ bool boot_retention_read(struct ota_retention *out);
 bool boot_request_read(struct ota_reset_request *out);
 /* Write the runtime's one-shot request (outside the vault). */
 ota_status_t boot_request_store(uint32_t next_bl0_slot, bool rotate);
+/* The boot services request (handoff.h): read (false: none), store (sealed), clear. */
+bool boot_svc_read(struct ota_boot_svc_request *out);
+ota_status_t boot_svc_store(struct ota_boot_svc_request *q);
+ota_status_t boot_svc_clear(void);
 
 /* ---- the stage check (image_load.c, tag.c, stage_check.c; its policy,
  *      anchors and signature checks are libotattest core's, stage_check.h) */
@@ -230,6 +236,17 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st);
  * whatever it did.
  */
 void boot_requests_end(struct boot_ctx *b, ota_status_t st);
+
+/* ---- field revocation (revoke_check.c) ---------------------------------- */
+
+/*
+ * ota_revocation_check against this device as b read it (OTP, creator
+ * keys, the owner config authenticated by OTP) and what runs: each
+ * stage's SVN and the id of the root key that admitted it, by stage - 1.
+ */
+ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_revocation *r,
+				   const uint32_t svn[OTA_STAGE_COUNT],
+				   const uint8_t *const root[OTA_STAGE_COUNT]);
 
 /* ---- the record's update section (record_update.c) ---------------------- */
 

@@ -13,6 +13,7 @@
 #include <otattest/flash.h>
 #include <otattest/otp.h>
 #include <otattest/record.h>
+#include <otattest/revocation.h>
 #include <otattest/shm.h>
 
 #include "hal.h"
@@ -71,6 +72,36 @@ OTA_STATIC_ASSERT(sizeof(struct ota_reset_request) == 64, "ota_reset_request lay
 OTA_STATIC_ASSERT(OTA_RESET_REQUEST_OFFSET + sizeof(struct ota_reset_request) <= HAL_RETENTION_BYTES,
 		  "request fits");
 
+/*
+ * The runtime's boot services request (COMMIT, RATCHET, REVOKE), in
+ * retention RAM outside the vault at OTA_BOOT_SVC_OFFSET: what it asks
+ * ROM_EXT to do at the next (warm) boot, after that boot verified the BL0
+ * that runs. ROM_EXT takes every field as hostile - the slot must be the
+ * one it just booted, the floor at most that image's SVN, the revocation
+ * command passes ota_revocation_check against the device's own keys - and
+ * clears the request at the boot that reads it. A bad magic, version or
+ * digest is no request. 208 bytes.
+ */
+#define OTA_BOOT_SVC_MAGIC OTA_FOURCC('O', 'T', 'B', 'S')
+#define OTA_BOOT_SVC_VERSION 1u
+#define OTA_BOOT_SVC_OFFSET 256u
+struct ota_boot_svc_request {
+	uint32_t magic;         /* 0 */
+	uint32_t version;       /* 4 */
+	uint32_t services;      /* 8: OTA_SVC_* asked for */
+	uint32_t commit_slot;   /* 12: COMMIT: the BL0 slot to make primary */
+	uint32_t ratchet_stage; /* 16: RATCHET */
+	uint32_t ratchet_floor; /* 20 */
+	uint32_t reserved[2];   /* 24 */
+	struct ota_revocation revocation;  /* 32: REVOKE */
+	uint8_t digest[OTA_SHA256_BYTES];  /* 176: SHA-256 of bytes [0, 176) */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_boot_svc_request) == 208, "ota_boot_svc_request layout");
+#define OTA_BOOT_SVC_DIGESTED_BYTES 176u
+OTA_STATIC_ASSERT(OTA_RESET_REQUEST_OFFSET + sizeof(struct ota_reset_request) <= OTA_BOOT_SVC_OFFSET &&
+			  OTA_BOOT_SVC_OFFSET + sizeof(struct ota_boot_svc_request) <= HAL_RETENTION_BYTES,
+		  "boot services request fits after the reset request");
+
 /* What the boot stages leave for the runtime. */
 struct ota_boot_state {
 	struct ota_record record; /* as published */
@@ -87,7 +118,9 @@ struct ota_boot_state {
 	uint32_t rom_ext_svn;
 	uint32_t chain_status;    /* OTA_OK when the SVN key chain holds link(min_svn) */
 	uint32_t update_target;   /* BL0 slot an update reset asked for, or OTA_NEXT_SLOT_NONE */
-	struct ota_boot_data boot_data; /* as ROM verified it: the runtime's pre-checks use it */
+	struct ota_boot_data boot_data; /* as ROM verified it (and ROM_EXT's services wrote it) */
+	uint32_t svc_served;      /* OTA_SVC_* this boot's ROM_EXT took up from the request */
+	uint32_t svc_status;      /* their outcome: OTA_OK or the first refusal */
 };
 
 /* The state of the last boot; NULL before the first one. */

@@ -62,6 +62,9 @@ void boot_retention_load(struct boot_ctx *b)
 	b->ret_valid = boot_retention_read(&b->ret);
 	if (!b->ret_valid)
 		memset(&b->ret, 0, sizeof(b->ret));
+	b->svc_req_valid = boot_svc_read(&b->svc_req);
+	if (!b->svc_req_valid)
+		memset(&b->svc_req, 0, sizeof(b->svc_req));
 	b->req_valid = boot_request_read(&b->req);
 	if (!b->req_valid) {
 		memset(&b->req, 0, sizeof(b->req));
@@ -90,4 +93,35 @@ ota_status_t boot_request_store(uint32_t next_bl0_slot, bool rotate)
 	q.rotate_requested = rotate ? OTA_HARDENED_TRUE : OTA_HARDENED_FALSE;
 	digest_of(&q, q.digest);
 	return hal_retention_write(OTA_RESET_REQUEST_OFFSET, &q, sizeof(q));
+}
+
+/* ---- the boot services request (handoff.h) ---------------------------------- */
+
+bool boot_svc_read(struct ota_boot_svc_request *out)
+{
+	uint8_t d[OTA_SHA256_BYTES];
+
+	if (hal_retention_read(OTA_BOOT_SVC_OFFSET, out, sizeof(*out)) != OTA_OK)
+		return false;
+	if (out->magic != OTA_BOOT_SVC_MAGIC || out->version != OTA_BOOT_SVC_VERSION)
+		return false;
+	ota_sha256(out, OTA_BOOT_SVC_DIGESTED_BYTES, d);
+	/* Integrity only: ROM_EXT judges every field again before acting on it. */
+	return ota_ct_equal(d, out->digest, sizeof(d));
+}
+
+ota_status_t boot_svc_store(struct ota_boot_svc_request *q)
+{
+	q->magic = OTA_BOOT_SVC_MAGIC;
+	q->version = OTA_BOOT_SVC_VERSION;
+	ota_sha256(q, OTA_BOOT_SVC_DIGESTED_BYTES, q->digest);
+	return hal_retention_write(OTA_BOOT_SVC_OFFSET, q, sizeof(*q));
+}
+
+ota_status_t boot_svc_clear(void)
+{
+	struct ota_boot_svc_request none;
+
+	memset(&none, 0, sizeof(none));
+	return hal_retention_write(OTA_BOOT_SVC_OFFSET, &none, sizeof(none));
 }

@@ -22,10 +22,16 @@ static void bl0_order(const struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT])
 		first = b->req.next_bl0_slot;   /* the update, then what ran before */
 	else if (b->ret_valid && b->reset_reason == OTA_RESET_WARM)
 		first = b->ret.running_bl0_slot; /* the same image again */
-	else {
-		boot_slot_order(b, OTA_STAGE_BL0, b->bd.primary_slot, order);
-		return;
-	}
+	else if (boot_slot_present(b, OTA_STAGE_BL0, b->bd.primary_slot))
+		/*
+		 * The primary, whatever the other slot claims: an update runs
+		 * on trial until COMMIT makes its slot the primary, and a cold
+		 * boot before that returns to the image committed last
+		 * (MCUboot's test-then-confirm). The other slot is the fallback.
+		 */
+		first = b->bd.primary_slot;
+	else
+		first = b->bd.primary_slot ^ 1u; /* an erased primary: nothing to try there */
 	order[0] = first;
 	order[1] = first ^ 1u;
 }
@@ -92,6 +98,8 @@ ota_status_t ota_rom_ext_main(void)
 		/* A chain that cannot be established costs the stable keys, not the boot. */
 		b->chain_status = rom_ext_keychain_update(b, b->bl0_out.svn, &b->ret_next);
 		b->ret_next.running_bl0_slot = b->bl0_out.slot;
+		/* What the runtime asked for, once what runs is known; its outcome is recorded. */
+		rom_ext_boot_services(b);
 	}
 	boot_requests_end(b, st);
 	if (st == OTA_OK) {
@@ -99,6 +107,8 @@ ota_status_t ota_rom_ext_main(void)
 		/* The last use of the device root: the runtime's evidence key. */
 		st = ota_runtime_prepare(boot_state_mut());
 	}
+	if (st == OTA_OK)
+		st = rom_ext_lockdown(b); /* the last write the runtime could have made on its own */
 	if (st == OTA_OK) {
 		struct hal_keymgr_binding bind;
 

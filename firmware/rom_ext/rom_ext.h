@@ -90,4 +90,18 @@ void ota_cert_key_id(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
 ota_status_t ota_identity_cert_load(const uint8_t identity_pubkey[OTA_P256_PUBKEY_BYTES],
 				    uint8_t *der, uint32_t cap, uint32_t *der_len);
 
+/*
+ * The boot services the runtime asked for (boot_svc.c): after BL0 was
+ * verified on a warm reset, COMMIT, RATCHET and REVOKE, each judged again
+ * and applied with the boot data key and the OTP counters; the outcome
+ * goes to b->svc. Nothing is written for a refused request.
+ */
+void rom_ext_boot_services(struct boot_ctx *b);
+/*
+ * Before the hand-off: write-protect the layout, boot data, tag tables,
+ * owner config and the running slots, and lock the OTP counters, until
+ * the next reset (hal.h).
+ */
+ota_status_t rom_ext_lockdown(const struct boot_ctx *b);
+
 #endif /* OTATTEST_FW_ROM_EXT_H */

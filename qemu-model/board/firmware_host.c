@@ -256,6 +256,8 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 	 * contents.
 	 */
 	st = OTA_OK;
+	/* Like a lab programmer on the flash: the boot stages' write protection is not for it. */
+	swhal_external_programmer(true);
 	for (off = 0; off < region.size && st == OTA_OK; off += page) {
 		bool blank;
 
@@ -266,6 +268,7 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 	for (off = 0; off < len && st == OTA_OK; off += page)
 		st = hal_flash_program(region.offset + off, image + off,
 				       len - off < page ? len - off : page);
+	swhal_external_programmer(false);
 	free(image);
 	m->device.flash_writes = swhal_flash_writes();
 	if (st != OTA_OK)
@@ -277,6 +280,20 @@ ota_status_t device_install(struct model *m, uint32_t stage, uint32_t slot, cons
 }
 
 /* Read-modify-program of a thermometer counter: it may only go up. */
+/*
+ * The fuse programmer is outside the chip: the lock ROM_EXT puts on the
+ * OTP counters (hal_otp_lock_counters) holds firmware back, not it.
+ */
+static ota_status_t fuse(uint32_t offset, const void *buf, uint32_t len)
+{
+	ota_status_t st;
+
+	swhal_external_programmer(true);
+	st = hal_otp_program(offset, buf, len);
+	swhal_external_programmer(false);
+	return st;
+}
+
 static ota_status_t raise_counter(uint32_t offset, uint32_t nbytes, uint32_t value)
 {
 	uint8_t bits[OTA_OTP_FLOOR_BITS / 8];
@@ -289,7 +306,7 @@ static ota_status_t raise_counter(uint32_t offset, uint32_t nbytes, uint32_t val
 	if (value < current)
 		return OTA_OTP_CLEARS_BITS;
 	ota_thermometer_encode(bits, nbytes, value);
-	return hal_otp_program(offset, bits, nbytes);
+	return fuse(offset, bits, nbytes);
 }
 
 ota_status_t device_otp_floor(struct model *m, uint32_t stage, uint32_t value)
@@ -330,7 +347,7 @@ ota_status_t device_otp_lifecycle(struct model *m, uint32_t lifecycle)
 	OTA_TRY(ota_otp_lifecycle_move(provisioned, transition, lifecycle, &next));
 	if (next == transition)
 		return OTA_OK; /* already there */
-	st = hal_otp_program(offsetof(struct ota_otp, lifecycle_transition), &next, 4);
+	st = fuse(offsetof(struct ota_otp, lifecycle_transition), &next, 4);
 	if (st == OTA_OK)
 		log_info("otp-lifecycle", "lifecycle=%s", ota_lifecycle_name(lifecycle));
 	return st;
@@ -347,7 +364,7 @@ ota_status_t device_otp_revoke(struct model *m, bool creator, uint32_t index)
 	(void)m;
 	if (index >= 4u)
 		return OTA_HOST_BAD_ARGUMENT;
-	st = hal_otp_program(off, &word, sizeof(word));
+	st = fuse(off, &word, sizeof(word));
 	if (st == OTA_OK)
 		log_info("otp-revoke", "kind=%s index=%u", creator ? "creator" : "owner", index);
 	return st;

@@ -136,7 +136,7 @@ int swhal_power_on(void)
 	swhal_persist_retention();
 	swhal_keys_reset(true);
 	swhal_reset_engines();
-	swhal_dev.vault_locked = false;
+	swhal_locks_clear();
 	swhal_dev.powered = true;
 	return 0;
 }
@@ -190,7 +190,7 @@ ota_status_t swhal_reset(uint32_t reason)
 	case OTA_RESET_WARM:
 	case OTA_RESET_UPDATE:
 		/* Retention RAM and the vault survive; everything else restarts. */
-		swhal_dev.vault_locked = false;
+		swhal_locks_clear();
 		swhal_keys_reset(false);
 		swhal_reset_engines();
 		return OTA_OK;

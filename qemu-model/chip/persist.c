@@ -6,7 +6,7 @@
  * changed, written at their offset with one pwrite on a descriptor kept
  * open, nothing else. A write of a flash page or less (every write the
  * firmware makes, 2 KiB pages aligned to 2 KiB), of OTP (1 KiB) or of
- * retention RAM (544 bytes) lies inside one 4 KiB page of the file, and
+ * retention RAM (800 bytes) lies inside one 4 KiB page of the file, and
  * the kernel copies a page's part of a write into the page cache whole
  * before it looks at a fatal signal: a process killed at any instant
  * leaves each such write all there or not at all, and what a killed

@@ -34,6 +34,50 @@ ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len)
 	return OTA_OK;
 }
 
+/* Whether [addr, addr + len) touches a protected region (and the lock applies). */
+static bool flash_locked(uint32_t addr, uint32_t len)
+{
+	uint32_t i;
+
+	if (swhal_dev.external_programmer)
+		return false;
+	for (i = 0; i < swhal_dev.flash_protect_count; i++) {
+		uint32_t a = swhal_dev.flash_protect[i].addr, l = swhal_dev.flash_protect[i].len;
+
+		if (addr < a + l && a < addr + len)
+			return true;
+	}
+	return false;
+}
+
+ota_status_t hal_flash_protect(uint32_t addr, uint32_t len)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!len || addr % OTA_FLASH_PAGE_SIZE || len % OTA_FLASH_PAGE_SIZE ||
+	    !ota_range_ok(addr, len, swhal_dev.flash_size))
+		return OTA_HAL_FLASH_BAD_ADDRESS;
+	if (swhal_dev.flash_protect_count >= HAL_FLASH_PROTECT_REGIONS)
+		return OTA_HAL_BAD_ARGUMENT;
+	swhal_dev.flash_protect[swhal_dev.flash_protect_count].addr = addr;
+	swhal_dev.flash_protect[swhal_dev.flash_protect_count].len = len;
+	swhal_dev.flash_protect_count++;
+	return OTA_OK;
+}
+
+void swhal_external_programmer(bool on)
+{
+	swhal_dev.external_programmer = on;
+}
+
+void swhal_locks_clear(void)
+{
+	swhal_dev.vault_locked = false;
+	swhal_dev.otp_counters_locked = false;
+	swhal_dev.flash_protect_count = 0;
+	memset(swhal_dev.flash_protect, 0, sizeof(swhal_dev.flash_protect));
+}
+
 /*
  * Count a write and decide its fate. Returns true when it must tear;
  * then finish_write() reports the fault the way it was armed.
@@ -85,6 +129,9 @@ ota_status_t hal_flash_erase_page(uint32_t addr)
 		return OTA_HAL_POWER_LOST;
 	if (addr % OTA_FLASH_PAGE_SIZE || !ota_range_ok(addr, OTA_FLASH_PAGE_SIZE, swhal_dev.flash_size))
 		return OTA_HAL_FLASH_BAD_ADDRESS;
+	/* The protection, not the caller, decides (hal_flash_protect). */
+	if (flash_locked(addr, OTA_FLASH_PAGE_SIZE))
+		return OTA_HAL_FLASH_LOCKED;
 	torn = write_faults();
 	memset(swhal_dev.flash + addr, 0xff,
 	       torn ? swhal_tear_landed(true, addr, NULL, OTA_FLASH_PAGE_SIZE) : OTA_FLASH_PAGE_SIZE);
@@ -104,6 +151,8 @@ ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
 		return OTA_HAL_FLASH_BAD_ADDRESS;
 	if (!buf && len)
 		return OTA_HAL_BAD_ARGUMENT;
+	if (len && flash_locked(addr, len))
+		return OTA_HAL_FLASH_LOCKED;
 	dst = swhal_dev.flash + addr;
 	/* NOR: programming only clears bits. Refused whole, before anything changes. */
 	for (i = 0; i < len; i++)
@@ -167,6 +216,8 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 		return OTA_HAL_BAD_ARGUMENT;
 	if (len && offset < OTA_OTP_COUNTERS_START)
 		return OTA_HAL_OTP_LOCKED;
+	if (len && swhal_dev.otp_counters_locked && !swhal_dev.external_programmer)
+		return OTA_HAL_OTP_COUNTERS_LOCKED;
 	for (i = 0; i < len; i++)
 		if (dst[i] & ~src[i])
 			return OTA_OTP_CLEARS_BITS;
@@ -174,6 +225,14 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 		return OTA_OK;
 	memcpy(dst, src, len);
 	return swhal_persist_otp_range(offset, len) == 0 ? OTA_OK : OTA_HAL_OTP_WRITE_FAILED;
+}
+
+ota_status_t hal_otp_lock_counters(void)
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	swhal_dev.otp_counters_locked = true;
+	return OTA_OK;
 }
 
 /* ---- retention RAM ------------------------------------------------------------ */

@@ -127,6 +127,14 @@ void swhal_fault_flash(uint32_t nth, enum swhal_fault kind);
 uint64_t swhal_flash_writes(void);
 
 /*
+ * The factory's or the lab's programmer, outside the chip (the model's
+ * control socket installing an image, fusing OTP; test fixtures): while on,
+ * hal_flash_protect and hal_otp_lock_counters do not apply to the HAL
+ * calls made. Firmware never calls it; it is not in hal.h.
+ */
+void swhal_external_programmer(bool on);
+
+/*
  * How much of a write torn by swhal_fault_flash lands: always a prefix,
  * of the bytes a program writes or of the page an erase erases. A word is
  * 32 bits. swhal_open starts at SWHAL_TEAR_HALF.

@@ -37,6 +37,12 @@ struct swhal_device {
 	bool powered;
 	bool reset_pending;    /* hal_reset_request: performed by the board */
 	bool vault_locked;     /* hal_retention_lock: until the next reset */
+	bool otp_counters_locked; /* hal_otp_lock_counters: until the next reset */
+	bool external_programmer; /* swhal_external_programmer: locks do not apply */
+	uint32_t flash_protect_count; /* hal_flash_protect: until the next reset */
+	struct {
+		uint32_t addr, len;
+	} flash_protect[HAL_FLASH_PROTECT_REGIONS];
 	uint32_t reset_reason;
 	bool no_fsync;
 	char *dir; /* NULL: in memory */
@@ -88,6 +94,8 @@ int swhal_persist_otp(void);
 int swhal_persist_flash_range(uint32_t addr, uint32_t len);
 int swhal_persist_otp_range(uint32_t offset, uint32_t len);
 void swhal_persist_retention(void);
+/* Every lock the boot stages set (vault, flash protection, OTP counters) ends with a reset. */
+void swhal_locks_clear(void);
 /* Close the state files (swhal_close); flash and OTP are flushed first unless no_fsync. */
 void swhal_persist_close(void);
 

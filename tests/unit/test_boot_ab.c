@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * A/B slot choice on cold boot: the highest valid SVN first, the boot
- * data's primary slot on a tie, the other slot when the first is refused,
- * and every attempt in the record.
+ * A/B slot choice on cold boot: the boot data's primary slot first,
+ * whatever SVN the other claims (an update runs on trial until COMMIT
+ * makes it the primary), the other slot when the first is refused or
+ * erased, and every attempt in the record.
  */
 #include <check.h>
 #include <string.h>
@@ -55,20 +56,20 @@ static uint32_t bl0_attempts(void)
 	return n;
 }
 
-START_TEST(test_highest_svn_boots)
+START_TEST(test_primary_boots_whatever_the_other_claims)
 {
 	set_bl0(bl0(5, 1), bl0(6, 2));
 	tu_device_power_on(&dev);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_B);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_A);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->flags, OTA_STAGE_F_BOOTED);
 	ck_assert_uint_eq(bl0_attempts(), 1);
-	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
-	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 6);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 5);
 }
 END_TEST
 
-START_TEST(test_tie_goes_to_the_primary_slot)
+START_TEST(test_primary_slot_decides)
 {
 	set_bl0(bl0(5, 1), bl0(5, 2));
 	dev.primary_slot = OTA_SLOT_B;
@@ -83,11 +84,26 @@ START_TEST(test_tie_goes_to_the_primary_slot)
 }
 END_TEST
 
+/* An erased primary is not an attempt: the other slot boots first. */
+START_TEST(test_erased_primary_is_skipped)
+{
+	struct tu_blob none = { 0 };
+
+	set_bl0(none, bl0(5, 2));
+	tu_device_power_on(&dev);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_B);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->flags, OTA_STAGE_F_BOOTED);
+	ck_assert_uint_eq(bl0_attempts(), 1);
+}
+END_TEST
+
 START_TEST(test_refused_slot_falls_back_and_both_are_recorded)
 {
 	const struct ota_record *r;
 
 	set_bl0(bl0(5, 1), bl0(7, 2));
+	dev.primary_slot = OTA_SLOT_B;
 	tu_device_power_on(&dev);
 	tu_flash_xor(tu_slot_offset(OTI_BL0_B) + 2000, 0x08);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
@@ -104,8 +120,8 @@ START_TEST(test_refused_slot_falls_back_and_both_are_recorded)
 }
 END_TEST
 
-/* A bad image may claim any SVN: that only makes it fail first. */
-START_TEST(test_inflated_svn_claim_only_costs_an_attempt)
+/* A bad image may claim any SVN: on BL0 that no longer even earns it an attempt. */
+START_TEST(test_inflated_svn_claim_is_not_tried)
 {
 	struct tu_blob b = bl0(5, 2);
 	struct ota_manifest *m = (struct ota_manifest *)b.data;
@@ -114,7 +130,7 @@ START_TEST(test_inflated_svn_claim_only_costs_an_attempt)
 	set_bl0(bl0(5, 1), b);
 	tu_device_power_on(&dev);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_B)->status, OTA_SIG_ECDSA_INVALID);
+	ck_assert_ptr_null(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_B));
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_A);
 }
 END_TEST
@@ -171,10 +187,11 @@ static Suite *suite(void)
 
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 30);
-	tcase_add_test(t, test_highest_svn_boots);
-	tcase_add_test(t, test_tie_goes_to_the_primary_slot);
+	tcase_add_test(t, test_primary_boots_whatever_the_other_claims);
+	tcase_add_test(t, test_erased_primary_is_skipped);
+	tcase_add_test(t, test_primary_slot_decides);
 	tcase_add_test(t, test_refused_slot_falls_back_and_both_are_recorded);
-	tcase_add_test(t, test_inflated_svn_claim_only_costs_an_attempt);
+	tcase_add_test(t, test_inflated_svn_claim_is_not_tried);
 	tcase_add_test(t, test_both_slots_refused);
 	tcase_add_test(t, test_empty_device);
 	tcase_add_test(t, test_rom_ext_highest_svn);

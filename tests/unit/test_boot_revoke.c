@@ -169,8 +169,10 @@ START_TEST(test_floor_spares_delegates_with_a_higher_ceiling)
 	tu_otp_raise_floor(OTA_STAGE_BL0, 11);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	/* The primary's delegate is revoked; the other leaf's image is the fallback. */
+	ck_assert_uint_eq(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_A)->status, OTA_DELEG_REVOKED_BY_FLOOR);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->slot, OTA_SLOT_B);
-	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->flags, OTA_STAGE_F_BOOTED | OTA_STAGE_F_FALLBACK);
 }
 END_TEST
 

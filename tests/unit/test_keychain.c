@@ -30,7 +30,7 @@ static struct tu_device dev;
 static void setup(void)
 {
 	tu_device_init(&dev);
-	/* Cold boot picks the highest SVN: start with only A (SVN 5). */
+	/* Start with only A (SVN 5), the primary. */
 	tu_device_power_on(&dev);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 5);
@@ -107,14 +107,19 @@ START_TEST(test_reference_replay)
 	ck_assert_uint_eq(stable_pub(0, k0b), OTA_OK);
 	ck_assert_mem_eq(k0, k0b, 64);
 
-	/* Cold boot: B (SVN 6) is the highest, and key 6 exists again. */
+	/*
+	 * Cold boot: nothing was committed, so the primary (A, now SVN 4)
+	 * boots and the chain starts again at 4 - with the very same keys.
+	 */
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 6);
-	ck_assert_uint_eq(ota_boot_state()->min_svn, 6);
-	ck_assert_uint_eq(stable_pub(6, k6), OTA_OK);
-	ck_assert_uint_eq(stable_pub(5, k5b), OTA_OK);
-	ck_assert_mem_eq(k5, k5b, 64); /* and the lower keys are the same keys */
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(ota_boot_state()->min_svn, 4);
+	ck_assert_uint_eq(stable_pub(4, k6), OTA_OK);
+	ck_assert_mem_eq(k4, k6, 64);
+	ck_assert_uint_eq(stable_pub(5, k5b), OTA_CHAIN_SVN_ABOVE_MIN);
+	ck_assert_uint_eq(stable_pub(0, k0b), OTA_OK);
+	ck_assert_mem_eq(k0, k0b, 64); /* and the lower keys are the same keys */
 }
 END_TEST
 
@@ -270,10 +275,11 @@ START_TEST(test_damaged_retention_means_no_chain_until_cold_boot)
 	ck_assert_uint_eq(ota_boot_state()->chain_status, OTA_CHAIN_NOT_READY);
 	ck_assert_uint_eq(stable_pub(5, pub), OTA_CHAIN_NOT_READY);
 	ck_assert_uint_eq(stable_pub(9, pub), OTA_CHAIN_NOT_READY);
-	/* A cold boot establishes it again, at the booted SVN. */
+	/* A cold boot establishes it again, at the SVN it boots (the primary's, 5). */
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(stable_pub(9, pub), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 5);
+	ck_assert_uint_eq(stable_pub(5, pub), OTA_OK);
 }
 END_TEST
 

@@ -59,9 +59,11 @@ static void leave_manufacturing(uint32_t lifecycle)
 {
 	uint32_t word = ota_otp_lifecycle_encoding(lifecycle);
 
+	swhal_external_programmer(true); /* the programmer is outside the chip */
 	ck_assert_uint_eq(hal_otp_program(offsetof(struct ota_otp, lifecycle_transition), &word,
 					  sizeof(word)),
 			  OTA_OK);
+	swhal_external_programmer(false);
 }
 
 static void setup(void)

@@ -60,4 +60,7 @@ struct ota_revocation {
 OTA_STATIC_ASSERT(sizeof(struct ota_revocation) == 144, "ota_revocation layout");
 #define OTA_REVOCATION_SIGNED_BYTES 80u
 
+/* What the signature is over: SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, 80)). */
+void ota_revocation_digest(const struct ota_revocation *r, uint8_t out[OTA_SHA256_BYTES]);
+
 #endif /* OTATTEST_REVOCATION_H */

@@ -18,6 +18,7 @@
 #include "flash.h"
 #include "manifest.h"
 #include "otp.h"
+#include "revocation.h"
 
 /*
  * The keys and rules one stage is verified against, and the device facts
@@ -111,5 +112,33 @@ ota_status_t ota_deleg_verify(const struct ota_image_view *v, const struct ota_d
 ota_status_t ota_image_sig_verify(const struct ota_image_view *v,
 				  const uint8_t measurement[OTA_SHA256_BYTES],
 				  const struct ota_signer *s, ota_ecdsa_verify_fn ecdsa);
+
+/*
+ * What a field revocation command is checked against (revocation.h): the
+ * device's OTP, its creator keys and (when the owner config
+ * authenticates) its owner keys as the stages use them, and what runs -
+ * each stage's SVN and the root key that admitted it, so that no command
+ * leaves the device without a bootable image.
+ */
+struct ota_revocation_facts {
+	const struct ota_otp_info *otp;
+	const struct ota_anchors *creator; /* ota_anchors_rom_ext */
+	const struct ota_anchors *owner;   /* ota_anchors_bl0, NULL when it did not authenticate */
+	uint32_t running_svn[OTA_STAGE_COUNT];                  /* by stage - 1 */
+	uint8_t running_root[OTA_STAGE_COUNT][OTA_KEY_ID_BYTES]; /* by stage - 1 */
+};
+
+/*
+ * The whole check of a revocation command, in the order docs/mailbox.md
+ * gives: header and fields (REVOKE_MALFORMED, MBOX_RESERVED_NONZERO),
+ * device (REVOKE_WRONG_DEVICE), sequence (REVOKE_SEQUENCE_EXHAUSTED,
+ * REVOKE_REPLAYED), signer (REVOKE_UNKNOWN_SIGNER), authority
+ * (REVOKE_NOT_AUTHORIZED), signature (REVOKE_SIG_INVALID), effect
+ * (REVOKE_NOT_RAISED) and what it leaves bootable
+ * (REVOKE_FLOOR_ABOVE_RUNNING, REVOKE_KEY_IN_USE). The runtime runs it
+ * before it asks for the reset, ROM_EXT again before it applies.
+ */
+ota_status_t ota_revocation_check(const struct ota_revocation *r,
+				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa);
 
 #endif /* OTATTEST_STAGE_CHECK_H */

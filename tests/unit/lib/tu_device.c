@@ -352,9 +352,12 @@ void tu_flash_xor(uint32_t addr, uint8_t mask)
 /* Whole-OTP edits computed by otimage, programmed as counters through the HAL. */
 static void otp_program_counters(const struct ota_otp *next)
 {
+	/* The test is the fuse programmer, outside the chip: ROM_EXT's lock is not for it. */
+	swhal_external_programmer(true);
 	ck_assert_uint_eq(hal_otp_program(OTA_OTP_COUNTERS_START,
 					  (const uint8_t *)next + OTA_OTP_COUNTERS_START,
 					  sizeof(*next) - OTA_OTP_COUNTERS_START), OTA_OK);
+	swhal_external_programmer(false);
 }
 
 static void otp_current(struct ota_otp *otp)

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ROM_EXT's boot services (OpenTitan's, in miniature): what the runtime
+ * asked for before a warm reset - make the running BL0 slot the primary
+ * (COMMIT), raise a boot data floor (RATCHET), apply a signed revocation
+ * (REVOKE) - done here, after this boot verified the BL0 that runs, with
+ * the boot data key and the OTP counters only the boot stages can reach.
+ * The request sits in runtime-writable retention RAM, so every field is
+ * judged again as hostile input; a refusal writes nothing.
+ *
+ * Then the lockdown before the hand-off: the flash the runtime must never
+ * write is write-protected and the OTP counters locked until the next
+ * reset, so these properties hold whatever the runtime does.
+ */
+#include <string.h>
+
+#include "rom_ext.h"
+
+static uint32_t svn_of(const struct boot_ctx *b, uint32_t stage)
+{
+	return stage == OTA_STAGE_ROM_EXT ? b->rom_ext_out.svn : b->bl0_out.svn;
+}
+
+/* COMMIT and RATCHET into one boot data write; *changed when there is one to make. */
+static ota_status_t boot_data_services(struct boot_ctx *b, const struct ota_boot_svc_request *q,
+				       struct ota_boot_data *next, bool *changed)
+{
+	if (q->services & OTA_SVC_COMMIT) {
+		/* Only the slot that booted now: what the agent saw run, still passing. */
+		if (q->commit_slot >= OTA_SLOT_COUNT || q->commit_slot != b->bl0_out.slot)
+			return OTA_COMMIT_NOT_RUNNING;
+		*changed |= next->primary_slot != q->commit_slot;
+		next->primary_slot = q->commit_slot;
+	}
+	if (q->services & OTA_SVC_RATCHET) {
+		uint32_t *floor;
+
+		if (q->ratchet_stage != OTA_STAGE_ROM_EXT && q->ratchet_stage != OTA_STAGE_BL0)
+			return OTA_MBOX_BAD_FIELD;
+		/* Never above what runs: a ratchet must not brick the device. */
+		if (q->ratchet_floor > svn_of(b, q->ratchet_stage))
+			return OTA_RATCHET_ABOVE_RUNNING;
+		floor = q->ratchet_stage == OTA_STAGE_ROM_EXT ? &next->floor_rom_ext : &next->floor_bl0;
+		if (q->ratchet_floor > *floor) {
+			*floor = q->ratchet_floor;
+			*changed = true;
+		}
+	}
+	return OTA_OK;
+}
+
+static ota_status_t program_thermometer(uint32_t offset, uint32_t nbytes, uint32_t value)
+{
+	uint8_t bits[OTA_OTP_REVOCATION_SEQ_BITS / 8];
+
+	if (nbytes > sizeof(bits))
+		return OTA_HAL_BAD_ARGUMENT;
+	ota_thermometer_encode(bits, nbytes, value);
+	return hal_otp_program(offset, bits, nbytes);
+}
+
+/* The revocation's own effect, then its sequence number: a cut between leaves it applied once. */
+static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revocation *r)
+{
+	const uint32_t revoked = OTA_OTP_REVOKED;
+
+	switch (r->action) {
+	case OTA_REVOKE_RAISE_FLOOR:
+		if (r->target == OTA_STAGE_ROM_EXT) {
+			OTA_TRY(program_thermometer(offsetof(struct ota_otp, floor_rom_ext),
+						    OTA_OTP_FLOOR_BITS / 8, r->value));
+			b->otp.floor_rom_ext = r->value;
+		} else {
+			OTA_TRY(program_thermometer(offsetof(struct ota_otp, floor_bl0),
+						    OTA_OTP_FLOOR_BITS / 8, r->value));
+			b->otp.floor_bl0 = r->value;
+		}
+		break;
+	case OTA_REVOKE_CREATOR_KEY:
+		OTA_TRY(hal_otp_program(offsetof(struct ota_otp, creator_key_revoked) + 4u * r->target,
+					&revoked, sizeof(revoked)));
+		b->otp.creator_key_revoked[r->target] = true;
+		break;
+	case OTA_REVOKE_OWNER_KEY:
+		OTA_TRY(hal_otp_program(offsetof(struct ota_otp, owner_key_revoked) + 4u * r->target,
+					&revoked, sizeof(revoked)));
+		b->otp.owner_key_revoked[r->target] = true;
+		break;
+	case OTA_REVOKE_BUMP_EPOCH:
+		/* In force from the next boot: this one's keys were derived with the old one. */
+		OTA_TRY(program_thermometer(offsetof(struct ota_otp, epoch), OTA_OTP_EPOCH_BITS / 8,
+					    r->value));
+		break;
+	default:
+		return OTA_REVOKE_MALFORMED;
+	}
+	OTA_TRY(program_thermometer(offsetof(struct ota_otp, revocation_seq),
+				    OTA_OTP_REVOCATION_SEQ_BITS / 8, r->sequence));
+	b->otp.revocation_seq = r->sequence;
+	b->svc.revoked.action = r->action;
+	b->svc.revoked.target = r->target;
+	b->svc.revoked.value = r->value;
+	return OTA_OK;
+}
+
+static ota_status_t revoke(struct boot_ctx *b, const struct ota_revocation *r)
+{
+	const uint32_t svn[OTA_STAGE_COUNT] = { b->rom_ext_out.svn, b->bl0_out.svn };
+	const uint8_t *root[OTA_STAGE_COUNT] = { b->rom_ext_out.root_key_id, b->bl0_out.root_key_id };
+
+	OTA_TRY(boot_revocation_check(b, r, svn, root));
+	return revocation_apply(b, r);
+}
+
+void rom_ext_boot_services(struct boot_ctx *b)
+{
+	const struct ota_boot_svc_request *q = &b->svc_req;
+	struct ota_boot_data next = b->bd;
+	bool changed = false;
+	ota_status_t st;
+
+	/* The runtime asks with a warm reset; any other boot only drops the request. */
+	if (!b->svc_req_valid || b->reset_reason != OTA_RESET_WARM || b->bl0_out.status != OTA_OK)
+		return;
+	b->svc.served = q->services & OTA_SVC_ALL;
+	if (q->services & ~OTA_SVC_ALL || !ota_all_zero(q->reserved, sizeof(q->reserved)))
+		st = OTA_MBOX_RESERVED_NONZERO;
+	else
+		st = boot_data_services(b, q, &next, &changed);
+	if (st == OTA_OK && changed) {
+		st = boot_data_commit(b, &next);
+		if (st == OTA_OK) {
+			b->record.hdr.boot_data_counter = b->bd.counter;
+		}
+	}
+	if (st == OTA_OK && (q->services & OTA_SVC_REVOKE))
+		st = revoke(b, &q->revocation);
+	b->svc.status = st;
+	b->record.hdr.floor_rom_ext = boot_effective_floor(b, OTA_STAGE_ROM_EXT);
+	b->record.hdr.floor_bl0 = boot_effective_floor(b, OTA_STAGE_BL0);
+}
+
+ota_status_t rom_ext_lockdown(const struct boot_ctx *b)
+{
+	static const uint32_t owned[] = { OTA_REGION_BOOT_DATA_0, OTA_REGION_BOOT_DATA_1,
+					  OTA_REGION_TAG_TABLE_0, OTA_REGION_TAG_TABLE_1,
+					  OTA_REGION_OWNER_CONFIG };
+	const struct ota_flash_region *r;
+	uint32_t i;
+
+	OTA_TRY(hal_flash_protect(0, OTA_FLASH_PAGE_SIZE)); /* the layout */
+	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
+		r = boot_region(b, owned[i]);
+		OTA_TRY(hal_flash_protect(r->offset, r->size));
+	}
+	r = boot_region(b, ota_region_for_slot(OTA_STAGE_ROM_EXT, b->rom_ext_out.slot));
+	OTA_TRY(hal_flash_protect(r->offset, r->size));
+	r = boot_region(b, ota_region_for_slot(OTA_STAGE_BL0, b->bl0_out.slot));
+	OTA_TRY(hal_flash_protect(r->offset, r->size));
+	return hal_otp_lock_counters();
+}

@@ -8,8 +8,9 @@
 #    re-encoded to the same bytes), every registered claim's RFC 9711 type
 #  - evidence_cwt.py: PyPI cwt (COSE_Sign1 with the alias key, the claims as
 #    CWT claims) and cryptography (the chain), the RFC 9711 types again
-# Each checker must also fail evidence whose oemboot claim is no bool: the
-# signature and the type check, nothing else.
+# Each checker must also fail evidence whose oemboot claim is no bool (the
+# signature and the type check, nothing else) and truncated evidence (with
+# its summary line: a failed check, not a crash).
 # Prints one line per check and "N passed, N failed"; exits 1 on failure.
 set -u
 cd "$(dirname "$0")/../.."
@@ -89,6 +90,17 @@ run_checker "cwt on oemboot 1" 1 "$work/py-bad.out" \
 only_failures "$work/py-bad.out" "cwt: the COSE_Sign1 verifies with the alias key" \
 	"RFC 9711: oemboot (262) is bool"
 ok $? "cwt: oemboot 1 fails the signature and the RFC 9711 type, nothing else"
+
+# Hostile input: truncated evidence is a failed check with a summary, not a crash.
+head -c 100 "$work/evidence.cose" >"$work/trunc.cose"
+run_checker "@auth0/cose+cborg on truncated evidence" 1 "$work/js-trunc.out" \
+	node tests/interop/evidence_cose.mjs "$work/trunc.cose" "$work/ca.pem" "$nonce" "$work/other.pem"
+tail -1 "$work/js-trunc.out" | grep -qx '[0-9]* passed, [1-9][0-9]* failed'
+ok $? "@auth0/cose+cborg: truncated evidence is refused with its summary"
+run_checker "cwt on truncated evidence" 1 "$work/py-trunc.out" \
+	$py tests/interop/evidence_cwt.py "$work/trunc.cose" "$work/ca.pem" "$nonce"
+tail -1 "$work/py-trunc.out" | grep -qx '[0-9]* passed, [1-9][0-9]* failed'
+ok $? "cwt: truncated evidence is refused with its summary"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -118,21 +118,6 @@ int otattest_nl_install_begin_doit(struct sk_buff *skb, struct genl_info *info)
 	return otattest_install_reply(info, od, &in);
 }
 
-/* Is the chunk one the open session takes next? OTA_OK, or the device's status for why not. */
-static ota_status_t otattest_chunk_fits(const struct otattest_install *in, u32 portid, u32 offset,
-					u32 len)
-{
-	if (!in->open || in->owner != portid)
-		return OTA_INSTALL_NOT_STARTED;
-	if (!len || len > OTA_INSTALL_CHUNK_MAX)
-		return OTA_INSTALL_CHUNK_LENGTH;
-	if (offset != in->received)
-		return OTA_INSTALL_BAD_OFFSET;
-	if (len > in->length - in->received)
-		return OTA_INSTALL_OVERRUN;
-	return OTA_OK;
-}
-
 int otattest_nl_install_chunk_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od = info->user_ptr[0];
@@ -165,7 +150,9 @@ int otattest_nl_install_chunk_doit(struct sk_buff *skb, struct genl_info *info)
 		kfree(req);
 		return otattest_nl_status(info->extack, OTA_HOST_INTERRUPTED);
 	}
-	st = otattest_chunk_fits(&od->install, info->snd_portid, req->offset, req->length);
+	st = otattest_install_chunk_fits(od->install.open, od->install.owner, info->snd_portid,
+					 od->install.received, od->install.length, req->offset,
+					 req->length);
 	if (st == OTA_OK) {
 		in = od->install;
 		in.received += req->length;

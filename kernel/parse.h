@@ -141,6 +141,28 @@ static inline ota_status_t otattest_install_check(const void *p, uint32_t len, u
 }
 
 /*
+ * Does a chunk of len bytes at offset fit the install session the driver
+ * let through (open, begun by the netlink port id owner, received bytes of
+ * length so far)? OTA_OK, or the device's own status for why not, checked
+ * in the device's order; sender is the port id of the chunk's socket.
+ */
+static inline ota_status_t otattest_install_chunk_fits(bool open, uint32_t owner, uint32_t sender,
+						       uint32_t received, uint32_t length,
+						       uint32_t offset, uint32_t len)
+{
+	if (!open || owner != sender)
+		return OTA_INSTALL_NOT_STARTED;
+	if (!len || len > OTA_INSTALL_CHUNK_MAX)
+		return OTA_INSTALL_CHUNK_LENGTH;
+	if (offset != received)
+		return OTA_INSTALL_BAD_OFFSET;
+	/* received <= length holds for a session: subtract, never add. */
+	if (received > length || len > length - received)
+		return OTA_INSTALL_OVERRUN;
+	return OTA_OK;
+}
+
+/*
  * INSTALL_FINISH: exactly the struct, what the session announced, an SVN
  * in range, known result flags (a dry run says so and writes nothing, a
  * real install says it wrote), reserved zero and a version string that is

@@ -118,6 +118,34 @@ static void fixed(const uint8_t *p, size_t n)
 	    (n != sizeof(struct ota_resp_reset) ||
 	     ((const struct ota_resp_reset *)b)->booted_slot >= OTA_SLOT_COUNT))
 		abort();
+	if (otattest_boot_svc_check(b, (uint32_t)n) == OTA_OK &&
+	    (n != sizeof(struct ota_resp_boot_svc) ||
+	     ((const struct ota_resp_boot_svc *)b)->primary_slot >= OTA_SLOT_COUNT))
+		abort();
+	/* The install answers, held to a session the first words name. */
+	if (n >= 16) {
+		uint32_t stage = otattest_le32(b), slot = otattest_le32(b + 4),
+			 length = otattest_le32(b + 12), received = otattest_le32(b + 8);
+
+		if (otattest_install_check(b, (uint32_t)n, stage, OTA_UPDATE_SLOT_OTHER, length,
+					   received) == OTA_OK &&
+		    (n != sizeof(struct ota_resp_install) || slot >= OTA_SLOT_COUNT))
+			abort();
+		if (otattest_install_finish_check(b, (uint32_t)n, stage, slot, otattest_le32(b + 8),
+						  n > 16 && (b[16] & 1)) == OTA_OK) {
+			const struct ota_resp_install_finish *f = (const void *)b;
+
+			if (n != sizeof(*f) || f->security_version > OTA_SVN_LIMIT ||
+			    !ota_version_string_ok(f->version))
+				abort();
+		}
+		/* A chunk the session takes always ends within the image. */
+		if (otattest_install_chunk_fits(true, 1, 1, received, length, received, slot) ==
+			    OTA_OK &&
+		    (slot == 0 || slot > OTA_INSTALL_CHUNK_MAX || received > length ||
+		     (uint64_t)received + slot > length))
+			abort();
+	}
 	free(b);
 }
 

@@ -277,6 +277,32 @@ START_TEST(test_install_responses)
 }
 END_TEST
 
+/* The driver's hold on an install session: who may continue it, and with what. */
+START_TEST(test_install_chunk_fits)
+{
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 4096, 10000, 4096, 4096), OTA_OK);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 8192, 10000, 8192, 1808), OTA_OK);
+	/* No session, or another socket's. */
+	ck_assert_uint_eq(otattest_install_chunk_fits(false, 7, 7, 0, 10000, 0, 1), OTA_INSTALL_NOT_STARTED);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 8, 0, 10000, 0, 1), OTA_INSTALL_NOT_STARTED);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 0, 10000, 0, 0), OTA_INSTALL_CHUNK_LENGTH);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 0, 10000, 0, 4097),
+			  OTA_INSTALL_CHUNK_LENGTH);
+	/* Out of order: again, skipped, or before. */
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 4096, 10000, 0, 4096),
+			  OTA_INSTALL_BAD_OFFSET);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 4096, 10000, 8192, 1808),
+			  OTA_INSTALL_BAD_OFFSET);
+	/* Past the end, including where offset + len would wrap. */
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 8192, 10000, 8192, 1809),
+			  OTA_INSTALL_OVERRUN);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 0xffffefffu, 0xffffffffu, 0xffffefffu,
+						      4096), OTA_OK);
+	ck_assert_uint_eq(otattest_install_chunk_fits(true, 7, 7, 0xfffff000u, 0xffffffffu, 0xfffff000u,
+						      4096), OTA_INSTALL_OVERRUN);
+}
+END_TEST
+
 START_TEST(test_boot_svc_responses)
 {
 	struct ota_resp_boot_svc b = { .boot_status = OTA_OK, .generation = 5, .booted_slot = OTA_SLOT_B,
@@ -310,6 +336,7 @@ static Suite *kernel_parse_suite(void)
 	tcase_add_test(tc, test_certs);
 	tcase_add_test(tc, test_fixed_responses);
 	tcase_add_test(tc, test_install_responses);
+	tcase_add_test(tc, test_install_chunk_fits);
 	tcase_add_test(tc, test_boot_svc_responses);
 	suite_add_tcase(s, tc);
 	return s;

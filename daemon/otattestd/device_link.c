@@ -135,8 +135,13 @@ static bool records_differ(const struct device *d, const struct ota_record *r, u
 	return !d->have_record || d->record_len != len || memcmp(&d->record, r, len) != 0;
 }
 
-/* Every record seen goes to the boot history (history.h); a write failure is only logged. */
-static void record_history(struct device *d, const struct ota_record *rec, uint32_t len)
+/*
+ * Every record seen goes to the boot history (history.h); a write failure
+ * is only logged. history_add's answer: 1 new, 0 its device's newest
+ * entry already (seen before this instance, or before the device went
+ * away), negative when it could not be written.
+ */
+static int record_history(struct device *d, const struct ota_record *rec, uint32_t len)
 {
 	uint64_t now = 0;
 	int r;
@@ -148,6 +153,7 @@ static void record_history(struct device *d, const struct ota_record *rec, uint3
 		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0,
 			  "cannot write generation %u to the boot history (kept until otattestd stops): %m",
 			  rec->hdr.generation);
+	return r;
 }
 
 static void finish_observed_rotation(struct device *d)
@@ -227,12 +233,17 @@ static void on_record(void *userdata, const struct genl_result *res)
 				bus_emit_record_props_changed(d);
 			}
 		} else if (records_differ(d, &rec, len)) {
-			device_report_tag_mismatches(d, &d->record, d->have_record, &rec);
+			/*
+			 * A record the history held already had its tag mismatches
+			 * reported when it was new (before a restart of otattestd
+			 * or a re-plug of the device): not again.
+			 */
+			if (record_history(d, &rec, len) != 0 || d->have_record)
+				device_report_tag_mismatches(d, &d->record, d->have_record, &rec);
 			d->record = rec;
 			d->record_len = len;
 			d->have_record = true;
 			d->generation = rec.hdr.generation;
-			record_history(d, &rec, len);
 			log_event(LOG_INFO, 0, MID_RECORD_CHANGED, d->name, NULL, 0,
 				  "boot record generation %u: boot status %s, tag key version %u",
 				  rec.hdr.generation,

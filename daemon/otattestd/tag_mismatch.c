@@ -13,9 +13,9 @@
  *
  * Once per boot: a record that changes for another reason (a later
  * generation of the same boot) repeats its stage records unchanged, and
- * those are not reported again. A restarted otattestd has no memory of
- * what its predecessor reported and reports the record it finds once more
- * (the counter restarts with it, as Prometheus counters may).
+ * those are not reported again; nor is a record the boot history already
+ * held when otattestd (re)started or the device came back (device_link.c).
+ * The counter restarts with the daemon, as Prometheus counters may.
  */
 #include <stdio.h>
 #include <string.h>

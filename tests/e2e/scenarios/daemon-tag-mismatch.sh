@@ -7,8 +7,9 @@
 # tag-mismatch and the mismatch count, sysfs stageN/path_reason, the
 # journal an entry with its own MESSAGE_ID (and the catalog's text under
 # journalctl -x), an unprivileged watcher the TagMismatch signal, and the
-# Prometheus text the counter. The boot after is on the tag path again and
-# counts nothing more.
+# Prometheus text the counter. A restart of otattestd does not report that
+# boot again (its history holds it); the boot after is on the tag path
+# again and counts nothing more.
 E2E_DESCRIPTION="forged BL0 tag: tag-mismatch in status, sysfs, journal (MESSAGE_ID), signal, metrics; boots on the signature path"
 E2E_MODE=systemd
 E2E_TIMEOUT=90
@@ -110,6 +111,16 @@ guest_main() {
 		/tmp/metrics.prom || e2e_fail "no tag-mismatch reason sample"
 	grep -qx '# TYPE otattest_tag_mismatches_total counter' /tmp/metrics.prom || e2e_fail "the counter is not typed counter"
 
+	# A restarted otattestd finds that boot in its history: no second report.
+	systemctl restart otattestd.service
+	e2e_wait_for 15 "otattestd back on the bus" daemon_has_name
+	e2e_wait_for 15 "otattest0 ready again" daemon_state_is ready
+	e2e_wait_for 10 "the record read again" sh -c \
+		"[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE RecordValid)\" = 'b true' ]"
+	e2e_assert_eq "t 0" "$(daemon_prop TagMismatches)" "TagMismatches of the restarted otattestd"
+	e2e_assert_eq 1 "$(journalctl --no-pager -o json MESSAGE_ID=$MID_TAG_MISMATCH | wc -l)" \
+		"tag mismatch journal entries after the restart"
+
 	# Re-tagged: the next boot takes the tag path and counts nothing more.
 	gen=$(daemon_prop Generation | cut -d' ' -f2)
 	e2e_signal again
@@ -119,7 +130,9 @@ guest_main() {
 	daemon_ctl --json status >/tmp/again.json
 	read -r idx path reason slot <<<"$(bl0_booted /tmp/again.json)"
 	e2e_assert_eq "tag none" "$path $reason" "BL0 the boot after"
-	e2e_assert_eq "t 1" "$(daemon_prop TagMismatches)" "TagMismatches after a clean boot"
+	e2e_assert_eq "t 0" "$(daemon_prop TagMismatches)" "TagMismatches after a clean boot"
+	e2e_assert_eq 1 "$(journalctl --no-pager -o json MESSAGE_ID=$MID_TAG_MISMATCH | wc -l)" \
+		"tag mismatch journal entries in all"
 	kill "$watch_pid"
 	e2e_assert_eq 1 "$(grep -c '"event":"tag-mismatch"' /tmp/watch.json)" "TagMismatch signals in all"
 	e2e_save /tmp/watch.json

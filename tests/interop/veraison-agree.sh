@@ -4,7 +4,8 @@
 # firmware's runtime on the software HAL through evidence_tool - a good
 # device, a hybrid one, each lifecycle, each certified claim a compromised
 # runtime changes, each part of the evidence with a byte flipped, a
-# truncated one, a wrong nonce, another CA), otattest-verify (--json and
+# truncated one, a wrong nonce, another CA, each policy rule, the release's
+# CoRIM), otattest-verify (--json and
 # --ear) and otattest-veraison appraise (the scheme in-process, the code
 # the Veraison plugin runs) name the same failed checks for the same
 # stages and the same EAR submodules, statuses and AR4SI vectors.
@@ -104,15 +105,42 @@ agree "reference values of two releases" "$work/good/evidence.cose" "$work/good/
 	--nonce "$nonce" "${refs[@]}" "$work/booted.corim" "${refs[@]}" "$work/keys.corim"
 agree "a stage listed with other signer keys" "$work/good/evidence.cose" "$work/good/ca.pem" \
 	--nonce "$nonce" "${refs[@]}" "$work/keys.corim"
-make_ev hybrid --rom-ext-hybrid
-agree "a hybrid device of the release" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" \
-	--nonce "$(cat "$work/hybrid/nonce.hex")" "${refs[@]}" "$work/booted.corim"
-agree "a hybrid device" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" --nonce "$(cat "$work/hybrid/nonce.hex")"
 for lc in test_unlocked dev prod prod_end rma; do
 	make_ev "lc-$lc" --lifecycle "$lc"
 	agree "lifecycle $lc" "$work/lc-$lc/evidence.cose" "$work/lc-$lc/ca.pem" \
 		--nonce "$(cat "$work/lc-$lc/nonce.hex")"
 done
+# Each policy rule alone (as evidence.sh applies them), and policies the
+# evidence passes: the same failures, stages and EAR vectors.
+"$verify" --json --ca "$work/good/ca.pem" --nonce "$nonce" "$work/good/evidence.cose" >"$work/claims.json" 2>/dev/null
+key_of() { # stage n: the n-th key id of the stage's booted attempt
+	jq -r --arg s "$1" --argjson n "$2" '.claims.stages[] | select(.booted and .stage == $s) | .key_ids[$n]' \
+		"$work/claims.json"
+}
+rom_ext_root=$(key_of rom_ext 0) bl0_root=$(key_of bl0 0) bl0_delegate=$(key_of bl0 1)
+policy_agree() { # what text [evidence-dir]
+	local dir=${3:-$work/good}
+	printf '%b\n' "$2" >"$work/rule.policy"
+	agree "policy: $1" "$dir/evidence.cose" "$dir/ca.pem" --nonce "$(cat "$dir/nonce.hex")" \
+		--policy "$work/rule.policy"
+}
+policy_agree "an SVN below the minimum" "min_svn_bl0 = 6"
+policy_agree "SVNs at the minimum" "min_svn_bl0 = 5\nmin_svn_rom_ext = 2"
+policy_agree "the tag path forbidden" "tag_path_allowed = false"
+policy_agree "a root key not allowed" "allowed_root_key = $rom_ext_root"
+policy_agree "both root keys allowed" "allowed_root_key = $rom_ext_root\nallowed_root_key = $bl0_root"
+policy_agree "a delegation too deep" "max_delegation_depth = 0"
+policy_agree "hybrid required" "hybrid_required = true"
+policy_agree "an epoch below the minimum" "min_epoch = 9"
+policy_agree "a denied delegate" "denied_delegate_key = $bl0_delegate"
+policy_agree "debug images refused" "debug_images_allowed = no"
+policy_agree "production lifecycles only, a dev device" "allowed_lifecycle = prod\nallowed_lifecycle = prod_end" \
+	"$work/lc-dev"
+policy_agree "production lifecycles only, a prod device" "allowed_lifecycle = prod" "$work/lc-prod"
+make_ev hybrid --rom-ext-hybrid
+agree "a hybrid device of the release" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" \
+	--nonce "$(cat "$work/hybrid/nonce.hex")" "${refs[@]}" "$work/booted.corim"
+agree "a hybrid device" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" --nonce "$(cat "$work/hybrid/nonce.hex")"
 for lie in root-key delegate-key depth path scheme stage-tag-key-version min-svn epoch lifecycle \
 	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity; do
 	make_ev "lie-$lie" --lie "$lie"

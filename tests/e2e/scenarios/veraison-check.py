@@ -29,13 +29,14 @@ EXPECTED = {
     "wrongnonce": {"rom_ext": "contraindicated", "bl0": "contraindicated"},
     "flip": {"rom_ext": "contraindicated", "bl0": "contraindicated"},
     "trunc": {"OTATTEST": "contraindicated"},
-    "notlisted": {"rom_ext": "affirming", "bl0": "warning"},
+    "notlisted": {"rom_ext": "warning", "bl0": "warning"},
     "otherca": {"OTATTEST": "contraindicated"},
     "lie": {"rom_ext": "contraindicated", "bl0": "contraindicated"},
 }
 EVIDENCE = {"flip": "ev-flip-bad.cose", "trunc": "ev-trunc-bad.cose"}
 CORIM = {"A": "release.corim", "B": "other-bl0.corim", "C": "release.corim"}
 CA = {"A": "ca.pem", "B": "ca.pem", "C": "other-ca.pem"}
+POLICY = {"B": "policy-B"}
 
 results = {"pass": 0, "fail": 0}
 
@@ -93,9 +94,10 @@ def main():
             want = EXPECTED[name]
             check(statuses == want, f"{name}: Veraison says {json.dumps(statuses)}, expected {json.dumps(want)}")
         ev = os.path.join(out, EVIDENCE.get(name, f"ev-{name}.cose"))
+        policy = ["--policy", os.path.join(out, POLICY[inst])] if inst in POLICY else []
         p = subprocess.run([verify, "--ear", keyfile, "--ca", os.path.join(out, CA[inst]), "--nonce", nonces[name],
                             "--corim", os.path.join(out, CORIM[inst]), "--corim-key", os.path.join(out, "release.pub"),
-                            ev], capture_output=True, text=True)
+                            *policy, ev], capture_output=True, text=True)
         try:
             local = jwt.decode(p.stdout.strip(), open(pubfile).read(), algorithms=["ES256"])
         except Exception as e:  # noqa: BLE001

@@ -26,8 +26,8 @@ E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c
 	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
 
 # Cases: name, the Veraison instance that appraises it (A: the device's CA
-# and the release; B: the CA and a release whose BL0 is another image;
-# C: another manufacturer's CA and the release).
+# and the release; B: the CA, a release whose BL0 is another image and a
+# policy the ROM_EXT is below; C: another manufacturer's CA and the release).
 VERAISON_CASES="honest:A wrongnonce:A flip:A trunc:A notlisted:B otherca:C lie:A"
 
 host_prepare() {
@@ -80,8 +80,9 @@ instance() {
 	local x=$1 dir=$E2E_RUN_DIR/veraison-$1 f
 	shift
 	TLS_CA=
-	VERAISON_TLS=$([ "$x" = A ] && echo 1 || echo 0) veraison start "$dir" >"$E2E_OUT/veraison-$x.env" ||
-		return 1
+	VERAISON_TLS=$([ "$x" = A ] && echo 1 || echo 0) \
+		VERAISON_POLICY=$([ -f "$E2E_OUT/policy-$x" ] && echo "$E2E_OUT/policy-$x") \
+		veraison start "$dir" >"$E2E_OUT/veraison-$x.env" || return 1
 	. "$dir/env"
 	tls=()
 	[ -n "$TLS_CA" ] && tls=(--tls-ca "$TLS_CA")
@@ -159,6 +160,9 @@ host_hook() {
 		echo "byte$at $region" >>"$E2E_OUT/flips"
 	done <"$E2E_OUT/regions"
 	veraison stop "$E2E_RUN_DIR/veraison-A"
+	# B also applies a policy (the scheme reads otattest-verify's file):
+	# the device's ROM_EXT (SVN 2) is below its minimum.
+	printf 'min_svn_rom_ext = 3\nallowed_lifecycle = prod\n' >"$E2E_OUT/policy-B"
 	instance B ca.corim other-bl0.corim || e2e_fail "Veraison B did not start"
 	open_session notlisted "$(sed -n 's/^notlisted //p' "$E2E_OUT/nonces")" >/dev/null
 	submit notlisted

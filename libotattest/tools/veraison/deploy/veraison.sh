@@ -14,6 +14,9 @@
 # mgmt" is set. DIR/env has the URLs for scripts: PROVISIONING_URL,
 # VERIFICATION_URL, MANAGEMENT_URL.
 #
+# VERAISON_POLICY=FILE: otattest-verify's policy file for the otattest
+# scheme (its plugin reads OTATTEST_POLICY from the vts's environment).
+#
 # VERAISON_TLS=1: HTTPS for the three APIs and mutual TLS between the
 # services and vts, as Veraison's own deployments run them, with a CA and
 # a certificate per service made here with openssl (DIR/certs); DIR/env
@@ -115,8 +118,8 @@ start() {
 	local s
 	for s in "${services[@]}"; do
 		# Each in its own session so stop can end it and its plugins.
-		(cd "$dir" && exec setsid "$VERAISON_BUILD/bin/$s" --config "$dir/config.yaml" \
-			>"$dir/logs/$s.log" 2>&1) &
+		(cd "$dir" && OTATTEST_POLICY=${VERAISON_POLICY:-} exec setsid "$VERAISON_BUILD/bin/$s" \
+			--config "$dir/config.yaml" >"$dir/logs/$s.log" 2>&1) &
 		echo $! >"$dir/$s.pid"
 		[ "$s" = vts-service ] && wait_port "$dir" "$s" "$vts"
 	done

@@ -20,6 +20,7 @@ int main(void)
 	printf("// Limits of the claims' values.\nconst (\n");
 	printf("\tReasonMax       = %u // OTA_REASON_MAX\n", (unsigned)OTA_REASON_MAX);
 	printf("\tCapAll          = %u // OTA_CAP_ALL\n", (unsigned)OTA_CAP_ALL);
+	printf("\tCapDebug        = %u // OTA_CAP_DEBUG\n", (unsigned)OTA_CAP_DEBUG);
 	printf("\tRecordMaxStages = %u // OTA_RECORD_MAX_STAGES\n", (unsigned)OTA_RECORD_MAX_STAGES);
 	printf("\tRecordFlagsAll  = %u // OTA_RECORD_F_ALL\n", (unsigned)OTA_RECORD_F_ALL);
 	printf("\tStageFlagAll    = %u // OTA_STAGE_F_ALL\n", (unsigned)OTA_STAGE_F_ALL);

@@ -13,6 +13,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"sync"
 
 	"github.com/veraison/ear"
 	"github.com/veraison/services/config"
@@ -141,6 +143,38 @@ func (StoreHandler) GetRefValueIDs(tenant string, _ []string, _ map[string]any) 
 
 // ---- evidence ----------------------------------------------------------
 
+// PolicyEnv names the otattest-verify policy file the scheme applies
+// (docs/veraison.md): Veraison v0.0.2501 gives a scheme no configuration
+// of its own, and the plugin inherits the environment of the vts that
+// starts it. Unset: the default policy. A policy that does not parse, or
+// names CRLs, fails every appraisal (a verifier malfunction in the EAR)
+// rather than letting a typo loosen it.
+const PolicyEnv = "OTATTEST_POLICY"
+
+var (
+	policyOnce sync.Once
+	policyVal  *scheme.Policy
+	policyErr  error
+)
+
+func policy() (*scheme.Policy, error) {
+	policyOnce.Do(func() {
+		path := os.Getenv(PolicyEnv)
+		if path == "" {
+			return
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			policyErr = err
+			return
+		}
+		if policyVal, err = scheme.ParsePolicy(string(b)); err != nil {
+			policyErr = fmt.Errorf("%s: %w", path, err)
+		}
+	})
+	return policyVal, policyErr
+}
+
 // EvidenceHandler appraises otattest evidence.
 type EvidenceHandler struct{}
 
@@ -208,6 +242,10 @@ func (EvidenceHandler) AppraiseEvidence(ec *proto.EvidenceContext, endorsements 
 		}
 		refs = append(refs, r)
 	}
-	sum.CheckPolicy(refs)
+	pol, err := policy()
+	if err != nil {
+		return nil, err
+	}
+	sum.CheckPolicy(refs, pol)
 	return sum.Result(config.Version, config.Developer), nil
 }

@@ -22,6 +22,7 @@ type StageSummary struct {
 	Status      uint32   `json:"status"`
 	Path        string   `json:"path"`
 	SigScheme   uint32   `json:"sig-scheme"`
+	UsageFlags  uint32   `json:"usage-flags"`
 	SVN         uint32   `json:"svn"`
 	Measurement string   `json:"measurement,omitempty"`
 	KeyIDs      []string `json:"key-ids,omitempty"`
@@ -54,7 +55,7 @@ func (v *Verdict) Summarize() *Summary {
 	s.Lifecycle, s.Epoch = c.Lifecycle, c.Epoch
 	for _, a := range c.Attempts {
 		st := StageSummary{Stage: StageName(a.Stage), Booted: a.Flags&StageFlagBooted != 0,
-			Status: a.Status, Path: pathNames[a.Path], SigScheme: a.SigScheme}
+			Status: a.Status, Path: pathNames[a.Path], SigScheme: a.SigScheme, UsageFlags: a.UsageFlags}
 		if a.Component != nil {
 			st.SVN = a.Component.SVN
 			st.Measurement = hex.EncodeToString(a.Component.Digest)
@@ -172,13 +173,28 @@ func (s *Summary) checkRefValues(refvals []RefValue, stage uint32, run *StageSum
 	s.Failures = append(s.Failures, Failure{StatusNotInReferenceValues, stage, detail})
 }
 
-// CheckPolicy adds the rules a Veraison appraisal applies after the
-// evidence checks: each stage has exactly one accepted image (the policy
-// rule every otattest policy has), and that image is in the reference
-// values (nil: no reference values are consulted).
-func (s *Summary) CheckPolicy(refvals []RefValue) {
+// CheckPolicy adds what ota_policy_evaluate adds after the evidence
+// checks: the lifecycle and epoch rules, then for each stage exactly one
+// accepted image, the policy's rules on it and the reference values (nil:
+// none consulted). A nil policy is the default one: everything allowed.
+func (s *Summary) CheckPolicy(refvals []RefValue, p *Policy) {
 	if !s.ClaimsValid {
 		return
+	}
+	if p == nil {
+		p = DefaultPolicy()
+	}
+	if p.AllowedLifecycles != 0 && (s.Lifecycle >= LCCount || p.AllowedLifecycles&(1<<s.Lifecycle) == 0) {
+		name := "unknown"
+		if s.Lifecycle < LCCount {
+			name = lifecycleNames[s.Lifecycle]
+		}
+		s.Failures = append(s.Failures, Failure{"VERIFY_LIFECYCLE_NOT_ALLOWED", NoStage,
+			fmt.Sprintf("lifecycle %s is not in allowed_lifecycle", name)})
+	}
+	if s.Epoch < p.MinEpoch {
+		s.Failures = append(s.Failures, Failure{"VERIFY_EPOCH_BELOW_POLICY", NoStage,
+			fmt.Sprintf("identity epoch %d is below the policy minimum %d", s.Epoch, p.MinEpoch)})
 	}
 	for stage := uint32(StageROMExt); stage <= StageBL0; stage++ {
 		name := StageName(stage)
@@ -195,6 +211,7 @@ func (s *Summary) CheckPolicy(refvals []RefValue) {
 				fmt.Sprintf("evidence shows no single accepted %s image", name)})
 			continue
 		}
+		s.checkStage(p, stage, run)
 		if refvals != nil {
 			s.checkRefValues(refvals, stage, run)
 		}

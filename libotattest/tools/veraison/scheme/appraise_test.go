@@ -20,7 +20,7 @@ func honest() *Summary {
 
 func TestAppraiseHonestAffirms(t *testing.T) {
 	s := honest()
-	s.CheckPolicy(nil)
+	s.CheckPolicy(nil, nil)
 	for name, a := range s.Appraise() {
 		if a.Status != ear.TrustTierAffirming || a.TrustVector.Executables != ValueApprovedBoot ||
 			a.TrustVector.InstanceIdentity != ValueAffirmed || len(a.Failures) != 0 {
@@ -100,7 +100,7 @@ func TestReferenceValues(t *testing.T) {
 		{"another stage's", RefValue{Stage: "rom_ext", Digests: []string{"b5"}}, true},
 	} {
 		s := honest()
-		s.CheckPolicy([]RefValue{rom, tc.bl0})
+		s.CheckPolicy([]RefValue{rom, tc.bl0}, nil)
 		failed := len(s.Failures) == 1 && s.Failures[0].Status == StatusNotInReferenceValues &&
 			s.Failures[0].Stage == StageBL0
 		if failed != tc.fail || (!tc.fail && len(s.Failures) != 0) {
@@ -112,13 +112,13 @@ func TestReferenceValues(t *testing.T) {
 func TestStageRefused(t *testing.T) {
 	s := honest()
 	s.Stages[1].Status = 0x1234
-	s.CheckPolicy([]RefValue{})
+	s.CheckPolicy([]RefValue{}, nil)
 	if len(s.Failures) != 2 || s.Failures[1].Status != "VERIFY_STAGE_REFUSED" || s.Failures[1].Stage != StageBL0 {
 		t.Errorf("%+v", s.Failures)
 	}
 	s = honest()
 	s.Stages = append(s.Stages, booted(StageBL0, 5, "b5"))
-	s.CheckPolicy(nil)
+	s.CheckPolicy(nil, nil)
 	if len(s.Failures) != 1 || s.Failures[0].Status != "VERIFY_STAGE_REFUSED" {
 		t.Errorf("two booted BL0: %+v", s.Failures)
 	}

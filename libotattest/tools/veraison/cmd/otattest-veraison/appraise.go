@@ -37,12 +37,13 @@ func cmdAppraise(args []string) error {
 	fs.Var(&cas, "ca", "a manufacturer CA (PEM); repeatable")
 	fs.Var(&corims, "corim", "reference values (a CoRIM signed by --corim-key); repeatable")
 	corimKey := fs.String("corim-key", "", "the release key (PEM) every --corim is signed with")
+	policyFile := fs.String("policy", "", "otattest-verify's policy file (no crl lines)")
 	nonceHex := fs.String("nonce", "", "the nonce the evidence must carry")
 	noNonce := fs.Bool("no-nonce", false, "no freshness check")
 	repeat := fs.Int("repeat", 1, "appraise each evidence this many times (benchmark)")
 	if err := fs.Parse(args); err != nil || len(cas) == 0 || fs.NArg() == 0 ||
 		(*nonceHex == "") == !*noNonce || *repeat < 1 || (len(corims) > 0) != (*corimKey != "") {
-		return usageError("appraise --ca FILE... [--corim FILE... --corim-key PUB] (--nonce HEX | --no-nonce) EVIDENCE...")
+		return usageError("appraise --ca FILE... [--corim FILE... --corim-key PUB] [--policy FILE] (--nonce HEX | --no-nonce) EVIDENCE...")
 	}
 	var nonce []byte
 	if !*noNonce {
@@ -88,6 +89,16 @@ func cmdAppraise(args []string) error {
 	if corims == nil {
 		refs = nil
 	}
+	var pol *scheme.Policy
+	if *policyFile != "" {
+		b, err := os.ReadFile(*policyFile)
+		if err != nil {
+			return err
+		}
+		if pol, err = scheme.ParsePolicy(string(b)); err != nil {
+			return fmt.Errorf("%s: %w", *policyFile, err)
+		}
+	}
 	trust := scheme.NewTrust(certs)
 	enc := json.NewEncoder(os.Stdout)
 	start, count := time.Now(), 0
@@ -100,7 +111,7 @@ func cmdAppraise(args []string) error {
 		var sum *scheme.Summary
 		for i := 0; i < *repeat; i++ {
 			sum = scheme.Verify(ev, trust, nonce).Summarize()
-			sum.CheckPolicy(refs)
+			sum.CheckPolicy(refs, pol)
 			count++
 		}
 		out := map[string]any{"file": f}

@@ -9,6 +9,7 @@
 # ratchet above 255, a revocation of the wrong length, an unknown stage
 # (usage). The device is untouched: the model's flash write and request
 # counters (its control socket) and the record generation are the same after.
+# Then the agent's WarmReset goes through (ResetReason warm).
 E2E_DESCRIPTION="otattestd update methods: AccessDenied unprivileged, bad input named errors, flash untouched"
 E2E_MODE=systemd
 E2E_BUS_VARIANTS=(dbus-broker)
@@ -88,5 +89,10 @@ guest_main() {
 
 	e2e_assert_eq "$gen" "$(daemon_prop Generation)" "Generation after the refusals"
 	e2e_signal after
+
+	# The agent's WarmReset goes through: the record moves on, reset reason warm.
+	e2e_as e2e-update "$ctl" --json warm-reset | tee /tmp/warm.json
+	grep -q '"boot_status":"OK"' /tmp/warm.json || e2e_fail "warm reset: $(cat /tmp/warm.json)"
+	e2e_wait_for 10 "ResetReason warm" test "$(daemon_prop ResetReason)" = 's "warm"'
 	daemon_save_journal
 }

@@ -10,7 +10,7 @@
 # stage that is none, a floor above 255, a revocation of the wrong
 # length, a commit of a slot that is none. Nothing reaches flash: the
 # model's flash write counter and the record generation are the same
-# before and after.
+# before and after. Root's warm reset then goes through (reset reason warm).
 E2E_DESCRIPTION="update commands at netlink: EPERM unprivileged; bad input refused by the driver, flash untouched"
 E2E_MODE=fast
 E2E_TIMEOUT=60
@@ -84,6 +84,12 @@ guest_main() {
 	e2e_assert_eq "$writes0" "$(un_flash_writes)" "the model's flash writes after the refusals"
 	e2e_assert_eq "$gen0" "$(cat "$KT_SYS/generation")" "record generation after the refusals"
 	e2e_assert_eq ready "$(kt_state)" "device state after the refusals"
+
+	# And root's warm reset goes through: ROM runs again, the record says warm.
+	kt_nl_ok "WARM_RESET as root" warm
+	e2e_assert_eq 0x00000739 "$(kt_get boot_status "$KT_REPLY")" "BOOT_STATUS after the warm reset"
+	[ "$(kt_get generation "$KT_REPLY")" -gt "$gen0" ] || e2e_fail "the warm reset did not move the generation"
+	e2e_assert_eq warm "$(cat "$KT_SYS/reset_reason")" "reset_reason after the warm reset"
 	rmmod otattest
 }
 

@@ -2,8 +2,8 @@
 """veraison-check.py OUT OTATTEST_VERIFY NAME:INSTANCE...
 
 host_check of veraison-fleet.sh. For each case: the EAR Veraison signed
-(OUT/ear-NAME.jwt) is verified with PyJWT against that instance's EAR key
-(OUT/ear-INSTANCE.pub.pem), its nonce must be the session's, and its
+(OUT/ear-NAME.jwt) is verified with PyJWT against the EAR key that
+instance publishes (OUT/wellknown-INSTANCE.json, its discovery document), its nonce must be the session's, and its
 submodules' ear.status must be the expected one - and, where the scheme
 appraised it, the same statuses and trustworthiness vectors as
 otattest-verify --ear gives the same evidence against the same CA,
@@ -76,12 +76,14 @@ def main():
     for name, inst in cases:
         try:
             token = open(os.path.join(out, f"ear-{name}.jwt")).read().strip()
-            pub = open(os.path.join(out, f"ear-{inst}.pub.pem")).read()
+            # The key Veraison publishes (/.well-known/veraison/verification).
+            wellknown = json.load(open(os.path.join(out, f"wellknown-{inst}.json")))
+            pub = jwt.PyJWK(wellknown["ear-verification-key"])
             claims = jwt.decode(token, pub, algorithms=["ES256"])
         except Exception as e:  # noqa: BLE001 - any failure is this case's
             check(False, f"{name}: Veraison's EAR does not verify with PyJWT: {e}")
             continue
-        check(True, f"{name}: Veraison's EAR verifies with PyJWT (ES256, instance {inst}'s key)")
+        check(True, f"{name}: Veraison's EAR verifies with PyJWT (ES256, the key instance {inst} publishes)")
         nonce = bytes.fromhex(nonces[name])
         got_nonce = base64.urlsafe_b64decode(claims.get("eat_nonce", "") + "==")
         check(got_nonce == nonce, f"{name}: the EAR's eat_nonce is the session's")

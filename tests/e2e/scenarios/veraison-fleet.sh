@@ -92,7 +92,14 @@ instance() {
 		*) vx provision "${tls[@]}" --url "$PROVISIONING_URL" --corim-key "$E2E_OUT/release.pub" "$E2E_OUT/$f" ;;
 		esac >>"$E2E_OUT/provision.log" 2>&1 || return 1
 	done
-	cp "$dir/ear-key.pub.pem" "$E2E_OUT/ear-$x.pub.pem"
+	# The EAR key as relying parties get it: Veraison's discovery document.
+	/usr/bin/python3 -c '
+import ssl, sys, urllib.request
+req = urllib.request.Request(sys.argv[1], headers={"Accept": "application/vnd.veraison.discovery+json"})
+ctx = ssl.create_default_context(cafile=sys.argv[2] or None)
+sys.stdout.write(urllib.request.urlopen(req, context=ctx, timeout=10).read().decode())' \
+		"$VERIFICATION_URL/.well-known/veraison/verification" "$TLS_CA" >"$E2E_OUT/wellknown-$x.json" ||
+		return 1
 }
 
 # open NAME: a session on the current instance; its URL and nonce kept.

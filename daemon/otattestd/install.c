@@ -152,6 +152,7 @@ static void send_next(struct call *c)
 /* The device's answer to the whole image: what it checked (and wrote). */
 static int reply_finish(struct call *c, const struct genl_result *res, struct ota_err *e)
 {
+	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	const struct nlattr *const *tb = res->tb;
 	const char *version;
 	uint32_t stage, slot, svn;
@@ -173,9 +174,12 @@ static int reply_finish(struct call *c, const struct genl_result *res, struct ot
 		  "%s by uid %u: %s image of %u bytes, SVN %u, version \"%s\" %s slot %c",
 		  c->who.member, (unsigned)c->who.uid, ota_stage_name(stage), c->install->length, svn,
 		  version, c->install->dry_run ? "accepted for" : "written to", 'a' + (int)slot);
-	sd_bus_reply_method_return(c->msg, "suusay", ota_stage_name(stage), slot, svn, version,
-				   (size_t)OTA_SHA256_BYTES,
-				   mnl_attr_get_payload(tb[OTATTEST_A_MEASUREMENT]));
+	/* "ay" from a buffer: sd_bus_message_append would take its bytes one argument each. */
+	if (sd_bus_message_new_method_return(c->msg, &reply) >= 0 &&
+	    sd_bus_message_append(reply, "suus", ota_stage_name(stage), slot, svn, version) >= 0 &&
+	    sd_bus_message_append_array(reply, 'y', mnl_attr_get_payload(tb[OTATTEST_A_MEASUREMENT]),
+					OTA_SHA256_BYTES) >= 0)
+		sd_bus_send(NULL, reply, NULL);
 	return 0;
 }
 

@@ -93,7 +93,7 @@ ul_stable_sign() {
 
 guest_main() {
 	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
-	local u=$E2E_OUT/updates rc
+	local u=$E2E_OUT/updates rc meas
 	daemon_start ready
 
 	# BL0 SVN 4: checked, installed into the slot not running (B), pending.
@@ -115,6 +115,10 @@ guest_main() {
 
 	# Activate on trial, commit, cold boot: B stays.
 	ul_ctl update-reset --slot b
+	# The measurement the install answered is the one the boot measured.
+	meas=$(sed -n 's/.*"event":"installed".*"measurement":"\([0-9a-f]*\)".*/\1/p' /tmp/install.json)
+	grep -q "measurement $meas" /tmp/check.txt || e2e_fail "check and install measured differently"
+	grep -qx "$meas" "$KT_SYS"/stage*/measurement || e2e_fail "no stage measured $meas"
 	e2e_assert_eq trial "$(ul_prop UpdateState)" "UpdateState after the update reset"
 	e2e_assert_eq b "$(ul_prop RunningBl0Slot)" "RunningBl0Slot on trial"
 	ul_ctl commit

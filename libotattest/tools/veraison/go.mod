@@ -11,6 +11,7 @@ require (
 	github.com/veraison/services v0.0.2501
 	github.com/veraison/swid v1.1.1-0.20230911094910-8ffdd07a22ca
 	golang.org/x/crypto v0.21.0
+	google.golang.org/protobuf v1.33.0
 )
 
 require (
@@ -112,7 +113,6 @@ require (
 	golang.org/x/text v0.14.0 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20240318140521-94a12d6c2237 // indirect
 	google.golang.org/grpc v1.64.0 // indirect
-	google.golang.org/protobuf v1.33.0 // indirect
 	gopkg.in/go-jose/go-jose.v2 v2.6.3 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect
 	gopkg.in/yaml.v2 v2.4.0 // indirect

@@ -17,12 +17,18 @@ import (
 	"encoding/pem"
 	"errors"
 	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fxamacker/cbor/v2"
 	"github.com/veraison/services/handler"
 	"github.com/veraison/services/proto"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	"otattest.org/veraison/scheme"
 )
 
 func certOf(t *testing.T, tmpl, parent *x509.Certificate, pub any, key *ecdsa.PrivateKey) []byte {
@@ -89,5 +95,29 @@ func TestTrustAnchorIDsOfNoCOSEIsBadEvidence(t *testing.T) {
 	_, err := st.GetTrustAnchorIDs(&proto.AttestationToken{TenantId: "0", Data: []byte{0xd2, 0x84}})
 	if !errors.Is(err, handler.BadEvidenceError{}) {
 		t.Fatalf("want bad evidence, got %v", err)
+	}
+}
+
+// A policy that does not parse fails the appraisal - Veraison then
+// answers with an error and issues no EAR - rather than appraising with
+// a looser policy than the operator wrote.
+func TestBadPolicyFailsAppraisal(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "fleet.policy")
+	if err := os.WriteFile(bad, []byte("min_svn_bl = 3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(PolicyEnv, bad)
+	sum := (&scheme.Verdict{Claims: &scheme.Claims{}}).Summarize()
+	m, err := sum.ToMap()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := structpb.NewStruct(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = EvidenceHandler{}.AppraiseEvidence(&proto.EvidenceContext{Evidence: ev}, nil)
+	if err == nil || !strings.Contains(err.Error(), "line 1: unknown key 'min_svn_bl'") {
+		t.Fatalf("want the policy's error, got %v", err)
 	}
 }

@@ -147,8 +147,8 @@ func (StoreHandler) GetRefValueIDs(tenant string, _ []string, _ map[string]any) 
 // (docs/veraison.md): Veraison v0.0.2501 gives a scheme no configuration
 // of its own, and the plugin inherits the environment of the vts that
 // starts it. Unset: the default policy. A policy that does not parse, or
-// names CRLs, fails every appraisal (a verifier malfunction in the EAR)
-// rather than letting a typo loosen it.
+// names CRLs, fails every appraisal (Veraison answers with an error and
+// no EAR) rather than letting a typo loosen it.
 const PolicyEnv = "OTATTEST_POLICY"
 
 var (

@@ -38,6 +38,8 @@ enum boot_mode {
 	BOOT_MODE_BOOT = 1,   /* tag fast path allowed; slow path writes a fresh tag */
 	BOOT_MODE_RETAG = 2,  /* rotation: slow path only, tag with the new key version */
 	BOOT_MODE_VERIFY = 3, /* runtime pre-check: slow path only, no key manager, no writes */
+	/* install: as VERIFY, on the image staged in the RAM buffer (boot_ctx.staged_len bytes) */
+	BOOT_MODE_VERIFY_STAGED = 4,
 };
 
 /* The outcome of a stage: which attempt booted. */
@@ -91,6 +93,7 @@ struct boot_ctx {
 	ota_status_t chain_status;     /* OTA_OK when the SVN key chain holds link(min_svn) */
 
 	struct boot_svc_outcome svc;   /* commit, ratchet, revocation served by ROM_EXT */
+	uint32_t staged_len;           /* BOOT_MODE_VERIFY_STAGED: the staged image's length */
 	uint32_t tag_key_version;      /* the version tags are checked and written with */
 	uint32_t progress_done;        /* rotation: slots checked so far ... */
 	uint32_t progress_total;       /* ... of this many non-empty slots */
@@ -148,6 +151,17 @@ ota_status_t boot_svc_clear(void);
 /* Read the image in a slot into the RAM buffer, measuring as it lands. */
 ota_status_t boot_image_load(const struct boot_ctx *b, uint32_t stage, uint32_t slot,
 			     struct boot_image *img);
+/*
+ * An install's staging (image_load.c): the RAM buffer for the runtime to
+ * fill, with the epoch that says whether anything loaded over it since;
+ * and the two digests of the len bytes staged there, after the parser
+ * (MANIFEST_BAD_LENGTH unless the image is exactly len bytes).
+ */
+uint8_t *boot_image_staging(uint32_t *epoch);
+bool boot_image_staging_intact(uint32_t epoch);
+ota_status_t boot_image_measure_staged(uint32_t stage, uint32_t slot, uint32_t len,
+				       struct boot_image *img);
+
 /* The SVN a slot's manifest claims (unverified), for ordering; false when none. */
 bool boot_slot_peek(const struct boot_ctx *b, uint32_t stage, uint32_t slot, uint32_t *svn);
 

@@ -23,6 +23,8 @@
 #include "fwlib.h"
 
 static uint8_t image_buf[OTA_BOOT_IMAGE_MAX] __attribute__((aligned(8)));
+/* Moves whenever the buffer is loaded or handed out: an install's staging is then gone. */
+static uint32_t image_buf_epoch;
 
 static bool all_erased(const uint8_t *p, uint32_t len)
 {
@@ -56,6 +58,7 @@ ota_status_t boot_image_load(const struct boot_ctx *b, uint32_t stage, uint32_t 
 	memset(img, 0, sizeof(*img));
 	img->stage = stage;
 	img->slot = slot;
+	image_buf_epoch++;
 	OTA_TRY(hal_flash_read(r->offset, image_buf, sizeof(m)));
 	if (all_erased(image_buf, sizeof(m)))
 		return OTA_SLOT_EMPTY;
@@ -94,4 +97,40 @@ bool boot_slot_peek(const struct boot_ctx *b, uint32_t stage, uint32_t slot, uin
 		return false;
 	*svn = m.security_version;
 	return true;
+}
+
+uint8_t *boot_image_staging(uint32_t *epoch)
+{
+	*epoch = ++image_buf_epoch;
+	return image_buf;
+}
+
+bool boot_image_staging_intact(uint32_t epoch)
+{
+	return epoch == image_buf_epoch;
+}
+
+ota_status_t boot_image_measure_staged(uint32_t stage, uint32_t slot, uint32_t len,
+				       struct boot_image *img)
+{
+	uint32_t se;
+
+	memset(img, 0, sizeof(*img));
+	img->stage = stage;
+	img->slot = slot;
+	if (len > OTA_BOOT_IMAGE_MAX)
+		return OTA_IMAGE_TOO_LARGE;
+	/* The parser bounds every range first; the image must be exactly what arrived. */
+	OTA_TRY(ota_image_parse(image_buf, len, &img->view));
+	if (img->view.manifest.image_length != len)
+		return OTA_MANIFEST_BAD_LENGTH;
+	se = img->view.manifest.signed_end;
+	OTA_TRY(hal_sha256_start());
+	OTA_TRY(hal_sha256_update(image_buf + OTA_MANIFEST_SIGNED_START,
+				  se - OTA_MANIFEST_SIGNED_START));
+	OTA_TRY(hal_sha256_finish(img->measurement));
+	OTA_TRY(hal_sha256_start());
+	OTA_TRY(hal_sha256_update(image_buf, OTA_MANIFEST_SIGNED_START));
+	OTA_TRY(hal_sha256_update(image_buf + se, len - se));
+	return hal_sha256_finish(img->sigblock);
 }

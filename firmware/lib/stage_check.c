@@ -25,7 +25,7 @@
 static uint32_t tag_closed_reason(const struct boot_ctx *b, const struct ota_manifest *m,
 				  uint32_t mode)
 {
-	if (mode == BOOT_MODE_VERIFY)
+	if (mode == BOOT_MODE_VERIFY || mode == BOOT_MODE_VERIFY_STAGED)
 		return OTA_REASON_CHECK_ONLY;
 	if (!(b->otp.features & OTA_OTP_F_TAG_BOOT))
 		return OTA_REASON_TAG_BOOT_OFF;
@@ -68,7 +68,10 @@ static ota_status_t check(struct boot_ctx *b, const struct ota_anchors *a, uint3
 	uint32_t i, reason;
 	bool eligible;
 
-	OTA_TRY(boot_image_load(b, rec->stage, rec->slot, img));
+	if (mode == BOOT_MODE_VERIFY_STAGED)
+		OTA_TRY(boot_image_measure_staged(rec->stage, rec->slot, b->staged_len, img));
+	else
+		OTA_TRY(boot_image_load(b, rec->stage, rec->slot, img));
 	memcpy(rec->measurement, img->measurement, OTA_SHA256_BYTES);
 	rec->security_version = m->security_version;
 	for (i = 0; i < img->view.cert_count; i++)

@@ -65,6 +65,34 @@ static ota_status_t validate(uint32_t command, const union ota_request *r,
 		    r->update.slot != OTA_UPDATE_SLOT_OTHER)
 			return OTA_MBOX_BAD_FIELD;
 		return OTA_OK;
+	case OTA_CMD_INSTALL_BEGIN:
+		if (r->install_begin.stage != OTA_STAGE_ROM_EXT && r->install_begin.stage != OTA_STAGE_BL0)
+			return OTA_MBOX_BAD_FIELD;
+		if (r->install_begin.slot >= OTA_SLOT_COUNT &&
+		    r->install_begin.slot != OTA_UPDATE_SLOT_OTHER)
+			return OTA_MBOX_BAD_FIELD;
+		if (r->install_begin.flags & ~OTA_INSTALL_F_ALL)
+			return OTA_MBOX_RESERVED_NONZERO;
+		return OTA_OK;
+	case OTA_CMD_INSTALL_CHUNK:
+		if (r->install_chunk.length == 0 || r->install_chunk.length > OTA_INSTALL_CHUNK_MAX)
+			return OTA_INSTALL_CHUNK_LENGTH;
+		if (!ota_all_zero(r->install_chunk.data + r->install_chunk.length,
+				  OTA_INSTALL_CHUNK_MAX - r->install_chunk.length))
+			return OTA_MBOX_RESERVED_NONZERO;
+		return OTA_OK;
+	case OTA_CMD_INSTALL_FINISH:
+		if (r->install_finish.flags != 0 || r->install_finish.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		return OTA_OK;
+	case OTA_CMD_COMMIT:
+		if (r->commit.reserved != 0)
+			return OTA_MBOX_RESERVED_NONZERO;
+		return r->commit.slot < OTA_SLOT_COUNT ? OTA_OK : OTA_MBOX_BAD_FIELD;
+	case OTA_CMD_RATCHET:
+		if (r->ratchet.stage != OTA_STAGE_ROM_EXT && r->ratchet.stage != OTA_STAGE_BL0)
+			return OTA_MBOX_BAD_FIELD;
+		return r->ratchet.floor <= OTA_SVN_LIMIT ? OTA_OK : OTA_MBOX_BAD_FIELD;
 	case OTA_CMD_SET_IDENTITY_CERT:
 		if (r->idcert.reserved != 0)
 			return OTA_MBOX_RESERVED_NONZERO;
@@ -100,14 +128,19 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 	union {
 		struct ota_resp_rotate rotate;
 		struct ota_resp_reset reset;
+		struct ota_resp_boot_svc svc;
 	} out;
-	uint32_t len = command == OTA_CMD_ROTATE_TAGS ? sizeof(out.rotate) : sizeof(out.reset);
+	uint32_t len = ota_mbox_command(command)->response_max;
 	ota_status_t st;
 
 	if (resp_cap < len)
 		return OTA_MBOX_RESPONSE_TOO_LARGE;
 	memset(&out, 0, sizeof(out));
-	if (command == OTA_CMD_ROTATE_TAGS)
+	if (command == OTA_CMD_COMMIT || command == OTA_CMD_RATCHET || command == OTA_CMD_REVOKE)
+		st = after ? ota_rt_svc_done(command, &out.svc)
+			   : ota_rt_svc_request(command, &r->commit, &r->ratchet, &r->revocation,
+						&out.svc);
+	else if (command == OTA_CMD_ROTATE_TAGS)
 		st = after ? ota_rt_rotate_done(&out.rotate) : ota_rt_rotate_request(&out.rotate);
 	else if (command == OTA_CMD_UPDATE_RESET)
 		st = after ? ota_rt_update_done(r->update.slot, &out.reset)
@@ -168,9 +201,26 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 		return ota_rt_get_identity_csr(bs, rt, resp, resp_cap, resp_len);
 	case OTA_CMD_SET_IDENTITY_CERT:
 		return ota_rt_set_identity_cert(bs, rt, &r.idcert);
+	case OTA_CMD_INSTALL_BEGIN:
+	case OTA_CMD_INSTALL_CHUNK: {
+		struct ota_resp_install out;
+
+		st = command == OTA_CMD_INSTALL_BEGIN ? ota_rt_install_begin(&r.install_begin, &out)
+						      : ota_rt_install_chunk(&r.install_chunk, &out);
+		return st == OTA_OK ? respond(&out, sizeof(out), resp, resp_cap, resp_len) : st;
+	}
+	case OTA_CMD_INSTALL_FINISH: {
+		struct ota_resp_install_finish out;
+
+		st = ota_rt_install_finish(&out);
+		return st == OTA_OK ? respond(&out, sizeof(out), resp, resp_cap, resp_len) : st;
+	}
 	case OTA_CMD_ROTATE_TAGS:
 	case OTA_CMD_UPDATE_RESET:
 	case OTA_CMD_WARM_RESET:
+	case OTA_CMD_COMMIT:
+	case OTA_CMD_RATCHET:
+	case OTA_CMD_REVOKE:
 		return reset_command(command, &r, false, resp, resp_cap, resp_len);
 	}
 	return OTA_MBOX_UNKNOWN_COMMAND;

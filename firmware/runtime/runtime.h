@@ -53,4 +53,26 @@ ota_status_t ota_rt_warm_done(struct ota_resp_reset *out);
 ota_status_t ota_rt_rotate_request(struct ota_resp_rotate *out);
 ota_status_t ota_rt_rotate_done(struct ota_resp_rotate *out);
 
+/*
+ * Installing an image (install.c): request already validated. BEGIN opens
+ * the session, CHUNK stages bytes in RAM, FINISH checks the whole image
+ * for its slot and, unless a dry run, writes it.
+ */
+ota_status_t ota_rt_install_begin(const struct ota_req_install_begin *req,
+				  struct ota_resp_install *out);
+ota_status_t ota_rt_install_chunk(const struct ota_req_install_chunk *req,
+				  struct ota_resp_install *out);
+ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out);
+
+/*
+ * COMMIT, RATCHET, REVOKE (boot_svc.c): check, then leave the request for
+ * ROM_EXT and ask for a warm reset (OTA_OK with no answer yet), or answer
+ * at once (a refusal, or nothing to do) with *out filled. The request
+ * argument of the command is the one used. _done answers after the boot.
+ */
+ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *commit,
+				const struct ota_req_ratchet *ratchet,
+				const struct ota_revocation *rev, struct ota_resp_boot_svc *out);
+ota_status_t ota_rt_svc_done(uint32_t command, struct ota_resp_boot_svc *out);
+
 #endif /* OTATTEST_FW_RUNTIME_H */

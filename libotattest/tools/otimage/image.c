@@ -241,6 +241,10 @@ ota_status_t oti_image_layout(const struct oti_image_params *p,
 	m.max_key_version = p->max_key_version;
 	memcpy(m.signer_key_id, signer_id, sizeof(m.signer_key_id));
 	m.usage = p->usage;
+	if (!ota_version_string_ok(p->version_string))
+		return oti_diag_set(d, OTA_MANIFEST_BAD_VERSION_STRING, NULL, "--version-string",
+				    "printable ASCII, at most %u characters", OTA_VERSION_STRING_BYTES);
+	memcpy(m.version_string, p->version_string, sizeof(m.version_string));
 	m.ext_count = count;
 
 	total = sizeof(m) + p->payload_len;

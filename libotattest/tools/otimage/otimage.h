@@ -27,6 +27,7 @@
 #include <otattest/flash.h>
 #include <otattest/keys.h>
 #include <otattest/manifest.h>
+#include <otattest/revocation.h>
 #include <otattest/otp.h>
 #include <otattest/record.h>
 #include <otattest/stage_check.h>
@@ -247,6 +248,7 @@ struct oti_image_params {
 	uint32_t security_version; /* <= OTA_SVN_LIMIT */
 	uint32_t max_key_version;
 	struct ota_usage usage;
+	char version_string[OTA_VERSION_STRING_BYTES]; /* NUL padded; all zero: none */
 	bool has_salt;
 	uint8_t salt[32];
 	const uint8_t *payload;
@@ -270,6 +272,23 @@ struct oti_image_params {
 ota_status_t oti_image_build(const struct oti_image_params *p, const struct oti_key *signer,
 			     const struct oti_cert *chain, uint32_t chain_len, uint8_t **out,
 			     size_t *out_len, struct oti_diag *d);
+/* A field revocation command (otattest/revocation.h) to build. */
+struct oti_revocation_params {
+	uint32_t action; /* enum ota_revocation_action */
+	uint32_t target;
+	uint32_t value;
+	uint32_t sequence;        /* 1..OTA_REVOCATION_SEQ_MAX */
+	const uint8_t *device_id; /* OTA_DEVICE_ID_BYTES, or NULL: fleet-wide */
+};
+/*
+ * Fill and sign a revocation command with signer (a creator or owner
+ * root key). REVOKE_MALFORMED for fields no device takes,
+ * REVOKE_SEQUENCE_EXHAUSTED for a sequence outside 1..256.
+ */
+ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
+				  const struct oti_key *signer, struct ota_revocation *out,
+				  struct oti_diag *d);
+
 /*
  * Re-sign an image in place after a test edited its bytes: recompute the
  * measurement, the ECDSA signature and, if present and signer is hybrid,

@@ -145,6 +145,10 @@ struct tu_blob tu_image(const struct tu_image_spec *s)
 	p.security_version = s->svn;
 	p.max_key_version = s->max_key_version;
 	p.usage = s->usage;
+	if (s->version_string) {
+		ck_assert_uint_le(strlen(s->version_string), sizeof(p.version_string));
+		memcpy(p.version_string, s->version_string, strlen(s->version_string));
+	}
 	p.has_salt = s->salt;
 	if (s->salt)
 		memset(p.salt, 0x5a, sizeof(p.salt));

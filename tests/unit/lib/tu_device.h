@@ -63,6 +63,7 @@ struct tu_image_spec {
 	size_t payload_len;
 	uint8_t payload_seed;     /* payload bytes are a function of this */
 	bool salt;
+	const char *version_string; /* NULL: none */
 	enum tu_key_id signer;
 	const struct oti_cert *chain;
 	uint32_t chain_len;

@@ -1,0 +1,637 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A device's life through its mailbox (issue 14), driven as the update
+ * agent drives it - ota_fw_command, the board's own path, resets included:
+ * install into the slot not running, update reset (trial), commit, cold
+ * boot stays, ratchet, the old image refused on both paths; a depth-2
+ * hybrid image; a ROM_EXT activated by a warm reset; a dry run; signed
+ * field revocations and their replay. Every bad input gets its named
+ * status and leaves flash and OTP as they were, byte for byte. The chip
+ * holds the running slots and the OTP counters against the runtime.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <otattest/shm.h>
+
+#include "fw_run.h"
+#include "fwlib.h"
+#include "handoff.h"
+#include "hal.h"
+#include "swhal.h"
+#include "tu_device.h"
+#include "tu_main.h"
+
+static struct tu_device dev;
+
+static void setup(void)
+{
+	tu_device_init(&dev);
+	tu_device_power_on(&dev);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+}
+
+static void teardown(void)
+{
+	tu_device_free(&dev);
+	swhal_close();
+}
+
+/* ---- the mailbox, as the host sends it ----------------------------------- */
+
+static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+static uint32_t resp_len;
+
+static ota_status_t cmd(uint32_t command, const void *req, uint32_t len)
+{
+	return ota_fw_command(command, req, len, resp, sizeof(resp), &resp_len);
+}
+
+static ota_status_t begin(uint32_t stage, uint32_t slot, uint32_t length, uint32_t flags)
+{
+	struct ota_req_install_begin b = { stage, slot, length, flags };
+
+	return cmd(OTA_CMD_INSTALL_BEGIN, &b, sizeof(b));
+}
+
+static ota_status_t chunk(uint32_t offset, const uint8_t *data, uint32_t len)
+{
+	static struct ota_req_install_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	c.offset = offset;
+	c.length = len;
+	memcpy(c.data, data, len);
+	return cmd(OTA_CMD_INSTALL_CHUNK, &c, sizeof(c));
+}
+
+static ota_status_t finish(void)
+{
+	struct ota_req_install_finish f = { 0, 0 };
+
+	return cmd(OTA_CMD_INSTALL_FINISH, &f, sizeof(f));
+}
+
+/* BEGIN, every chunk in order, FINISH: the first refusal. */
+static ota_status_t install(uint32_t stage, uint32_t slot, const uint8_t *img, uint32_t len,
+			    uint32_t flags)
+{
+	uint32_t off, n;
+
+	OTA_TRY(begin(stage, slot, len, flags));
+	for (off = 0; off < len; off += n) {
+		n = len - off < OTA_INSTALL_CHUNK_MAX ? len - off : OTA_INSTALL_CHUNK_MAX;
+		OTA_TRY(chunk(off, img + off, n));
+	}
+	return finish();
+}
+
+static ota_status_t install_blob(uint32_t stage, uint32_t slot, const struct tu_blob *b)
+{
+	return install(stage, slot, b->data, (uint32_t)b->len, 0);
+}
+
+static ota_status_t commit(uint32_t slot)
+{
+	struct ota_req_commit c = { slot, 0 };
+
+	return cmd(OTA_CMD_COMMIT, &c, sizeof(c));
+}
+
+static ota_status_t ratchet(uint32_t stage, uint32_t floor)
+{
+	struct ota_req_ratchet r = { stage, floor };
+
+	return cmd(OTA_CMD_RATCHET, &r, sizeof(r));
+}
+
+static ota_status_t update_reset(uint32_t slot)
+{
+	struct ota_req_update u = { slot, 0 };
+
+	return cmd(OTA_CMD_UPDATE_RESET, &u, sizeof(u));
+}
+
+static const struct ota_record_update *update_section(void)
+{
+	const struct ota_record *r = tu_record();
+
+	ck_assert(r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION);
+	return ota_record_update_of(r);
+}
+
+/* ---- flash and OTP, byte for byte --------------------------------------- */
+
+struct snapshot {
+	uint8_t *flash;
+	uint32_t flash_len;
+	uint8_t otp[sizeof(struct ota_otp)];
+};
+
+static void snap(struct snapshot *s)
+{
+	s->flash_len = hal_flash_size();
+	s->flash = malloc(s->flash_len);
+	ck_assert_ptr_nonnull(s->flash);
+	ck_assert_int_eq(swhal_peek_flash(0, s->flash, s->flash_len), 0);
+	ck_assert_int_eq(swhal_peek_otp(0, s->otp, sizeof(s->otp)), 0);
+}
+
+static void unchanged(struct snapshot *before, const char *what)
+{
+	struct snapshot now;
+
+	snap(&now);
+	ck_assert_msg(memcmp(before->flash, now.flash, now.flash_len) == 0, "%s: flash changed", what);
+	ck_assert_msg(memcmp(before->otp, now.otp, sizeof(now.otp)) == 0, "%s: OTP changed", what);
+	free(now.flash);
+	free(before->flash);
+}
+
+#define REFUSED_UNCHANGED(call, want)                                                       \
+	do {                                                                                \
+		struct snapshot s_;                                                         \
+		ota_status_t st_;                                                           \
+		snap(&s_);                                                                  \
+		st_ = (call);                                                               \
+		ck_assert_msg(st_ == (want), "%s: got %s, want %s", #call,                  \
+			      ota_status_name(st_), ota_status_name(want));                 \
+		unchanged(&s_, #call);                                                      \
+	} while (0)
+
+static struct tu_blob bl0_versioned(uint32_t svn, const char *version)
+{
+	struct ota_constraints all = tu_constraints(0, OTA_SVN_LIMIT);
+	struct oti_cert chain[1];
+	struct tu_image_spec s;
+
+	tu_image_spec_init(&s, OTA_STAGE_BL0, svn);
+	chain[0] = tu_cert(TU_OWNER0, NULL, TU_LEAF, OTA_CERT_LEAF, &all, false);
+	s.chain = chain;
+	s.chain_len = 1;
+	s.signer = TU_LEAF;
+	s.version_string = version;
+	return tu_image(&s);
+}
+
+/* ---- the whole life ------------------------------------------------------ */
+
+START_TEST(test_install_trial_commit_ratchet)
+{
+	struct tu_blob v2 = bl0_versioned(6, "2.0.1");
+	const struct ota_resp_install_finish *fin = (const void *)resp;
+	const struct ota_resp_boot_svc *svc = (const void *)resp;
+	const struct ota_record_update *u;
+	uint8_t m[OTA_SHA256_BYTES], *flash;
+
+	/* Install v2 into B: checked, written, shown as pending. */
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER, &v2), OTA_OK);
+	ck_assert_uint_eq(resp_len, sizeof(*fin));
+	ck_assert_uint_eq(fin->slot, OTA_SLOT_B);
+	ck_assert_uint_eq(fin->security_version, 6);
+	ck_assert_uint_eq(fin->flags, OTA_INSTALL_RESULT_F_WRITTEN);
+	ck_assert_str_eq(fin->version, "2.0.1");
+	tu_measurement(&v2, m);
+	ck_assert_mem_eq(fin->measurement, m, sizeof(m));
+	flash = malloc(v2.len);
+	ck_assert_int_eq(swhal_peek_flash(tu_slot_offset(OTI_BL0_B), flash, (uint32_t)v2.len), 0);
+	ck_assert_mem_eq(flash, v2.data, v2.len);
+	free(flash);
+	u = update_section();
+	ck_assert_uint_eq(u->update_state, OTA_UPDATE_PENDING);
+	ck_assert_uint_eq(u->pending_stage, OTA_STAGE_BL0);
+	ck_assert_uint_eq(u->pending_slot, OTA_SLOT_B);
+	ck_assert(u->slot[ota_tag_index(OTA_STAGE_BL0, OTA_SLOT_B)].flags & OTA_RECORD_SLOT_F_PENDING);
+	ck_assert_uint_eq(ota_record_validate(tu_record(), tu_record()->hdr.length), OTA_OK);
+
+	/* Update reset: B runs on trial; A is still the primary. */
+	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	u = update_section();
+	ck_assert_uint_eq(u->update_state, OTA_UPDATE_TRIAL);
+	ck_assert_uint_eq(u->primary_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(u->running_bl0_slot, OTA_SLOT_B);
+	ck_assert_str_eq(u->slot[ota_tag_index(OTA_STAGE_BL0, OTA_SLOT_B)].version, "2.0.1");
+
+	/* No commit: a cold boot returns to A. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(update_section()->update_state, OTA_UPDATE_IDLE);
+
+	/* Trial again, commit: B is the primary and a cold boot stays there. */
+	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(svc->booted_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(svc->primary_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(tu_boot_data().primary_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(update_section()->service_mask, OTA_SVC_COMMIT);
+	ck_assert_uint_eq(update_section()->service_status, OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(update_section()->update_state, OTA_UPDATE_IDLE);
+	/* A second commit has nothing to do: answered at once, nothing written. */
+	REFUSED_UNCHANGED(commit(OTA_SLOT_B), OTA_OK);
+
+	/* Ratchet the BL0 floor to what runs: the old image in A is refused... */
+	ck_assert_uint_eq(ratchet(OTA_STAGE_BL0, 6), OTA_OK);
+	ck_assert_uint_eq(svc->floor_bl0, 6);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 6);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 6);
+	/* ...on the slow path (the update pre-check)... */
+	REFUSED_UNCHANGED(update_reset(OTA_SLOT_A), OTA_SVN_BELOW_FLOOR);
+	/* ...and on the tag path, where its tag from the first boots still matches. */
+	tu_flash_xor(tu_slot_offset(OTI_BL0_B) + 600, 0x01);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_NO_BOOTABLE_SLOT);
+	ck_assert_uint_eq(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_A)->status, OTA_SVN_BELOW_FLOOR);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+/* A downgrade by update reset lowers min SVN and the stable key follows the chain. */
+START_TEST(test_downgrade_lowers_min_svn)
+{
+	struct tu_blob v3 = bl0_versioned(3, "0.9");
+
+	ck_assert_uint_eq(ota_boot_state()->min_svn, 5);
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v3), OTA_OK);
+	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 3);
+	ck_assert_uint_eq(ota_boot_state()->min_svn, 3);
+	ck_assert_uint_eq(tu_record()->hdr.min_svn, 3);
+	tu_blob_free(&v3);
+}
+END_TEST
+
+START_TEST(test_hybrid_depth2_install)
+{
+	struct tu_blob h;
+
+	/* The owner's hybrid key next to its ECDSA one (a re-provisioned device). */
+	swhal_close();
+	dev.owner_keys[1] = TU_OWNER_H;
+	tu_device_power_on(&dev);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	h = tu_bl0(2, 7, true);
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER, &h), OTA_OK);
+	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->sig_scheme, OTA_SCHEME_HYBRID);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->delegation_depth, 2);
+	ck_assert_uint_eq(commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	tu_blob_free(&h);
+}
+END_TEST
+
+/* A new ROM_EXT is written to the other slot and activated by a warm reset. */
+START_TEST(test_rom_ext_update_by_warm_reset)
+{
+	struct tu_image_spec s;
+	struct tu_blob r;
+
+	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 2);
+	s.version_string = "romext-2";
+	r = tu_image(&s);
+	ck_assert_uint_eq(ota_boot_state()->rom_ext_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(install_blob(OTA_STAGE_ROM_EXT, OTA_UPDATE_SLOT_OTHER, &r), OTA_OK);
+	ck_assert_uint_eq(cmd(OTA_CMD_WARM_RESET, NULL, 0), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->rom_ext_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(ota_boot_state()->rom_ext_svn, 2);
+	ck_assert_str_eq(update_section()->slot[ota_tag_index(OTA_STAGE_ROM_EXT, OTA_SLOT_B)].version,
+			 "romext-2");
+	tu_blob_free(&r);
+}
+END_TEST
+
+START_TEST(test_dry_run_writes_nothing)
+{
+	struct tu_blob v2 = bl0_versioned(6, "2.0");
+	const struct ota_resp_install_finish *fin = (const void *)resp;
+	uint32_t gen = tu_record()->hdr.generation;
+
+	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len,
+				  OTA_INSTALL_F_DRY_RUN),
+			  OTA_OK);
+	ck_assert_uint_eq(fin->flags, OTA_INSTALL_RESULT_F_DRY_RUN);
+	ck_assert_uint_eq(fin->security_version, 6);
+	ck_assert_uint_eq(tu_record()->hdr.generation, gen);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+/* ---- bad input: each its named status, nothing written -------------------- */
+
+START_TEST(test_truncated_image)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+
+	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len - 100, 0),
+			  OTA_MANIFEST_BAD_LENGTH);
+	/* Short of even a manifest: refused at BEGIN. */
+	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_B, 100, 0), OTA_INSTALL_BAD_LENGTH);
+	/* Chunks that stop early: FINISH refuses. */
+	ck_assert_uint_eq(begin(OTA_STAGE_BL0, OTA_SLOT_B, (uint32_t)v2.len, 0), OTA_OK);
+	ck_assert_uint_eq(chunk(0, v2.data, 1000), OTA_OK);
+	REFUSED_UNCHANGED(finish(), OTA_INSTALL_INCOMPLETE);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+START_TEST(test_oversized_image)
+{
+	static uint8_t big[8192];
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+
+	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_B, dev.bl0_slot_size + 1u, 0),
+			  OTA_IMAGE_TOO_LARGE);
+	/* A well-formed image with bytes after it: the image is not what arrived. */
+	memcpy(big, v2.data, v2.len);
+	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, big, (uint32_t)v2.len + 64, 0),
+			  OTA_MANIFEST_BAD_LENGTH);
+	/* A chunk past the announced length. */
+	ck_assert_uint_eq(begin(OTA_STAGE_BL0, OTA_SLOT_B, 1000, 0), OTA_OK);
+	REFUSED_UNCHANGED(chunk(0, big, 1001), OTA_INSTALL_OVERRUN);
+	REFUSED_UNCHANGED(chunk(4, big, 10), OTA_INSTALL_BAD_OFFSET);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+START_TEST(test_wrongly_signed_image)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+	struct tu_image_spec s;
+	struct tu_blob rogue;
+
+	v2.data[10] ^= 0x40; /* the ECDSA signature */
+	REFUSED_UNCHANGED(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v2), OTA_SIG_ECDSA_INVALID);
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 6);
+	s.signer = TU_ROGUE;
+	rogue = tu_image(&s);
+	REFUSED_UNCHANGED(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &rogue), OTA_ROOT_KEY_UNKNOWN);
+	tu_blob_free(&v2);
+	tu_blob_free(&rogue);
+}
+END_TEST
+
+START_TEST(test_wrong_device_image)
+{
+	struct tu_image_spec s;
+	struct tu_blob other;
+
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 6);
+	s.usage.device_binding = OTA_BINDING_DEVICE;
+	memset(s.usage.device_id, 0x77, OTA_DEVICE_ID_BYTES);
+	other = tu_image(&s);
+	REFUSED_UNCHANGED(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &other), OTA_DEVICE_NOT_ALLOWED);
+	tu_blob_free(&other);
+}
+END_TEST
+
+START_TEST(test_install_into_running_slot)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+
+	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_A, (uint32_t)v2.len, 0),
+			  OTA_INSTALL_RUNNING_SLOT);
+	REFUSED_UNCHANGED(begin(OTA_STAGE_ROM_EXT, OTA_SLOT_A, (uint32_t)v2.len, 0),
+			  OTA_INSTALL_RUNNING_SLOT);
+	/* Whatever the runtime does, the chip keeps the running slot (ROM_EXT's protection). */
+	REFUSED_UNCHANGED(hal_flash_erase_page(tu_slot_offset(OTI_BL0_A)), OTA_HAL_FLASH_LOCKED);
+	REFUSED_UNCHANGED(hal_flash_erase_page(tu_region(OTA_REGION_BOOT_DATA_0)->offset),
+			  OTA_HAL_FLASH_LOCKED);
+	ck_assert_uint_eq(hal_flash_erase_page(tu_slot_offset(OTI_BL0_B)), OTA_OK);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+START_TEST(test_otp_counters_locked_for_the_runtime)
+{
+	uint8_t bits[OTA_OTP_FLOOR_BITS / 8];
+
+	ota_thermometer_encode(bits, sizeof(bits), 200);
+	REFUSED_UNCHANGED(hal_otp_program(offsetof(struct ota_otp, floor_bl0), bits, sizeof(bits)),
+			  OTA_HAL_OTP_COUNTERS_LOCKED);
+}
+END_TEST
+
+START_TEST(test_ratchet_above_running)
+{
+	REFUSED_UNCHANGED(ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_ABOVE_RUNNING);
+	REFUSED_UNCHANGED(ratchet(OTA_STAGE_ROM_EXT, 2), OTA_RATCHET_ABOVE_RUNNING);
+	REFUSED_UNCHANGED(ratchet(3, 1), OTA_MBOX_BAD_FIELD);
+	REFUSED_UNCHANGED(commit(OTA_SLOT_B), OTA_COMMIT_NOT_RUNNING);
+	/* The floor at what runs is fine, and takes effect. */
+	ck_assert_uint_eq(ratchet(OTA_STAGE_BL0, 5), OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 5);
+}
+END_TEST
+
+/*
+ * A forged request left in retention RAM (a runtime that is not what it
+ * should be): ROM_EXT judges it again and writes nothing.
+ */
+START_TEST(test_rom_ext_refuses_a_forged_request)
+{
+	struct ota_boot_svc_request q;
+	struct ota_resp_reset out;
+	struct snapshot s;
+
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_RATCHET;
+	q.ratchet_stage = OTA_STAGE_BL0;
+	q.ratchet_floor = 200; /* above the running SVN 5: would brick */
+	snap(&s);
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_mask, OTA_SVC_RATCHET);
+	ck_assert_uint_eq(update_section()->service_status, OTA_RATCHET_ABOVE_RUNNING);
+	unchanged(&s, "forged ratchet");
+}
+END_TEST
+
+/* ---- field revocation ----------------------------------------------------- */
+
+static struct ota_revocation revocation(enum tu_key_id key, uint32_t action, uint32_t target,
+					uint32_t value, uint32_t seq, const uint8_t *device)
+{
+	struct oti_revocation_params p = { action, target, value, seq, device };
+	struct ota_revocation r;
+	struct oti_diag d;
+
+	ck_assert_uint_eq(oti_revocation_build(&p, tu_key(key), &r, &d), OTA_OK);
+	return r;
+}
+
+static ota_status_t revoke(const struct ota_revocation *r)
+{
+	return cmd(OTA_CMD_REVOKE, r, sizeof(*r));
+}
+
+/* A has a delegate that may sign up to SVN 10; B runs under another one, SVN 20. */
+static void delegate_device(void)
+{
+	struct ota_constraints low = tu_constraints(0, 10), high = tu_constraints(0, 50);
+	struct oti_cert chain[1];
+	struct tu_image_spec s;
+
+	swhal_close();
+	tu_blob_free(&dev.slot[OTI_BL0_B]);
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 20);
+	chain[0] = tu_cert(TU_OWNER0, NULL, TU_INTER, OTA_CERT_LEAF, &high, false);
+	s.chain = chain;
+	s.chain_len = 1;
+	s.signer = TU_INTER;
+	dev.slot[OTI_BL0_B] = tu_image(&s);
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 8);
+	chain[0] = tu_cert(TU_OWNER0, NULL, TU_LEAF, OTA_CERT_LEAF, &low, false);
+	s.chain = chain;
+	s.chain_len = 1;
+	s.signer = TU_LEAF;
+	dev.slot[OTI_BL0_A] = tu_image(&s);
+	tu_device_power_on(&dev);
+	/* A boots first (and is tagged), then B by an update reset: what runs is SVN 20. */
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+}
+
+START_TEST(test_revocation_of_a_delegate)
+{
+	const struct ota_resp_boot_svc *svc = (const void *)resp;
+	struct ota_revocation r;
+	const struct ota_record_update *u;
+
+	delegate_device();
+	r = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, dev.device_id);
+	ck_assert_uint_eq(revoke(&r), OTA_OK);
+	ck_assert_uint_eq(svc->revocation_sequence, 1);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 11);
+	u = update_section();
+	ck_assert_uint_eq(u->service_mask, OTA_SVC_REVOKE);
+	ck_assert_uint_eq(u->revocation_action, OTA_REVOKE_RAISE_FLOOR);
+	ck_assert_uint_eq(u->revocation_value, 11);
+	ck_assert_uint_eq(u->revocation_sequence, 1);
+	/* A's delegate is revoked on the slow path (the update pre-check)... */
+	REFUSED_UNCHANGED(update_reset(OTA_SLOT_A), OTA_DELEG_REVOKED_BY_FLOOR);
+	/* ...and on a cold boot, where A is the primary with a tag from its first boot. */
+	tu_flash_xor(tu_slot_offset(OTI_BL0_B) + 600, 0x01);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(tu_tag_table().entry[ota_tag_index(OTA_STAGE_BL0, OTA_SLOT_A)].state,
+			  OTA_TAG_STATE_VALID);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_NO_BOOTABLE_SLOT);
+	ck_assert_uint_eq(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_A)->status, OTA_DELEG_REVOKED_BY_FLOOR);
+}
+END_TEST
+
+START_TEST(test_revocation_replayed_and_bad)
+{
+	struct ota_revocation r, bad;
+	uint8_t other[OTA_DEVICE_ID_BYTES];
+
+	delegate_device();
+	r = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
+	ck_assert_uint_eq(revoke(&r), OTA_OK); /* fleet-wide */
+	REFUSED_UNCHANGED(revoke(&r), OTA_REVOKE_REPLAYED);
+	/* An older command after a newer one: replayed too. */
+	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 1, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_REPLAYED);
+	/* Signed by a key this device does not hold. */
+	bad = revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_UNKNOWN_SIGNER);
+	/* Naming the owner key, signed by another. */
+	bad = revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
+	memcpy(bad.signer_key_id, tu_key(TU_OWNER0)->key_id, OTA_KEY_ID_BYTES);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_SIG_INVALID);
+	/* For another device. */
+	memset(other, 0x42, sizeof(other));
+	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, other);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_WRONG_DEVICE);
+	/* An owner may not touch ROM_EXT's floor or the creator keys. */
+	bad = revocation(TU_OWNER0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_NOT_AUTHORIZED);
+	/* Nothing that would leave the device unbootable. */
+	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 21, 2, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_FLOOR_ABOVE_RUNNING);
+	bad = revocation(TU_CREATOR1, OTA_REVOKE_CREATOR_KEY, 0, 0, 2, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_KEY_IN_USE);
+	bad = revocation(TU_OWNER0, OTA_REVOKE_OWNER_KEY, 0, 0, 2, NULL);
+	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_KEY_IN_USE);
+	/* A creator key revokes an unused creator key; the epoch moves. */
+	bad = revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
+	ck_assert_uint_eq(revoke(&bad), OTA_OK);
+	ck_assert(ota_boot_state()->otp.creator_key_revoked[1]);
+	bad = revocation(TU_CREATOR0, OTA_REVOKE_BUMP_EPOCH, 0, 1, 3, dev.device_id);
+	ck_assert_uint_eq(revoke(&bad), OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(tu_record()->hdr.epoch, 1);
+	ck_assert_uint_eq(update_section()->revocation_sequence, 3);
+}
+END_TEST
+
+/* A forged revocation in retention RAM: ROM_EXT checks the signature itself. */
+START_TEST(test_rom_ext_checks_the_revocation_itself)
+{
+	struct ota_boot_svc_request q;
+	struct ota_resp_reset out;
+	struct snapshot s;
+
+	delegate_device();
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_REVOKE;
+	q.revocation = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
+	q.revocation.value = 15; /* changed after signing */
+	snap(&s);
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_status, OTA_REVOKE_SIG_INVALID);
+	unchanged(&s, "forged revocation");
+}
+END_TEST
+
+static Suite *update_suite(void)
+{
+	Suite *su = suite_create("update");
+	TCase *life = tcase_create("life");
+	TCase *bad = tcase_create("bad_input");
+	TCase *rev = tcase_create("revocation");
+
+	tcase_add_checked_fixture(life, setup, teardown);
+	tcase_set_timeout(life, 120);
+	tcase_add_test(life, test_install_trial_commit_ratchet);
+	tcase_add_test(life, test_downgrade_lowers_min_svn);
+	tcase_add_test(life, test_hybrid_depth2_install);
+	tcase_add_test(life, test_rom_ext_update_by_warm_reset);
+	tcase_add_test(life, test_dry_run_writes_nothing);
+	suite_add_tcase(su, life);
+
+	tcase_add_checked_fixture(bad, setup, teardown);
+	tcase_set_timeout(bad, 120);
+	tcase_add_test(bad, test_truncated_image);
+	tcase_add_test(bad, test_oversized_image);
+	tcase_add_test(bad, test_wrongly_signed_image);
+	tcase_add_test(bad, test_wrong_device_image);
+	tcase_add_test(bad, test_install_into_running_slot);
+	tcase_add_test(bad, test_otp_counters_locked_for_the_runtime);
+	tcase_add_test(bad, test_ratchet_above_running);
+	tcase_add_test(bad, test_rom_ext_refuses_a_forged_request);
+	suite_add_tcase(su, bad);
+
+	tcase_add_checked_fixture(rev, setup, teardown);
+	tcase_set_timeout(rev, 120);
+	tcase_add_test(rev, test_revocation_of_a_delegate);
+	tcase_add_test(rev, test_revocation_replayed_and_bad);
+	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
+	suite_add_tcase(su, rev);
+	return su;
+}
+
+OTA_TEST_MAIN(update_suite)

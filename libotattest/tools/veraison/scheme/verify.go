@@ -10,6 +10,7 @@ package scheme
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
 	"errors"
@@ -38,18 +39,26 @@ func (v *Verdict) add(status string, stage uint32, format string, a ...any) {
 	v.Failures = append(v.Failures, Failure{status, stage, fmt.Sprintf(format, a...)})
 }
 
-// Trust is the manufacturer CAs evidence must chain to.
+// Trust is the manufacturer CAs evidence must chain to. id names the set
+// of CAs (SHA-256 over their DER), so chains verified against it are
+// remembered across Trust values built from the same anchors, as the
+// plugin builds one per appraisal (chaincache.go).
 type Trust struct {
 	Roots *x509.CertPool
+	id    [32]byte
 }
 
 // NewTrust makes a trust store of CA certificates.
 func NewTrust(cas []*x509.Certificate) *Trust {
 	pool := x509.NewCertPool()
+	h := sha256.New()
 	for _, ca := range cas {
 		pool.AddCert(ca)
+		h.Write(ca.Raw)
 	}
-	return &Trust{Roots: pool}
+	t := &Trust{Roots: pool}
+	h.Sum(t.id[:0])
+	return t
 }
 
 // chainFacts is what the two certificates say, read whether or not the
@@ -97,39 +106,39 @@ func readFacts(certs [][]byte) *chainFacts {
 
 // verifyChain is check 3: alias -> identity -> a trusted CA, the leaf an
 // end entity with digitalSignature and a P-256 key.
-func verifyChain(t *Trust, f *chainFacts, certs [][]byte) error {
+func verifyChain(t *Trust, f *chainFacts, certs [][]byte) ([]*x509.Certificate, error) {
 	if !f.usable {
-		return errors.New("a certificate is not valid DER X.509 or the leaf key is not P-256")
+		return nil, errors.New("a certificate is not valid DER X.509 or the leaf key is not P-256")
 	}
 	if len(certs) < 2 {
-		return errors.New("no identity certificate in the evidence")
+		return nil, errors.New("no identity certificate in the evidence")
 	}
 	alias, err := x509.ParseCertificate(certs[0])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	inter := x509.NewCertPool()
 	for _, der := range certs[1:] {
 		c, err := x509.ParseCertificate(der)
 		if err != nil {
-			return fmt.Errorf("an intermediate certificate does not parse: %w", err)
+			return nil, fmt.Errorf("an intermediate certificate does not parse: %w", err)
 		}
 		inter.AddCert(c)
 	}
 	// The current time, as OpenSSL's X509_verify_cert uses: the device's
 	// certificates never expire (notAfter 99991231235959Z), a CA may.
-	_, err = alias.Verify(x509.VerifyOptions{
+	chains, err := alias.Verify(x509.VerifyOptions{
 		Roots:         t.Roots,
 		Intermediates: inter,
 		KeyUsages:     []x509.ExtKeyUsage{x509.ExtKeyUsageAny},
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if alias.IsCA || alias.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
-		return errors.New("the alias certificate is not an end entity with digitalSignature")
+		return nil, errors.New("the alias certificate is not an end entity with digitalSignature")
 	}
-	return nil
+	return chains[0], nil
 }
 
 // Verify runs the checks on one evidence against the trust store and the
@@ -146,8 +155,7 @@ func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
 		v.add(status, NoStage, "evidence is not a valid COSE_Sign1: %v", err)
 		return v
 	}
-	f := readFacts(s.Certs)
-	chainErr := verifyChain(t, f, s.Certs)
+	f, chainErr := chainOf(t, s.Certs)
 	if chainErr != nil {
 		v.add("VERIFY_CHAIN_UNTRUSTED", NoStage,
 			"certificate chain does not lead to the trusted CA: %v", chainErr)

@@ -48,7 +48,9 @@ daemon_provision() {
 		--out "$p/rom_ext.bin" || return 1
 	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
 		--payload "$p/bl0.code" --out "$p/bl0.bin" || return 1
-	oi owner-config --key "$p/owner.pub" --out "$p/owner.cfg" || return 1
+	# DAEMON_OWNER_KEY2: a second owner root key (a hybrid one, for update-hybrid).
+	oi owner-config --key "$p/owner.pub" ${DAEMON_OWNER_KEY2:+--key "$DAEMON_OWNER_KEY2"} \
+		--out "$p/owner.cfg" || return 1
 	oi provision --out "$p/otp.img" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
 		--lifecycle test_unlocked --tag-boot on || return 1
 	# Personalization firmware: the same keys, other code (lib/personalize.sh: why).

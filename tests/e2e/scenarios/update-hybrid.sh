@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: MIT
+# The update agent's life cycle with a depth-2 hybrid image (issue 14): a
+# second owner root key, hybrid (ECDSA P-256 + SLH-DSA), in the owner
+# config; an intermediate and a leaf delegate under it, both hybrid; BL0
+# SVN 5 signed by the leaf. As e2e-update with otattestctl: install it into
+# slot B, update-reset into it (Stages: hybrid scheme, depth 2), commit, a
+# cold boot stays on B, ratchet the BL0 floor to 5; the SVN 3 image in A is
+# then refused on both paths (CheckImage: Rollback; UpdateReset keeps B).
+E2E_DESCRIPTION="update agent with a depth-2 hybrid image: install, update-reset, commit, cold boot, ratchet, old image refused"
+E2E_MODE=systemd
+E2E_TIMEOUT=120
+E2E_DEVICE=1
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
+E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runtime/install*.c'
+	qemu-model/board/*.c)
+
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/update-lib.bash" ||
+	{ echo "cannot read update-lib.bash" >&2; return 1; }
+
+host_prepare() {
+	local h=$E2E_RUN_DIR/hybrid u=$E2E_OUT/updates oi=$E2E_ROOT/build/otimage k
+	mkdir -p "$h" "$u" || return 1
+	uh_oi() { "$oi" "$@" >>"$h/otimage.log" || { echo "otimage $* failed" >&2; return 1; }; }
+	for k in howner hinter hleaf; do
+		uh_oi keygen --alg hybrid --out "$h/$k.key" --pub "$h/$k.pub" || return 1
+	done
+	DAEMON_OWNER_KEY2=$h/howner.pub daemon_provision || return 1
+	uh_oi delegate --parent-key "$h/howner.key" --delegate-pub "$h/hinter.pub" --type intermediate \
+		--svn-min 1 --svn-max 20 --out "$h/hinter.cert" || return 1
+	uh_oi delegate --parent-key "$h/hinter.key" --delegate-pub "$h/hleaf.pub" --type leaf \
+		--svn-min 1 --svn-max 20 --out "$h/hleaf.cert" || return 1
+	head -c 32768 /dev/urandom >"$h/bl0-v5.code"
+	uh_oi sign --key "$h/hleaf.key" --cert "$h/hinter.cert" --cert "$h/hleaf.cert" --stage bl0 \
+		--svn 5 --payload "$h/bl0-v5.code" --out "$u/bl0-hybrid-v5.img" || return 1
+	cp "$E2E_RUN_DIR/prov/bl0.bin" "$u/bl0-v3.img" || return 1
+	chmod 644 "$u"/*.img
+}
+
+guest_setup() {
+	daemon_guest_setup
+}
+
+# The bridge for the guest's kt_host requests: the model's control socket.
+host_hook() {
+	. "$E2E_ROOT/tests/e2e/kernel/host-lib.sh"
+	kt_bridge
+}
+
+guest_main() {
+	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
+	local u=$E2E_OUT/updates
+	daemon_start ready
+
+	ul_ctl install "$u/bl0-hybrid-v5.img" | tee /tmp/install.txt
+	grep -q 'installed: bl0 image for slot b, SVN 5' /tmp/install.txt || e2e_fail "install: $(cat /tmp/install.txt)"
+	e2e_assert_eq "present verified pending" "$(cat "$KT_SYS/slot_bl0_b/flags")" "sysfs slot_bl0_b/flags"
+	ul_ctl update-reset --slot b
+	daemon_prop Stages >/tmp/stages.txt
+	grep -q '"bl0" "b" "[a-z-]*" "ecdsa-p256+slh-dsa-sha2-128s" [0-9]* 5 2 ' /tmp/stages.txt ||
+		e2e_fail "no booted hybrid depth-2 BL0 SVN 5 in Stages: $(head -c 400 /tmp/stages.txt)"
+	ul_ctl commit
+	e2e_wait_for 10 "PrimarySlot b" test "$(ul_prop PrimarySlot)" = b
+	ul_cold_boot
+	e2e_wait_for 10 "RunningBl0Slot b after a cold boot" test "$(ul_prop RunningBl0Slot)" = b
+
+	ul_ctl ratchet 5
+	e2e_wait_for 10 "FloorBl0 5" test "$(ul_prop FloorBl0)" = 5
+	e2e_assert_eq 5 "$(cat "$KT_SYS/floor_bl0")" "sysfs floor_bl0"
+	ul_refused 14 Rollback "the SVN 3 image checked after the ratchet" check --slot a "$u/bl0-v3.img"
+	ul_refused_reset a "an update reset to the SVN 3 image after the ratchet"
+	daemon_save_journal
+}

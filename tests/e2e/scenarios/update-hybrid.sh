@@ -8,7 +8,7 @@
 # then refused on both paths (CheckImage: Rollback; UpdateReset keeps B).
 E2E_DESCRIPTION="update agent with a depth-2 hybrid image: install, update-reset, commit, cold boot, ratchet, old image refused"
 E2E_MODE=systemd
-E2E_TIMEOUT=120
+E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)

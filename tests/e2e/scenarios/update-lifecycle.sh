@@ -14,7 +14,7 @@
 # Waits for the device side's runtime install (E2E_REQUIRES).
 E2E_DESCRIPTION="update agent: install, update-reset, commit, cold boot, downgrade, ratchet, ROM_EXT by warm reset, bad input"
 E2E_MODE=systemd
-E2E_TIMEOUT=120
+E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)

@@ -13,7 +13,7 @@
 E2E_DESCRIPTION="otattestd update methods: AccessDenied unprivileged, bad input named errors, flash untouched"
 E2E_MODE=systemd
 E2E_BUS_VARIANTS=(dbus-broker)
-E2E_TIMEOUT=90
+E2E_TIMEOUT=150
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)

@@ -118,6 +118,10 @@ submit() { # NAME [EVIDENCE]
 
 host_hook() {
 	local n tls=()
+	# The services run in sessions of their own: stop them however the
+	# hook ends (a failed step, the runner's TERM).
+	trap 'for x in A B C; do veraison stop "$E2E_RUN_DIR/veraison-$x"; done' EXIT
+	trap 'exit 1' TERM
 	: >"$E2E_OUT/nonces-all"
 	instance A ca.corim release.corim || e2e_fail "Veraison A did not start (logs in veraison-A/logs)"
 	case $VERIFICATION_URL in https://*) ;; *) e2e_fail "Veraison A is not on HTTPS" ;; esac

@@ -25,6 +25,7 @@
 
 #include "../../libotattest/tools/otimage/idcert.h"
 #include "rom_ext.h"
+#include "tu_crl.h"
 #include "tu_main.h"
 
 static const uint8_t device_id[OTA_DEVICE_ID_BYTES] = { 0xd0, 0xd1, 0xd2, 0xd3, 0xd4, 0xd5,
@@ -451,6 +452,80 @@ START_TEST(test_chain_to_another_ca)
 	expect_only(&v,
 		    ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
 		    OTA_VERIFY_CHAIN_UNTRUSTED);
+}
+END_TEST
+
+/* A CA certificate for key named cn, issued by issuer_key/issuer (itself when NULL). */
+static X509 *issue_ca(EVP_PKEY *key, const char *cn, EVP_PKEY *issuer_key, X509 *issuer,
+		      const char *constraints)
+{
+	X509 *c = X509_new();
+
+	ck_assert_ptr_nonnull(c);
+	X509_set_version(c, X509_VERSION_3);
+	ASN1_INTEGER_set(X509_get_serialNumber(c), issuer ? 21 : 20);
+	ASN1_TIME_set_string_X509(X509_getm_notBefore(c), "20250101000000Z");
+	ASN1_TIME_set_string_X509(X509_getm_notAfter(c), "99991231235959Z");
+	X509_NAME_add_entry_by_NID(X509_get_subject_name(c), NID_commonName, MBSTRING_UTF8,
+				   (const unsigned char *)cn, -1, -1, 0);
+	X509_set_issuer_name(c, X509_get_subject_name(issuer ? issuer : c));
+	X509_set_pubkey(c, key);
+	add_ext(c, issuer ? issuer : c, NID_basic_constraints, constraints);
+	add_ext(c, issuer ? issuer : c, NID_key_usage, "critical,keyCertSign,cRLSign");
+	add_ext(c, issuer ? issuer : c, NID_subject_key_identifier, "hash");
+	add_ext(c, issuer ? issuer : c, NID_authority_key_identifier, "keyid:always");
+	ck_assert_int_gt(X509_sign(c, issuer_key ? issuer_key : key, EVP_sha256()), 0);
+	return c;
+}
+
+/*
+ * Revocation under an intermediate CA (root -> intermediate -> identity ->
+ * alias; the x5chain carries the intermediate): the certificate checked
+ * against the CRLs is the identity certificate, the alias's issuer, so the
+ * intermediate's CRL revoking it refuses the evidence.
+ */
+START_TEST(test_identity_revoked_under_an_intermediate_ca)
+{
+	EVP_PKEY *root_key = EVP_EC_gen("P-256"), *int_key = EVP_EC_gen("P-256");
+	EVP_PKEY *id_key = EVP_EC_gen("P-256"), *alias_key = EVP_EC_gen("P-256");
+	X509 *root = issue_ca(root_key, "otattest root CA", NULL, NULL, "critical,CA:TRUE,pathlen:2");
+	X509 *inter = issue_ca(int_key, "otattest intermediate CA", root_key, root,
+			       "critical,CA:TRUE,pathlen:1");
+	struct ota_trust *trust;
+	uint8_t pub[OTA_P256_PUBKEY_BYTES];
+	unsigned char *pem;
+	X509 *id, *alias;
+	char *crl;
+	size_t crl_len;
+	long n;
+	BIO *bio = BIO_new(BIO_s_mem());
+	uint32_t len;
+
+	raw_pub(id_key, pub);
+	ck_assert_uint_eq(otimage_identity_cert_issue(int_key, inter, device_id, pub, &id), OTA_OK);
+	alias = issue_alias(alias_key, id_key, id, false, device_id, TCB_RESULTS);
+	PEM_write_bio_X509(bio, root);
+	n = BIO_get_mem_data(bio, &pem);
+	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &trust), OTA_OK);
+	BIO_free(bio);
+	len = make_evidence_certs(&rec, alias_key, (X509 *const[]){ alias, id, inter }, 3, ev,
+				  sizeof(ev));
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+			  OTA_OK);
+	crl = tu_crl_pem(int_key, inter, X509_get0_serialNumber(id), 30, &crl_len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(trust, crl, crl_len), OTA_OK);
+	free(crl);
+	expect_only(&v, ota_verify_evidence(ev, len, trust, nonce, sizeof(nonce), NULL, NULL, 0, &v),
+		    OTA_VERIFY_IDENTITY_REVOKED);
+	ota_trust_free(trust);
+	X509_free(alias);
+	X509_free(id);
+	X509_free(inter);
+	X509_free(root);
+	EVP_PKEY_free(alias_key);
+	EVP_PKEY_free(id_key);
+	EVP_PKEY_free(int_key);
+	EVP_PKEY_free(root_key);
 }
 END_TEST
 
@@ -1038,6 +1113,7 @@ static Suite *verify_suite(void)
 	tcase_add_test(tc, test_wrong_nonce);
 	tcase_add_test(tc, test_every_flipped_byte_is_refused);
 	tcase_add_test(tc, test_chain_to_another_ca);
+	tcase_add_test(tc, test_identity_revoked_under_an_intermediate_ca);
 	tcase_add_test(tc, test_signature_by_another_key);
 	tcase_add_test(tc, test_leaf_that_is_a_ca_is_refused);
 	tcase_add_test(tc, test_svn_below_policy);

@@ -10,7 +10,6 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <openssl/pem.h>
@@ -18,6 +17,7 @@
 #include <otu/hex.h>
 
 #include "test_evidence_fixture.h"
+#include "tu_crl.h"
 #include "tu_main.h"
 
 static struct evfix f;
@@ -149,46 +149,10 @@ START_TEST(test_denied_delegate_is_refused)
 }
 END_TEST
 
-/* A CRL of the fixture's CA (or of ca/ca_key) revoking serial (NULL: none), as PEM. */
-static char *crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days,
-		     size_t *len)
-{
-	X509_CRL *crl = X509_CRL_new();
-	ASN1_TIME *last = ASN1_TIME_adj(NULL, time(NULL), -2, 0);
-	ASN1_TIME *next = ASN1_TIME_adj(NULL, time(NULL), valid_days - 1, 0);
-	BIO *bio = BIO_new(BIO_s_mem());
-	char *data, *out;
-	long n;
-
-	ck_assert_ptr_nonnull(crl);
-	ck_assert_int_eq(X509_CRL_set_version(crl, X509_CRL_VERSION_2), 1);
-	ck_assert_int_eq(X509_CRL_set_issuer_name(crl, X509_get_subject_name(ca)), 1);
-	ck_assert_int_eq(X509_CRL_set1_lastUpdate(crl, last), 1);
-	ck_assert_int_eq(X509_CRL_set1_nextUpdate(crl, next), 1);
-	if (serial) {
-		X509_REVOKED *r = X509_REVOKED_new();
-
-		ck_assert_int_eq(X509_REVOKED_set_serialNumber(r, (ASN1_INTEGER *)serial), 1);
-		ck_assert_int_eq(X509_REVOKED_set_revocationDate(r, last), 1);
-		ck_assert_int_eq(X509_CRL_add0_revoked(crl, r), 1);
-	}
-	ck_assert_int_gt(X509_CRL_sign(crl, ca_key, EVP_sha256()), 0);
-	ck_assert_int_eq(PEM_write_bio_X509_CRL(bio, crl), 1);
-	n = BIO_get_mem_data(bio, &data);
-	out = malloc((size_t)n);
-	memcpy(out, data, (size_t)n);
-	*len = (size_t)n;
-	BIO_free(bio);
-	ASN1_TIME_free(last);
-	ASN1_TIME_free(next);
-	X509_CRL_free(crl);
-	return out;
-}
-
 static void add_crl(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days)
 {
 	size_t n;
-	char *pem = crl_pem(ca_key, ca, serial, valid_days, &n);
+	char *pem = tu_crl_pem(ca_key, ca, serial, valid_days, &n);
 
 	ck_assert_uint_eq(ota_trust_add_crl_pem(f.trust, pem, n), OTA_OK);
 	free(pem);
@@ -270,7 +234,7 @@ START_TEST(test_policy_file_crl_beside_it)
 	uint32_t len = attest_in(OTA_LC_PROD);
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	pem = crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.identity), 30, &n);
+	pem = tu_crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.identity), 30, &n);
 	snprintf(path, sizeof(path), "%s/ca.crl", dir);
 	out = fopen(path, "w");
 	ck_assert_uint_eq(fwrite(pem, 1, n, out), n);

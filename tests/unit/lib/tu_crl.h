@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* CRLs for the verifier's revocation tests (test_verify, test_verify_rules). */
+#ifndef OTATTEST_TU_CRL_H
+#define OTATTEST_TU_CRL_H
+
+#include <stddef.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+/*
+ * A PEM X.509 v2 CRL issued by ca_key/ca, revoking serial (NULL: nothing),
+ * from two days ago until valid_days - 1 days from now (0 or less: already
+ * expired). malloc'd; its length in *len. Asserts with check.
+ */
+char *tu_crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days,
+		 size_t *len);
+
+#endif

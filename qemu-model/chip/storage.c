@@ -224,7 +224,26 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 	if (!len || !memcmp(dst, src, len))
 		return OTA_OK;
 	memcpy(dst, src, len);
-	return swhal_persist_otp_range(offset, len) == 0 ? OTA_OK : OTA_HAL_OTP_WRITE_FAILED;
+	if (swhal_persist_otp_range(offset, len) != 0)
+		return OTA_HAL_OTP_WRITE_FAILED;
+	if (++swhal_dev.otp_programs == swhal_dev.otp_power_cut_at) {
+		swhal_dev.otp_power_cut_at = 0;
+		swhal_power_off();
+		if (swhal_dev.ops.power_loss)
+			swhal_dev.ops.power_loss(swhal_dev.ops_ctx);
+		return OTA_HAL_POWER_LOST;
+	}
+	return OTA_OK;
+}
+
+void swhal_fault_otp_power_cut(uint32_t nth)
+{
+	swhal_dev.otp_power_cut_at = nth ? swhal_dev.otp_programs + nth : 0;
+}
+
+uint64_t swhal_otp_programs(void)
+{
+	return swhal_dev.otp_programs;
 }
 
 ota_status_t hal_otp_lock_counters(void)

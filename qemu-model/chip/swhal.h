@@ -125,6 +125,14 @@ enum swhal_fault {
 void swhal_fault_flash(uint32_t nth, enum swhal_fault kind);
 /* Flash writes (programs and erases) the device performed since open. */
 uint64_t swhal_flash_writes(void);
+/*
+ * Power lost right after the nth OTP program from now that changes OTP
+ * (the fuses it burned stay burned), as SWHAL_FAULT_POWER_LOSS does for
+ * flash: hal_otp_program returns HAL_POWER_LOST and the power-loss hook
+ * runs. 0 disarms. swhal_otp_programs counts them.
+ */
+void swhal_fault_otp_power_cut(uint32_t nth);
+uint64_t swhal_otp_programs(void);
 
 /*
  * The factory's or the lab's programmer, outside the chip (the model's

@@ -63,6 +63,8 @@ struct swhal_device {
 	/* fault injection */
 	uint64_t flash_writes;
 	uint64_t fault_at; /* value of flash_writes that fails; 0: none */
+	uint64_t otp_programs;     /* hal_otp_program calls that changed OTP */
+	uint64_t otp_power_cut_at; /* value of otp_programs after which power is lost; 0: none */
 	enum swhal_fault fault_kind;
 	struct swhal_tear tear;             /* how much of a torn write lands */
 	uint32_t flash_latency_us;          /* each erase or program takes this long */

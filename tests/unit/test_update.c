@@ -22,6 +22,7 @@
 #include "swhal.h"
 #include "tu_device.h"
 #include "tu_main.h"
+#include "tu_mbox.h"
 
 static struct tu_device dev;
 
@@ -39,79 +40,11 @@ static void teardown(void)
 	swhal_close();
 }
 
-/* ---- the mailbox, as the host sends it ----------------------------------- */
-
-static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
-static uint32_t resp_len;
-
-static ota_status_t cmd(uint32_t command, const void *req, uint32_t len)
-{
-	return ota_fw_command(command, req, len, resp, sizeof(resp), &resp_len);
-}
-
-static ota_status_t begin(uint32_t stage, uint32_t slot, uint32_t length, uint32_t flags)
-{
-	struct ota_req_install_begin b = { stage, slot, length, flags };
-
-	return cmd(OTA_CMD_INSTALL_BEGIN, &b, sizeof(b));
-}
-
-static ota_status_t chunk(uint32_t offset, const uint8_t *data, uint32_t len)
-{
-	static struct ota_req_install_chunk c;
-
-	memset(&c, 0, sizeof(c));
-	c.offset = offset;
-	c.length = len;
-	memcpy(c.data, data, len);
-	return cmd(OTA_CMD_INSTALL_CHUNK, &c, sizeof(c));
-}
-
-static ota_status_t finish(void)
-{
-	struct ota_req_install_finish f = { 0, 0 };
-
-	return cmd(OTA_CMD_INSTALL_FINISH, &f, sizeof(f));
-}
-
-/* BEGIN, every chunk in order, FINISH: the first refusal. */
-static ota_status_t install(uint32_t stage, uint32_t slot, const uint8_t *img, uint32_t len,
-			    uint32_t flags)
-{
-	uint32_t off, n;
-
-	OTA_TRY(begin(stage, slot, len, flags));
-	for (off = 0; off < len; off += n) {
-		n = len - off < OTA_INSTALL_CHUNK_MAX ? len - off : OTA_INSTALL_CHUNK_MAX;
-		OTA_TRY(chunk(off, img + off, n));
-	}
-	return finish();
-}
+/* ---- the mailbox, as the host sends it (tu_mbox.h) ------------------------ */
 
 static ota_status_t install_blob(uint32_t stage, uint32_t slot, const struct tu_blob *b)
 {
-	return install(stage, slot, b->data, (uint32_t)b->len, 0);
-}
-
-static ota_status_t commit(uint32_t slot)
-{
-	struct ota_req_commit c = { slot, 0 };
-
-	return cmd(OTA_CMD_COMMIT, &c, sizeof(c));
-}
-
-static ota_status_t ratchet(uint32_t stage, uint32_t floor)
-{
-	struct ota_req_ratchet r = { stage, floor };
-
-	return cmd(OTA_CMD_RATCHET, &r, sizeof(r));
-}
-
-static ota_status_t update_reset(uint32_t slot)
-{
-	struct ota_req_update u = { slot, 0 };
-
-	return cmd(OTA_CMD_UPDATE_RESET, &u, sizeof(u));
+	return tu_install(stage, slot, b->data, (uint32_t)b->len, 0);
 }
 
 static const struct ota_record_update *update_section(void)
@@ -181,14 +114,14 @@ static struct tu_blob bl0_versioned(uint32_t svn, const char *version)
 START_TEST(test_install_trial_commit_ratchet)
 {
 	struct tu_blob v2 = bl0_versioned(6, "2.0.1");
-	const struct ota_resp_install_finish *fin = (const void *)resp;
-	const struct ota_resp_boot_svc *svc = (const void *)resp;
+	const struct ota_resp_install_finish *fin = (const void *)tu_resp;
+	const struct ota_resp_boot_svc *svc = (const void *)tu_resp;
 	const struct ota_record_update *u;
 	uint8_t m[OTA_SHA256_BYTES], *flash;
 
 	/* Install v2 into B: checked, written, shown as pending. */
 	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER, &v2), OTA_OK);
-	ck_assert_uint_eq(resp_len, sizeof(*fin));
+	ck_assert_uint_eq(tu_resp_len, sizeof(*fin));
 	ck_assert_uint_eq(fin->slot, OTA_SLOT_B);
 	ck_assert_uint_eq(fin->security_version, 6);
 	ck_assert_uint_eq(fin->flags, OTA_INSTALL_RESULT_F_WRITTEN);
@@ -207,7 +140,7 @@ START_TEST(test_install_trial_commit_ratchet)
 	ck_assert_uint_eq(ota_record_validate(tu_record(), tu_record()->hdr.length), OTA_OK);
 
 	/* Update reset: B runs on trial; A is still the primary. */
-	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
 	u = update_section();
 	ck_assert_uint_eq(u->update_state, OTA_UPDATE_TRIAL);
@@ -222,8 +155,8 @@ START_TEST(test_install_trial_commit_ratchet)
 	ck_assert_uint_eq(update_section()->update_state, OTA_UPDATE_IDLE);
 
 	/* Trial again, commit: B is the primary and a cold boot stays there. */
-	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
-	ck_assert_uint_eq(commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(svc->booted_slot, OTA_SLOT_B);
 	ck_assert_uint_eq(svc->primary_slot, OTA_SLOT_B);
 	ck_assert_uint_eq(tu_boot_data().primary_slot, OTA_SLOT_B);
@@ -234,15 +167,15 @@ START_TEST(test_install_trial_commit_ratchet)
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
 	ck_assert_uint_eq(update_section()->update_state, OTA_UPDATE_IDLE);
 	/* A second commit has nothing to do: answered at once, nothing written. */
-	REFUSED_UNCHANGED(commit(OTA_SLOT_B), OTA_OK);
+	REFUSED_UNCHANGED(tu_commit(OTA_SLOT_B), OTA_OK);
 
 	/* Ratchet the BL0 floor to what runs: the old image in A is refused... */
-	ck_assert_uint_eq(ratchet(OTA_STAGE_BL0, 6), OTA_OK);
+	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 6), OTA_OK);
 	ck_assert_uint_eq(svc->floor_bl0, 6);
 	ck_assert_uint_eq(tu_boot_data().floor_bl0, 6);
 	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 6);
 	/* ...on the slow path (the update pre-check)... */
-	REFUSED_UNCHANGED(update_reset(OTA_SLOT_A), OTA_SVN_BELOW_FLOOR);
+	REFUSED_UNCHANGED(tu_update_reset(OTA_SLOT_A), OTA_SVN_BELOW_FLOOR);
 	/* ...and on the tag path, where its tag from the first boots still matches. */
 	tu_flash_xor(tu_slot_offset(OTI_BL0_B) + 600, 0x01);
 	ck_assert_int_eq(swhal_power_on(), 0);
@@ -259,7 +192,7 @@ START_TEST(test_downgrade_lowers_min_svn)
 
 	ck_assert_uint_eq(ota_boot_state()->min_svn, 5);
 	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v3), OTA_OK);
-	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_svn, 3);
 	ck_assert_uint_eq(ota_boot_state()->min_svn, 3);
 	ck_assert_uint_eq(tu_record()->hdr.min_svn, 3);
@@ -278,10 +211,10 @@ START_TEST(test_hybrid_depth2_install)
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	h = tu_bl0(2, 7, true);
 	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER, &h), OTA_OK);
-	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->sig_scheme, OTA_SCHEME_HYBRID);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->delegation_depth, 2);
-	ck_assert_uint_eq(commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
@@ -300,7 +233,7 @@ START_TEST(test_rom_ext_update_by_warm_reset)
 	r = tu_image(&s);
 	ck_assert_uint_eq(ota_boot_state()->rom_ext_slot, OTA_SLOT_A);
 	ck_assert_uint_eq(install_blob(OTA_STAGE_ROM_EXT, OTA_UPDATE_SLOT_OTHER, &r), OTA_OK);
-	ck_assert_uint_eq(cmd(OTA_CMD_WARM_RESET, NULL, 0), OTA_OK);
+	ck_assert_uint_eq(tu_cmd(OTA_CMD_WARM_RESET, NULL, 0), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->rom_ext_slot, OTA_SLOT_B);
 	ck_assert_uint_eq(ota_boot_state()->rom_ext_svn, 2);
 	ck_assert_str_eq(update_section()->slot[ota_tag_index(OTA_STAGE_ROM_EXT, OTA_SLOT_B)].version,
@@ -312,10 +245,10 @@ END_TEST
 START_TEST(test_dry_run_writes_nothing)
 {
 	struct tu_blob v2 = bl0_versioned(6, "2.0");
-	const struct ota_resp_install_finish *fin = (const void *)resp;
+	const struct ota_resp_install_finish *fin = (const void *)tu_resp;
 	uint32_t gen = tu_record()->hdr.generation;
 
-	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len,
+	REFUSED_UNCHANGED(tu_install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len,
 				  OTA_INSTALL_F_DRY_RUN),
 			  OTA_OK);
 	ck_assert_uint_eq(fin->flags, OTA_INSTALL_RESULT_F_DRY_RUN);
@@ -331,14 +264,14 @@ START_TEST(test_truncated_image)
 {
 	struct tu_blob v2 = bl0_versioned(6, NULL);
 
-	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len - 100, 0),
+	REFUSED_UNCHANGED(tu_install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len - 100, 0),
 			  OTA_MANIFEST_BAD_LENGTH);
 	/* Short of even a manifest: refused at BEGIN. */
-	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_B, 100, 0), OTA_INSTALL_BAD_LENGTH);
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, 100, 0), OTA_INSTALL_BAD_LENGTH);
 	/* Chunks that stop early: FINISH refuses. */
-	ck_assert_uint_eq(begin(OTA_STAGE_BL0, OTA_SLOT_B, (uint32_t)v2.len, 0), OTA_OK);
-	ck_assert_uint_eq(chunk(0, v2.data, 1000), OTA_OK);
-	REFUSED_UNCHANGED(finish(), OTA_INSTALL_INCOMPLETE);
+	ck_assert_uint_eq(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, (uint32_t)v2.len, 0), OTA_OK);
+	ck_assert_uint_eq(tu_install_chunk(0, v2.data, 1000), OTA_OK);
+	REFUSED_UNCHANGED(tu_install_finish(), OTA_INSTALL_INCOMPLETE);
 	tu_blob_free(&v2);
 }
 END_TEST
@@ -348,16 +281,16 @@ START_TEST(test_oversized_image)
 	static uint8_t big[8192];
 	struct tu_blob v2 = bl0_versioned(6, NULL);
 
-	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_B, dev.bl0_slot_size + 1u, 0),
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, dev.bl0_slot_size + 1u, 0),
 			  OTA_IMAGE_TOO_LARGE);
 	/* A well-formed image with bytes after it: the image is not what arrived. */
 	memcpy(big, v2.data, v2.len);
-	REFUSED_UNCHANGED(install(OTA_STAGE_BL0, OTA_SLOT_B, big, (uint32_t)v2.len + 64, 0),
+	REFUSED_UNCHANGED(tu_install(OTA_STAGE_BL0, OTA_SLOT_B, big, (uint32_t)v2.len + 64, 0),
 			  OTA_MANIFEST_BAD_LENGTH);
 	/* A chunk past the announced length. */
-	ck_assert_uint_eq(begin(OTA_STAGE_BL0, OTA_SLOT_B, 1000, 0), OTA_OK);
-	REFUSED_UNCHANGED(chunk(0, big, 1001), OTA_INSTALL_OVERRUN);
-	REFUSED_UNCHANGED(chunk(4, big, 10), OTA_INSTALL_BAD_OFFSET);
+	ck_assert_uint_eq(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, 1000, 0), OTA_OK);
+	REFUSED_UNCHANGED(tu_install_chunk(0, big, 1001), OTA_INSTALL_OVERRUN);
+	REFUSED_UNCHANGED(tu_install_chunk(4, big, 10), OTA_INSTALL_BAD_OFFSET);
 	tu_blob_free(&v2);
 }
 END_TEST
@@ -397,9 +330,9 @@ START_TEST(test_install_into_running_slot)
 {
 	struct tu_blob v2 = bl0_versioned(6, NULL);
 
-	REFUSED_UNCHANGED(begin(OTA_STAGE_BL0, OTA_SLOT_A, (uint32_t)v2.len, 0),
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_A, (uint32_t)v2.len, 0),
 			  OTA_INSTALL_RUNNING_SLOT);
-	REFUSED_UNCHANGED(begin(OTA_STAGE_ROM_EXT, OTA_SLOT_A, (uint32_t)v2.len, 0),
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_ROM_EXT, OTA_SLOT_A, (uint32_t)v2.len, 0),
 			  OTA_INSTALL_RUNNING_SLOT);
 	/* Whatever the runtime does, the chip keeps the running slot (ROM_EXT's protection). */
 	REFUSED_UNCHANGED(hal_flash_erase_page(tu_slot_offset(OTI_BL0_A)), OTA_HAL_FLASH_LOCKED);
@@ -422,12 +355,12 @@ END_TEST
 
 START_TEST(test_ratchet_above_running)
 {
-	REFUSED_UNCHANGED(ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_ABOVE_RUNNING);
-	REFUSED_UNCHANGED(ratchet(OTA_STAGE_ROM_EXT, 2), OTA_RATCHET_ABOVE_RUNNING);
-	REFUSED_UNCHANGED(ratchet(3, 1), OTA_MBOX_BAD_FIELD);
-	REFUSED_UNCHANGED(commit(OTA_SLOT_B), OTA_COMMIT_NOT_RUNNING);
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_ABOVE_RUNNING);
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_ROM_EXT, 2), OTA_RATCHET_ABOVE_RUNNING);
+	REFUSED_UNCHANGED(tu_ratchet(3, 1), OTA_MBOX_BAD_FIELD);
+	REFUSED_UNCHANGED(tu_commit(OTA_SLOT_B), OTA_COMMIT_NOT_RUNNING);
 	/* The floor at what runs is fine, and takes effect. */
-	ck_assert_uint_eq(ratchet(OTA_STAGE_BL0, 5), OTA_OK);
+	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 5), OTA_OK);
 	ck_assert_uint_eq(tu_boot_data().floor_bl0, 5);
 }
 END_TEST
@@ -457,22 +390,6 @@ END_TEST
 
 /* ---- field revocation ----------------------------------------------------- */
 
-static struct ota_revocation revocation(enum tu_key_id key, uint32_t action, uint32_t target,
-					uint32_t value, uint32_t seq, const uint8_t *device)
-{
-	struct oti_revocation_params p = { action, target, value, seq, device };
-	struct ota_revocation r;
-	struct oti_diag d;
-
-	ck_assert_uint_eq(oti_revocation_build(&p, tu_key(key), &r, &d), OTA_OK);
-	return r;
-}
-
-static ota_status_t revoke(const struct ota_revocation *r)
-{
-	return cmd(OTA_CMD_REVOKE, r, sizeof(*r));
-}
-
 /* A has a delegate that may sign up to SVN 10; B runs under another one, SVN 20. */
 static void delegate_device(void)
 {
@@ -499,19 +416,19 @@ static void delegate_device(void)
 	/* A boots first (and is tagged), then B by an update reset: what runs is SVN 20. */
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
-	ck_assert_uint_eq(update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
 }
 
 START_TEST(test_revocation_of_a_delegate)
 {
-	const struct ota_resp_boot_svc *svc = (const void *)resp;
+	const struct ota_resp_boot_svc *svc = (const void *)tu_resp;
 	struct ota_revocation r;
 	const struct ota_record_update *u;
 
 	delegate_device();
-	r = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, dev.device_id);
-	ck_assert_uint_eq(revoke(&r), OTA_OK);
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, dev.device_id);
+	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
 	ck_assert_uint_eq(svc->revocation_sequence, 1);
 	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 11);
 	u = update_section();
@@ -520,7 +437,7 @@ START_TEST(test_revocation_of_a_delegate)
 	ck_assert_uint_eq(u->revocation_value, 11);
 	ck_assert_uint_eq(u->revocation_sequence, 1);
 	/* A's delegate is revoked on the slow path (the update pre-check)... */
-	REFUSED_UNCHANGED(update_reset(OTA_SLOT_A), OTA_DELEG_REVOKED_BY_FLOOR);
+	REFUSED_UNCHANGED(tu_update_reset(OTA_SLOT_A), OTA_DELEG_REVOKED_BY_FLOOR);
 	/* ...and on a cold boot, where A is the primary with a tag from its first boot. */
 	tu_flash_xor(tu_slot_offset(OTI_BL0_B) + 600, 0x01);
 	ck_assert_int_eq(swhal_power_on(), 0);
@@ -537,39 +454,39 @@ START_TEST(test_revocation_replayed_and_bad)
 	uint8_t other[OTA_DEVICE_ID_BYTES];
 
 	delegate_device();
-	r = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
-	ck_assert_uint_eq(revoke(&r), OTA_OK); /* fleet-wide */
-	REFUSED_UNCHANGED(revoke(&r), OTA_REVOKE_REPLAYED);
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
+	ck_assert_uint_eq(tu_revoke(&r), OTA_OK); /* fleet-wide */
+	REFUSED_UNCHANGED(tu_revoke(&r), OTA_REVOKE_REPLAYED);
 	/* An older command after a newer one: replayed too. */
-	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 1, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_REPLAYED);
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 1, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_REPLAYED);
 	/* Signed by a key this device does not hold. */
-	bad = revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_UNKNOWN_SIGNER);
+	bad = tu_revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_UNKNOWN_SIGNER);
 	/* Naming the owner key, signed by another. */
-	bad = revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
+	bad = tu_revocation(TU_ROGUE, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, NULL);
 	memcpy(bad.signer_key_id, tu_key(TU_OWNER0)->key_id, OTA_KEY_ID_BYTES);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_SIG_INVALID);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_SIG_INVALID);
 	/* For another device. */
 	memset(other, 0x42, sizeof(other));
-	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, other);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_WRONG_DEVICE);
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 2, other);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_WRONG_DEVICE);
 	/* An owner may not touch ROM_EXT's floor or the creator keys. */
-	bad = revocation(TU_OWNER0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_NOT_AUTHORIZED);
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_NOT_AUTHORIZED);
 	/* Nothing that would leave the device unbootable. */
-	bad = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 21, 2, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_FLOOR_ABOVE_RUNNING);
-	bad = revocation(TU_CREATOR1, OTA_REVOKE_CREATOR_KEY, 0, 0, 2, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_KEY_IN_USE);
-	bad = revocation(TU_OWNER0, OTA_REVOKE_OWNER_KEY, 0, 0, 2, NULL);
-	REFUSED_UNCHANGED(revoke(&bad), OTA_REVOKE_KEY_IN_USE);
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 21, 2, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_FLOOR_ABOVE_RUNNING);
+	bad = tu_revocation(TU_CREATOR1, OTA_REVOKE_CREATOR_KEY, 0, 0, 2, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_KEY_IN_USE);
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_OWNER_KEY, 0, 0, 2, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_KEY_IN_USE);
 	/* A creator key revokes an unused creator key; the epoch moves. */
-	bad = revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
-	ck_assert_uint_eq(revoke(&bad), OTA_OK);
+	bad = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 2, NULL);
+	ck_assert_uint_eq(tu_revoke(&bad), OTA_OK);
 	ck_assert(ota_boot_state()->otp.creator_key_revoked[1]);
-	bad = revocation(TU_CREATOR0, OTA_REVOKE_BUMP_EPOCH, 0, 1, 3, dev.device_id);
-	ck_assert_uint_eq(revoke(&bad), OTA_OK);
+	bad = tu_revocation(TU_CREATOR0, OTA_REVOKE_BUMP_EPOCH, 0, 1, 3, dev.device_id);
+	ck_assert_uint_eq(tu_revoke(&bad), OTA_OK);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(tu_record()->hdr.epoch, 1);
@@ -587,7 +504,7 @@ START_TEST(test_rom_ext_checks_the_revocation_itself)
 	delegate_device();
 	memset(&q, 0, sizeof(q));
 	q.services = OTA_SVC_REVOKE;
-	q.revocation = revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
+	q.revocation = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
 	q.revocation.value = 15; /* changed after signing */
 	snap(&s);
 	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Power cuts and write failures at every write of an install (the slot's
+ * flash), a commit (the boot data ROM_EXT writes, its OTP anchor) and a
+ * field revocation (ROM_EXT's OTP programs: the effect, then the
+ * sequence). For each write n and each way of failing, the next cold boot
+ * succeeds and runs an image that passed - never the torn one - and the
+ * operation asked for again completes.
+ */
+#include <check.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "fw_run.h"
+#include "handoff.h"
+#include "hal.h"
+#include "swhal.h"
+#include "tu_device.h"
+#include "tu_main.h"
+#include "tu_mbox.h"
+
+static struct tu_device dev;
+static struct tu_blob v2;
+static jmp_buf cut;
+static uint32_t cuts;
+
+static void on_power_loss(void *ctx)
+{
+	(void)ctx;
+	cuts++;
+	longjmp(cut, 1);
+}
+
+static void setup(void)
+{
+	tu_device_init(&dev);
+	v2 = tu_bl0(1, 6, false);
+}
+
+static void teardown(void)
+{
+	tu_blob_free(&v2);
+	tu_device_free(&dev);
+	swhal_close();
+}
+
+/* A device that booted A once (and tagged it), with the power-loss hook. */
+static void booted_device(void)
+{
+	struct swhal_host_ops ops = { .power_loss = on_power_loss };
+
+	swhal_close();
+	tu_device_power_on(&dev);
+	swhal_set_host_ops(&ops, NULL);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+}
+
+static ota_status_t install_v2(void)
+{
+	return tu_install(OTA_STAGE_BL0, OTA_SLOT_B, v2.data, (uint32_t)v2.len, 0);
+}
+
+/* After whatever happened: the next cold boot succeeds, on a slot that passed. */
+static void must_recover(uint32_t n, const char *what, int kind)
+{
+	ota_status_t st;
+
+	swhal_fault_flash(0, SWHAL_FAULT_NONE);
+	swhal_fault_otp_power_cut(0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	st = ota_fw_boot(OTA_RESET_COLD);
+	ck_assert_msg(st == OTA_OK, "%s: fault %d at write %u: next boot %s", what, kind, n,
+		      ota_status_name(st));
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->status, OTA_OK);
+}
+
+static void cut_every_install_write(enum swhal_fault kind)
+{
+	uint64_t w, total, n;
+
+	booted_device();
+	w = swhal_flash_writes();
+	ck_assert_uint_eq(install_v2(), OTA_OK);
+	total = swhal_flash_writes() - w;
+	/* The manifest page's erase, then an erase and a program per page, then its program. */
+	ck_assert_uint_ge(total, 2);
+	for (n = 1; n <= total; n++) {
+		uint32_t before = cuts;
+
+		booted_device();
+		swhal_fault_flash((uint32_t)n, kind);
+		if (setjmp(cut) == 0) {
+			ota_status_t st = install_v2();
+
+			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
+			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
+		}
+		ck_assert_uint_eq(cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
+		must_recover((uint32_t)n, "install", kind);
+		/* A (the primary) runs; the torn B was never booted. */
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+		/* Installing again completes, and B boots on trial. */
+		ck_assert_uint_eq(install_v2(), OTA_OK);
+		ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	}
+}
+
+START_TEST(test_install_write_errors)
+{
+	cut_every_install_write(SWHAL_FAULT_WRITE_ERROR);
+}
+END_TEST
+
+START_TEST(test_install_power_cuts)
+{
+	cut_every_install_write(SWHAL_FAULT_POWER_LOSS);
+}
+END_TEST
+
+/* B installed and running on trial, ready to be committed. */
+static void trial_device(void)
+{
+	booted_device();
+	ck_assert_uint_eq(install_v2(), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+}
+
+static void cut_every_commit_write(enum swhal_fault kind)
+{
+	uint64_t w, total, n;
+
+	trial_device();
+	w = swhal_flash_writes();
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	total = swhal_flash_writes() - w;
+	ck_assert_uint_eq(total, 2); /* one boot data copy: erase, program */
+	for (n = 1; n <= total; n++) {
+		uint32_t before = cuts;
+
+		trial_device();
+		swhal_fault_flash((uint32_t)n, kind);
+		if (setjmp(cut) == 0) {
+			ota_status_t st = tu_commit(OTA_SLOT_B);
+
+			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
+			/* The boot ran; the commit did not land and the answer says so. */
+			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
+			ck_assert_uint_eq(ota_boot_state()->boot_status, OTA_OK);
+		}
+		ck_assert_uint_eq(cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
+		must_recover((uint32_t)n, "commit", kind);
+		/* Not committed: back on A. Asking again from B commits. */
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+		ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+		ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+		ck_assert_int_eq(swhal_power_on(), 0);
+		ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	}
+}
+
+START_TEST(test_commit_write_errors)
+{
+	cut_every_commit_write(SWHAL_FAULT_WRITE_ERROR);
+}
+END_TEST
+
+START_TEST(test_commit_power_cuts)
+{
+	cut_every_commit_write(SWHAL_FAULT_POWER_LOSS);
+}
+END_TEST
+
+/* The commit's OTP anchor: power lost right after it, the new copy is already in flash. */
+START_TEST(test_commit_power_cut_after_the_anchor)
+{
+	uint64_t o;
+	uint32_t before;
+
+	trial_device();
+	o = swhal_otp_programs();
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(swhal_otp_programs() - o, 1);
+	trial_device();
+	before = cuts;
+	swhal_fault_otp_power_cut(1);
+	if (setjmp(cut) == 0) {
+		(void)tu_commit(OTA_SLOT_B);
+		ck_abort_msg("the cut did not fire");
+	}
+	ck_assert_uint_eq(cuts, before + 1);
+	must_recover(1, "commit anchor", SWHAL_FAULT_POWER_LOSS);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B); /* the copy landed */
+}
+END_TEST
+
+/* Every OTP program of a revocation: the floor, then the sequence. */
+START_TEST(test_revocation_power_cuts)
+{
+	struct ota_revocation r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6,
+						1, NULL);
+	uint64_t o, total, n;
+
+	trial_device();
+	o = swhal_otp_programs();
+	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
+	total = swhal_otp_programs() - o;
+	ck_assert_uint_eq(total, 2);
+	for (n = 1; n <= total; n++) {
+		uint32_t before;
+
+		trial_device();
+		before = cuts;
+		swhal_fault_otp_power_cut((uint32_t)n);
+		if (setjmp(cut) == 0)
+			(void)tu_revoke(&r);
+		ck_assert_uint_eq(cuts, before + 1);
+		must_recover((uint32_t)n, "revocation", SWHAL_FAULT_POWER_LOSS);
+		/* The floor is in force (it was burned first); A, below it, is refused. */
+		ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 6);
+		ck_assert_uint_eq(tu_attempt(OTA_STAGE_BL0, OTA_SLOT_A)->status, OTA_SVN_BELOW_FLOOR);
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+		/* Sent again: in force already, or replayed - never applied twice. */
+		ck_assert_uint_eq(tu_revoke(&r), n == 1 ? OTA_REVOKE_NOT_RAISED : OTA_REVOKE_REPLAYED);
+	}
+}
+END_TEST
+
+static Suite *update_powercut_suite(void)
+{
+	Suite *s = suite_create("update_powercut");
+	TCase *t = tcase_create("cuts");
+
+	tcase_add_checked_fixture(t, setup, teardown);
+	tcase_set_timeout(t, 300);
+	tcase_add_test(t, test_install_write_errors);
+	tcase_add_test(t, test_install_power_cuts);
+	tcase_add_test(t, test_commit_write_errors);
+	tcase_add_test(t, test_commit_power_cuts);
+	tcase_add_test(t, test_commit_power_cut_after_the_anchor);
+	tcase_add_test(t, test_revocation_power_cuts);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+OTA_TEST_MAIN(update_powercut_suite)

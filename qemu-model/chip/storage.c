@@ -98,6 +98,15 @@ static bool write_faults(void)
 	return true;
 }
 
+/* An injected power cut: everything off, the host told (tests longjmp out there). */
+static ota_status_t lose_power(void)
+{
+	swhal_power_off();
+	if (swhal_dev.ops.power_loss)
+		swhal_dev.ops.power_loss(swhal_dev.ops_ctx);
+	return OTA_HAL_POWER_LOST;
+}
+
 /*
  * The write of [addr, addr + len) is in flash: persist its bytes (a torn
  * write's too, as much as landed, with the rest of its range as it was),
@@ -112,12 +121,8 @@ static ota_status_t finish_write(bool torn, uint32_t addr, uint32_t len)
 		return r == 0 ? OTA_OK : OTA_HAL_FLASH_WRITE_FAILED;
 	swhal_dev.fault_kind = SWHAL_FAULT_NONE;
 	swhal_dev.fault_at = 0;
-	if (kind == SWHAL_FAULT_POWER_LOSS) {
-		swhal_power_off();
-		if (swhal_dev.ops.power_loss)
-			swhal_dev.ops.power_loss(swhal_dev.ops_ctx);
-		return OTA_HAL_POWER_LOST;
-	}
+	if (kind == SWHAL_FAULT_POWER_LOSS)
+		return lose_power();
 	return OTA_HAL_FLASH_WRITE_FAILED;
 }
 
@@ -228,10 +233,7 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 		return OTA_HAL_OTP_WRITE_FAILED;
 	if (++swhal_dev.otp_programs == swhal_dev.otp_power_cut_at) {
 		swhal_dev.otp_power_cut_at = 0;
-		swhal_power_off();
-		if (swhal_dev.ops.power_loss)
-			swhal_dev.ops.power_loss(swhal_dev.ops_ctx);
-		return OTA_HAL_POWER_LOST;
+		return lose_power();
 	}
 	return OTA_OK;
 }

@@ -43,15 +43,7 @@ if ! command -v go >/dev/null; then
 	exit 0
 fi
 make -s veraison-tools >/dev/null || fail_early "make veraison-tools failed (the Go build of the scheme)"
-# The scheme's own Go unit tests first (make veraison-test).
-if make -s veraison-test >"$work_log" 2>&1; then
-	pass=$((pass + 1))
-	echo "ok - go vet and go test of the scheme"
-else
-	fail=$((fail + 1))
-	sed 's/^/    /' "$work_log"
-	echo "not ok - go vet and go test of the scheme"
-fi
+
 
 work=$(mktemp -d)
 trap 'rm -rf "$work" "$work_log"' EXIT
@@ -84,6 +76,17 @@ make_ev() {
 
 make_ev good
 nonce=$(cat "$work/good/nonce.hex")
+# The scheme's own Go unit tests first (make veraison-test), those that
+# need evidence given this run's.
+if OTATTEST_EVIDENCE_DIR=$work/good make -s veraison-test VERAISON_TEST_FLAGS=-v >"$work_log" 2>&1 &&
+	! grep -q -- '--- SKIP' "$work_log"; then
+	pass=$((pass + 1))
+	echo "ok - go vet and go test of the scheme"
+else
+	fail=$((fail + 1))
+	sed 's/^/    /' "$work_log"
+	echo "not ok - go vet and go test of the scheme"
+fi
 agree "an honest device" "$work/good/evidence.cose" "$work/good/ca.pem" --nonce "$nonce"
 agree "no nonce checked" "$work/good/evidence.cose" "$work/good/ca.pem" --no-nonce
 agree "a wrong nonce" "$work/good/evidence.cose" "$work/good/ca.pem" \

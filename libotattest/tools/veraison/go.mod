@@ -7,6 +7,7 @@ require (
 	github.com/lestrrat-go/jwx/v2 v2.0.11
 	github.com/veraison/corim v1.1.3-0.20241003171039-fe09de9f3764
 	github.com/veraison/ear v1.1.2
+	github.com/veraison/eat v0.0.0-20220117140849-ddaf59d69f53
 	github.com/veraison/go-cose v1.3.0-rc.1
 	github.com/veraison/services v0.0.2501
 	github.com/veraison/swid v1.1.1-0.20230911094910-8ffdd07a22ca
@@ -95,7 +96,6 @@ require (
 	github.com/veraison/ccatoken v1.3.1 // indirect
 	github.com/veraison/cmw v0.1.0 // indirect
 	github.com/veraison/dice v0.0.1 // indirect
-	github.com/veraison/eat v0.0.0-20220117140849-ddaf59d69f53 // indirect
 	github.com/veraison/parsec v0.2.1-0.20240912163334-0368b9c16228 // indirect
 	github.com/veraison/psatoken v1.2.1-0.20240912124429-aec3ece7886e // indirect
 	github.com/x448/float16 v0.8.4 // indirect

@@ -31,6 +31,17 @@ int main(void)
 	printf("\tNonceMin        = %u // OTA_NONCE_MIN\n", (unsigned)OTA_NONCE_MIN);
 	printf("\tNonceMax        = %u // OTA_NONCE_MAX\n", (unsigned)OTA_NONCE_MAX);
 	printf("\tStatusOK        = 0x%x // OTA_OK\n", (unsigned)OTA_OK);
+	/*
+	 * The alias certificate's vendorInfo versions: DeviceState's, and
+	 * StageResults' (version 2 adds the path reason and usage flags;
+	 * a header without OTA_TCB_RESULTS_VERSION has both at version 1).
+	 */
+	printf("\tTCBInfoVersion  = %u // OTA_TCB_INFO_VERSION\n", (unsigned)OTA_TCB_INFO_VERSION);
+#ifdef OTA_TCB_RESULTS_VERSION
+	printf("\tTCBResultsVersion = %u // OTA_TCB_RESULTS_VERSION\n", (unsigned)OTA_TCB_RESULTS_VERSION);
+#else
+	printf("\tTCBResultsVersion = %u // OTA_TCB_INFO_VERSION\n", (unsigned)OTA_TCB_INFO_VERSION);
+#endif
 	printf(")\n\n");
 	printf("// The refusal table (refusal.h, OTA_REFUSAL_LIST): status, claim, value.\n");
 	printf("var refusalRows = map[string]Refusal{\n");

@@ -39,6 +39,10 @@ func checkResults(t *CertStage, a *Attempt, v *Verdict) {
 	sameU32(v, st, a.Stage, "signature scheme", a.SigScheme, t.SigScheme)
 	sameU32(v, st, a.Stage, "delegation depth", a.Depth(), t.Depth)
 	sameU32(v, st, a.Stage, "tag key version", a.TagKeyVersion, t.TagKeyVersion)
+	if TCBResultsVersion >= 2 {
+		sameU32(v, st, a.Stage, "path reason", a.PathReason, t.PathReason)
+		sameU32(v, st, a.Stage, "usage flags", a.UsageFlags, t.UsageFlags)
+	}
 	ids := a.Component.Authorities
 	for k := 0; k < len(ids) && k < len(t.KeyIDs); k++ {
 		if bytes.Equal(ids[k], t.KeyIDs[k]) {

@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/veraison/eat"
 )
 
 // Component is one measured component (draft-ietf-rats-eat-measured-component).
@@ -206,8 +208,17 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 		return nil, bad("the claims set has a claim this profile does not define")
 	}
 	c := &Claims{}
-	if p, ok := m[ClaimEATProfile].(string); !ok || p != EATProfile {
-		if p == EATProfileV1 {
+	// eat_profile: a URI profile (a tstr, RFC 9711 section 4.3.2), read
+	// with the eat library's Profile.
+	text, ok := m[ClaimEATProfile].(string)
+	var prof string
+	if ok {
+		if p, err := eat.NewProfile(text); err == nil && p.IsURI() {
+			prof, _ = p.Get()
+		}
+	}
+	if prof != EATProfile {
+		if prof == EATProfileV1 {
 			return nil, bad("profile %s is retired", EATProfileV1)
 		}
 		return nil, bad("eat_profile is not %s", EATProfile)
@@ -221,8 +232,10 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ueid[0] != UEIDTypeRand {
-		return nil, bad("ueid is not of the RAND type")
+	// RFC 9711's UEID, as Veraison's eat library reads it: the RAND type
+	// with the 16-byte device id (128 bits, the least it allows).
+	if err := eat.UEID(ueid).Validate(); err != nil || ueid[0] != eat.UEIDTypeRAND {
+		return nil, bad("ueid is not a RAND-type UEID")
 	}
 	c.DeviceID = ueid[1:]
 	oemid, err := bstr(m[ClaimOEMID], OEMIDBytes, "oemid")

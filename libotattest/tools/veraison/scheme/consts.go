@@ -83,7 +83,6 @@ const (
 	MaxDelegationDepth = 2
 	StageFlagBooted    = 0x1
 	StageFlagFallback  = 0x2
-	UEIDTypeRand       = 0x01
 )
 
 // Claims set keys (evidence.h, profile v2).

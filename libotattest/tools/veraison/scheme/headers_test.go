@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/veraison/eat"
 )
 
 const includeDir = "../../../include/otattest/"
@@ -63,6 +65,7 @@ func TestConstsMatchEvidenceHeader(t *testing.T) {
 		"OTA_MC_ALG_SHA256": MCAlgSHA256, "OTA_MC_VERSION_SCHEME": MCVersionScheme,
 		"OTA_MEASRES_SUCCESS": MeasResSuccess, "OTA_MEASRES_FAIL": MeasResFail,
 		"OTA_MEASRES_NOT_RUN": MeasResNotRun, "OTA_OEMID_BYTES": OEMIDBytes,
+		"OTA_UEID_TYPE_RAND": eat.UEIDTypeRAND,
 	} {
 		if got := defineInt(t, h, name); got != want {
 			t.Errorf("%s is %d in evidence.h, %d here", name, got, want)

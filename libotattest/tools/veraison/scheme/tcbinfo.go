@@ -45,6 +45,8 @@ type CertStage struct {
 	SigScheme     uint32
 	Depth         uint32
 	TagKeyVersion uint32
+	PathReason    uint32   // StageResults version 2 on
+	UsageFlags    uint32   // StageResults version 2 on
 	KeyIDs        [][]byte // root key id, then each delegate's
 }
 
@@ -107,12 +109,14 @@ func readFlags(s *cryptobyte.String) (uint32, bool) {
 	return uint32(b[1])<<24 | uint32(b[2])<<16 | uint32(b[3])<<8 | uint32(b[4]), true
 }
 
-func readVendorInfo(s *cryptobyte.String) (cryptobyte.String, bool) {
+// readVendorInfo reads vendorInfo's SEQUENCE, which must start with the
+// version the headers give it (TCBInfoVersion, TCBResultsVersion).
+func readVendorInfo(s *cryptobyte.String, version uint32) (cryptobyte.String, bool) {
 	var octets, seq cryptobyte.String
 	if !s.ReadASN1(&octets, tagVendorInfo) || !octets.ReadASN1(&seq, cbasn1.SEQUENCE) || !octets.Empty() {
 		return nil, false
 	}
-	if v, ok := readUint32(&seq, cbasn1.INTEGER); !ok || v != 1 {
+	if v, ok := readUint32(&seq, cbasn1.INTEGER); !ok || v != version {
 		return nil, false
 	}
 	return seq, true
@@ -166,7 +170,7 @@ func parseMultiTcbInfo(value []byte) (*AliasInfo, error) {
 			if d.Flags, ok = readFlags(&e); !ok {
 				return nil, errTcbShape
 			}
-			vi, ok := readVendorInfo(&e)
+			vi, ok := readVendorInfo(&e, TCBInfoVersion)
 			if !ok || !readUints(&vi, &d.Lifecycle, &d.Epoch, &d.MinSVN, &d.FloorROMExt,
 				&d.FloorBL0, &d.ChainMaxSVN, &d.TagKeyVersion) || !vi.Empty() || !e.Empty() {
 				return nil, errTcbShape
@@ -200,9 +204,16 @@ func parseMultiTcbInfo(value []byte) (*AliasInfo, error) {
 		if _, ok = readFlags(&e); !ok {
 			return nil, errTcbShape
 		}
-		vi, ok := readVendorInfo(&e)
+		vi, ok := readVendorInfo(&e, TCBResultsVersion)
 		if !ok || !readUints(&vi, &st.Path, &st.SigScheme, &st.Depth, &st.TagKeyVersion) ||
 			st.Depth > MaxDelegationDepth {
+			return nil, errTcbShape
+		}
+		if TCBResultsVersion >= 2 && !readUints(&vi, &st.PathReason, &st.UsageFlags) {
+			return nil, errTcbShape
+		}
+		if st.Path > PathSignatureRetagged || st.SigScheme > SigHybrid || st.PathReason > ReasonMax ||
+			st.UsageFlags&^CapAll != 0 {
 			return nil, errTcbShape
 		}
 		for k := uint32(0); k <= st.Depth; k++ {

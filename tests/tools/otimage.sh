@@ -71,10 +71,10 @@ mode_of() { stat -c %a "$1"; }
 
 # ---- help and usage -----------------------------------------------------
 rc "otimage --help" 0 --help
-for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign revocation; do
 	check "tool help lists $c" grep -q "^    $c " out.txt
 done
-for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign; do
+for c in keygen sign delegate owner-config pack provision fuse inspect ca ca-sign revocation; do
 	rc "$c --help" 0 "$c" --help
 	check "$c --help is a manual page" \
 		bash -c 'grep -q "^NAME" out.txt && grep -q "^SYNOPSIS" out.txt && grep -q "^OPTIONS" out.txt && grep -q "^EXIT STATUS" out.txt && grep -q "^EXAMPLES" out.txt'
@@ -676,6 +676,27 @@ rc "inspect: truncated boot record" $E_MALFORMED inspect rec-short.bin
 err_is "otimage: rec-short.bin: record.length: boot record length field is inconsistent"
 rc "inspect text output" 0 inspect chain.img
 check "text output is key: value lines" grep -q "^security_version: 6$" out.txt
+
+# ---- field revocation commands and the version string ------------------------
+rc "revocation: an owner's BL0 floor for one device" 0 revocation --key root.pem --sequence 3 \
+	--floor bl0=11 --device 00112233445566778899aabbccddeeff --out rev3.bin --json
+check "revocation is 144 bytes" test "$(stat -c %s rev3.bin)" = 144
+jqt "revocation: what was signed" '.format == "revocation" and .action == "raise-floor" and .value == 11 and .sequence == 3 and .device == "00112233445566778899aabbccddeeff"' out.txt
+rc "inspect reads it" 0 inspect rev3.bin
+check "inspect names the action" grep -q "^action: raise-floor$" out.txt
+rc "revocation: sequence 0" $E_INVALID revocation --key root.pem --sequence 0 --epoch 2 --out rev0.bin
+absent rev0.bin
+rc "revocation: sequence past 256" $E_INVALID revocation --key root.pem --sequence 257 --epoch 2 --out rev0.bin
+rc "revocation: two actions" $E_USAGE revocation --key root.pem --sequence 4 --epoch 2 --floor bl0=1 --out rev0.bin
+rc "revocation: a public key cannot sign" $E_INVALID revocation --key root.pub --sequence 4 --epoch 2 --out rev0.bin
+absent rev0.bin
+rc "sign: a version string" 0 sign --key root.pem --stage rom_ext --svn 2 --payload code.bin \
+	--version-string 2.4.1-rc1 --out versioned.img --json
+rc "inspect shows it" 0 inspect versioned.img
+check "version_string: 2.4.1-rc1" grep -q "^version_string: 2.4.1-rc1$" out.txt
+rc "sign: a version string of 17 characters" $E_INVALID sign --key root.pem --stage rom_ext --svn 2 \
+	--payload code.bin --version-string 12345678901234567 --out versioned2.img
+absent versioned2.img
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -23,7 +23,7 @@ static const char sign_help[] =
 	"    otimage sign --key KEY [--cert CERT]... --out IMAGE [--config FILE]\n"
 	"                 [--stage rom_ext|bl0] [--svn N] [--payload FILE] [--slots MASK]\n"
 	"                 [--lifecycle MASK] [--flags CAPS] [--device any|ID]\n"
-	"                 [--max-key-version N] [--salt HEX|random]\n"
+	"                 [--max-key-version N] [--salt HEX|random] [--version-string TEXT]\n"
 	"                 [--otp OTP] [--owner-config CFG] [--root-key PUB] [--force] [--json]\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -54,7 +54,10 @@ static const char sign_help[] =
 	"        device             --device           any, or a 32-hex-digit device id\n"
 	"        max_key_version    --max-key-version  highest tag key version (default 64)\n"
 	"        salt               --salt             64 hex digits or 'random': a SALT\n"
-	"                                              extension mixed into the tag key\n"
+	"                                              extension mixed into the tag key\n"	"        version            --version-string   the image's version (\"2.4.1\"): up to\n"
+	"                                              16 printable ASCII characters, signed;\n"
+	"                                              the device's record and install answer\n"
+	"                                              show it (default: none)\n"
 	"    Without a certificate, slots, lifecycle, flags and device default to all,\n"
 	"    all, tag-boot and any; with one they default to the leaf's constraints.\n"
 	"\n"
@@ -84,7 +87,7 @@ static const char sign_help[] =
 
 enum {
 	S_STAGE, S_SVN, S_PAYLOAD, S_SLOTS, S_LIFECYCLE, S_FLAGS, S_DEVICE, S_MAXKV, S_SALT,
-	S_COUNT
+	S_VERSION, S_COUNT
 };
 
 static void settings_init(struct oti_setting *s)
@@ -94,7 +97,7 @@ static void settings_init(struct oti_setting *s)
 		{ "payload", "--payload" },   { "slots", "--slots" },
 		{ "lifecycle", "--lifecycle" }, { "flags", "--flags" },
 		{ "device", "--device" },     { "max_key_version", "--max-key-version" },
-		{ "salt", "--salt" },
+		{ "salt", "--salt" },         { "version", "--version-string" },
 	};
 	int i;
 
@@ -160,6 +163,17 @@ static ota_status_t sign_params(struct oti_setting *s, const char *config,
 		}
 	}
 
+	if (s[S_VERSION].value) {
+		size_t n = strlen(s[S_VERSION].value);
+
+		if (n > sizeof(p->version_string))
+			return oti_setting_error(&s[S_VERSION], OTA_TOOL_BAD_VALUE, d,
+						 "at most 16 printable ASCII characters");
+		memcpy(p->version_string, s[S_VERSION].value, n);
+		if (!ota_version_string_ok(p->version_string))
+			return oti_setting_error(&s[S_VERSION], OTA_TOOL_BAD_VALUE, d,
+						 "printable ASCII only");
+	}
 	if (!s[S_PAYLOAD].value)
 		return oti_diag_set(d, OTA_TOOL_BAD_VALUE, NULL, "--payload", "required");
 	/* A payload named in a config file is relative to that file. */
@@ -218,6 +232,7 @@ int oti_cmd_sign(int argc, char **argv)
 		{ "device", required_argument, NULL, 's' },
 		{ "max-key-version", required_argument, NULL, 's' },
 		{ "salt", required_argument, NULL, 's' },
+		{ "version-string", required_argument, NULL, 's' },
 		{ "otp", required_argument, NULL, 'O' },
 		{ "owner-config", required_argument, NULL, 'W' },
 		{ "root-key", required_argument, NULL, 'r' },

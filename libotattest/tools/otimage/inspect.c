@@ -50,6 +50,7 @@ enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len)
 		{ OTA_TAG_TABLE_MAGIC, OTI_FILE_TAG_TABLE },
 		{ OTA_IDCERT_MAGIC, OTI_FILE_IDCERT },
 		{ OTA_RECORD_MAGIC, OTI_FILE_RECORD },
+		{ OTA_REVOCATION_MAGIC, OTI_FILE_REVOCATION },
 		{ OTI_SPXKEY_MAGIC, OTI_FILE_KEY_SPX },
 	};
 	uint32_t m0 = magic_at(buf, len, 0);
@@ -85,6 +86,7 @@ const char *oti_file_kind_name(enum oti_file_kind k)
 	case OTI_FILE_KEY_PEM: return "key";
 	case OTI_FILE_KEY_SPX: return "slhdsa-key";
 	case OTI_FILE_X509: return "x509-certificate";
+	case OTI_FILE_REVOCATION: return "revocation";
 	case OTI_FILE_UNKNOWN: break;
 	}
 	return "unknown";
@@ -137,6 +139,7 @@ ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len
 	case OTI_FILE_KEY_PEM: st = oti_inspect_key(&o, path, buf, len, d); break;
 	case OTI_FILE_KEY_SPX: st = oti_inspect_spx_key(&o, buf, len, d); break;
 	case OTI_FILE_X509: st = oti_inspect_x509(&o, buf, len, d); break;
+	case OTI_FILE_REVOCATION: st = oti_inspect_revocation(&o, buf, len, d); break;
 	default: st = OTA_TOOL_UNKNOWN_FILE; break;
 	}
 	oti_out_finish(&o);

@@ -25,6 +25,8 @@ ota_status_t oti_inspect_tag_table(struct oti_out *o, const uint8_t *buf, size_t
 				   struct oti_diag *d);
 ota_status_t oti_inspect_idcert(struct oti_out *o, const uint8_t *buf, size_t len,
 				struct oti_diag *d);
+ota_status_t oti_inspect_revocation(struct oti_out *o, const uint8_t *buf, size_t len,
+				    struct oti_diag *d);
 ota_status_t oti_inspect_record(struct oti_out *o, const uint8_t *buf, size_t len,
 				struct oti_diag *d);
 ota_status_t oti_inspect_key(struct oti_out *o, const char *path, const uint8_t *buf, size_t len,

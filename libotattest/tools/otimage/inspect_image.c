@@ -77,6 +77,14 @@ void oti_print_image_summary(struct oti_out *o, const struct ota_image_view *v)
 	oti_out_str(o, "stage", m->identifier == OTA_ID_ROM_EXT ? "rom_ext" : "bl0");
 	oti_out_u64(o, "image_length", m->image_length);
 	oti_out_u64(o, "security_version", m->security_version);
+	{
+		char version[OTA_VERSION_STRING_BYTES + 1];
+
+		/* The parser passed it: printable ASCII, NUL padded. */
+		memcpy(version, m->version_string, OTA_VERSION_STRING_BYTES);
+		version[OTA_VERSION_STRING_BYTES] = '\0';
+		oti_out_str(o, "version_string", version);
+	}
 	oti_out_hex(o, "signer_key_id", m->signer_key_id, sizeof(m->signer_key_id));
 	oti_out_u64(o, "delegation_depth", v->cert_count);
 	oti_out_bool(o, "hybrid", v->spxs_offset != 0);

@@ -31,6 +31,7 @@ static const char main_help[] =
 	"    ca            create a manufacturer CA for device identity certificates\n"
 	"    ca-sign       issue a device identity certificate for a device's CSR\n"
 	"    corim         sign a release's reference values (its images) as a CoRIM\n"
+	"    revocation    sign a field revocation command (a floor, a key, the epoch)\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    File formats are documented byte by byte in docs/formats.md, the tool in\n"
@@ -72,6 +73,7 @@ static const struct {
 	{ "ca", oti_cmd_ca },
 	{ "ca-sign", oti_cmd_ca_sign },
 	{ "corim", oti_cmd_corim },
+	{ "revocation", oti_cmd_revocation },
 };
 
 int main(int argc, char **argv)

@@ -70,6 +70,7 @@ int oti_cmd_fuse(int argc, char **argv);
 int oti_cmd_owner_config(int argc, char **argv);
 int oti_cmd_inspect(int argc, char **argv);
 int oti_cmd_corim(int argc, char **argv);
+int oti_cmd_revocation(int argc, char **argv);
 
 /* Shared by the subcommands. */
 const char *oti_fourcc(uint32_t v, char buf[5]);

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "inspect.h"
 #include "otimage.h"
 
 ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
@@ -53,4 +54,37 @@ ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
 	memcpy(out->signer_key_id, signer->key_id, OTA_KEY_ID_BYTES);
 	ota_revocation_digest(out, digest);
 	return oti_ecdsa_sign(signer, digest, out->signature);
+}
+
+static const char *action_name(uint32_t action)
+{
+	switch (action) {
+	case OTA_REVOKE_RAISE_FLOOR: return "raise-floor";
+	case OTA_REVOKE_CREATOR_KEY: return "revoke-creator-key";
+	case OTA_REVOKE_OWNER_KEY: return "revoke-owner-key";
+	case OTA_REVOKE_BUMP_EPOCH: return "bump-epoch";
+	}
+	return "unknown";
+}
+
+ota_status_t oti_inspect_revocation(struct oti_out *o, const uint8_t *buf, size_t len,
+				    struct oti_diag *d)
+{
+	struct ota_revocation r;
+
+	OTA_TRY(oti_inspect_exact(buf, len, &r, sizeof(r), OTA_REVOKE_MALFORMED,
+				  OTA_REVOKE_MALFORMED, "revocation", d));
+	if (r.version != OTA_REVOCATION_VERSION || r.size != sizeof(r))
+		return oti_diag_set(d, OTA_REVOKE_MALFORMED, NULL, "revocation.version", NULL);
+	oti_out_str(o, "action", action_name(r.action));
+	oti_out_u64(o, "target", r.target);
+	oti_out_u64(o, "value", r.value);
+	oti_out_u64(o, "sequence", r.sequence);
+	if (ota_all_zero(r.device_id, sizeof(r.device_id)))
+		oti_out_str(o, "device", "any");
+	else
+		oti_out_hex(o, "device", r.device_id, sizeof(r.device_id));
+	oti_out_hex(o, "signer_key_id", r.signer_key_id, sizeof(r.signer_key_id));
+	oti_out_hex(o, "signature", r.signature, sizeof(r.signature));
+	return OTA_OK;
 }

@@ -88,13 +88,13 @@ static void put_flags(struct ota_der *d, uint32_t flags)
 }
 
 /* vendorInfo [8] IMPLICIT OCTET STRING holding SEQUENCE { version, v[0..n) ... }. */
-static void vendor_info_begin(struct ota_der *d, const uint32_t *v, uint32_t n)
+static void vendor_info_begin(struct ota_der *d, uint32_t version, const uint32_t *v, uint32_t n)
 {
 	uint32_t i;
 
 	ota_der_begin(d, OTA_DER_CONTEXT_PRIM(8));
 	ota_der_begin(d, OTA_DER_SEQUENCE);
-	ota_der_put_uint(d, OTA_TCB_INFO_VERSION);
+	ota_der_put_uint(d, version);
 	for (i = 0; i < n; i++)
 		ota_der_put_uint(d, v[i]);
 }
@@ -127,7 +127,7 @@ static void put_rom_entry(struct ota_der *d, const struct ota_record_header *h, 
 	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), OTA_TCB_LAYER_ROM);
 	put_fwids(d, h->rom_identity);
 	put_flags(d, flags);
-	vendor_info_begin(d, state, sizeof(state) / sizeof(state[0]));
+	vendor_info_begin(d, OTA_TCB_INFO_VERSION, state, sizeof(state) / sizeof(state[0]));
 	vendor_info_end(d);
 	ota_der_end(d);
 }
@@ -135,13 +135,16 @@ static void put_rom_entry(struct ota_der *d, const struct ota_record_header *h, 
 /*
  * A booted stage's DiceTcbInfo: model = stage name, svn, layer = stage,
  * fwids = measurement, and in vendorInfo the results of its check: path,
- * scheme, depth, tag key version, then the root key id and each
- * delegate's (depth + 1 OCTET STRINGs).
+ * scheme, depth, tag key version, why not the tag path and the effective
+ * usage flags (DEBUG: the runtime must not be the one to say whether it
+ * may keep debug features), then the root key id and each delegate's
+ * (depth + 1 OCTET STRINGs).
  */
 static void put_stage_entry(struct ota_der *d, const struct ota_stage_record *s, uint32_t flags)
 {
 	const uint32_t results[] = { s->path, s->sig_scheme, s->delegation_depth,
-				     s->tag_key_version };
+				     s->tag_key_version, s->path_reason,
+				     s->effective.usage.flags };
 	uint32_t k;
 
 	entry_begin(d, ota_stage_name(s->stage));
@@ -149,7 +152,7 @@ static void put_stage_entry(struct ota_der *d, const struct ota_stage_record *s,
 	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), s->stage);
 	put_fwids(d, s->measurement);
 	put_flags(d, flags);
-	vendor_info_begin(d, results, sizeof(results) / sizeof(results[0]));
+	vendor_info_begin(d, OTA_TCB_RESULTS_VERSION, results, sizeof(results) / sizeof(results[0]));
 	for (k = 0; k <= s->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++)
 		ota_der_put(d, OTA_DER_OCTET_STRING, s->key_ids[k], OTA_KEY_ID_BYTES);
 	vendor_info_end(d);

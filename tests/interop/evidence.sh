@@ -178,6 +178,8 @@ lie_refused depth VERIFY_RESULT_MISMATCH bl0 "bl0 delegation depth"
 lie_refused path VERIFY_RESULT_MISMATCH rom_ext "rom_ext path"
 lie_refused scheme VERIFY_RESULT_MISMATCH rom_ext "rom_ext signature scheme"
 lie_refused stage-tag-key-version VERIFY_RESULT_MISMATCH bl0 "bl0 tag key version"
+lie_refused path-reason VERIFY_RESULT_MISMATCH bl0 "bl0 path reason"
+lie_refused usage-flags VERIFY_RESULT_MISMATCH bl0 "bl0 usage flags"
 lie_refused min-svn VERIFY_STATE_MISMATCH - "min SVN"
 lie_refused epoch VERIFY_STATE_MISMATCH - "epoch"
 lie_refused lifecycle VERIFY_STATE_MISMATCH - "lifecycle"
@@ -191,6 +193,10 @@ printf 'max_delegation_depth = 0\n' >"$work/rule.policy"
 expect_refusal VERIFY_RESULT_MISMATCH bl0 true "a depth-0 claim under max_delegation_depth = 0" \
 	--ca "$work/lie-depth/ca.pem" --nonce "$(cat "$work/lie-depth/nonce.hex")" \
 	--policy "$work/rule.policy" "$work/lie-depth/evidence.cose"
+printf 'debug_images_allowed = false\n' >"$work/nodebug.policy"
+expect_refusal VERIFY_RESULT_MISMATCH bl0 true "a DEBUG image claimed without DEBUG under debug_images_allowed = false" \
+	--ca "$work/lie-usage-flags/ca.pem" --nonce "$(cat "$work/lie-usage-flags/nonce.hex")" \
+	--policy "$work/nodebug.policy" "$work/lie-usage-flags/evidence.cose"
 
 printf 'min_svn_bl0 = lots\n' >"$work/bad.policy"
 expect_rc 10 "otattest-verify: malformed policy is exit 10" \

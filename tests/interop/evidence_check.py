@@ -145,11 +145,12 @@ def certified(alias):
         if e[0x87] != device["flags"]:
             raise ValueError("stage flags differ from the ROM's")
         info = e["info"]
-        if [t for t, _ in info[:5]] != [0x02] * 5 or der_uint(info[0][1]) != 1:
-            raise ValueError("StageResults is not version 1 and four INTEGERs")
-        r = dict(zip("path sig_scheme depth tag_key_version".split(),
-                     [der_uint(c) for _, c in info[1:5]]))
-        ids = info[5:]
+        # version 2: version 1 lacked the path reason and the usage flags
+        if [t for t, _ in info[:7]] != [0x02] * 7 or der_uint(info[0][1]) != 2:
+            raise ValueError("StageResults is not version 2 and six INTEGERs")
+        r = dict(zip("path sig_scheme depth tag_key_version path_reason usage_flags".split(),
+                     [der_uint(c) for _, c in info[1:7]]))
+        ids = info[7:]
         if any(t != 0x04 or len(c) != 32 for t, c in ids) or len(ids) != r["depth"] + 1:
             raise ValueError("key ids are not depth + 1 OCTET STRINGs of 32 bytes")
         r["key_ids"] = [c for _, c in ids]
@@ -337,6 +338,8 @@ def check_certified(claims, rom_identity, attempts, alias, ident):
                 ("signature scheme", c.get(5), s["sig_scheme"]),
                 ("delegation depth", c.get(6), s["depth"]),
                 ("tag key version", c.get(8), s["tag_key_version"]),
+                ("path reason", c.get(13), s["path_reason"]),
+                ("usage flags", c.get(14), s["usage_flags"]),
                 ("root key id", ids[:1], s["key_ids"][:1]),
                 # where both have them: a shorter chain is the depth's mismatch
                 ("delegate key ids", ids[1:len(s["key_ids"])], s["key_ids"][1:len(ids)])):

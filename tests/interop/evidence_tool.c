@@ -54,6 +54,7 @@ static const char *const lie_names[] = {
 	"root-key",  "delegate-key",  "depth",	   "path",	   "scheme",
 	"stage-tag-key-version",      "min-svn",   "epoch",	   "lifecycle",
 	"floor-rom-ext", "floor-bl0", "tag-key-version", "chain-max-svn", "rom-identity",
+	"path-reason", "usage-flags",
 };
 
 /* The fixture's booted ROM_EXT is stage[0], its booted BL0 stage[2] (depth 1). */
@@ -79,6 +80,8 @@ static void tell_lie(struct ota_record *r)
 	case 11: r->hdr.tag_key_version++; break;
 	case 12: r->hdr.chain_max_svn = 200; break;
 	case 13: r->hdr.rom_identity[0] ^= 1; break;
+	case 14: bl0->path_reason = OTA_REASON_NO_TAG; break; /* certified: none */
+	case 15: bl0->effective.usage.flags &= ~OTA_CAP_DEBUG; break; /* certified: DEBUG */
 	}
 }
 
@@ -130,7 +133,8 @@ START_TEST(make_evidence)
 	evfix_open(&f, EVFIX_IDCERT_OURS);
 	if (lifecycle >= 0)
 		f.bs.record.hdr.lifecycle = f.bs.otp.lifecycle = (uint32_t)lifecycle;
-	if (debug_image) /* the booted BL0 A */
+	/* the booted BL0 A; the usage-flags lie hides the DEBUG flag ROM_EXT certified */
+	if (debug_image || (lie >= 0 && !strcmp(lie_names[lie], "usage-flags")))
 		f.bs.record.stage[2].effective.usage.flags |= OTA_CAP_DEBUG;
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);

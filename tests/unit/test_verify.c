@@ -239,9 +239,11 @@ static void make_record(struct ota_record *r)
 	s->slot = OTA_SLOT_A;
 	s->status = OTA_OK;
 	s->path = OTA_PATH_SIGNATURE_RETAGGED;
+	s->path_reason = OTA_REASON_TAG_MISMATCH; /* the tamper signal a runtime would hide */
 	s->sig_scheme = OTA_SCHEME_ECDSA_P256;
 	s->security_version = 2;
 	s->tag_key_version = 1;
+	s->effective.usage.flags = OTA_CAP_TAG_BOOT;
 	memset(s->measurement, 0xa1, 32);
 	memset(s->key_ids[0], 0x11, 32);
 	s->flags = OTA_STAGE_F_BOOTED;
@@ -256,6 +258,7 @@ static void make_record(struct ota_record *r)
 	s->delegation_depth = 1;
 	s->security_version = 5;
 	s->tag_key_version = 1;
+	s->effective.usage.flags = OTA_CAP_TAG_BOOT | OTA_CAP_DEBUG;
 	memset(s->measurement, 0xb0, 32);
 	memset(s->key_ids[0], 0x22, 32);
 	memset(s->key_ids[1], 0x33, 32);
@@ -709,7 +712,7 @@ END_TEST
  */
 enum lie_kind {
 	LIE_ROOT_KEY, LIE_DELEGATE_KEY, LIE_DEPTH, LIE_PATH, LIE_SCHEME, LIE_STAGE_TAG_KEY_VERSION,
-	LIE_MIN_SVN, LIE_EPOCH, LIE_LIFECYCLE, LIE_FLOOR_ROM_EXT, LIE_FLOOR_BL0,
+	LIE_PATH_REASON, LIE_USAGE_FLAGS, LIE_MIN_SVN, LIE_EPOCH, LIE_LIFECYCLE, LIE_FLOOR_ROM_EXT, LIE_FLOOR_BL0,
 	LIE_TAG_KEY_VERSION, LIE_CHAIN_MAX_SVN, LIE_ROM_IDENTITY, LIE_COUNT
 };
 static const struct lie {
@@ -730,6 +733,10 @@ static const struct lie {
 			 "rom_ext signature scheme claimed 2, certified 1" },
 	[LIE_STAGE_TAG_KEY_VERSION] = { OTA_OK, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
 					"bl0 tag key version claimed 9, certified 1" },
+	[LIE_PATH_REASON] = { OTA_OK, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_ROM_EXT,
+			      "rom_ext path reason claimed 1, certified 3" },
+	[LIE_USAGE_FLAGS] = { OTA_VERIFY_DEBUG_IMAGE, OTA_VERIFY_RESULT_MISMATCH, OTA_STAGE_BL0,
+			      "bl0 usage flags claimed 1, certified 3" },
 	[LIE_MIN_SVN] = { OTA_OK, OTA_VERIFY_STATE_MISMATCH, OTA_VERDICT_NO_STAGE,
 			  "min SVN claimed 6, certified 5" },
 	[LIE_EPOCH] = { OTA_VERIFY_EPOCH_BELOW_POLICY, OTA_VERIFY_STATE_MISMATCH,
@@ -778,6 +785,13 @@ static void tell_lie(enum lie_kind k, struct ota_record *r, struct ota_policy *p
 		break;
 	case LIE_STAGE_TAG_KEY_VERSION:
 		bl0->tag_key_version = 9;
+		break;
+	case LIE_PATH_REASON: /* a tag that did not match passed off as a missing one */
+		rom_ext->path_reason = OTA_REASON_NO_TAG;
+		break;
+	case LIE_USAGE_FLAGS: /* an image that may keep debug features, said not to */
+		bl0->effective.usage.flags = OTA_CAP_TAG_BOOT;
+		p->debug_images_allowed = false;
 		break;
 	case LIE_MIN_SVN:
 		r->hdr.min_svn = 6;

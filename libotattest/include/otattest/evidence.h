@@ -202,12 +202,18 @@ static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
  * vendorInfo is that stage's verification results; every entry has
  * vendor "otattest" and the flags of the lifecycle state. vendorInfo
  * holds one DER SEQUENCE of INTEGERs (and, for a stage, its key ids as
- * OCTET STRINGs) that starts with OTA_TCB_INFO_VERSION.
+ * OCTET STRINGs) that starts with its version: OTA_TCB_INFO_VERSION for
+ * the ROM's DeviceState, OTA_TCB_RESULTS_VERSION for a stage's
+ * StageResults. Version 2 of StageResults added the path reason and the
+ * effective usage flags (issue 19's attempt claims 9 and 10); verifiers
+ * read one version only, so a version-1 certificate, which leaves both
+ * to the runtime's word, does not parse.
  */
 #define OTA_TCB_VENDOR "otattest"
 #define OTA_TCB_MODEL_ROM "rom"
 #define OTA_TCB_LAYER_ROM 0u
 #define OTA_TCB_INFO_VERSION 1u
+#define OTA_TCB_RESULTS_VERSION 2u
 
 /*
  * DiceTcbInfo flags [7]: a TCG OperationalFlags BIT STRING, always 32

@@ -31,7 +31,7 @@
  * The alias certificate is the larger one: its MultiTcbInfo certifies the
  * device state and, per booted stage, the results of the check with up to
  * three 32-byte key ids (docs/evidence.md). Its largest form - both stages
- * at delegation depth 2, every number at its widest - is 1076 bytes at most
+ * at delegation depth 2, every number at its widest - is 1090 bytes at most
  * (its ECDSA signature takes 70 to 72; tests/unit/test_alias_cert.c builds
  * it); 1280 leaves about a sixth for the profile to grow. It was 1024
  * while the alias certificate certified measurements only (660 bytes).
@@ -53,7 +53,7 @@
  * tests/unit/test_mbox_table.c encodes the extremes: the largest record's
  * claims (997 bytes) and a full claims buffer with two full certificates
  * (4181 bytes). Real evidence is about 2 KB (the largest alias
- * certificate, 1076 bytes, and an identity certificate of about 500).
+ * certificate, 1090 bytes, and an identity certificate of about 500).
  *
  * It must fit the shared-memory response area: the smallest response
  * region a driver accepts (shm.h) is derived from the command table

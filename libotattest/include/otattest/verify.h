@@ -124,6 +124,8 @@ struct ota_cert_tcb {
 	uint8_t measurement[OTA_SHA256_BYTES];
 	/* The results of the stage's check (vendorInfo; certifies_results only). */
 	uint32_t path, sig_scheme, depth, tag_key_version;
+	uint32_t path_reason; /* enum ota_path_reason */
+	uint32_t usage_flags; /* the effective usage's OTA_CAP_* (OTA_CAP_DEBUG) */
 	uint32_t key_id_count; /* depth + 1: the root key id, then each delegate's */
 	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
 };

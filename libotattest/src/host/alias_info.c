@@ -135,15 +135,16 @@ static bool parse_flags(const struct der *f, uint32_t *out)
 	return true;
 }
 
-/* vendorInfo: SEQUENCE { version 1, n INTEGERs ...} with *rest what follows them. */
-static bool parse_vendor_info(const struct der *vi, uint32_t *v, size_t n, struct der *rest)
+/* vendorInfo: SEQUENCE { version, n INTEGERs ...} with *rest what follows them. */
+static bool parse_vendor_info(const struct der *vi, uint32_t want_version, uint32_t *v, size_t n,
+			      struct der *rest)
 {
 	struct der outer = *vi;
 	uint32_t version;
 	size_t i;
 
 	if (!der_next(&outer, 0x30, rest) || outer.n != 0 || !der_next_uint(rest, &version) ||
-	    version != OTA_TCB_INFO_VERSION)
+	    version != want_version)
 		return false;
 	for (i = 0; i < n; i++)
 		if (!der_next_uint(rest, &v[i]))
@@ -161,7 +162,7 @@ static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
 	    !der_is(&e->model, OTA_TCB_MODEL_ROM) || e->has_svn || !der_uint(&e->layer, &layer) ||
 	    layer != OTA_TCB_LAYER_ROM || !e->has_flags || !e->has_vendor_info ||
 	    !parse_fwids(e->fwids, dev->rom_identity) || !parse_flags(&e->flags, &dev->flags) ||
-	    !parse_vendor_info(&e->vendor_info, v, 7, &rest) || rest.n != 0)
+	    !parse_vendor_info(&e->vendor_info, OTA_TCB_INFO_VERSION, v, 7, &rest) || rest.n != 0)
 		return false;
 	dev->lifecycle = v[0];
 	dev->epoch = v[1];
@@ -173,20 +174,28 @@ static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
 	return dev->lifecycle < OTA_LC_COUNT && dev->flags == ota_dice_flags(dev->lifecycle);
 }
 
-/* A stage's results: path, scheme, depth, tag key version, then depth + 1 key ids. */
+/*
+ * A stage's results (StageResults version 2): path, scheme, depth, tag key
+ * version, path reason, usage flags, then depth + 1 key ids. Version 1,
+ * without the reason and the flags, is refused: it would leave the DEBUG
+ * flag the policy judges to the runtime's word.
+ */
 static bool parse_results(const struct der *vi, struct ota_cert_tcb *t)
 {
-	uint32_t v[4], k;
+	uint32_t v[6], k;
 	struct der rest, id;
 
-	if (!parse_vendor_info(vi, v, 4, &rest))
+	if (!parse_vendor_info(vi, OTA_TCB_RESULTS_VERSION, v, 6, &rest))
 		return false;
 	t->path = v[0];
 	t->sig_scheme = v[1];
 	t->depth = v[2];
 	t->tag_key_version = v[3];
+	t->path_reason = v[4];
+	t->usage_flags = v[5];
 	if (t->path > OTA_PATH_MAX || t->sig_scheme > OTA_SCHEME_HYBRID ||
-	    t->depth > OTA_MAX_DELEGATION_DEPTH)
+	    t->depth > OTA_MAX_DELEGATION_DEPTH || t->path_reason > OTA_REASON_MAX ||
+	    (t->usage_flags & ~OTA_CAP_ALL))
 		return false;
 	t->key_id_count = t->depth + 1;
 	for (k = 0; k < t->key_id_count; k++) {

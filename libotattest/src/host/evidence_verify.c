@@ -87,6 +87,8 @@ static void check_results_certified(const struct ota_cert_tcb *t,
 	same_u32(v, st, s->stage, "signature scheme", s->sig_scheme, t->sig_scheme);
 	same_u32(v, st, s->stage, "delegation depth", s->depth, t->depth);
 	same_u32(v, st, s->stage, "tag key version", s->tag_key_version, t->tag_key_version);
+	same_u32(v, st, s->stage, "path reason", s->path_reason, t->path_reason);
+	same_u32(v, st, s->stage, "usage flags", s->usage_flags, t->usage_flags);
 	/* Key ids one by one: with equal depths the counts are equal too. */
 	for (k = 0; k < s->key_id_count && k < t->key_id_count; k++) {
 		if (!memcmp(s->key_ids[k], t->key_ids[k], OTA_KEY_ID_BYTES))

@@ -72,6 +72,9 @@ ota_status_t device_compromise(struct model *m, const char *what, const char *va
 	}
 	else if (strcmp(what, "bl0-root-key") == 0 && strcmp(value, "flip") == 0)
 		bl0->key_ids[0][0] ^= 1;
+	else if (strcmp(what, "bl0-usage-flags") == 0 &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_CAP_ALL, &v) == 0)
+		bl0->effective.usage.flags = v; /* e.g. DEBUG hidden from debug_images_allowed */
 	else if (strcmp(what, "min-svn") == 0 &&
 		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_SVN_LIMIT, &v) == 0)
 		r->hdr.min_svn = v;

@@ -145,11 +145,15 @@ agree "a hybrid device of the release" "$work/hybrid/evidence.cose" "$work/hybri
 	--nonce "$(cat "$work/hybrid/nonce.hex")" "${refs[@]}" "$work/booted.corim"
 agree "a hybrid device" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" --nonce "$(cat "$work/hybrid/nonce.hex")"
 for lie in root-key delegate-key depth path scheme stage-tag-key-version min-svn epoch lifecycle \
-	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity; do
+	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity path-reason usage-flags; do
 	make_ev "lie-$lie" --lie "$lie"
 	agree "a runtime that changed $lie" "$work/lie-$lie/evidence.cose" "$work/lie-$lie/ca.pem" \
 		--nonce "$(cat "$work/lie-$lie/nonce.hex")"
 done
+# A DEBUG image the runtime says is not: the policy's rule would pass the
+# lie, the certified usage flags do not (RESULT_MISMATCH on both sides).
+policy_agree "debug images refused, DEBUG hidden by the runtime" "debug_images_allowed = no" \
+	"$work/lie-usage-flags"
 head -c 100 "$work/good/evidence.cose" >"$work/trunc.cose"
 agree "a truncated evidence" "$work/trunc.cose" "$work/good/ca.pem" --nonce "$nonce"
 cp "$work/good/evidence.cose" "$work/trail.cose" && printf '\0' >>"$work/trail.cose"

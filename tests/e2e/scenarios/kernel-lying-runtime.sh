@@ -25,6 +25,7 @@ LIES=(
 	"bl0-scheme ecdsa-p256+slh-dsa-sha2-128s VERIFY_RESULT_MISMATCH"
 	"bl0-depth 0 VERIFY_RESULT_MISMATCH"
 	"bl0-root-key flip VERIFY_RESULT_MISMATCH"
+	"bl0-usage-flags 2 VERIFY_RESULT_MISMATCH"
 	"min-svn 7 VERIFY_STATE_MISMATCH"
 	"epoch 9 VERIFY_STATE_MISMATCH"
 	"floor-bl0 9 VERIFY_STATE_MISMATCH"

@@ -9,9 +9,9 @@
 # then refused on both paths (CheckImage: Rollback; UpdateReset keeps B);
 # a ROM_EXT SVN 3 installed and activated by a warm reset. Bad input, each
 # with its named error and no flash write (the model's counter): a
-# truncated image, a wrongly signed one, one bound to another device, an
-# install into the running slot, a ratchet above the running SVN.
-# Waits for the device side's runtime install (E2E_REQUIRES).
+# truncated image, an oversized one, a wrongly signed one, one bound to
+# another device, an install into the running slot, a ratchet above the
+# running SVN. Waits for the device side's runtime install (E2E_REQUIRES).
 E2E_DESCRIPTION="update agent: install, update-reset, commit, cold boot, downgrade, ratchet, ROM_EXT by warm reset, bad input"
 E2E_MODE=systemd
 E2E_TIMEOUT=180
@@ -47,6 +47,8 @@ host_prepare() {
 	oi sign --key "$p/stranger.key" --stage bl0 --svn 5 --payload "$p/bl0-v4.code" \
 		--out "$u/bl0-stranger.img" || return 1
 	head -c 3000 "$u/bl0-v4.img" >"$u/bl0-truncated.img"
+	# Larger than a BL0 slot (256 KiB in otimage pack's layout).
+	head -c 300000 /dev/zero >"$u/bl0-oversized.img"
 	cp "$p/bl0.bin" "$u/bl0-v3.img" || return 1
 	chmod 644 "$u"/*.img
 }
@@ -88,6 +90,7 @@ guest_main() {
 
 	# Bad input: named errors, nothing written.
 	ul_refused 11 Malformed "a truncated image" install "$u/bl0-truncated.img"
+	ul_refused 21 LimitExceeded "an oversized image" install "$u/bl0-oversized.img"
 	ul_refused 12 VerificationFailed "a stranger's image" install "$u/bl0-stranger.img"
 	ul_refused 13 PolicyViolation "another device's image" install "$u/bl0-other-device.img"
 	ul_refused 13 PolicyViolation "an install into the running slot" install --slot a "$u/bl0-v4.img"

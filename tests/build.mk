@@ -60,6 +60,11 @@ FUZZ_SRCS_fuzz_evidence_claims := $(TESTLIB_SRCS) $(FW_SRCS) $(SWHAL_SRCS) qemu-
 	$(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS) $(UTIL_SRCS)
 FUZZ_LDLIBS_fuzz_evidence_claims := $(FUZZ_LDLIBS_fuzz_boot_slot) -Itests/unit/lib $(PKG_CHECK)
 $(FUZZ_B)/fuzz_evidence_claims: $(FUZZ_SRCS_fuzz_evidence_claims) tests/unit/test_evidence_fixture.h
+# The update commands on a device booted by the unit tests' fixture
+# (tu_device: the software HAL, the firmware, otimage's image builder).
+FUZZ_SRCS_fuzz_update_requests := $(FUZZ_SRCS_fuzz_evidence_claims)
+FUZZ_LDLIBS_fuzz_update_requests := $(FUZZ_LDLIBS_fuzz_evidence_claims)
+$(FUZZ_B)/fuzz_update_requests: $(FUZZ_SRCS_fuzz_update_requests)
 $(FUZZ_B)/fuzz_cbor: $(FUZZ_SRCS_fuzz_cbor)
 # The key names file (hosted util code: built without OTA_FREESTANDING).
 FUZZ_SRCS_fuzz_keynames := libotattest/util/keynames.c libotattest/util/hex.c libotattest/util/file_read.c

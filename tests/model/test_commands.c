@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <openssl/x509.h>
 
 #include <otattest/sha256.h>
+#include <otu/file.h>
 #include <otattest/verify.h>
 
 #include "fixture.h"
@@ -430,6 +432,75 @@ START_TEST(update_reset_switches_slots_and_refuses_untrusted_images)
 }
 END_TEST
 
+/*
+ * Issue 14 through the real mailbox: BL0 v2 streamed in 4 KiB chunks
+ * (the largest requests, INSTALL_CHUNK's 4104 bytes, through shared
+ * memory), update reset into it, commit, and a cold boot stays on it.
+ */
+START_TEST(install_update_commit_through_the_mailbox)
+{
+	const struct fixture *fx = fixture_get();
+	static struct ota_req_install_chunk chunk;
+	struct ota_req_install_begin begin = { OTA_STAGE_BL0, OTA_UPDATE_SLOT_OTHER, 0, 0 };
+	struct ota_req_install_finish finish = { 0, 0 };
+	struct ota_resp_install_finish fin;
+	struct ota_resp_install progress;
+	struct ota_resp_boot_svc svc;
+	struct ota_req_commit commit = { 0, 0 };
+	struct ota_req_update update = { 0, 0 };
+	struct ota_resp_reset reset;
+	struct ota_record rec;
+	uint8_t *img = NULL;
+	size_t img_len = 0, off, n;
+	char reply[512];
+	uint32_t len, other;
+
+	ck_assert_int_eq(otu_read_file(fx->bl0_v2, 2u << 20, &img, &img_len), 0);
+	rig_record(&rig, &rec);
+	other = booted_stage(&rec, OTA_STAGE_BL0)->slot ^ 1u;
+	begin.length = (uint32_t)img_len;
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_INSTALL_BEGIN, &begin, sizeof(begin), &progress,
+				   sizeof(progress), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(progress.slot, other);
+	for (off = 0; off < img_len; off += n) {
+		n = img_len - off < OTA_INSTALL_CHUNK_MAX ? img_len - off : OTA_INSTALL_CHUNK_MAX;
+		memset(&chunk, 0, sizeof(chunk));
+		chunk.offset = (uint32_t)off;
+		chunk.length = (uint32_t)n;
+		memcpy(chunk.data, img + off, n);
+		ck_assert_uint_eq(rig_call(&rig, OTA_CMD_INSTALL_CHUNK, &chunk, sizeof(chunk),
+					   &progress, sizeof(progress), &len),
+				  OTA_OK);
+		ck_assert_uint_eq(progress.received, off + n);
+	}
+	free(img);
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_INSTALL_FINISH, &finish, sizeof(finish), &fin,
+				   sizeof(fin), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(fin.flags, OTA_INSTALL_RESULT_F_WRITTEN);
+	ck_assert_uint_eq(fin.security_version, 2);
+	rig_record(&rig, &rec);
+	ck_assert_uint_eq(ota_record_update_of(&rec)->update_state, OTA_UPDATE_PENDING);
+
+	update.slot = other;
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_UPDATE_RESET, &update, sizeof(update), &reset,
+				   sizeof(reset), &len),
+			  OTA_OK);
+	commit.slot = other;
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_COMMIT, &commit, sizeof(commit), &svc, sizeof(svc),
+				   &len),
+			  OTA_OK);
+	ck_assert_uint_eq(svc.primary_slot, other);
+	ctl("power-cycle", reply, sizeof(reply));
+	rig_wait_status(&rig, "state", "ready", 5000);
+	rig_record(&rig, &rec);
+	ck_assert_uint_eq(booted_stage(&rec, OTA_STAGE_BL0)->slot, other);
+	ck_assert_uint_eq(booted_stage(&rec, OTA_STAGE_BL0)->security_version, 2);
+	ck_assert_uint_eq(ota_record_update_of(&rec)->update_state, OTA_UPDATE_IDLE);
+}
+END_TEST
+
 START_TEST(generation_moves_on_every_change)
 {
 	struct ota_req_rotate rot = { 0 };
@@ -575,6 +646,7 @@ static Suite *commands_suite(void)
 	tcase_add_test(cmds, rotate_tags_bumps_the_key_version);
 	tcase_add_test(cmds, warm_reset_keeps_the_image);
 	tcase_add_test(cmds, update_reset_switches_slots_and_refuses_untrusted_images);
+	tcase_add_test(cmds, install_update_commit_through_the_mailbox);
 	suite_add_tcase(s, cmds);
 
 	tcase_add_checked_fixture(life, setup, teardown);

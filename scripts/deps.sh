@@ -93,7 +93,13 @@ fi
 
 if [ $npm_missing -eq 1 ]; then
 	echo "deps: installing pinned npm packages in tests/interop"
-	(cd "$npm_dir" && npm ci --no-audit --no-fund --loglevel=error)
+	# npm install with the lock installs exactly the locked versions and
+	# leaves the lock alone. Not npm ci: cbor-x's optional native helper
+	# (cbor-extract) names per-platform packages that the registry here
+	# does not serve, so the lock cannot list them and npm ci calls it out
+	# of sync. No install scripts: cbor-x's pure JavaScript decoder is the
+	# one the tests use, and nothing is built from the network.
+	(cd "$npm_dir" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
 
 if [ ${#pypi_missing[@]} -gt 0 ]; then

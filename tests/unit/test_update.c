@@ -353,6 +353,40 @@ START_TEST(test_otp_counters_locked_for_the_runtime)
 }
 END_TEST
 
+/* The session: in order, once, and nothing in between may reuse the buffer. */
+START_TEST(test_install_session_rules)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+	static struct ota_req_install_chunk c;
+
+	REFUSED_UNCHANGED(tu_install_chunk(0, v2.data, 100), OTA_INSTALL_NOT_STARTED);
+	REFUSED_UNCHANGED(tu_install_finish(), OTA_INSTALL_NOT_STARTED);
+	ck_assert_uint_eq(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, (uint32_t)v2.len, 0), OTA_OK);
+	/* A chunk of no bytes, of more than 4 KiB, or with bytes after its length. */
+	memset(&c, 0, sizeof(c));
+	REFUSED_UNCHANGED(tu_cmd(OTA_CMD_INSTALL_CHUNK, &c, sizeof(c)), OTA_INSTALL_CHUNK_LENGTH);
+	c.length = OTA_INSTALL_CHUNK_MAX + 1;
+	REFUSED_UNCHANGED(tu_cmd(OTA_CMD_INSTALL_CHUNK, &c, sizeof(c)), OTA_INSTALL_CHUNK_LENGTH);
+	c.length = 10;
+	c.data[10] = 1;
+	REFUSED_UNCHANGED(tu_cmd(OTA_CMD_INSTALL_CHUNK, &c, sizeof(c)), OTA_MBOX_RESERVED_NONZERO);
+	ck_assert_uint_eq(tu_install_chunk(0, v2.data, 1000), OTA_OK);
+	/* An update pre-check loads an image into the same buffer: the session is over. */
+	REFUSED_UNCHANGED(tu_update_reset(OTA_SLOT_B), OTA_SLOT_EMPTY);
+	REFUSED_UNCHANGED(tu_install_chunk(1000, v2.data + 1000, 100), OTA_INSTALL_ABORTED);
+	REFUSED_UNCHANGED(tu_install_chunk(1000, v2.data + 1000, 100), OTA_INSTALL_NOT_STARTED);
+	/* A reset ends it too. */
+	ck_assert_uint_eq(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, (uint32_t)v2.len, 0), OTA_OK);
+	ck_assert_uint_eq(tu_cmd(OTA_CMD_WARM_RESET, NULL, 0), OTA_OK);
+	REFUSED_UNCHANGED(tu_install_chunk(0, v2.data, 100), OTA_INSTALL_ABORTED);
+	/* Unknown flags, an unknown stage or slot. */
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_BL0, OTA_SLOT_B, 1000, 2), OTA_MBOX_RESERVED_NONZERO);
+	REFUSED_UNCHANGED(tu_install_begin(3, OTA_SLOT_B, 1000, 0), OTA_MBOX_BAD_FIELD);
+	REFUSED_UNCHANGED(tu_install_begin(OTA_STAGE_BL0, 2, 1000, 0), OTA_MBOX_BAD_FIELD);
+	tu_blob_free(&v2);
+}
+END_TEST
+
 START_TEST(test_ratchet_above_running)
 {
 	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_ABOVE_RUNNING);
@@ -494,6 +528,32 @@ START_TEST(test_revocation_replayed_and_bad)
 }
 END_TEST
 
+START_TEST(test_revocation_malformed)
+{
+	struct ota_revocation r, bad;
+
+	delegate_device();
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, NULL);
+	bad = r;
+	bad.magic ^= 1;
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_MALFORMED);
+	bad = r;
+	bad.reserved[3] = 1;
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_MBOX_RESERVED_NONZERO);
+	bad = r;
+	bad.action = 9;
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_MALFORMED);
+	bad = r;
+	bad.sequence = OTA_REVOCATION_SEQ_MAX + 1;
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_SEQUENCE_EXHAUSTED);
+	/* A floor already in force: nothing to do, nothing done. */
+	bad = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 0, 1, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_NOT_RAISED);
+	/* A request of the wrong length never reaches the check. */
+	REFUSED_UNCHANGED(tu_cmd(OTA_CMD_REVOKE, &r, sizeof(r) - 4), OTA_MBOX_BAD_LENGTH);
+}
+END_TEST
+
 /* A forged revocation in retention RAM: ROM_EXT checks the signature itself. */
 START_TEST(test_rom_ext_checks_the_revocation_itself)
 {
@@ -538,6 +598,7 @@ static Suite *update_suite(void)
 	tcase_add_test(bad, test_wrong_device_image);
 	tcase_add_test(bad, test_install_into_running_slot);
 	tcase_add_test(bad, test_otp_counters_locked_for_the_runtime);
+	tcase_add_test(bad, test_install_session_rules);
 	tcase_add_test(bad, test_ratchet_above_running);
 	tcase_add_test(bad, test_rom_ext_refuses_a_forged_request);
 	suite_add_tcase(su, bad);
@@ -546,6 +607,7 @@ static Suite *update_suite(void)
 	tcase_set_timeout(rev, 120);
 	tcase_add_test(rev, test_revocation_of_a_delegate);
 	tcase_add_test(rev, test_revocation_replayed_and_bad);
+	tcase_add_test(rev, test_revocation_malformed);
 	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
 	suite_add_tcase(su, rev);
 	return su;

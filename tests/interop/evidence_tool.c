@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE | --debug-image] OUTDIR:
+ * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE | --debug-image |
+ *                --debug-tag-mismatch] OUTDIR:
  * run the firmware's runtime on
  * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
  * provisioned device, ROM_EXT's handoff, the key manager locked) and write
@@ -29,7 +30,10 @@
  * --lifecycle STATE (dev, rma, ...) boots the device in that lifecycle
  * state, which ROM_EXT certifies: honest evidence a production policy
  * must refuse (ear.sh). --debug-image boots a BL0 image whose usage
- * carries the DEBUG flag (debug_images_allowed = false refuses it).
+ * carries the DEBUG flag (debug_images_allowed = false refuses it);
+ * --debug-tag-mismatch the same image booted on the slow path after its
+ * tag did not match (path reason tag-mismatch), as docs/evidence.md's
+ * example: what otimage inspect shows of an alias certificate.
  *
  * The work runs as one check test (the fixture asserts with check).
  */
@@ -48,6 +52,7 @@ static bool rom_ext_hybrid;
 static int lie = -1;
 static int lifecycle = -1;
 static bool debug_image;
+static bool tag_mismatch;
 
 /* What --lie can change, each a claim the alias certificate certifies. */
 static const char *const lie_names[] = {
@@ -136,6 +141,10 @@ START_TEST(make_evidence)
 	/* the booted BL0 A; the usage-flags lie hides the DEBUG flag ROM_EXT certified */
 	if (debug_image || (lie >= 0 && !strcmp(lie_names[lie], "usage-flags")))
 		f.bs.record.stage[2].effective.usage.flags |= OTA_CAP_DEBUG;
+	if (tag_mismatch) {
+		ck_assert_uint_eq(f.bs.record.stage[2].path, OTA_PATH_SIGNATURE_RETAGGED);
+		f.bs.record.stage[2].path_reason = OTA_REASON_TAG_MISMATCH;
+	}
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
@@ -177,6 +186,8 @@ int main(int argc, char **argv)
 		rom_ext_hybrid = true;
 	else if (argc == 3 && !strcmp(argv[1], "--debug-image"))
 		debug_image = true;
+	else if (argc == 3 && !strcmp(argv[1], "--debug-tag-mismatch"))
+		debug_image = tag_mismatch = true;
 	else if (argc == 4 && !strcmp(argv[1], "--lifecycle")) {
 		for (uint32_t lc = 0; lc < OTA_LC_COUNT; lc++)
 			if (!strcmp(argv[2], ota_lifecycle_name(lc)))
@@ -188,7 +199,7 @@ int main(int argc, char **argv)
 	}
 	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image) {
 		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
-				"--lifecycle STATE | --debug-image] OUTDIR\n");
+				"--lifecycle STATE | --debug-image | --debug-tag-mismatch] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

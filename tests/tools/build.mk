@@ -16,7 +16,7 @@
 #               verdict, key_chain in --json, refusals with their line.
 #  man-pages.sh the man pages against --help (otattest-verify: both ways).
 # `make $(TEST_SUITES)` builds what each suite runs.
-tests/tools/otimage.sh: $(OTIMAGE)
+tests/tools/otimage.sh: $(OTIMAGE) $(EVIDENCE_TOOL)
 
 TEST_SUITES += tests/tools/otimage.sh
 tests/tools/otimage-docs.sh: $(OTIMAGE)

@@ -23,7 +23,15 @@ if ! command -v jq >/dev/null; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+# The firmware's alias certificates come from its runtime on the software HAL.
+evidence_tool=$B/tests/interop/evidence_tool
+if ! make -s "$evidence_tool" >/dev/null; then
+	echo "otimage cli: cannot build $evidence_tool"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 otimage=$(realpath "$otimage")
+evidence_tool=$(realpath "$evidence_tool")
 src_dir=$(pwd)
 
 work=$(mktemp -d)
@@ -64,7 +72,8 @@ err_has() { if grep -qF -- "$1" err.txt; then ok "error names '$1'"; else bad "e
 no_stdout() { if [ ! -s out.txt ]; then ok "nothing on stdout"; else bad "stdout not empty: $(head -c 200 out.txt)"; fi; }
 absent() { if [ ! -e "$1" ]; then ok "$1 not written"; else bad "$1 was written"; fi; }
 # jqt NAME FILTER FILE: jq -e FILTER holds on FILE (which must be JSON).
-jqt() { if jq -e "$2" "$3" >/dev/null 2>&1; then ok "$1"; else bad "$1: jq '$2' on $(head -c 300 "$3")"; fi; }
+# (jq -e holds on empty input: an empty file fails here.)
+jqt() { if [ -s "$3" ] && jq -e "$2" "$3" >/dev/null 2>&1; then ok "$1"; else bad "$1: jq '$2' on $(head -c 300 "$3")"; fi; }
 # poke FILE OFFSET HEXBYTE: overwrite one byte.
 poke() { printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none; }
 mode_of() { stat -c %a "$1"; }
@@ -625,6 +634,112 @@ head -c 300 identity.der >short.der
 rc "inspect: a truncated DER certificate" $E_MALFORMED inspect short.der
 err_has "short.der: x509: certificate is malformed"
 no_stdout
+
+# ---- inspect: what an alias certificate certifies -------------------------
+# Certificates the firmware's ROM_EXT issued on the software HAL
+# (tests/interop/evidence_tool): the fixture's boot, and its BL0 as a DEBUG
+# image that booted on the slow path after a tag mismatch.
+mkdir ev evd && "$evidence_tool" ev >/dev/null && "$evidence_tool" --debug-tag-mismatch evd >/dev/null
+check "evidence_tool made the device's alias certificates" test -s ev/alias.pem -a -s evd/alias.pem
+rc "inspect an alias certificate" 0 inspect --json --key-names /dev/null ev/alias.pem
+cp out.txt alias.json
+jqt "alias: the device state ROM_EXT certified" \
+	'.role == "alias" and .certifies_results == true and .device_state == {"lifecycle": "prod", "epoch": 1, "min_svn": 5, "floor_rom_ext": 1, "floor_bl0": 4, "chain_max_svn": 128, "tag_key_version": 3, "rom_identity": .device_state.rom_identity, "dice_flags": "0x00000001"} and (.device_state.rom_identity | test("^[0-9a-f]{64}$"))' alias.json
+jqt "alias: ROM_EXT on the tag path, ECDSA, no DEBUG, its root key as short hex" \
+	'.tcb[0] | .stage == "rom_ext" and .svn == 2 and .path == "tag" and .path_reason == "none" and .scheme == "ecdsa-p256" and .delegation_depth == 0 and .tag_key_version == 3 and .usage_flags == "none" and .debug == false and .key_ids == ["'"$(printf 'c1%.0s' $(seq 32))"'"] and .keys == ["c1c1c1c1c1c1c1c1"]' alias.json
+jqt "alias: the fixture's BL0 signature-retagged, hybrid, depth 1, not DEBUG" \
+	'.tcb[1] | .stage == "bl0" and .svn == 5 and .path == "signature-retagged" and .path_reason == "none" and .scheme == "ecdsa-p256+slh-dsa-sha2-128s" and .delegation_depth == 1 and .debug == false and (.key_ids | length) == 2' alias.json
+jqt "alias: the device and the identity that issued it" \
+	'.device_id == "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" and .issuer_device_id == .device_id' alias.json
+bl0_root=$(printf '01%.0s' $(seq 32)) bl0_leaf=$(printf '02%.0s' $(seq 32))
+printf '# fleet\n%s owner-root\n' "$bl0_root" >fleet-names
+rc "inspect the DEBUG image's alias certificate with key names" 0 inspect --json \
+	--key-names fleet-names evd/alias.pem
+cp out.txt aliasd.json
+jqt "alias: BL0 slow path after a tag mismatch, DEBUG by name, its signers by name or short hex" \
+	'.tcb[1] | .path == "signature-retagged" and .path_reason == "tag-mismatch" and .usage_flags == "debug" and .debug == true and .key_ids == ["'"$bl0_root"'", "'"$bl0_leaf"'"] and .keys == ["owner-root", "0202020202020202"]' aliasd.json
+rc "the same in text" 0 inspect --key-names fleet-names evd/alias.pem
+check "text: device state, path reason, usage flags and key names" bash -c \
+	'grep -qx "device_state:" out.txt && grep -qx "  lifecycle: prod" out.txt && grep -qx "  min_svn: 5" out.txt &&
+	 grep -qx "    path_reason: tag-mismatch" out.txt && grep -qx "    usage_flags: debug" out.txt &&
+	 grep -qx "    debug: yes" out.txt && grep -qx "      - owner-root" out.txt && grep -qx "      - 0202020202020202" out.txt'
+printf '%s owner-root\n%s bad name\n' "$bl0_root" "$bl0_leaf" >bad-names
+rc "inspect: a key names file that does not parse" $E_INVALID inspect --key-names bad-names evd/alias.pem
+err_has "otimage: bad-names: value is malformed or out of range: line 2: "
+no_stdout
+rc "inspect: a --key-names file that does not exist" $E_IO inspect --key-names nowhere evd/alias.pem
+err_has "nowhere"
+# Edited copies of the BL0 entry's StageResults (the signature no longer
+# matters: inspect describes, it does not verify). vi_edit IN OUT INDEX VALUE
+# sets the INDEX-th INTEGER of the last vendorInfo (0: its version).
+vi_edit() {
+	python3 - "$@" <<'PY'
+import re, sys
+src, dst, index, value = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+der = open(src, "rb").read()
+# 88 LL 30 LL-2 02 01 02: the last vendorInfo (BL0's) and its version 2.
+m = [m for m in re.finditer(rb"\x88(.)\x30(.)\x02\x01\x02", der, re.S) if m[1][0] == m[2][0] + 2][-1]
+at = m.start() + 4
+pos = at + 3 * index + 2
+assert der[pos - 2:pos] == b"\x02\x01"
+open(dst, "wb").write(der[:pos] + bytes([value]) + der[pos + 1:])
+PY
+}
+openssl x509 -in evd/alias.pem -outform DER -out alias.der
+# tcb_refused OUT INDEX VALUE WHAT DETAIL: the copy with that INTEGER set is
+# refused with exactly one line ending in DETAIL, and prints nothing else.
+tcb_refused() {
+	vi_edit alias.der "$1" "$2" "$3"
+	rc "inspect: an alias certificate $4" $E_MALFORMED inspect "$1"
+	err_is "otimage: $1: x509.multi_tcb_info: certificate is malformed: $5"
+	no_stdout
+}
+tcb_refused alias-v1.der 0 1 "with StageResults version 1" \
+	"StageResults version 1, from firmware before pathReason and usageFlags: otimage reads version 2"
+tcb_refused alias-v3.der 0 3 "with StageResults version 3" \
+	"DeviceState or StageResults version 3: otimage reads DeviceState 1 and StageResults 2"
+shape="the alias certificate's TCB info does not have the shape docs/evidence.md gives"
+tcb_refused alias-flags.der 6 4 "certifying an unknown usage flag" "$shape"
+tcb_refused alias-reason.der 5 11 "certifying a path reason past the last" "$shape"
+# An alias certificate from before the profile (model, svn, layer and
+# fwids only) certifies no results, and one without TCB info nothing: both
+# are shown as such, never as certifying more.
+python3 - <<'PY'
+import datetime
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+def tlv(tag, body):
+    assert len(body) < 0x80
+    return bytes([tag, len(body)]) + body
+
+fwid = tlv(0x30, tlv(0x06, bytes.fromhex("608648016503040201")) + tlv(0x04, b"\xb5" * 32))
+entry = tlv(0x30, tlv(0x81, b"bl0") + tlv(0x83, b"\x05") + tlv(0x84, b"\x02") + tlv(0xa6, fwid))
+key = ec.generate_private_key(ec.SECP256R1())
+dev = "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+def cert(out, ext):
+    b = (x509.CertificateBuilder()
+         .subject_name(x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "otattest"),
+                                  x509.NameAttribute(NameOID.COMMON_NAME, "otattest alias " + dev)]))
+         .issuer_name(x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "otattest"),
+                                 x509.NameAttribute(NameOID.COMMON_NAME, "otattest identity " + dev)]))
+         .public_key(key.public_key()).serial_number(1)
+         .not_valid_before(datetime.datetime(2025, 1, 1)).not_valid_after(datetime.datetime(9999, 12, 31)))
+    if ext:
+        b = b.add_extension(x509.UnrecognizedExtension(x509.ObjectIdentifier("2.23.133.5.4.5"), ext), False)
+    open(out, "wb").write(b.sign(key, hashes.SHA256()).public_bytes(serialization.Encoding.DER))
+cert("alias-old.der", tlv(0x30, entry))
+cert("alias-none.der", None)
+PY
+rc "inspect: an alias certificate from before the profile" 0 inspect --json alias-old.der
+cp out.txt old.json
+jqt "...certifies no results: SVN and measurement only, no device state" \
+	'.role == "alias" and .certifies_results == false and (has("device_state") | not) and .tcb == [{"stage": "bl0", "svn": 5, "measurement": "'"$(printf 'b5%.0s' $(seq 32))"'"}]' old.json
+rc "inspect: an alias certificate without TCB info" 0 inspect --json alias-none.der
+cp out.txt none.json
+jqt "...certifies nothing" '.role == "alias" and .certifies_results == false and .tcb == []' none.json
 
 # ---- inspect: every other format ----------------------------------------
 for f in root.pem root.pub hroot.pem.spx hroot.pub.spx inter.cert hleaf.cert owner.cfg; do

@@ -4,8 +4,9 @@
  * alias_cert.c, prepare.c) and the host reads it (alias_info.c): the
  * layout docs/evidence.md gives byte for byte, every field certified from
  * the record ROM and ROM_EXT wrote, the flags of every lifecycle state,
- * the largest certificate within OTA_CERT_MAX_DER, and no certificate at
- * all when the record disagrees with what the alias key is bound to.
+ * the largest certificate within OTA_CERT_MAX_DER, no certificate at all
+ * when the record disagrees with what the alias key is bound to, and
+ * another profile's version told apart from a malformed certificate.
  */
 #include <check.h>
 #include <stdio.h>
@@ -272,6 +273,52 @@ START_TEST(test_prepare_refuses_a_record_it_cannot_certify)
 }
 END_TEST
 
+/*
+ * The BL0 entry's StageResults: its vendorInfo "88 LL 30 LL-2 02 01 02",
+ * the last in the certificate; the offset of its version's value byte.
+ */
+static uint32_t bl0_results_version_at(const uint8_t *der, uint32_t len)
+{
+	uint32_t at, found = 0;
+
+	for (at = 0; at + 7 <= len; at++)
+		if (der[at] == 0x88 && der[at + 2] == 0x30 && der[at + 1] == der[at + 3] + 2u &&
+		    der[at + 4] == 0x02 && der[at + 5] == 0x01 && der[at + 6] == 0x02)
+			found = at + 6;
+	ck_assert_uint_ne(found, 0);
+	return found;
+}
+
+/*
+ * A certificate of another profile is told apart from a malformed one
+ * (otimage inspect says which): StageResults version 1, from firmware
+ * before pathReason and usageFlags, or a later one, is other_version; a
+ * bad value in version 2 is none.
+ */
+START_TEST(test_other_version_is_told)
+{
+	static const struct {
+		uint32_t offset; /* from the version's value byte */
+		uint8_t value;
+		uint32_t other_version;
+	} cases[] = { { 0, 1, 1 }, { 0, 3, 3 }, { 18, 0x04, 0 } /* usage flags: an unknown bit */ };
+	struct ota_alias_info info;
+	uint8_t der[OTA_CERT_MAX_DER];
+	uint32_t at, i;
+
+	evfix_boot_runtime(&f);
+	at = bl0_results_version_at(ota_rt.alias_cert, ota_rt.alias_cert_len);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(der, ota_rt.alias_cert, ota_rt.alias_cert_len);
+		der[at + cases[i].offset] = cases[i].value;
+		ck_assert_uint_eq(ota_alias_cert_info(der, ota_rt.alias_cert_len, &info),
+				  OTA_X509_MALFORMED);
+		ck_assert_uint_eq(info.other_version, cases[i].other_version);
+		ck_assert_uint_eq(info.tcb_count, 0); /* nothing else is kept */
+	}
+}
+END_TEST
+
 static Suite *alias_cert_suite(void)
 {
 	Suite *s = suite_create("alias_cert");
@@ -284,6 +331,7 @@ static Suite *alias_cert_suite(void)
 	tcase_add_loop_test(tc, test_flags_follow_the_lifecycle, 0, OTA_LC_COUNT);
 	tcase_add_test(tc, test_largest_certificate_fits_its_bound);
 	tcase_add_test(tc, test_prepare_refuses_a_record_it_cannot_certify);
+	tcase_add_test(tc, test_other_version_is_told);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -150,8 +150,17 @@ struct ota_alias_info {
 	struct ota_cert_device device;
 	uint32_t tcb_count;
 	struct ota_cert_tcb tcb[OTA_STAGE_COUNT];
+	/*
+	 * Kept when the TCB info does not parse: the version of a DeviceState
+	 * or StageResults other than the one read here (1: StageResults
+	 * before pathReason and usageFlags), 0 when none was met.
+	 */
+	uint32_t other_version;
 };
-/* X509_MALFORMED when the certificate or its TCB info does not parse. */
+/*
+ * X509_MALFORMED when the certificate or its TCB info does not parse
+ * (other_version then tells a profile this library does not read).
+ */
 ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alias_info *out);
 
 /*

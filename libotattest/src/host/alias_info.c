@@ -135,17 +135,24 @@ static bool parse_flags(const struct der *f, uint32_t *out)
 	return true;
 }
 
-/* vendorInfo: SEQUENCE { version, n INTEGERs ...} with *rest what follows them. */
+/*
+ * vendorInfo: SEQUENCE { version, n INTEGERs ...} with *rest what follows
+ * them. Another version is noted in *other_version, so that a reader can
+ * say which profile the certificate has rather than only that it is bad.
+ */
 static bool parse_vendor_info(const struct der *vi, uint32_t want_version, uint32_t *v, size_t n,
-			      struct der *rest)
+			      struct der *rest, uint32_t *other_version)
 {
 	struct der outer = *vi;
 	uint32_t version;
 	size_t i;
 
-	if (!der_next(&outer, 0x30, rest) || outer.n != 0 || !der_next_uint(rest, &version) ||
-	    version != want_version)
+	if (!der_next(&outer, 0x30, rest) || outer.n != 0 || !der_next_uint(rest, &version))
 		return false;
+	if (version != want_version) {
+		*other_version = version;
+		return false;
+	}
 	for (i = 0; i < n; i++)
 		if (!der_next_uint(rest, &v[i]))
 			return false;
@@ -153,7 +160,8 @@ static bool parse_vendor_info(const struct der *vi, uint32_t want_version, uint3
 }
 
 /* The ROM's entry, first: vendor, model "rom", layer 0, fwids, flags, the device state. */
-static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
+static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev,
+		      uint32_t *other_version)
 {
 	uint32_t layer, v[7];
 	struct der rest;
@@ -162,7 +170,8 @@ static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
 	    !der_is(&e->model, OTA_TCB_MODEL_ROM) || e->has_svn || !der_uint(&e->layer, &layer) ||
 	    layer != OTA_TCB_LAYER_ROM || !e->has_flags || !e->has_vendor_info ||
 	    !parse_fwids(e->fwids, dev->rom_identity) || !parse_flags(&e->flags, &dev->flags) ||
-	    !parse_vendor_info(&e->vendor_info, OTA_TCB_INFO_VERSION, v, 7, &rest) || rest.n != 0)
+	    !parse_vendor_info(&e->vendor_info, OTA_TCB_INFO_VERSION, v, 7, &rest, other_version) ||
+	    rest.n != 0)
 		return false;
 	dev->lifecycle = v[0];
 	dev->epoch = v[1];
@@ -180,12 +189,12 @@ static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev)
  * without the reason and the flags, is refused: it would leave the DEBUG
  * flag the policy judges to the runtime's word.
  */
-static bool parse_results(const struct der *vi, struct ota_cert_tcb *t)
+static bool parse_results(const struct der *vi, struct ota_cert_tcb *t, uint32_t *other_version)
 {
 	uint32_t v[6], k;
 	struct der rest, id;
 
-	if (!parse_vendor_info(vi, OTA_TCB_RESULTS_VERSION, v, 6, &rest))
+	if (!parse_vendor_info(vi, OTA_TCB_RESULTS_VERSION, v, 6, &rest, other_version))
 		return false;
 	t->path = v[0];
 	t->sig_scheme = v[1];
@@ -212,7 +221,7 @@ static bool parse_results(const struct der *vi, struct ota_cert_tcb *t)
  * certificate has none of these three.
  */
 static bool parse_stage(const struct tcb_entry *e, bool results, uint32_t flags,
-			struct ota_cert_tcb *t)
+			struct ota_cert_tcb *t, uint32_t *other_version)
 {
 	uint32_t f;
 
@@ -224,7 +233,7 @@ static bool parse_stage(const struct tcb_entry *e, bool results, uint32_t flags,
 		return !e->has_vendor && !e->has_flags && !e->has_vendor_info;
 	return e->has_vendor && der_is(&e->vendor, OTA_TCB_VENDOR) && e->has_flags &&
 	       parse_flags(&e->flags, &f) && f == flags && e->has_vendor_info &&
-	       parse_results(&e->vendor_info, t);
+	       parse_results(&e->vendor_info, t, other_version);
 }
 
 /* The extension's value: the ROM, then the booted stages in boot order. */
@@ -240,10 +249,10 @@ static bool parse_multi_tcb_info(struct der d, struct ota_alias_info *out)
 		return false;
 	/* The profile is told by its first entry: the ROM's, or an older stage entry. */
 	out->certifies_results = e.has_vendor;
-	if (out->certifies_results && !parse_rom(&e, &out->device))
+	if (out->certifies_results && !parse_rom(&e, &out->device, &out->other_version))
 		return false;
 	if (!out->certifies_results) {
-		if (!parse_stage(&e, false, 0, &out->tcb[0]))
+		if (!parse_stage(&e, false, 0, &out->tcb[0], &out->other_version))
 			return false;
 		out->tcb_count = 1;
 	}
@@ -251,7 +260,8 @@ static bool parse_multi_tcb_info(struct der d, struct ota_alias_info *out)
 		struct ota_cert_tcb *t = &out->tcb[out->tcb_count];
 
 		if (out->tcb_count == OTA_STAGE_COUNT || !parse_entry(&list, &e) ||
-		    !parse_stage(&e, out->certifies_results, out->device.flags, t))
+		    !parse_stage(&e, out->certifies_results, out->device.flags, t,
+				 &out->other_version))
 			return false;
 		/* Boot order: each stage once, ROM_EXT before BL0. */
 		if (out->tcb_count && t->stage <= out->tcb[out->tcb_count - 1].stage)
@@ -303,7 +313,11 @@ ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out)
 			st = OTA_OK;
 	}
 out:
-	if (st != OTA_OK)
+	if (st != OTA_OK) {
+		uint32_t other_version = out->other_version;
+
 		memset(out, 0, sizeof(*out));
+		out->other_version = other_version;
+	}
 	return st;
 }

@@ -7,6 +7,8 @@
 
 #include <openssl/crypto.h>
 
+#include <otu/keynames.h>
+
 #include "otimage_internal.h"
 
 static const char inspect_help[] =
@@ -15,7 +17,7 @@ static const char inspect_help[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    otimage inspect [--json] [--otp OTP] [--owner-config CFG] [--root-key PUB]\n"
-	"                    [--slot a|b] FILE\n"
+	"                    [--slot a|b] [--key-names FILE] FILE\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Recognises FILE by its magic and describes it: a signed image, a delegation\n"
@@ -24,9 +26,19 @@ static const char inspect_help[] =
 	"    OTP image, an owner config, a boot data copy, a tag table copy, an identity\n"
 	"    certificate blob, a boot record, a PEM key, an SLH-DSA key file, or an\n"
 	"    X.509 certificate in DER or PEM (the CA from otimage ca, a device identity\n"
-	"    certificate from otimage provision, a device's alias certificate, with\n"
-	"    the device id and the stages it certifies). Certificates are described,\n"
-	"    not verified: use otattest-verify or openssl verify with the CA.\n"
+	"    certificate from otimage ca-sign, a device's alias certificate). Certificates\n"
+	"    are described, not verified: use otattest-verify or openssl verify with\n"
+	"    the CA.\n"
+	"\n"
+	"    An alias certificate is shown with everything ROM_EXT certified in it\n"
+	"    (docs/evidence.md): the device state (lifecycle, epoch, minimum SVN,\n"
+	"    floors, key chain length, tag key version, ROM identity) and, for each\n"
+	"    booted stage, its SVN, measurement, path and path reason, signature\n"
+	"    scheme, delegation depth, tag key version, usage flags (debug: the image\n"
+	"    may keep debug features on) and its signers: key_ids in full, keys by\n"
+	"    name from the key names file, a key it does not name as 16 hex digits.\n"
+	"    One whose TCB info has another profile (StageResults version 1) or does\n"
+	"    not parse is refused with one error line saying which.\n"
 	"\n"
 	"    The file is checked with the device's parsers first; if it does not pass,\n"
 	"    one error line names the field and nothing else is printed. Secrets are\n"
@@ -50,6 +62,10 @@ static const char inspect_help[] =
 	"    --root-key PUB  the root key (PUB.spx if hybrid) when no --otp (ROM_EXT) or\n"
 	"                    --owner-config (BL0) names the keys.\n"
 	"    --slot a|b      the slot the image is checked in.\n"
+	"    --key-names FILE\n"
+	"                    key names (docs/keynames.md) for an alias certificate's\n"
+	"                    signers; it must exist. Default /etc/otattest/key-names,\n"
+	"                    read for certificates only, and none when it is missing.\n"
 	"    -h, --help      show this help.\n"
 	"\n"
 	"EXIT STATUS\n"
@@ -61,7 +77,8 @@ static const char inspect_help[] =
 	"EXAMPLES\n"
 	"    otimage inspect flash.bin\n"
 	"    otimage inspect --json --root-key owner.pub bl0.img | jq .certificates\n"
-	"    otimage inspect --otp otp.bin --owner-config owner.cfg --slot b bl0.img\n";
+	"    otimage inspect --otp otp.bin --owner-config owner.cfg --slot b bl0.img\n"
+	"    otimage inspect --key-names key-names alias.pem\n";
 
 int oti_cmd_inspect(int argc, char **argv)
 {
@@ -71,10 +88,13 @@ int oti_cmd_inspect(int argc, char **argv)
 		{ "otp", required_argument, NULL, 'O' },
 		{ "owner-config", required_argument, NULL, 'c' },
 		{ "slot", required_argument, NULL, 's' },
+		{ "key-names", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *root_path = NULL, *otp_path = NULL, *owner_path = NULL, *slot = NULL, *path;
+	const char *names_path = NULL;
+	struct otu_keynames names = { 0 };
 	struct oti_device dev;
 	bool json = false;
 	struct oti_diag d;
@@ -92,6 +112,7 @@ int oti_cmd_inspect(int argc, char **argv)
 		case 'O': otp_path = optarg; break;
 		case 'c': owner_path = optarg; break;
 		case 's': slot = optarg; break;
+		case 'k': names_path = optarg; break;
 		case 'h': return oti_print_help(inspect_help);
 		default: return oti_usage_error("inspect", "unknown option");
 		}
@@ -105,11 +126,20 @@ int oti_cmd_inspect(int argc, char **argv)
 	st = oti_device_load(otp_path, owner_path, root_path, slot, &dev, &d);
 	if (st == OTA_OK)
 		st = oti_file_read(path, OTI_MAX_FLASH, &buf, &len, &d);
+	/*
+	 * Names only matter for a certificate: a default file that does not
+	 * parse must not stop the description of an image or an OTP image.
+	 * One given on the command line is read whatever the file.
+	 */
+	if (st == OTA_OK && (names_path || oti_file_detect(buf, len) == OTI_FILE_X509))
+		st = oti_keynames_load(names_path ? names_path : OTU_KEYNAMES_PATH, !names_path,
+				       &names, &d);
 	if (st == OTA_OK)
-		st = oti_inspect_device(path, buf, len, json,
-					root_path || otp_path || owner_path || slot ? &dev : NULL,
-					stdout, &d);
+		st = oti_inspect_named(path, buf, len, json,
+				       root_path || otp_path || owner_path || slot ? &dev : NULL,
+				       &names, stdout, &d);
 	rc = st == OTA_OK ? 0 : oti_fail(&d, st);
+	otu_keynames_free(&names);
 	if (buf)
 		OPENSSL_cleanse(buf, len);
 	free(buf);

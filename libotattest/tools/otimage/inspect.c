@@ -104,8 +104,9 @@ ota_status_t oti_inspect_exact(const uint8_t *buf, size_t len, void *out, size_t
 	return OTA_OK;
 }
 
-ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len, bool json,
-				const struct oti_device *dev, FILE *out, struct oti_diag *d)
+ota_status_t oti_inspect_named(const char *path, const uint8_t *buf, size_t len, bool json,
+			       const struct oti_device *dev, const struct otu_keynames *names,
+			       FILE *out, struct oti_diag *d)
 {
 	enum oti_file_kind kind = oti_file_detect(buf, len);
 	struct oti_out o;
@@ -124,6 +125,7 @@ ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len
 	if (!mem)
 		return oti_diag_set(d, OTA_HOST_INTERNAL, path, NULL, "out of memory");
 	oti_out_init(&o, mem, json);
+	o.key_names = names;
 	oti_out_str(&o, "file", path ? path : "");
 	oti_out_str(&o, "format", oti_file_kind_name(kind));
 	switch (kind) {
@@ -152,8 +154,14 @@ ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len
 	return st;
 }
 
+ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len, bool json,
+				const struct oti_device *dev, FILE *out, struct oti_diag *d)
+{
+	return oti_inspect_named(path, buf, len, json, dev, NULL, out, d);
+}
+
 ota_status_t oti_inspect(const char *path, const uint8_t *buf, size_t len, bool json,
 			 FILE *out, struct oti_diag *d)
 {
-	return oti_inspect_device(path, buf, len, json, NULL, out, d);
+	return oti_inspect_named(path, buf, len, json, NULL, NULL, out, d);
 }

@@ -7,7 +7,9 @@
  * describes what a person checking a provisioning run wants to see: the
  * names, whether it is a CA and how deep it may delegate, the key (also
  * by otattest key id), and for a device's certificates the device id and,
- * for an alias certificate, the stages it certifies.
+ * for an alias certificate, everything it certifies: the device state and
+ * each booted stage's check, its signers by name where a key names file
+ * names them.
  *
  * Nothing here verifies a signature: that needs a trust anchor, which is
  * otattest-verify's and `openssl verify`'s business.
@@ -24,6 +26,7 @@
 #include <otattest/evidence.h>
 #include <otattest/keys.h>
 #include <otattest/verify.h>
+#include <otu/keynames.h>
 
 #include "inspect.h"
 
@@ -109,13 +112,107 @@ static bool cn_device_id(const char *cn, const char *prefix, uint8_t id[OTA_DEVI
 	       oti_parse_hex(cn + plen, id, OTA_DEVICE_ID_BYTES) == OTA_OK;
 }
 
+/* The device state the ROM's entry certifies (DeviceState, docs/evidence.md). */
+static void print_device_state(struct oti_out *o, const struct ota_cert_device *dev)
+{
+	oti_out_begin(o, "device_state");
+	oti_out_str(o, "lifecycle", ota_lifecycle_name(dev->lifecycle));
+	oti_out_u64(o, "epoch", dev->epoch);
+	oti_out_u64(o, "min_svn", dev->min_svn);
+	oti_out_u64(o, "floor_rom_ext", dev->floor_rom_ext);
+	oti_out_u64(o, "floor_bl0", dev->floor_bl0);
+	oti_out_u64(o, "chain_max_svn", dev->chain_max_svn);
+	oti_out_u64(o, "tag_key_version", dev->tag_key_version);
+	oti_out_hex(o, "rom_identity", dev->rom_identity, sizeof(dev->rom_identity));
+	oti_out_hexnum(o, "dice_flags", dev->flags);
+	oti_out_end(o);
+}
+
+/*
+ * One booted stage: SVN and measurement, and with results what its check
+ * decided (StageResults), named as the boot record's inspect names them;
+ * its signers in full and by name, or short hex (docs/keynames.md).
+ */
+static void print_stage(struct oti_out *o, const struct ota_cert_tcb *t, bool results)
+{
+	char shorthex[OTU_KEYID_SHORT_HEX + 1];
+	uint32_t k;
+
+	oti_out_begin(o, NULL);
+	oti_out_str(o, "stage", ota_stage_name(t->stage));
+	oti_out_u64(o, "svn", t->svn);
+	oti_out_hex(o, "measurement", t->measurement, sizeof(t->measurement));
+	if (results) {
+		oti_out_str(o, "path", ota_path_name(t->path));
+		oti_out_str(o, "path_reason", ota_path_reason_name(t->path_reason));
+		oti_out_str(o, "scheme", ota_scheme_name(t->sig_scheme));
+		oti_out_u64(o, "delegation_depth", t->depth);
+		oti_out_u64(o, "tag_key_version", t->tag_key_version);
+		oti_out_str(o, "usage_flags", oti_caps_str(t->usage_flags));
+		oti_out_bool(o, "debug", t->usage_flags & OTA_CAP_DEBUG);
+		oti_out_array(o, "key_ids");
+		for (k = 0; k < t->key_id_count; k++)
+			oti_out_hex(o, NULL, t->key_ids[k], OTA_KEY_ID_BYTES);
+		oti_out_array_end(o);
+		oti_out_array(o, "keys");
+		for (k = 0; k < t->key_id_count; k++)
+			oti_out_str(o, NULL,
+				    otu_keynames_display(o->key_names, t->key_ids[k], shorthex,
+							 sizeof(shorthex)));
+		oti_out_array_end(o);
+	}
+	oti_out_end(o);
+}
+
+/*
+ * An alias certificate: what ROM_EXT certified, read by the verifiers'
+ * own parser (ota_alias_cert_info). One that names itself an alias but
+ * whose TCB info does not parse is refused, saying whether it is another
+ * profile's: shown as role "other" it would hide what it claims to be.
+ */
+static ota_status_t print_alias(struct oti_out *o, const uint8_t *der, size_t der_len,
+				const uint8_t id[OTA_DEVICE_ID_BYTES], struct oti_diag *d)
+{
+	struct ota_alias_info info;
+	uint32_t i;
+
+	if (ota_alias_cert_info(der, der_len, &info) != OTA_OK) {
+		if (info.other_version == 1)
+			return oti_diag_set(d, OTA_X509_MALFORMED, NULL, "x509.multi_tcb_info",
+					    "StageResults version 1, from firmware before pathReason "
+					    "and usageFlags: otimage reads version %u",
+					    OTA_TCB_RESULTS_VERSION);
+		if (info.other_version)
+			return oti_diag_set(d, OTA_X509_MALFORMED, NULL, "x509.multi_tcb_info",
+					    "DeviceState or StageResults version %u: otimage reads "
+					    "DeviceState %u and StageResults %u",
+					    info.other_version, OTA_TCB_INFO_VERSION,
+					    OTA_TCB_RESULTS_VERSION);
+		return oti_diag_set(d, OTA_X509_MALFORMED, NULL, "x509.multi_tcb_info",
+				    "the alias certificate's TCB info does not have the shape "
+				    "docs/evidence.md gives");
+	}
+	oti_out_str(o, "role", "alias");
+	oti_out_hex(o, "device_id", id, OTA_DEVICE_ID_BYTES);
+	if (info.has_issuer_device_id)
+		oti_out_hex(o, "issuer_device_id", info.issuer_device_id,
+			    sizeof(info.issuer_device_id));
+	oti_out_bool(o, "certifies_results", info.certifies_results);
+	if (info.certifies_results)
+		print_device_state(o, &info.device);
+	oti_out_array(o, "tcb");
+	for (i = 0; i < info.tcb_count; i++)
+		print_stage(o, &info.tcb[i], info.certifies_results);
+	oti_out_array_end(o);
+	return OTA_OK;
+}
+
 /* Which certificate of the evidence chain this is, by the names evidence.h fixes. */
-static void print_role(struct oti_out *o, X509 *c, const uint8_t *der, size_t der_len)
+static ota_status_t print_role(struct oti_out *o, X509 *c, const uint8_t *der, size_t der_len,
+			       struct oti_diag *d)
 {
 	uint8_t id[OTA_DEVICE_ID_BYTES];
-	struct ota_alias_info info;
 	char cn[128];
-	uint32_t i;
 
 	cn[0] = '\0';
 	if (X509_NAME_get_text_by_NID(X509_get_subject_name(c), NID_commonName, cn, sizeof(cn)) < 0)
@@ -123,29 +220,16 @@ static void print_role(struct oti_out *o, X509 *c, const uint8_t *der, size_t de
 	if (cn_device_id(cn, OTA_CERT_CN_IDENTITY, id)) {
 		oti_out_str(o, "role", "device-identity");
 		oti_out_hex(o, "device_id", id, sizeof(id));
-		return;
+		return OTA_OK;
 	}
-	if (cn_device_id(cn, OTA_CERT_CN_ALIAS, id) &&
-	    ota_alias_cert_info(der, der_len, &info) == OTA_OK) {
-		oti_out_str(o, "role", "alias");
-		oti_out_hex(o, "device_id", id, sizeof(id));
-		oti_out_array(o, "tcb");
-		for (i = 0; i < info.tcb_count; i++) {
-			oti_out_begin(o, NULL);
-			oti_out_str(o, "stage", ota_stage_name(info.tcb[i].stage));
-			oti_out_u64(o, "svn", info.tcb[i].svn);
-			oti_out_hex(o, "measurement", info.tcb[i].measurement,
-				    sizeof(info.tcb[i].measurement));
-			oti_out_end(o);
-		}
-		oti_out_array_end(o);
-		return;
-	}
+	if (cn_device_id(cn, OTA_CERT_CN_ALIAS, id))
+		return print_alias(o, der, der_len, id, d);
 	if (X509_check_ca(c) && X509_self_signed(c, 0) == 1) {
 		oti_out_str(o, "role", "ca");
-		return;
+		return OTA_OK;
 	}
 	oti_out_str(o, "role", "other");
+	return OTA_OK;
 }
 
 /* PEM: one CERTIFICATE block, no second one. DER: one certificate, no trailing bytes. */
@@ -193,6 +277,7 @@ ota_status_t oti_inspect_x509(struct oti_out *o, const uint8_t *buf, size_t len,
 	uint8_t *der = NULL;
 	int der_len = 0;
 	long pathlen;
+	ota_status_t st;
 	X509 *c;
 
 	ERR_clear_error();
@@ -216,8 +301,8 @@ ota_status_t oti_inspect_x509(struct oti_out *o, const uint8_t *buf, size_t len,
 	if (ski)
 		oti_out_hex(o, "subject_key_id", ski->data, (size_t)ski->length);
 	print_public_key(o, c);
-	print_role(o, c, der, (size_t)der_len);
+	st = print_role(o, c, der, (size_t)der_len, d);
 	OPENSSL_free(der);
 	X509_free(c);
-	return OTA_OK;
+	return st;
 }

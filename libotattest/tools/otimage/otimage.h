@@ -481,5 +481,13 @@ ota_status_t oti_inspect(const char *path, const uint8_t *buf, size_t len, bool 
  */
 ota_status_t oti_inspect_device(const char *path, const uint8_t *buf, size_t len, bool json,
 				const struct oti_device *dev, FILE *out, struct oti_diag *d);
+/*
+ * The same, showing the key ids an alias certificate certifies by the
+ * names in names (docs/keynames.md; NULL: every key as its short hex).
+ */
+struct otu_keynames;
+ota_status_t oti_inspect_named(const char *path, const uint8_t *buf, size_t len, bool json,
+			       const struct oti_device *dev, const struct otu_keynames *names,
+			       FILE *out, struct oti_diag *d);
 
 #endif /* OTATTEST_OTIMAGE_H */

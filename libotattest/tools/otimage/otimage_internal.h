@@ -41,12 +41,14 @@ ota_status_t oti_image_layout(const struct oti_image_params *p,
  */
 #define OTI_OUT_MAX_DEPTH 16
 struct json_object;
+struct otu_keynames;
 struct oti_out {
 	FILE *f;
 	bool json;
 	int depth;
 	bool in_array[OTI_OUT_MAX_DEPTH];
 	struct json_object *open[OTI_OUT_MAX_DEPTH]; /* JSON: the container at each depth */
+	const struct otu_keynames *key_names; /* names for key ids, or NULL (docs/keynames.md) */
 };
 void oti_out_init(struct oti_out *o, FILE *f, bool json);
 void oti_out_begin(struct oti_out *o, const char *key); /* object; key NULL in arrays */
@@ -103,5 +105,12 @@ ota_status_t oti_keynames_prepare(const char *path, const uint8_t id[OTA_KEY_ID_
 				  struct oti_diag *d);
 ota_status_t oti_keynames_commit(struct oti_keynames_update *u, struct oti_diag *d);
 void oti_keynames_discard(struct oti_keynames_update *u);
+/*
+ * Read a key names file for showing names (free with otu_keynames_free):
+ * a missing file is no names when missing_ok (the default path), else
+ * HOST_IO; a file that does not parse is TOOL_BAD_VALUE with its line.
+ */
+ota_status_t oti_keynames_load(const char *path, bool missing_ok, struct otu_keynames *kn,
+			       struct oti_diag *d);
 
 #endif

@@ -21,38 +21,26 @@ E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runti
 	{ echo "cannot read update-lib.bash" >&2; return 1; }
 
 host_prepare() {
-	local h=$E2E_RUN_DIR/hybrid u=$E2E_OUT/updates oi=$E2E_ROOT/build/otimage k
-	mkdir -p "$h" "$u" || return 1
-	uh_oi() { "$oi" "$@" >>"$h/otimage.log" || { echo "otimage $* failed" >&2; return 1; }; }
+	local h=$E2E_RUN_DIR/hybrid u=$E2E_OUT/updates k
+	mkdir -p "$h" || return 1
 	for k in howner hinter hleaf; do
-		uh_oi keygen --alg hybrid --out "$h/$k.key" --pub "$h/$k.pub" || return 1
+		ul_oi keygen --alg hybrid --out "$h/$k.key" --pub "$h/$k.pub" || return 1
 	done
-	DAEMON_OWNER_KEY2=$h/howner.pub daemon_provision || return 1
-	uh_oi delegate --parent-key "$h/howner.key" --delegate-pub "$h/hinter.pub" --type intermediate \
+	DAEMON_OWNER_KEY2=$h/howner.pub ul_provision || return 1
+	ul_oi delegate --parent-key "$h/howner.key" --delegate-pub "$h/hinter.pub" --type intermediate \
 		--svn-min 1 --svn-max 20 --out "$h/hinter.cert" || return 1
-	uh_oi delegate --parent-key "$h/hinter.key" --delegate-pub "$h/hleaf.pub" --type leaf \
+	ul_oi delegate --parent-key "$h/hinter.key" --delegate-pub "$h/hleaf.pub" --type leaf \
 		--svn-min 1 --svn-max 20 --out "$h/hleaf.cert" || return 1
 	head -c 32768 /dev/urandom >"$h/bl0-v5.code"
-	uh_oi sign --key "$h/hleaf.key" --cert "$h/hinter.cert" --cert "$h/hleaf.cert" --stage bl0 \
+	ul_oi sign --key "$h/hleaf.key" --cert "$h/hinter.cert" --cert "$h/hleaf.cert" --stage bl0 \
 		--svn 5 --payload "$h/bl0-v5.code" --out "$u/bl0-hybrid-v5.img" || return 1
 	cp "$E2E_RUN_DIR/prov/bl0.bin" "$u/bl0-v3.img" || return 1
 	chmod 644 "$u"/*.img
 }
 
-guest_setup() {
-	daemon_guest_setup
-}
-
-# The bridge for the guest's kt_host requests: the model's control socket.
-host_hook() {
-	. "$E2E_ROOT/tests/e2e/kernel/host-lib.sh"
-	kt_bridge
-}
-
 guest_main() {
-	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
 	local u=$E2E_OUT/updates
-	daemon_start ready
+	ul_guest_start
 
 	ul_ctl install "$u/bl0-hybrid-v5.img" | tee /tmp/install.txt
 	grep -q 'installed: bl0 image for slot b, SVN 5' /tmp/install.txt || e2e_fail "install: $(cat /tmp/install.txt)"

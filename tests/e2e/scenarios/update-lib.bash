@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # Shared by the update-* systemd scenarios (sourced after daemon-lib.bash;
-# functions only). The update agent is e2e-update (group otattest-update);
-# the model is reached through the kernel scenarios' bridge (host_hook
-# runs kt_bridge, the guest sources tests/e2e/kernel/guest-lib.sh).
+# functions only, among them the guest_setup and host_hook they share). The
+# update agent is e2e-update (group otattest-update); the model is reached
+# through the kernel scenarios' bridge (host_hook runs kt_bridge, the guest
+# sources tests/e2e/kernel/guest-lib.sh: ul_guest_start).
 
 # ul_ctl ARGS...: otattestctl as the update agent.
 ul_ctl() {
@@ -44,4 +45,37 @@ ul_refused_reset() {
 	ul_ctl update-reset --slot "$slot" >/tmp/reset.out 2>&1 || rc=$?
 	[ "$rc" = 12 ] || [ "$rc" = 14 ] || e2e_fail "$what: exit $rc: $(cat /tmp/reset.out)"
 	e2e_assert_eq "$running" "$(ul_prop RunningBl0Slot)" "$what: RunningBl0Slot"
+}
+
+# ul_oi ARGS...: otimage on the host, its output in the run's otimage.log.
+ul_oi() {
+	"$E2E_ROOT/build/otimage" "$@" >>"$E2E_RUN_DIR/otimage.log" ||
+		{ echo "otimage $* failed" >&2; return 1; }
+}
+
+# ul_provision: the provisioned device (daemon_provision: ROM_EXT SVN 2, BL0
+# SVN 3 in both slots, the signer delegate for SVN 1..20) and
+# $E2E_OUT/updates for the images the scenario makes.
+ul_provision() {
+	daemon_provision || return 1
+	mkdir -p "$E2E_OUT/updates"
+}
+
+# ul_guest_start: the kernel scenarios' guest functions (kt_host, $KT_SYS)
+# and the daemon up.
+ul_guest_start() {
+	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
+	daemon_start ready
+}
+
+# The hooks every update scenario shares; one that needs more defines its
+# own after sourcing this file. The guest: the daemon's users.
+guest_setup() {
+	daemon_guest_setup
+}
+
+# The host: the bridge for the guest's kt_host requests (the model's control socket).
+host_hook() {
+	. "$E2E_ROOT/tests/e2e/kernel/host-lib.sh"
+	kt_bridge
 }

@@ -26,25 +26,22 @@ E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runti
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/update-lib.bash" ||
 	{ echo "cannot read update-lib.bash" >&2; return 1; }
 
-# The provisioned device (daemon_provision: ROM_EXT SVN 2, BL0 SVN 3 in
-# both slots, the signer delegate for SVN 1..20) and the updates.
+# The provisioned device (ul_provision) and the updates.
 host_prepare() {
-	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage u=$E2E_OUT/updates
-	daemon_provision || return 1
-	mkdir -p "$u" || return 1
-	oi() { "$oi" "$@" >>"$p/otimage.log" || { echo "otimage $* failed" >&2; return 1; }; }
+	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates
+	ul_provision || return 1
 	head -c 32768 /dev/urandom >"$p/bl0-v4.code"
 	head -c 16384 /dev/urandom >"$p/rom_ext-v3.code"
-	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 4 \
+	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 4 \
 		--payload "$p/bl0-v4.code" --out "$u/bl0-v4.img" || return 1
-	oi sign --key "$p/creator.key" --stage rom_ext --svn 3 --payload "$p/rom_ext-v3.code" \
+	ul_oi sign --key "$p/creator.key" --stage rom_ext --svn 3 --payload "$p/rom_ext-v3.code" \
 		--out "$u/rom_ext-v3.img" || return 1
 	# Bad input: another device's image, a stranger's, and a truncated one.
-	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 5 \
+	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 5 \
 		--device 0102030405060708090a0b0c0d0e0f10 --payload "$p/bl0-v4.code" \
 		--out "$u/bl0-other-device.img" || return 1
-	oi keygen --out "$p/stranger.key" --pub "$p/stranger.pub" || return 1
-	oi sign --key "$p/stranger.key" --stage bl0 --svn 5 --payload "$p/bl0-v4.code" \
+	ul_oi keygen --out "$p/stranger.key" --pub "$p/stranger.pub" || return 1
+	ul_oi sign --key "$p/stranger.key" --stage bl0 --svn 5 --payload "$p/bl0-v4.code" \
 		--out "$u/bl0-stranger.img" || return 1
 	head -c 3000 "$u/bl0-v4.img" >"$u/bl0-truncated.img"
 	# Larger than a BL0 slot (256 KiB in otimage pack's layout).
@@ -58,12 +55,6 @@ guest_setup() {
 	useradd --uid 4013 --user-group -G otattest-sign --no-create-home --shell /usr/sbin/nologin e2e-signer
 }
 
-# The bridge for the guest's kt_host requests: the model's control socket.
-host_hook() {
-	. "$E2E_ROOT/tests/e2e/kernel/host-lib.sh"
-	kt_bridge
-}
-
 # ul_stable_sign SVN: SignWithStableKey with SVN's key as the signer; its
 # output in /tmp/sign.out, busctl's exit status.
 ul_stable_sign() {
@@ -73,9 +64,8 @@ ul_stable_sign() {
 }
 
 guest_main() {
-	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
 	local u=$E2E_OUT/updates meas
-	daemon_start ready
+	ul_guest_start
 
 	# BL0 SVN 4: checked, installed into the slot not running (B), pending.
 	ul_ctl check "$u/bl0-v4.img" | tee /tmp/check.txt

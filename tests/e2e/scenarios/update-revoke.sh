@@ -26,43 +26,30 @@ E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runti
 	{ echo "cannot read update-lib.bash" >&2; return 1; }
 
 host_prepare() {
-	local p=$E2E_RUN_DIR/prov oi=$E2E_ROOT/build/otimage u=$E2E_OUT/updates
-	daemon_provision || return 1
-	mkdir -p "$u" || return 1
-	ur_oi() { "$oi" "$@" >>"$p/otimage.log" || { echo "otimage $* failed" >&2; return 1; }; }
+	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates
+	ul_provision || return 1
 	head -c 32768 /dev/urandom >"$p/bl0-v5.code"
-	ur_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 5 \
+	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 5 \
 		--payload "$p/bl0-v5.code" --out "$u/bl0-v5.img" || return 1
 	# The old delegate: SVN 1..4, so a floor of 5 revokes it.
-	ur_oi keygen --out "$p/old.key" --pub "$p/old.pub" || return 1
-	ur_oi delegate --parent-key "$p/owner.key" --delegate-pub "$p/old.pub" --type leaf \
+	ul_oi keygen --out "$p/old.key" --pub "$p/old.pub" || return 1
+	ul_oi delegate --parent-key "$p/owner.key" --delegate-pub "$p/old.pub" --type leaf \
 		--svn-min 1 --svn-max 4 --out "$p/old.cert" || return 1
-	ur_oi sign --key "$p/old.key" --cert "$p/old.cert" --stage bl0 --svn 4 \
+	ul_oi sign --key "$p/old.key" --cert "$p/old.cert" --stage bl0 --svn 4 \
 		--payload "$p/bl0-v5.code" --out "$u/bl0-old-delegate.img" || return 1
-	ur_oi keygen --out "$p/stranger.key" --pub "$p/stranger.pub" || return 1
-	ur_oi revocation --key "$p/stranger.key" --sequence 1 --floor bl0=5 \
+	ul_oi keygen --out "$p/stranger.key" --pub "$p/stranger.pub" || return 1
+	ul_oi revocation --key "$p/stranger.key" --sequence 1 --floor bl0=5 \
 		--out "$u/revoke-stranger.bin" || return 1
-	ur_oi revocation --key "$p/owner.key" --sequence 1 --floor bl0=5 \
+	ul_oi revocation --key "$p/owner.key" --sequence 1 --floor bl0=5 \
 		--device 0102030405060708090a0b0c0d0e0f10 --out "$u/revoke-other-device.bin" || return 1
-	ur_oi revocation --key "$p/owner.key" --sequence 1 --floor bl0=5 \
+	ul_oi revocation --key "$p/owner.key" --sequence 1 --floor bl0=5 \
 		--out "$u/revoke-floor5.bin" || return 1
 	chmod 644 "$u"/*
 }
 
-guest_setup() {
-	daemon_guest_setup
-}
-
-# The bridge for the guest's kt_host requests: the model's control socket.
-host_hook() {
-	. "$E2E_ROOT/tests/e2e/kernel/host-lib.sh"
-	kt_bridge
-}
-
 guest_main() {
-	. "$E2E_SRC/tests/e2e/kernel/guest-lib.sh"
 	local u=$E2E_OUT/updates
-	daemon_start ready
+	ul_guest_start
 
 	# BL0 SVN 5 in B, committed; the old delegate's SVN 4 image waiting in A.
 	ul_ctl install "$u/bl0-v5.img"

@@ -7,6 +7,7 @@
  * the class's exit code.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -149,6 +150,29 @@ int ctl_parse_slot(const char *s, bool allow_other, uint32_t *slot)
 		*slot = OTA_UPDATE_SLOT_OTHER;
 	else {
 		fprintf(stderr, "otattestctl: --slot must be a, b%s\n", allow_other ? " or other" : "");
+		return OTA_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int ctl_parse_slot_args(int argc, char **argv, const char *shortopts, bool allow_other,
+			uint32_t *slot)
+{
+	static const struct option opts[] = {
+		{ "slot", required_argument, NULL, 's' },
+		{ 0 },
+	};
+	int r, o;
+
+	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
+	optind = 0;
+	while ((o = getopt_long(argc, argv, shortopts, opts, NULL)) >= 0) {
+		r = o == 's' ? ctl_parse_slot(optarg, allow_other, slot) : OTA_EXIT_USAGE;
+		if (r)
+			return r;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "otattestctl: %s: unexpected argument '%s'\n", argv[0], argv[optind]);
 		return OTA_EXIT_USAGE;
 	}
 	return 0;

@@ -5,7 +5,6 @@
  * Both are privileged (root, group otattest-update, or polkit).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,29 +75,14 @@ int cmd_rotate(struct ctl *c, int argc, char **argv)
 
 int cmd_update_reset(struct ctl *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "slot", required_argument, NULL, 's' },
-		{ 0 },
-	};
 	uint32_t slot = OTA_UPDATE_SLOT_OTHER;
 	sd_bus_message *reply = NULL;
 	char path[160];
-	int r, o;
+	int r;
 
-	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
-	optind = 0;
-	while ((o = getopt_long(argc, argv, "s:", opts, NULL)) >= 0) {
-		if (o != 's')
-			return OTA_EXIT_USAGE;
-		r = ctl_parse_slot(optarg, true, &slot);
-		if (r)
-			return r;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "otattestctl: update-reset: unexpected argument '%s'\n", argv[optind]);
-		return OTA_EXIT_USAGE;
-	}
-	r = ctl_device_path(c, path, sizeof(path));
+	r = ctl_parse_slot_args(argc, argv, "s:", true, &slot);
+	if (!r)
+		r = ctl_device_path(c, path, sizeof(path));
 	if (r)
 		return r;
 	r = ctl_admin_call(c, path, "UpdateReset", NULL, NULL, NULL, &reply, "u", slot);

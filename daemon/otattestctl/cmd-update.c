@@ -220,26 +220,14 @@ static int running_bl0_slot(struct ctl *c, const char *path, uint32_t *slot)
 
 int cmd_commit(struct ctl *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "slot", required_argument, NULL, 'l' },
-		{ 0 },
-	};
 	uint32_t slot = OTA_UPDATE_SLOT_OTHER;
 	sd_bus_message *reply = NULL;
 	char path[160];
-	int r, o;
+	int r;
 
-	RESET_GETOPT();
-	while ((o = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
-		r = o == 'l' ? ctl_parse_slot(optarg, false, &slot) : OTA_EXIT_USAGE;
-		if (r)
-			return r;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "otattestctl: commit: unexpected argument '%s'\n", argv[optind]);
-		return OTA_EXIT_USAGE;
-	}
-	r = ctl_device_path(c, path, sizeof(path));
+	r = ctl_parse_slot_args(argc, argv, "", false, &slot);
+	if (!r)
+		r = ctl_device_path(c, path, sizeof(path));
 	/* The device commits only the slot it runs: ask for that one unless told. */
 	if (!r && slot == OTA_UPDATE_SLOT_OTHER)
 		r = running_bl0_slot(c, path, &slot);

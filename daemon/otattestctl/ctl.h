@@ -111,6 +111,13 @@ int ctl_admin_call(struct ctl *c, const char *path, const char *method, const ch
 		   const char *types, ...);
 /* --slot a|b (|other when allow_other): 0, or OTA_EXIT_USAGE after saying why. */
 int ctl_parse_slot(const char *s, bool allow_other, uint32_t *slot);
+/*
+ * The arguments of a command that takes --slot and nothing else (shortopts
+ * "s:" also takes -s): 0 with *slot set when given, or OTA_EXIT_USAGE after
+ * saying why.
+ */
+int ctl_parse_slot_args(int argc, char **argv, const char *shortopts, bool allow_other,
+			uint32_t *slot);
 /* The same with one "ay" argument. */
 int ctl_admin_call_bytes(struct ctl *c, const char *path, const char *method, const void *p,
 			 size_t len, sd_bus_message **reply);

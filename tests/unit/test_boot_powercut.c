@@ -18,24 +18,9 @@
 #include "swhal.h"
 #include "tu_device.h"
 #include "tu_main.h"
+#include "tu_powercut.h"
 
 static struct tu_device dev;
-static jmp_buf cut;
-static uint32_t cuts;
-
-static void on_power_loss(void *ctx)
-{
-	(void)ctx;
-	cuts++;
-	longjmp(cut, 1);
-}
-
-/* The fault really fired where it was armed. */
-static void fault_fired(enum swhal_fault kind, uint32_t before)
-{
-	ck_assert_uint_eq(cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
-}
-
 static void setup(void)
 {
 	struct tu_image_spec s;
@@ -56,11 +41,7 @@ static void teardown(void)
 
 static void fresh_device(void)
 {
-	struct swhal_host_ops ops = { .power_loss = on_power_loss };
-
-	swhal_close();
-	tu_device_power_on(&dev);
-	swhal_set_host_ops(&ops, NULL);
+	tu_powercut_power_on(&dev);
 }
 
 /* After whatever happened: power on, boot must succeed; boots reach the tag path. */
@@ -103,11 +84,11 @@ static void cut_every_tag_update_write(enum swhal_fault kind)
 	 */
 	ck_assert_uint_eq(total, 6);
 	for (n = 1; n <= total; n++) {
-		uint32_t before = cuts;
+		uint32_t before = tu_cuts;
 
 		fresh_device();
 		swhal_fault_flash((uint32_t)n, kind);
-		if (setjmp(cut) == 0) {
+		if (setjmp(tu_cut) == 0) {
 			ota_status_t st = ota_fw_boot(OTA_RESET_COLD);
 
 			/* A failed adoption or tag write costs that, never the boot. */
@@ -115,7 +96,7 @@ static void cut_every_tag_update_write(enum swhal_fault kind)
 			ck_assert_uint_eq(st, OTA_OK);
 			ck_assert_uint_eq(swhal_flash_writes(), n <= 2 ? n + 4 : n + (n <= 4 ? 2 : 0));
 		}
-		fault_fired(kind, before);
+		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "tag update", kind);
 	}
 }
@@ -175,11 +156,11 @@ static void cut_every_rotation_write(enum swhal_fault kind)
 	/* ROM's tag table, ROM_EXT's tag table, the boot data commit. */
 	ck_assert_uint_eq(total, 6);
 	for (n = 1; n <= total; n++) {
-		uint32_t before = cuts;
+		uint32_t before = tu_cuts;
 
 		tagged_device();
 		swhal_fault_flash((uint32_t)n, kind);
-		if (setjmp(cut) == 0) {
+		if (setjmp(tu_cut) == 0) {
 			ota_status_t st = ota_fw_rotate_tags(&out);
 
 			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
@@ -191,7 +172,7 @@ static void cut_every_rotation_write(enum swhal_fault kind)
 				ck_assert_uint_eq(out.new_key_version, 0);
 			ck_assert_uint_eq(tu_boot_data().tag_key_version, out.new_key_version);
 		}
-		fault_fired(kind, before);
+		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "rotation", kind);
 		/* Asking again completes it. */
 		if (tu_record()->hdr.tag_key_version == 0) {

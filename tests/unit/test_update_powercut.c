@@ -17,20 +17,11 @@
 #include "swhal.h"
 #include "tu_device.h"
 #include "tu_main.h"
+#include "tu_powercut.h"
 #include "tu_mbox.h"
 
 static struct tu_device dev;
 static struct tu_blob v2;
-static jmp_buf cut;
-static uint32_t cuts;
-
-static void on_power_loss(void *ctx)
-{
-	(void)ctx;
-	cuts++;
-	longjmp(cut, 1);
-}
-
 static void setup(void)
 {
 	tu_device_init(&dev);
@@ -47,11 +38,7 @@ static void teardown(void)
 /* A device that booted A once (and tagged it), with the power-loss hook. */
 static void booted_device(void)
 {
-	struct swhal_host_ops ops = { .power_loss = on_power_loss };
-
-	swhal_close();
-	tu_device_power_on(&dev);
-	swhal_set_host_ops(&ops, NULL);
+	tu_powercut_power_on(&dev);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 }
 
@@ -85,17 +72,17 @@ static void cut_every_install_write(enum swhal_fault kind)
 	/* The manifest page's erase, then an erase and a program per page, then its program. */
 	ck_assert_uint_ge(total, 2);
 	for (n = 1; n <= total; n++) {
-		uint32_t before = cuts;
+		uint32_t before = tu_cuts;
 
 		booted_device();
 		swhal_fault_flash((uint32_t)n, kind);
-		if (setjmp(cut) == 0) {
+		if (setjmp(tu_cut) == 0) {
 			ota_status_t st = install_v2();
 
 			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
 			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
 		}
-		ck_assert_uint_eq(cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
+		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "install", kind);
 		/* A (the primary) runs; the torn B was never booted. */
 		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
@@ -136,11 +123,11 @@ static void cut_every_commit_write(enum swhal_fault kind)
 	total = swhal_flash_writes() - w;
 	ck_assert_uint_eq(total, 2); /* one boot data copy: erase, program */
 	for (n = 1; n <= total; n++) {
-		uint32_t before = cuts;
+		uint32_t before = tu_cuts;
 
 		trial_device();
 		swhal_fault_flash((uint32_t)n, kind);
-		if (setjmp(cut) == 0) {
+		if (setjmp(tu_cut) == 0) {
 			ota_status_t st = tu_commit(OTA_SLOT_B);
 
 			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
@@ -148,7 +135,7 @@ static void cut_every_commit_write(enum swhal_fault kind)
 			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
 			ck_assert_uint_eq(ota_boot_state()->boot_status, OTA_OK);
 		}
-		ck_assert_uint_eq(cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
+		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "commit", kind);
 		/* Not committed: back on A. Asking again from B commits. */
 		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
@@ -183,13 +170,13 @@ START_TEST(test_commit_power_cut_after_the_anchor)
 	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
 	ck_assert_uint_eq(swhal_otp_programs() - o, 1);
 	trial_device();
-	before = cuts;
+	before = tu_cuts;
 	swhal_fault_otp_power_cut(1);
-	if (setjmp(cut) == 0) {
+	if (setjmp(tu_cut) == 0) {
 		(void)tu_commit(OTA_SLOT_B);
 		ck_abort_msg("the cut did not fire");
 	}
-	ck_assert_uint_eq(cuts, before + 1);
+	ck_assert_uint_eq(tu_cuts, before + 1);
 	must_recover(1, "commit anchor", SWHAL_FAULT_POWER_LOSS);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B); /* the copy landed */
 }
@@ -211,11 +198,11 @@ START_TEST(test_revocation_power_cuts)
 		uint32_t before;
 
 		trial_device();
-		before = cuts;
+		before = tu_cuts;
 		swhal_fault_otp_power_cut((uint32_t)n);
-		if (setjmp(cut) == 0)
+		if (setjmp(tu_cut) == 0)
 			(void)tu_revoke(&r);
-		ck_assert_uint_eq(cuts, before + 1);
+		ck_assert_uint_eq(tu_cuts, before + 1);
 		must_recover((uint32_t)n, "revocation", SWHAL_FAULT_POWER_LOSS);
 		/* The floor is in force (it was burned first); A, below it, is refused. */
 		ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 6);

@@ -21,16 +21,12 @@ static struct tu_device dev;
 
 static void setup(void)
 {
-	tu_device_init(&dev);
-	tu_device_power_on(&dev);
-	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	tu_device_boot_default(&dev);
 }
 
 static void teardown(void)
 {
-	tu_device_free(&dev);
-	swhal_close();
+	tu_device_close(&dev);
 }
 
 static void install_b(uint32_t svn)

@@ -6,7 +6,9 @@
 
 #include <otattest/sha256.h>
 
+#include "fw_run.h"
 #include "fwlib.h"
+#include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
 #include "testutil.h"
@@ -234,6 +236,20 @@ void tu_device_free(struct tu_device *d)
 
 	for (i = 0; i < OTI_SLOTS; i++)
 		tu_blob_free(&d->slot[i]);
+}
+
+void tu_device_boot_default(struct tu_device *d)
+{
+	tu_device_init(d);
+	tu_device_power_on(d);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+}
+
+void tu_device_close(struct tu_device *d)
+{
+	tu_device_free(d);
+	swhal_close();
 }
 
 static uint32_t lc_or_all(uint32_t mask)

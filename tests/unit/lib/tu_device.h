@@ -122,6 +122,10 @@ void tu_device_init(struct tu_device *d);
 void tu_device_free(struct tu_device *d);
 /* Open the software HAL in memory, factory-program it and power on. */
 void tu_device_power_on(const struct tu_device *d);
+/* The default device (tu_device_init) powered on and cold booted: BL0 A runs. */
+void tu_device_boot_default(struct tu_device *d);
+/* The end of a test: d's images freed, the software HAL closed. */
+void tu_device_close(struct tu_device *d);
 /* Replace the contents of one slot in a running device's flash (erase + program). */
 void tu_device_write_slot(enum oti_slot_index slot, const struct tu_blob *img);
 

@@ -24,11 +24,9 @@ corim_tool=$B/tests/interop/corim_tool
 py=/usr/bin/python3
 py311=$(command -v python3.11 || true)
 
-fail_early() {
-	echo "ear interop: $1"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+suite="ear interop"
+# shellcheck source=tests/interop/tap.sh
+. tests/interop/tap.sh
 [ -n "$py311" ] && "$py311" -c 'import jwt, cryptography' 2>/dev/null ||
 	fail_early "python3.11 with PyJWT and cryptography is needed (scripts/deps.sh)"
 [ -d tests/interop/node_modules/jose ] || fail_early "npm jose is needed (scripts/deps.sh)"
@@ -37,10 +35,6 @@ make -s "$tool" "$verify" "$otimage" "$corim_tool" >/dev/null ||
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
 
 "$tool" "$work" >/dev/null || fail_early "evidence_tool failed"
 nonce=$(cat "$work/nonce.hex")
@@ -311,5 +305,4 @@ expect_rc 0 "otattest-verify --help" "$verify" --help
 grep -q -- "--ear KEY" "$work/out" && grep -q -- "--ear-raw-evidence" "$work/out" && grep -q -- "--crl FILE" "$work/out"
 ok $? "otattest-verify --help documents --ear, --ear-raw-evidence and --crl"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

@@ -13,19 +13,13 @@ tool=$B/tests/interop/evidence_tool
 verify=${VERIFY:-$B/otattest-verify}
 py=/usr/bin/python3
 
-fail_early() {
-	echo "verify-batch: $1"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+suite="verify-batch"
+# shellcheck source=tests/interop/tap.sh
+. tests/interop/tap.sh
 make -s "$tool" "$verify" >/dev/null || fail_early "cannot build $tool and $verify"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
 
 mkdir -p "$work/src" && "$tool" "$work/src" || fail_early "evidence_tool failed"
 ca=$work/src/ca.pem
@@ -139,5 +133,4 @@ expect_usage "--nonce-files without --batch" --ca "$ca" --nonce-files "$d/a.cose
 [ $? = 22 ]
 ok $? "an unreadable CA stops the batch before it starts (exit 22)"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

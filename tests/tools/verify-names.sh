@@ -12,18 +12,12 @@ B=${B:-build}
 tool=$B/tests/interop/evidence_tool
 verify=${VERIFY:-$B/otattest-verify}
 
-fail_early() {
-	echo "verify-names: $1"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+suite="verify-names"
+# shellcheck source=tests/interop/tap.sh
+. tests/interop/tap.sh
 make -s "$tool" "$verify" >/dev/null || fail_early "cannot build $tool and $verify"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-pass=0 fail=0
-ok() {
-	if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok - $2"; else fail=$((fail + 1)); echo "not ok - $2"; fi
-}
 "$tool" "$work" >/dev/null || fail_early "evidence_tool failed"
 args=(--ca "$work/ca.pem" --nonce "$(cat "$work/nonce.hex")")
 
@@ -65,5 +59,4 @@ ok $? "the refusal names file and line: $(head -c 200 "$work/b.err")"
 "$verify" "${args[@]}" --key-names "$work/missing" "$work/evidence.cose" >/dev/null 2>"$work/m.err"
 ok $([ $? = 22 ] && echo 0 || echo 1) "a --key-names file that does not exist: exit 22"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -71,9 +71,7 @@ static const char delegate_help[] =
 	"    --json             print the certificate and its device check as one JSON object.\n"
 	"    -h, --help         show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage delegate --parent-key owner.pem --delegate-pub team.pub --type intermediate \\\n"

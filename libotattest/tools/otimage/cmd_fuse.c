@@ -48,9 +48,7 @@ static const char fuse_help[] =
 	"    --json                   print the decoded result as one JSON object.\n"
 	"    -h, --help               show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage fuse otp.bin --floor bl0=5\n"

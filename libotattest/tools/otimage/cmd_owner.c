@@ -38,9 +38,7 @@ static const char owner_help[] =
 	"    --json                  print the config as one JSON object.\n"
 	"    -h, --help              show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage owner-config --key owner.pub --key backup.pub:prod --max-depth 2 \\\n"

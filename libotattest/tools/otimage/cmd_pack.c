@@ -54,9 +54,7 @@ static const char pack_help[] =
 	"    --json                print the flash layout as one JSON object.\n"
 	"    -h, --help            show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage pack --rom-ext-a rom_ext.img --bl0-a bl0.img --bl0-b bl0.img \\\n"

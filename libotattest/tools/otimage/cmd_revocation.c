@@ -47,9 +47,7 @@ static const char revocation_help[] =
 	"    --json             print what was signed as one JSON object.\n"
 	"    -h, --help         show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage revocation --key owner.pem --sequence 3 --floor bl0=11 --out rev3.bin\n"

@@ -75,9 +75,7 @@ static const char sign_help[] =
 	"    --json         print what was signed as one JSON object.\n"
 	"    -h, --help     show this help.\n"
 	"\n"
-	"EXIT STATUS\n"
-	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n"
-	"    (see otimage --help). Nothing is written on failure.\n"
+	OTI_HELP_EXIT_WRITES
 	"\n"
 	"EXAMPLES\n"
 	"    otimage sign --key root.pem --stage rom_ext --svn 1 --payload rom_ext.bin \\\n"

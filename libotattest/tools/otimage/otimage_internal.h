@@ -80,6 +80,11 @@ int oti_fail(const struct oti_diag *d, ota_status_t st);
 int oti_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Print a help text; returns 0. */
 int oti_print_help(const char *text);
+/* The EXIT STATUS section of the help of a command that writes files. */
+#define OTI_HELP_EXIT_WRITES                                                          \
+	"EXIT STATUS\n"                                                                \
+	"    0 on success, 2 for a usage error, otherwise the class code of the failure\n" \
+	"    (see otimage --help). Nothing is written on failure.\n"
 /* "KEY" or "KEY:LIFECYCLE-MASK" (all states when no mask is given). */
 void oti_key_spec(const char *arg, char *path, size_t path_size, uint32_t *lifecycle_mask);
 void oti_print_root_key(struct oti_out *o, const struct ota_root_key *k);

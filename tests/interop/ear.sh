@@ -278,15 +278,7 @@ sys.exit(0 if raw == [ev, ev] else 1)
 EOF
 ok $? "--ear-raw-evidence: each submodule's ear.raw-evidence is the evidence (read by jose)"
 
-# The command line around it: exit codes of an unusable key, usage.
-expect_rc() { # want name cmd...
-	local want=$1 name=$2 rc
-	shift 2
-	"$@" >"$work/out" 2>&1
-	rc=$?
-	[ "$rc" = "$want" ]
-	ok $? "$name (exit $rc, want $want)"
-}
+# The command line around it (tap.sh's expect_rc): exit codes of an unusable key, usage.
 expect_rc 2 "otattest-verify: --ear with --json is a usage error" \
 	"$verify" --ear "$work/ear.key" --json "${base[@]}" "$work/evidence.cose"
 expect_rc 2 "otattest-verify: --ear-raw-evidence without --ear is a usage error" \

@@ -12,28 +12,19 @@
 #include "../../daemon/otattestctl/ctl.h"
 #include "tu_json.h"
 #include "tu_main.h"
+#include "tu_record.h"
 
 static void build_record(struct ota_record *r, uint32_t *len)
 {
-	memset(r, 0, sizeof(*r));
-	r->hdr.magic = OTA_RECORD_MAGIC;
-	r->hdr.version = OTA_RECORD_VERSION;
-	r->hdr.header_size = sizeof(r->hdr);
-	r->hdr.stage_count = 1;
-	r->hdr.length = sizeof(r->hdr) + sizeof(struct ota_stage_record);
-	r->hdr.generation = 9;
+	*len = tu_record_one_stage(r, 0xab, 9);
 	r->hdr.reset_reason = OTA_RESET_UPDATE;
 	r->hdr.lifecycle = OTA_LC_DEV;
-	memset(r->hdr.device_id, 0xab, sizeof(r->hdr.device_id));
 	r->hdr.min_svn = 5;
-	r->hdr.boot_status = OTA_OK;
-	r->stage[0].stage = OTA_STAGE_BL0;
 	r->stage[0].slot = OTA_SLOT_B;
 	r->stage[0].status = OTA_SIG_ECDSA_INVALID;
 	r->stage[0].path = OTA_PATH_NONE;
 	r->stage[0].delegation_depth = 2;
 	memset(r->stage[0].key_ids, 0x42, sizeof(r->stage[0].key_ids));
-	*len = r->hdr.length;
 }
 
 /* Capture what fn prints. */

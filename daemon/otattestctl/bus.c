@@ -350,3 +350,33 @@ int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d)
 		return ctl_fail(OTA_CLASS_PROTOCOL, "otattestd sent malformed properties: %s", strerror(-r));
 	return 0;
 }
+
+int ctl_get_devices(struct ctl *c, char **paths, struct ctl_device **devs, size_t *n)
+{
+	struct ctl_device *d;
+	size_t count, i;
+	int r = 0;
+
+	for (count = 0; paths && paths[count]; count++)
+		;
+	d = calloc(count ? count : 1, sizeof(*d));
+	if (!d) {
+		ctl_strv_free(paths);
+		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+	}
+	for (i = 0; i < count && !r; i++)
+		r = ctl_get_device(c, paths[i], &d[i]);
+	ctl_strv_free(paths);
+	/* Keys by name (docs/keynames.md); a names file that does not parse stops here. */
+	if (!r)
+		r = ctl_load_names(c);
+	if (r) {
+		free(d);
+		return r;
+	}
+	for (i = 0; i < count; i++)
+		d[i].names = &c->names;
+	*devs = d;
+	*n = count;
+	return 0;
+}

@@ -23,7 +23,7 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 	struct ctl_device *devs = NULL;
 	const char *output = NULL;
 	char **paths = NULL, *text = NULL;
-	size_t n = 0, i, tlen = 0;
+	size_t n = 0, tlen = 0;
 	FILE *mem;
 	int r, o;
 
@@ -41,30 +41,10 @@ int cmd_metrics(struct ctl *c, int argc, char **argv)
 	r = ctl_list_devices(c, &paths);
 	if (r)
 		return r;
-	for (n = 0; paths && paths[n]; n++)
-		;
-	devs = calloc(n ? n : 1, sizeof(*devs));
-	if (!devs) {
-		ctl_strv_free(paths);
-		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
-	}
-	for (i = 0; i < n; i++) {
-		r = ctl_get_device(c, paths[i], &devs[i]);
-		if (r) {
-			free(devs);
-			ctl_strv_free(paths);
-			return r;
-		}
-	}
-	ctl_strv_free(paths);
 	/* Key names become labels (otattest_stage_key_info). */
-	r = ctl_load_names(c);
-	if (r) {
-		free(devs);
+	r = ctl_get_devices(c, paths, &devs, &n);
+	if (r)
 		return r;
-	}
-	for (i = 0; i < n; i++)
-		devs[i].names = &c->names;
 
 	mem = open_memstream(&text, &tlen);
 	if (!mem) {

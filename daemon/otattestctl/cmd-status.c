@@ -35,31 +35,9 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 		if (r)
 			return r;
 	}
-	for (cap = 0; paths && paths[cap]; cap++)
-		;
-	devs = calloc(cap ? cap : 1, sizeof(*devs));
-	if (!devs) {
-		ctl_strv_free(paths);
-		return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
-	}
-	for (i = 0; i < cap; i++) {
-		r = ctl_get_device(c, paths[i], &devs[n]);
-		if (r) {
-			free(devs);
-			ctl_strv_free(paths);
-			return r;
-		}
-		n++;
-	}
-	ctl_strv_free(paths);
-	/* Keys by name (docs/keynames.md); a names file that does not parse stops here. */
-	r = ctl_load_names(c);
-	if (r) {
-		free(devs);
+	r = ctl_get_devices(c, paths, &devs, &n);
+	if (r)
 		return r;
-	}
-	for (i = 0; i < n; i++)
-		devs[i].names = &c->names;
 
 	if (c->json) {
 		ctl_print_status_json(stdout, devs, n);

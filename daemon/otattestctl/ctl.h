@@ -96,6 +96,12 @@ int ctl_list_devices(struct ctl *c, char ***paths);
 void ctl_strv_free(char **v);
 /* Properties of one device (GetAll); 0 or an exit code. */
 int ctl_get_device(struct ctl *c, const char *path, struct ctl_device *d);
+/*
+ * The properties of each device in paths (which this frees), with the key
+ * names loaded (ctl_load_names) and attached: 0 with *devs (free it) and
+ * *n, or an exit code.
+ */
+int ctl_get_devices(struct ctl *c, char **paths, struct ctl_device **devs, size_t *n);
 /* Parse a GetAll reply (a{sv}) into d: exposed for tests. */
 int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d);
 

@@ -22,6 +22,14 @@ kt_get() {
 	tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p" | head -n1
 }
 
+# kt_model_stat NAME: NAME's value in the model's status (NAME=VALUE words
+# from its control socket: flash-writes, requests, record-generation, ...).
+kt_model_stat() {
+	local status
+	status=$(kt_host model status) || return
+	kt_get "$1" "$status"
+}
+
 # kt_oneline TEXT: TEXT on one line, for failure messages.
 kt_oneline() {
 	tr '\n' ' ' <<<"$1"

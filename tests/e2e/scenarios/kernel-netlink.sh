@@ -42,13 +42,13 @@ guest_main() {
 		KT_REPLY=$(e2e_as e2e-user "$KT_NLTEST" $cmd) || e2e_fail "$cmd as e2e-user: $(kt_oneline "$KT_REPLY")"
 	done
 	e2e_log "ok: GET_RECORD and GET_DEVICE as e2e-user"
-	n0=$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')
+	n0=$(kt_model_stat requests)
 	for cmd in "attest $nonce" "sign 0 $msg" certs rotate "update 1"; do
 		KT_REPLY=$(e2e_as e2e-user "$KT_NLTEST" $cmd) && e2e_fail "$cmd as e2e-user succeeded"
 		e2e_assert_eq EPERM "$(kt_get error "$KT_REPLY")" "${cmd%% *} as e2e-user"
 		e2e_assert_eq HOST_PERMISSION "$(kt_get status "$KT_REPLY")" "${cmd%% *} as e2e-user: status"
 	done
-	e2e_assert_eq "$n0" "$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')" \
+	e2e_assert_eq "$n0" "$(kt_model_stat requests)" \
 		"requests the device received from the refused commands"
 	e2e_log "ok: every device command as e2e-user: EPERM, HOST_PERMISSION, nothing sent"
 

@@ -22,11 +22,6 @@ E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
-# kt_requests: requests the model has received so far.
-kt_requests() {
-	kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p'
-}
-
 # kt_restore: the device rewrites its shared memory; wait until ready.
 kt_restore() {
 	kt_model power-cycle
@@ -51,10 +46,10 @@ guest_main() {
 		"0x1c ffffffff 0x00081707 EBUSY the info block kept changing while being read"; do
 		read -r off hex detail err msg <<<"$case"
 		kt_host scribble "$off" "$hex" >/dev/null || e2e_fail "scribble failed"
-		n0=$(kt_requests)
+		n0=$(kt_model_stat requests)
 		kt_nl_err "$err" "ATTEST with info byte $off = $hex" attest "$(kt_hex 16)"
 		e2e_assert_eq "$msg" "$(kt_msg)" "extack message"
-		e2e_assert_eq "$n0" "$(kt_requests)" "requests the device received meanwhile (none)"
+		e2e_assert_eq "$n0" "$(kt_model_stat requests)" "requests the device received meanwhile (none)"
 		kt_wait_state info_invalid 5
 		kt_assert_detail "$detail" "info byte $off = $hex"
 		kt_nl_err "$err" "GET_RECORD while the info block is bad" record
@@ -76,7 +71,7 @@ guest_main() {
 	kt_restore
 
 	# A forged answer waiting for the next sequence number: never taken.
-	last=$(kt_host model status | tr ' ' '\n' | sed -n 's/^last-seq=//p')
+	last=$(kt_model_stat last-seq)
 	off=$(printf '%#x' $((0x$(kt_host peek 0x30 4 | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/'))))
 	forged=$(printf '%08x' $((last + 1)) | sed 's/\(..\)\(..\)\(..\)\(..\)/\4\3\2\1/')
 	# seq, command 2 (ATTEST), length 5, status OTA_OK, then "EVIL!".

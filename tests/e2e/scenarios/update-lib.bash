@@ -10,11 +10,6 @@ ul_ctl() {
 	e2e_as e2e-update "$E2E_SRC/build/otattestctl" "$@"
 }
 
-# The model's count of flash writes (program and erase), from its control socket.
-ul_flash_writes() {
-	kt_host model status | tr ' ' '\n' | sed -n 's/^flash-writes=//p'
-}
-
 # ul_prop NAME: a device property's value, without busctl's type and quotes.
 ul_prop() {
 	daemon_prop "$1" | sed 's/^[a-z]* //; s/^"\(.*\)"$/\1/'
@@ -25,10 +20,10 @@ ul_prop() {
 ul_refused() {
 	local want=$1 error=$2 what=$3 writes
 	shift 3
-	writes=$(ul_flash_writes)
+	writes=$(kt_model_stat flash-writes)
 	daemon_expect_exit "$want" "$what" ul_ctl "$@"
 	grep -q "Error.$error" /tmp/expect.out || e2e_fail "$what: not $error: $(cat /tmp/expect.out)"
-	e2e_assert_eq "$writes" "$(ul_flash_writes)" "$what: the model's flash writes"
+	e2e_assert_eq "$writes" "$(kt_model_stat flash-writes)" "$what: the model's flash writes"
 }
 
 # ul_cold_boot: the model's power-cycle; waits until the daemon shows the cold boot.

@@ -20,34 +20,30 @@ host_prepare() {
 	cp "$E2E_PROVISION_DIR/bl0-v2.img" "$E2E_OUT/bl0-v2.img"
 }
 
-ui_flash_writes() {
-	kt_host model status | tr ' ' '\n' | sed -n 's/^flash-writes=//p'
-}
-
 guest_main() {
 	. /e2e/kernel/guest-lib.sh
 	local img=$E2E_OUT/bl0-v2.img writes requests
 	kt_insmod timeout_ms=10000
 	kt_wait_state ready
 
-	writes=$(ui_flash_writes)
+	writes=$(kt_model_stat flash-writes)
 	kt_nl_ok "a dry run of BL0 v2" install 2 other "$img" check
 	e2e_assert_eq 1 "$(kt_get slot "$KT_REPLY")" "the dry run's slot (B, the one not running)"
 	e2e_assert_eq 2 "$(kt_get svn "$KT_REPLY")" "the dry run's SVN"
 	e2e_assert_eq 1 "$(kt_get install_flags "$KT_REPLY")" "the dry run's flags (dry run)"
-	e2e_assert_eq "$writes" "$(ui_flash_writes)" "the model's flash writes after the dry run"
+	e2e_assert_eq "$writes" "$(kt_model_stat flash-writes)" "the model's flash writes after the dry run"
 
 	# A session begun on one socket is not continued from another.
 	kt_nl_ok "INSTALL_BEGIN alone" raw 10 -a 1=u32:0 -a 21=u32:2 -a 22=u32:4096
-	requests=$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')
+	requests=$(kt_model_stat requests)
 	kt_nl_err EINVAL "a chunk from another socket" raw 11 -a 1=u32:0 -a 23=u32:0 -a 24=bin:00
 	e2e_assert_eq INSTALL_NOT_STARTED "$(kt_get status "$KT_REPLY")" "the chunk from another socket: status"
-	e2e_assert_eq "$requests" "$(kt_host model status | tr ' ' '\n' | sed -n 's/^requests=//p')" \
+	e2e_assert_eq "$requests" "$(kt_model_stat requests)" \
 		"the device's requests (the chunk never reached it)"
 
 	kt_nl_ok "install BL0 v2" install 2 other "$img"
 	e2e_assert_eq 2 "$(kt_get install_flags "$KT_REPLY")" "the install's flags (written)"
-	[ "$(ui_flash_writes)" -gt "$writes" ] || e2e_fail "the install wrote no flash"
+	[ "$(kt_model_stat flash-writes)" -gt "$writes" ] || e2e_fail "the install wrote no flash"
 	e2e_wait_for 5 "update/pending bl0 b" grep -qx "bl0 b" "$KT_SYS/update/pending"
 	e2e_assert_eq 2 "$(cat "$KT_SYS/slot_bl0_b/svn")" "slot_bl0_b/svn"
 	e2e_assert_eq pending "$(cat "$KT_SYS/update/state")" "update/state"

@@ -21,11 +21,6 @@ E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
-# The model's count of flash writes (program and erase), from its control socket.
-un_flash_writes() {
-	kt_host model status | tr ' ' '\n' | sed -n 's/^flash-writes=//p'
-}
-
 # un_refused ERRNO STATUS WHAT NLTEST-ARGS...: refused with ERRNO and, when
 # STATUS is not "-", that status in the extack cookie.
 un_refused() {
@@ -41,7 +36,7 @@ guest_main() {
 	kt_insmod timeout_ms=10000
 	kt_wait_state ready
 	gen0=$(cat "$KT_SYS/generation")
-	writes0=$(un_flash_writes)
+	writes0=$(kt_model_stat flash-writes)
 	[ -n "$writes0" ] || e2e_fail "the model's status has no flash-writes"
 	head -c 10000 /dev/zero | tr '\0' 'x' >"$img"
 	head -c 143 /dev/zero >/tmp/revocation-143.bin
@@ -81,7 +76,7 @@ guest_main() {
 	un_refused EINVAL - "a commit without a slot" raw 13 -a 1=u32:0
 	e2e_assert_eq 16 "$(kt_get missing_attr "$KT_REPLY")" "commit without a slot: the missing attribute (SLOT)"
 
-	e2e_assert_eq "$writes0" "$(un_flash_writes)" "the model's flash writes after the refusals"
+	e2e_assert_eq "$writes0" "$(kt_model_stat flash-writes)" "the model's flash writes after the refusals"
 	e2e_assert_eq "$gen0" "$(cat "$KT_SYS/generation")" "record generation after the refusals"
 	e2e_assert_eq ready "$(kt_state)" "device state after the refusals"
 

@@ -57,6 +57,47 @@ static void stage(unsigned int m, const struct ota_stage_record *s)
 	printf("stage%u/debug=%d\n", m, (s->effective.usage.flags & OTA_CAP_DEBUG) ? 1 : 0);
 }
 
+static const char *slot_label(uint32_t slot)
+{
+	return slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b" : "none";
+}
+
+/* update/ and slot_<stage>_<a|b>/: the record's update section. */
+static void update(const struct ota_record_update *u)
+{
+	printf("update/state=%s\n", ota_update_state_name(u->update_state));
+	printf("update/primary_slot=%s\n", slot_label(u->primary_slot));
+	printf("update/running_rom_ext_slot=%s\n", slot_label(u->running_rom_ext_slot));
+	printf("update/running_bl0_slot=%s\n", slot_label(u->running_bl0_slot));
+	if (u->pending_stage)
+		printf("update/pending=%s %s\n", ota_stage_name(u->pending_stage),
+		       slot_label(u->pending_slot));
+	else
+		printf("update/pending=none\n");
+	printf("update/revocation_sequence=%" PRIu32 "\n", u->revocation_sequence);
+	for (uint32_t i = 0; i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
+		const struct ota_record_slot *s = &u->slot[i];
+		const char *dir;
+		const char *sep = "";
+
+		/* An entry the device did not report reads no data in sysfs. */
+		if (!s->stage)
+			continue;
+		dir = ota_stage_name(i / OTA_SLOT_COUNT + 1u);
+		printf("slot_%s_%s/svn=%" PRIu32 "\n", dir, slot_label(i % OTA_SLOT_COUNT),
+		       s->security_version);
+		printf("slot_%s_%s/version=%.*s\n", dir, slot_label(i % OTA_SLOT_COUNT),
+		       (int)OTA_VERSION_STRING_BYTES, s->version);
+		printf("slot_%s_%s/flags=", dir, slot_label(i % OTA_SLOT_COUNT));
+		for (uint32_t bit = 1; bit & OTA_RECORD_SLOT_F_ALL; bit <<= 1)
+			if (s->flags & bit) {
+				printf("%s%s", sep, ota_record_slot_flag_name(bit));
+				sep = " ";
+			}
+		putchar('\n');
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct ota_record rec;
@@ -109,5 +150,7 @@ int main(int argc, char **argv)
 	printf("stage_count=%" PRIu32 "\n", h->stage_count);
 	for (uint32_t m = 0; m < h->stage_count; m++)
 		stage(m, &rec.stage[m]);
+	if (h->flags & OTA_RECORD_F_UPDATE_SECTION)
+		update(ota_record_update_of(&rec));
 	return 0;
 }

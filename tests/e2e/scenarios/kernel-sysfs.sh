@@ -48,6 +48,9 @@ guest_main() {
 	(cd "$KT_SYS" && find . -type f ! -name uevent ! -path './power/*' | sed 's|^\./||') >/tmp/files
 	while read -r rel; do
 		case $rel in state | state_detail | record) continue ;; esac
+		# A file with nothing to show for this record (a slot the device
+		# did not report) reads ENODATA; the decoding has no line for it.
+		cat "$KT_SYS/$rel" >/dev/null 2>&1 || continue
 		grep -q "^$rel=" /tmp/host.txt || e2e_fail "$rel is shown but not in the host's decoding"
 	done </tmp/files
 	stages=$(cat "$KT_SYS/stage_count")

@@ -23,7 +23,7 @@ guest_main() {
 	kt_insmod
 	st0=$(kt_state)
 	real=$(wc -c <"$KT_SYS/record")
-	for case in "4294967295 0x00021704" "65536 0x00021704" "4081 0x00021704" "1025 0x00021704" \
+	for case in "4294967295 0x00021704" "65536 0x00021704" "4081 0x00021704" "1217 0x00021704" \
 		"$((real + 4)) 0x00020e04" "$((real - 1)) 0x00020e04"; do
 		read -r len detail <<<"$case"
 		kt_model fault record-length "$len"

@@ -6,6 +6,7 @@
 #include <otattest/shm.h>
 #include <otu/hex.h>
 #include <otu/json.h>
+#include <otu/usage.h>
 
 #include "ctl.h"
 
@@ -224,12 +225,9 @@ static const char *slot_name(uint32_t slot)
 /* The effective usage's capability flags by name, as otimage names them. */
 static const char *usage_flags_name(uint32_t flags)
 {
-	static char buf[48];
+	static char buf[OTU_USAGE_FLAGS_STR_MAX];
 
-	snprintf(buf, sizeof(buf), "%s%s%s%s", flags & OTA_CAP_TAG_BOOT ? "tag-boot" : "",
-		 (flags & OTA_CAP_ALL) == OTA_CAP_ALL ? "," : "", flags & OTA_CAP_DEBUG ? "debug" : "",
-		 flags & OTA_CAP_ALL ? "" : "none");
-	return buf;
+	return otu_usage_flags_str(flags, buf);
 }
 
 ota_status_t ctl_print_record(FILE *out, const uint8_t *buf, size_t len,

@@ -6,6 +6,8 @@
 
 #include <otattest/record.h>
 
+#include <otu/usage.h>
+
 #include "otimage_internal.h"
 
 int oti_fail(const struct oti_diag *d, ota_status_t st)
@@ -95,12 +97,7 @@ const char *oti_slot_mask_str(uint32_t mask)
 
 const char *oti_caps_str(uint32_t caps)
 {
-	static char buf[48];
+	static char buf[OTU_USAGE_FLAGS_STR_MAX];
 
-	snprintf(buf, sizeof(buf), "%s%s%s", (caps & OTA_CAP_TAG_BOOT) ? "tag-boot" : "",
-		 (caps & OTA_CAP_ALL) == OTA_CAP_ALL ? "," : "", (caps & OTA_CAP_DEBUG) ? "debug" : "");
-	if (caps & ~OTA_CAP_ALL)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s0x%x", buf[0] ? "," : "",
-			 (unsigned int)(caps & ~OTA_CAP_ALL));
-	return buf[0] ? buf : "none";
+	return otu_usage_flags_str(caps, buf);
 }

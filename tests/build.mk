@@ -75,6 +75,10 @@ $(FUZZ_B)/fuzz_evidence: $(FUZZ_SRCS_fuzz_evidence)
 FUZZ_SRCS_fuzz_corim := $(FUZZ_VERIFY_SRCS)
 FUZZ_LDLIBS_fuzz_corim := $(FUZZ_VERIFY_LIBS)
 $(FUZZ_B)/fuzz_corim: $(FUZZ_SRCS_fuzz_corim)
+# The verifier's certificate view against OpenSSL reading the same bytes.
+FUZZ_SRCS_fuzz_cert_view := libotattest/src/host/cert_view.c
+FUZZ_LDLIBS_fuzz_cert_view := -UOTA_FREESTANDING -D_GNU_SOURCE $(PKG_OPENSSL)
+$(FUZZ_B)/fuzz_cert_view: $(FUZZ_SRCS_fuzz_cert_view)
 
 # The strict CBOR decoder's view of a file as JSON, for the differential
 # run against cbor2 and cborg (tests/fuzz/differential.py).

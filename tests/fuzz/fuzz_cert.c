@@ -17,14 +17,9 @@
 
 #include "otattest/deleg.h"
 #include "otattest/keys.h"
+#include "fuzz_require.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(x)              \
-	do {                    \
-		if (!(x))       \
-			abort(); \
-	} while (0)
 
 #define OFF_PARENT 0u
 #define OFF_SVN 40u

@@ -16,14 +16,9 @@
 
 #include "otattest/flash.h"
 #include "otattest/manifest.h"
+#include "fuzz_require.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(x)              \
-	do {                    \
-		if (!(x))       \
-			abort(); \
-	} while (0)
 
 static void boot_data_pair(const uint8_t *p)
 {

@@ -12,14 +12,9 @@
 
 #include "otattest/deleg.h"
 #include "otattest/manifest.h"
+#include "fuzz_require.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(x)              \
-	do {                    \
-		if (!(x))       \
-			abort(); \
-	} while (0)
 
 static void use_image(const struct ota_image_view *v, size_t size)
 {

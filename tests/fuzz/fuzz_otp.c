@@ -11,14 +11,9 @@
 
 #include "otattest/otp.h"
 #include "otattest/sha256.h"
+#include "fuzz_require.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(x)              \
-	do {                    \
-		if (!(x))       \
-			abort(); \
-	} while (0)
 
 static void check_decoded(const struct ota_otp *otp)
 {

@@ -19,71 +19,7 @@
 #include "otattest/verify.h"
 
 #include "cert_read.h"
-
-struct der {
-	const uint8_t *p;
-	size_t n;
-};
-
-/* One TLV: tag, then contents in *in (definite, minimal length forms). */
-static bool der_next(struct der *d, uint8_t tag, struct der *in)
-{
-	size_t len, k, i;
-
-	if (d->n < 2 || d->p[0] != tag)
-		return false;
-	len = d->p[1];
-	k = 0;
-	if (len & 0x80) {
-		k = len & 0x7f;
-		if (k == 0 || k > 2 || d->n < 2 + k)
-			return false;
-		for (len = 0, i = 0; i < k; i++)
-			len = len << 8 | d->p[2 + i];
-		if (len < 0x80 || (k == 2 && len < 0x100))
-			return false;
-	}
-	if (d->n - 2 - k < len)
-		return false;
-	in->p = d->p + 2 + k;
-	in->n = len;
-	d->p += 2 + k + len;
-	d->n -= 2 + k + len;
-	return true;
-}
-
-/* An OPTIONAL field: absent unless the next tag is this one. */
-static bool der_optional(struct der *d, uint8_t tag, struct der *in, bool *present)
-{
-	*present = d->n > 0 && d->p[0] == tag;
-	if (!*present) {
-		in->p = NULL;
-		in->n = 0;
-		return true;
-	}
-	return der_next(d, tag, in);
-}
-
-/* Non-negative INTEGER contents of at most 32 bits, in the shortest form. */
-static bool der_uint(const struct der *v, uint32_t *out)
-{
-	size_t i;
-
-	if (v->n == 0 || v->n > 5 || (v->p[0] & 0x80) || (v->n == 5 && v->p[0] != 0))
-		return false;
-	if (v->n > 1 && v->p[0] == 0 && !(v->p[1] & 0x80))
-		return false;
-	for (*out = 0, i = 0; i < v->n; i++)
-		*out = *out << 8 | v->p[i];
-	return true;
-}
-
-static bool der_next_uint(struct der *d, uint32_t *out)
-{
-	struct der v;
-
-	return der_next(d, 0x02, &v) && der_uint(&v, out);
-}
+#include "der_read.h"
 
 static bool der_is(const struct der *v, const char *s)
 {
@@ -285,11 +221,47 @@ ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alia
 	return st;
 }
 
+/* The MultiTcbInfo extension's value (NULL: none) read into out, which holds the device ids. */
+static ota_status_t alias_tcb_info(const uint8_t *tcb, size_t tcb_len, bool ambiguous,
+				   struct ota_alias_info *out)
+{
+	ota_status_t st = OTA_X509_MALFORMED;
+
+	if (ambiguous)
+		goto out; /* two MultiTcbInfo extensions: which would be meant? */
+	if (tcb == NULL)
+		return OTA_OK; /* no TCB info: certifies nothing, the verifier decides */
+	if (parse_multi_tcb_info((struct der){ tcb, tcb_len }, out))
+		return OTA_OK;
+out:
+	if (st != OTA_OK) {
+		struct ota_alias_info ids = *out;
+
+		memset(out, 0, sizeof(*out));
+		out->other_version = ids.other_version;
+	}
+	return st;
+}
+
+ota_status_t ota_alias_info_from_parts(const char *subject_cn, size_t subject_cn_len,
+				       const char *issuer_cn, size_t issuer_cn_len,
+				       const uint8_t *tcb, size_t tcb_len, struct ota_alias_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->has_device_id = subject_cn && ota_cert_cn_device_id(subject_cn, subject_cn_len,
+								 OTA_CERT_CN_ALIAS, out->device_id);
+	out->has_issuer_device_id =
+		issuer_cn && ota_cert_cn_device_id(issuer_cn, issuer_cn_len, OTA_CERT_CN_IDENTITY,
+						   out->issuer_device_id);
+	return alias_tcb_info(tcb, tcb_len, false, out);
+}
+
 ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out)
 {
+	ASN1_OCTET_STRING *v = NULL;
 	ASN1_OBJECT *obj;
+	bool ambiguous = false;
 	int idx;
-	ota_status_t st = OTA_X509_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
 	out->has_device_id =
@@ -299,25 +271,12 @@ ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out)
 	obj = OBJ_txt2obj("2.23.133.5.4.5", 1);
 	idx = obj ? X509_get_ext_by_OBJ(x, obj, -1) : -1;
 	if (idx >= 0 && X509_get_ext_by_OBJ(x, obj, idx) >= 0)
-		idx = -2; /* two MultiTcbInfo extensions: which would be meant? */
+		ambiguous = true;
+	else if (idx >= 0)
+		v = X509_EXTENSION_get_data(X509_get_ext(x, idx));
 	ASN1_OBJECT_free(obj);
-	if (idx == -1) {
-		st = OTA_OK; /* no TCB info: certifies nothing, the verifier decides */
-		goto out;
-	}
-	if (idx >= 0) {
-		ASN1_OCTET_STRING *v = X509_EXTENSION_get_data(X509_get_ext(x, idx));
-		struct der d = { ASN1_STRING_get0_data(v), (size_t)ASN1_STRING_length(v) };
-
-		if (parse_multi_tcb_info(d, out))
-			st = OTA_OK;
-	}
-out:
-	if (st != OTA_OK) {
-		uint32_t other_version = out->other_version;
-
-		memset(out, 0, sizeof(*out));
-		out->other_version = other_version;
-	}
-	return st;
+	if (obj == NULL)
+		ambiguous = true; /* the OID table failed: nothing can be said */
+	return alias_tcb_info(v ? ASN1_STRING_get0_data(v) : NULL,
+			      v ? (size_t)ASN1_STRING_length(v) : 0, ambiguous, out);
 }

@@ -30,20 +30,30 @@ X509 *ota_cert_from_der(const uint8_t *der, size_t len)
 	return x;
 }
 
+bool ota_cert_cn_device_id(const char *cn, size_t n, const char *cn_prefix,
+			   uint8_t out[OTA_DEVICE_ID_BYTES])
+{
+	char hex[2 * OTA_DEVICE_ID_BYTES + 1];
+	size_t plen = strlen(cn_prefix), i;
+
+	if (n != plen + 2 * OTA_DEVICE_ID_BYTES || memcmp(cn, cn_prefix, plen))
+		return false;
+	/* The firmware writes lower-case hex (OTA_CERT_CN_*): nothing else is its name. */
+	for (i = plen; i < n; i++)
+		if (cn[i] >= 'A' && cn[i] <= 'F')
+			return false;
+	memcpy(hex, cn + plen, 2 * OTA_DEVICE_ID_BYTES);
+	hex[2 * OTA_DEVICE_ID_BYTES] = '\0'; /* a CN read from DER is not terminated */
+	return otu_hex_decode(hex, out, OTA_DEVICE_ID_BYTES) == OTA_DEVICE_ID_BYTES;
+}
+
 bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
 			     uint8_t out[OTA_DEVICE_ID_BYTES])
 {
 	char cn[128];
-	size_t plen = strlen(cn_prefix), i;
 	int n;
 
 	/* X509_NAME_get_text_by_NID takes a non-const name but only reads it. */
 	n = X509_NAME_get_text_by_NID((X509_NAME *)name, NID_commonName, cn, sizeof(cn));
-	if (n != (int)(plen + 2 * OTA_DEVICE_ID_BYTES) || memcmp(cn, cn_prefix, plen))
-		return false;
-	/* The firmware writes lower-case hex (OTA_CERT_CN_*): nothing else is its name. */
-	for (i = plen; i < (size_t)n; i++)
-		if (cn[i] >= 'A' && cn[i] <= 'F')
-			return false;
-	return otu_hex_decode(cn + plen, out, OTA_DEVICE_ID_BYTES) == OTA_DEVICE_ID_BYTES;
+	return n > 0 && ota_cert_cn_device_id(cn, (size_t)n, cn_prefix, out);
 }

@@ -18,6 +18,9 @@ X509 *ota_cert_from_der(const uint8_t *der, size_t len);
  */
 bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
 			     uint8_t out[OTA_DEVICE_ID_BYTES]);
+/* The same rule on a CN's text (n bytes, not terminated). */
+bool ota_cert_cn_device_id(const char *cn, size_t n, const char *cn_prefix,
+			   uint8_t out[OTA_DEVICE_ID_BYTES]);
 
 /*
  * ota_alias_cert_info and ota_identity_cert_info (verify.h) on certificates
@@ -27,6 +30,14 @@ bool ota_cert_name_device_id(const X509_NAME *name, const char *cn_prefix,
  * (id was its issuer in the validated chain), so it is not checked again.
  */
 ota_status_t ota_alias_cert_info_x509(X509 *x, struct ota_alias_info *out);
+/*
+ * ota_alias_cert_info from parts a caller has read itself (chain_fast.c):
+ * the subject's and issuer's CN text (NULL: the name has none) and the
+ * MultiTcbInfo extension's value (NULL: the certificate has none).
+ */
+ota_status_t ota_alias_info_from_parts(const char *subject_cn, size_t subject_cn_len,
+				       const char *issuer_cn, size_t issuer_cn_len,
+				       const uint8_t *tcb, size_t tcb_len, struct ota_alias_info *out);
 ota_status_t ota_identity_cert_info_x509(X509 *id, X509 *alias, bool alias_verified,
 					 struct ota_identity_info *out);
 

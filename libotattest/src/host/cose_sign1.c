@@ -105,8 +105,7 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 	return OTA_OK;
 }
 
-/* An EVP_PKEY for an uncompressed P-256 point; NULL when it is not one. */
-static EVP_PKEY *p256_public(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
+EVP_PKEY *ota_p256_public_key(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
 {
 	uint8_t point[1 + OTA_P256_PUBKEY_BYTES];
 	OSSL_PARAM params[3];
@@ -173,7 +172,7 @@ ota_status_t ota_cose_sign1_verify_pkey(const struct ota_cose_sign1 *m, EVP_PKEY
 ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
 				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
 {
-	EVP_PKEY *pkey = p256_public(pubkey);
+	EVP_PKEY *pkey = ota_p256_public_key(pubkey);
 	ota_status_t st;
 
 	if (pkey == NULL)

@@ -6,7 +6,9 @@
  * the leaf must be an end-entity certificate for digital signatures, so
  * the identity certificate (a CA) can never be passed off as the signer.
  * Each trust store remembers the chains it verified (chain_cache.h), so
- * a chain seen before costs a hash and a lookup.
+ * a chain seen before costs a hash and a lookup; a chain first seen in
+ * the profile otattest issues takes the fast path (chain_fast.h) and
+ * goes to OpenSSL only when that declines it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +25,13 @@
 
 #include "cert_read.h"
 #include "chain_cache.h"
+#include "chain_fast.h"
 #include "fileio.h"
 
 struct ota_trust {
 	X509_STORE *store;
 	struct ota_chain_cache *cache;
+	struct ota_fast *fast;
 	uint32_t crl_count;
 	/* The earliest nextUpdate of the CRLs: no chain is remembered past it. */
 	time_t crls_until;
@@ -50,8 +54,9 @@ ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **
 		return OTA_HOST_INTERNAL;
 	t->store = X509_STORE_new();
 	t->cache = ota_chain_cache_new();
+	t->fast = ota_fast_new();
 	bio = BIO_new_mem_buf(pem, (int)len);
-	if (t->store == NULL || t->cache == NULL || bio == NULL) {
+	if (t->store == NULL || t->cache == NULL || t->fast == NULL || bio == NULL) {
 		BIO_free(bio);
 		ota_trust_free(t);
 		return OTA_HOST_INTERNAL;
@@ -67,6 +72,7 @@ ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **
 		ota_trust_free(t);
 		return OTA_X509_MALFORMED;
 	}
+	ota_fast_set_anchors(t->fast, t->store);
 	*out = t;
 	return OTA_OK;
 }
@@ -118,9 +124,10 @@ ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t 
 		ota_chain_cache_free(fresh);
 		return st;
 	}
-	/* Chains remembered before were not checked against these CRLs. */
+	/* Chains and identities remembered before were not checked against these CRLs. */
 	ota_chain_cache_free(t->cache);
 	t->cache = fresh;
+	ota_fast_forget(t->fast);
 	t->crl_count += n;
 	return OTA_OK;
 }
@@ -147,6 +154,7 @@ void ota_trust_free(struct ota_trust *t)
 		return;
 	X509_STORE_free(t->store);
 	ota_chain_cache_free(t->cache);
+	ota_fast_free(t->fast);
 	free(t);
 }
 
@@ -283,6 +291,25 @@ static ota_status_t not_revoked(const struct ota_trust *t, X509_STORE_CTX *verif
 	return st;
 }
 
+/*
+ * The identity certificate of a chain of two that path validation
+ * accepted (as the leaf's issuer, its own issuer from the store), for the
+ * fast path: the same device's next alias certificate needs no more.
+ */
+static void remember_identity(const struct ota_trust *t, X509_STORE_CTX *ctx, X509 *given,
+			      const uint8_t *der, size_t len, const struct chain_result *res)
+{
+	STACK_OF(X509) *chain = X509_STORE_CTX_get0_chain(ctx);
+	X509 *id = chain && sk_X509_num(chain) == 3 ? sk_X509_value(chain, 1) : NULL;
+	time_t not_after = res->not_after;
+
+	if (id == NULL || X509_cmp(given, id) != 0)
+		return;
+	if (t->crls_until && not_after > t->crls_until)
+		not_after = t->crls_until;
+	ota_fast_put_identity(t->fast, der, len, X509_get0_pubkey(id), res->not_before, not_after);
+}
+
 static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const certs[],
 				 const size_t lens[], uint32_t count,
 				 uint8_t leaf_pubkey[OTA_P256_PUBKEY_BYTES], char *why,
@@ -347,6 +374,8 @@ static ota_status_t chain_verify(const struct ota_trust *t, const uint8_t *const
 		res->leaf = NULL;
 	if (facts)
 		chain_facts(ctx, leaf, untrusted, facts);
+	if (res && res->leaf && count == 2)
+		remember_identity(t, ctx, sk_X509_value(untrusted, 0), certs[1], lens[1], res);
 	snprintf(why, why_len, "ok");
 	st = OTA_OK;
 out:
@@ -382,10 +411,18 @@ ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *c
 		snprintf(why, why_len, "ok");
 		return OTA_OK;
 	}
-	st = chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len, &res, facts);
-	if (st != OTA_OK)
-		return st;
-	facts->leaf = res.leaf;
+	if (ota_fast_verify(t->fast, t->crl_count > 0, certs, lens, count, now, facts,
+			    &res.not_before, &res.not_after)) {
+		res.leaf = facts->leaf;
+		st = OTA_OK;
+		snprintf(why, why_len, "ok");
+	} else {
+		st = chain_verify(t, certs, lens, count, facts->leaf_pubkey, why, why_len, &res,
+				  facts);
+		if (st != OTA_OK)
+			return st;
+		facts->leaf = res.leaf;
+	}
 	if (t->crls_until && res.not_after > t->crls_until)
 		res.not_after = t->crls_until; /* then the CRLs must be read again */
 	if (facts->leaf && now >= res.not_before && now <= res.not_after)
@@ -406,4 +443,14 @@ void ota_chain_facts_read(const uint8_t *const certs[], const size_t lens[], uin
 void ota_trust_cache_stats(const struct ota_trust *t, uint64_t *hits, uint64_t *misses)
 {
 	ota_chain_cache_stats(t->cache, hits, misses);
+}
+
+void ota_trust_fast_stats(const struct ota_trust *t, struct ota_fast_stats *out)
+{
+	ota_fast_get_stats(t->fast, out);
+}
+
+struct ota_fast *ota_trust_fast(const struct ota_trust *t)
+{
+	return t->fast;
 }

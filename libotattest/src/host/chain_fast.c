@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The fast path for a chain first seen (chain_fast.h). What OpenSSL's
+ * strict path validation (X509_verify_cert with X509_V_FLAG_X509_STRICT)
+ * checks of an alias certificate under an identity certificate under a
+ * root of the store, and where each is checked here:
+ *
+ *   DER, version, algorithms, key, names,      cert_view.c: the view, or
+ *   extensions known, criticality, duplicates  no fast path at all
+ *   leaf: not a CA, no pathlen, digital        alias_ok
+ *   signature, no keyCertSign, an AKID
+ *   CA: basicConstraints cA, keyCertSign,      identity_ok, anchor_ok
+ *   SKID and AKID (not at the root), pathlen
+ *   (the root's allows the identity under it)
+ *   names chain, key ids chain, not            alias_ok, identity_ok, find_anchor
+ *   self-issued, issuer found unambiguously    (and no_store_clash)
+ *   validity at the time of checking           valid_at
+ *   signatures                                 verify_tbs (EVP, as OpenSSL does)
+ *   revocation (CRLs)                          not here: with CRLs only an
+ *                                              identity OpenSSL checked is used
+ *
+ * Anything outside that (another shape, an intermediate, name
+ * constraints, policies) is declined and OpenSSL decides.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
+#include "otattest/sha256.h"
+
+#include "cert_read.h"
+#include "cert_view.h"
+#include "chain_fast.h"
+#include "cose_key.h"
+
+#define FAST_MAX_STORE 64u       /* a store with more certificates gets no fast path */
+#define FAST_NAME_MAX 512u
+#define FAST_SKID_MAX 64u
+#define FAST_IDENTITY_SLOTS 4096u
+
+struct store_cert {
+	uint8_t subject[FAST_NAME_MAX]; /* DER; subject_len 0: not in the profile */
+	size_t subject_len;
+	bool anchor;                    /* usable as the root of a fast chain */
+	uint8_t skid[FAST_SKID_MAX];
+	size_t skid_len;
+	time_t not_before, not_after;
+	EVP_PKEY *key;                  /* anchors only */
+};
+
+struct identity_entry {
+	uint8_t hash[OTA_SHA256_BYTES];
+	EVP_PKEY *key;
+	time_t not_before, not_after;
+};
+
+struct ota_fast {
+	pthread_mutex_t lock;
+	/* the store's certificates: set before verifying starts, read-only after */
+	bool usable;
+	uint32_t store_count;
+	struct store_cert store[FAST_MAX_STORE];
+	struct identity_entry *slot[FAST_IDENTITY_SLOTS]; /* under lock */
+	struct ota_fast_stats stats;                      /* under lock */
+};
+
+struct ota_fast *ota_fast_new(void)
+{
+	struct ota_fast *f = calloc(1, sizeof(*f));
+
+	if (f && pthread_mutex_init(&f->lock, NULL) != 0) {
+		free(f);
+		f = NULL;
+	}
+	return f;
+}
+
+static void clear_store(struct ota_fast *f)
+{
+	for (uint32_t i = 0; i < f->store_count; i++)
+		EVP_PKEY_free(f->store[i].key);
+	memset(f->store, 0, sizeof(f->store));
+	f->store_count = 0;
+	f->usable = false;
+}
+
+void ota_fast_forget(struct ota_fast *f)
+{
+	pthread_mutex_lock(&f->lock);
+	for (uint32_t i = 0; i < FAST_IDENTITY_SLOTS; i++) {
+		if (f->slot[i])
+			EVP_PKEY_free(f->slot[i]->key);
+		free(f->slot[i]);
+		f->slot[i] = NULL;
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+void ota_fast_free(struct ota_fast *f)
+{
+	if (f == NULL)
+		return;
+	ota_fast_forget(f);
+	clear_store(f);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+/* valid at now, strictly inside its period (OpenSSL: notBefore <= now < notAfter) */
+static bool valid_at(time_t not_before, time_t not_after, time_t now)
+{
+	return not_before < now && now < not_after;
+}
+
+/* The signature on a certificate's TBS by key, as OpenSSL's X509_verify checks it. */
+static bool verify_tbs(const struct ota_cert_view *v, EVP_PKEY *key)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	bool ok = md && EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, key) == 1 &&
+		  EVP_DigestVerify(md, v->sig.p, v->sig.n, v->tbs.p, v->tbs.n) == 1;
+
+	EVP_MD_CTX_free(md);
+	return ok;
+}
+
+/* A root the fast path may use: a self-signed CA in the profile, its root-position rules. */
+static bool anchor_ok(const struct ota_cert_view *v, EVP_PKEY *key)
+{
+	return v->ca && (v->key_usage & OTA_KU_KEY_CERT_SIGN) && v->skid.p &&
+	       (v->pathlen == -1 || v->pathlen >= 1) && der_eq(&v->issuer, v->subject.p, v->subject.n) &&
+	       (v->akid.p == NULL || der_eq(&v->akid, v->skid.p, v->skid.n)) && v->tcb_info.p == NULL &&
+	       v->subject.n <= FAST_NAME_MAX && v->skid.n <= FAST_SKID_MAX && verify_tbs(v, key);
+}
+
+void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
+{
+	STACK_OF(X509_OBJECT) *objs = X509_STORE_get0_objects(store);
+	X509 *certs[FAST_MAX_STORE];
+	uint32_t n = 0, i, j;
+	int k;
+
+	clear_store(f);
+	for (k = 0; objs && k < sk_X509_OBJECT_num(objs); k++) {
+		X509 *x = X509_OBJECT_get0_X509(sk_X509_OBJECT_value(objs, k));
+
+		if (x == NULL)
+			continue; /* a CRL */
+		if (n == FAST_MAX_STORE)
+			return; /* unusable: too many to compare every evidence's names against */
+		certs[n++] = x;
+	}
+	for (i = 0; i < n; i++) {
+		struct store_cert *s = &f->store[i];
+		unsigned char *der = NULL;
+		struct ota_cert_view v;
+		int len = i2d_X509(certs[i], &der);
+		bool unique = true;
+
+		/* A name another certificate of the store has too: OpenSSL might take either. */
+		for (j = 0; j < n; j++)
+			if (j != i && X509_NAME_cmp(X509_get_subject_name(certs[i]),
+						    X509_get_subject_name(certs[j])) == 0)
+				unique = false;
+		if (len > 0 && ota_cert_view_parse(der, (size_t)len, &v) &&
+		    v.subject.n <= FAST_NAME_MAX) {
+			memcpy(s->subject, v.subject.p, v.subject.n);
+			s->subject_len = v.subject.n;
+			s->not_before = v.not_before;
+			s->not_after = v.not_after;
+			s->key = X509_get_pubkey(certs[i]);
+			s->anchor = unique && s->key && anchor_ok(&v, s->key);
+			if (s->anchor) {
+				memcpy(s->skid, v.skid.p, v.skid.n);
+				s->skid_len = v.skid.n;
+			} else {
+				EVP_PKEY_free(s->key);
+				s->key = NULL;
+			}
+		}
+		OPENSSL_free(der);
+	}
+	f->store_count = n;
+	f->usable = true;
+}
+
+/*
+ * No certificate of the store has this name (as OpenSSL compares names):
+ * otherwise OpenSSL could take it as the issuer, or the leaf itself as
+ * trusted, instead of the chain checked here.
+ */
+static bool no_store_clash(const struct ota_fast *f, const struct der *name)
+{
+	for (uint32_t i = 0; i < f->store_count; i++) {
+		const struct store_cert *s = &f->store[i];
+
+		if (s->subject_len == 0 || ota_cert_names_cmp(s->subject, s->subject_len, name->p,
+							      name->n) != OTA_NAMES_DIFFERENT)
+			return false;
+	}
+	return true;
+}
+
+/* The store's root that issued id: its name byte for byte and its key id. */
+static const struct store_cert *find_anchor(const struct ota_fast *f,
+					    const struct ota_cert_view *id)
+{
+	for (uint32_t i = 0; i < f->store_count; i++) {
+		const struct store_cert *s = &f->store[i];
+
+		if (s->anchor && der_eq(&id->issuer, s->subject, s->subject_len) &&
+		    der_eq(&id->akid, s->skid, s->skid_len))
+			return s;
+	}
+	return NULL;
+}
+
+/* The leaf: an end-entity signing certificate issued by id, by name and key id. */
+static bool alias_ok(const struct ota_fast *f, const struct ota_cert_view *a,
+		     const struct ota_cert_view *id, time_t now)
+{
+	return !a->ca && a->pathlen == -1 && (a->key_usage & OTA_KU_DIGITAL_SIGNATURE) &&
+	       !(a->key_usage & OTA_KU_KEY_CERT_SIGN) && a->akid.p && id->skid.p &&
+	       der_eq(&a->akid, id->skid.p, id->skid.n) &&
+	       der_eq(&a->issuer, id->subject.p, id->subject.n) &&
+	       ota_cert_names_cmp(a->subject.p, a->subject.n, a->issuer.p, a->issuer.n) ==
+		       OTA_NAMES_DIFFERENT &&
+	       no_store_clash(f, &a->subject) && valid_at(a->not_before, a->not_after, now);
+}
+
+/* The identity: a CA that may sign certificates, not self-issued, valid now. */
+static bool identity_ok(const struct ota_fast *f, const struct ota_cert_view *id, time_t now)
+{
+	return id->ca && (id->key_usage & OTA_KU_KEY_CERT_SIGN) && id->skid.p && id->akid.p &&
+	       id->tcb_info.p == NULL &&
+	       ota_cert_names_cmp(id->subject.p, id->subject.n, id->issuer.p, id->issuer.n) ==
+		       OTA_NAMES_DIFFERENT &&
+	       no_store_clash(f, &id->subject) && valid_at(id->not_before, id->not_after, now);
+}
+
+static unsigned int slot_of(const uint8_t hash[OTA_SHA256_BYTES])
+{
+	return ((unsigned int)hash[0] | (unsigned int)hash[1] << 8) % FAST_IDENTITY_SLOTS;
+}
+
+/* A remembered identity's key (a new reference) and period, valid at now; NULL otherwise. */
+static EVP_PKEY *identity_get(struct ota_fast *f, const uint8_t hash[OTA_SHA256_BYTES],
+			      time_t now, time_t *not_before, time_t *not_after)
+{
+	struct identity_entry *e;
+	EVP_PKEY *key = NULL;
+
+	pthread_mutex_lock(&f->lock);
+	e = f->slot[slot_of(hash)];
+	if (e && !memcmp(e->hash, hash, OTA_SHA256_BYTES) &&
+	    valid_at(e->not_before, e->not_after, now) && EVP_PKEY_up_ref(e->key) == 1) {
+		key = e->key;
+		*not_before = e->not_before;
+		*not_after = e->not_after;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return key;
+}
+
+static void identity_put(struct ota_fast *f, const uint8_t hash[OTA_SHA256_BYTES], EVP_PKEY *key,
+			 time_t not_before, time_t not_after)
+{
+	struct identity_entry *e = malloc(sizeof(*e)), *old;
+
+	if (e == NULL || EVP_PKEY_up_ref(key) != 1) {
+		free(e);
+		return;
+	}
+	memcpy(e->hash, hash, OTA_SHA256_BYTES);
+	e->key = key;
+	e->not_before = not_before;
+	e->not_after = not_after;
+	pthread_mutex_lock(&f->lock);
+	old = f->slot[slot_of(hash)];
+	f->slot[slot_of(hash)] = e;
+	pthread_mutex_unlock(&f->lock);
+	if (old)
+		EVP_PKEY_free(old->key);
+	free(old);
+}
+
+void ota_fast_put_identity(struct ota_fast *f, const uint8_t *der, size_t len, EVP_PKEY *key,
+			   time_t not_before, time_t not_after)
+{
+	uint8_t hash[OTA_SHA256_BYTES];
+	struct ota_cert_view id;
+
+	/* Only what the fast path would read the same way: the view, and an identity's shape. */
+	if (f == NULL || key == NULL || !ota_cert_view_parse(der, len, &id) || !id.ca ||
+	    !(id.key_usage & OTA_KU_KEY_CERT_SIGN) || !id.skid.p || !id.akid.p)
+		return;
+	ota_sha256(der, len, hash);
+	identity_put(f, hash, key, not_before, not_after);
+}
+
+static time_t later(time_t a, time_t b)
+{
+	return a > b ? a : b;
+}
+
+static time_t sooner(time_t a, time_t b)
+{
+	return a < b ? a : b;
+}
+
+/* What trust.c's chain_facts reads after OpenSSL's validation, from the views. */
+static void fast_facts(const struct ota_cert_view *a, const struct ota_cert_view *id,
+		       struct ota_chain_facts *facts)
+{
+	memcpy(facts->leaf_pubkey, a->pubkey, OTA_P256_PUBKEY_BYTES);
+	facts->alias_st = ota_alias_info_from_parts(
+		(const char *)a->subject_cn.p, a->subject_cn.n, (const char *)a->issuer_cn.p,
+		a->issuer_cn.n, a->tcb_info.p, a->tcb_info.n, &facts->alias);
+	facts->identity_st = OTA_OK;
+	memset(&facts->identity, 0, sizeof(facts->identity));
+	facts->identity.has_device_id =
+		id->subject_cn.p && ota_cert_cn_device_id((const char *)id->subject_cn.p,
+							  id->subject_cn.n, OTA_CERT_CN_IDENTITY,
+							  facts->identity.device_id);
+	facts->identity.issued_alias = true; /* names, key ids and signature: alias_ok, verify_tbs */
+}
+
+bool ota_fast_verify(struct ota_fast *f, bool crls, const uint8_t *const certs[],
+		     const size_t lens[], uint32_t n, time_t now,
+		     struct ota_chain_facts *facts, time_t *not_before, time_t *not_after)
+{
+	struct ota_cert_view a, id;
+	const struct store_cert *root;
+	uint8_t hash[OTA_SHA256_BYTES];
+	EVP_PKEY *id_key = NULL, *leaf = NULL;
+	time_t nb = 0, na = 0;
+	bool fresh = false;
+
+	if (f == NULL || !f->usable || n != 2 || !ota_cert_view_parse(certs[0], lens[0], &a) ||
+	    !ota_cert_view_parse(certs[1], lens[1], &id) || !alias_ok(f, &a, &id, now) ||
+	    !identity_ok(f, &id, now))
+		goto declined;
+	ota_sha256(certs[1], lens[1], hash);
+	id_key = identity_get(f, hash, now, &nb, &na);
+	if (id_key == NULL) {
+		/* First seen: only under a root of the store, and only where no CRL could revoke it. */
+		root = crls ? NULL : find_anchor(f, &id);
+		if (root == NULL || !valid_at(root->not_before, root->not_after, now) ||
+		    !verify_tbs(&id, root->key) || (id_key = ota_p256_public_key(id.pubkey)) == NULL)
+			goto declined;
+		nb = later(id.not_before, root->not_before);
+		na = sooner(id.not_after, root->not_after);
+		identity_put(f, hash, id_key, nb, na);
+		fresh = true;
+	}
+	if (!verify_tbs(&a, id_key) || (leaf = ota_p256_public_key(a.pubkey)) == NULL)
+		goto declined;
+	EVP_PKEY_free(id_key);
+	fast_facts(&a, &id, facts);
+	facts->leaf = leaf;
+	*not_before = later(nb, a.not_before);
+	*not_after = sooner(na, a.not_after);
+	pthread_mutex_lock(&f->lock);
+	f->stats.accepted++;
+	f->stats.identities += fresh;
+	pthread_mutex_unlock(&f->lock);
+	return true;
+declined:
+	EVP_PKEY_free(id_key);
+	if (f) {
+		pthread_mutex_lock(&f->lock);
+		f->stats.declined++;
+		pthread_mutex_unlock(&f->lock);
+	}
+	return false;
+}
+
+void ota_fast_get_stats(struct ota_fast *f, struct ota_fast_stats *out)
+{
+	pthread_mutex_lock(&f->lock);
+	*out = f->stats;
+	pthread_mutex_unlock(&f->lock);
+}

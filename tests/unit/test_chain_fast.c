@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verifier's fast path for a chain first seen (libotattest/src/host/
+ * chain_fast.h) against OpenSSL's path validation, which it stands in
+ * for: whatever the fast path accepts, OpenSSL's strict path validation
+ * (ota_chain_verify) accepts too, and the facts the verifier reads come
+ * out the same. Held on the firmware's own chain, on every byte of it
+ * flipped, and on chains built here with each rule broken in turn - the
+ * identity or the alias certificate, or the root - where OpenSSL refuses
+ * and the fast path must decline. Where OpenSSL accepts a shape the fast
+ * path was not written for, it declines and OpenSSL decides; the
+ * genuine shapes are accepted, so the test fails if the fast path
+ * declines everything.
+ */
+#include <check.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/pem.h>
+#include <openssl/x509v3.h>
+
+#include "test_evidence_fixture.h"
+#include "tu_main.h"
+/* Internal: the fast path under test. */
+#include "../../libotattest/src/host/chain_fast.h"
+
+static struct evfix f;
+static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];
+static uint32_t ev_len;
+static struct ota_cose_sign1 m;
+
+static void setup(void)
+{
+	static const uint8_t nonce[16] = "chain-fast-nonce";
+
+	evfix_open(&f, EVFIX_IDCERT_OURS);
+	evfix_boot_runtime(&f);
+	ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce, sizeof(nonce), ev,
+					sizeof(ev), &ev_len),
+			  OTA_OK);
+	ck_assert_uint_eq(ota_cose_sign1_decode(ev, ev_len, &m), OTA_OK);
+	ck_assert_uint_eq(m.cert_count, 2);
+}
+
+static void teardown(void)
+{
+	evfix_close(&f);
+}
+
+static bool openssl_accepts(const struct ota_trust *t, const uint8_t *const certs[],
+			    const size_t lens[], uint32_t n)
+{
+	uint8_t pub[OTA_P256_PUBKEY_BYTES];
+	char why[160];
+
+	return ota_chain_verify(t, certs, lens, n, pub, why, sizeof(why)) == OTA_OK;
+}
+
+/* The fast path on a chain first seen (nothing remembered); facts->leaf freed. */
+static bool fast_accepts(const struct ota_trust *t, const uint8_t *const certs[],
+			 const size_t lens[], uint32_t n, struct ota_chain_facts *facts)
+{
+	struct ota_chain_facts scratch;
+	time_t nb, na;
+	bool ok;
+
+	if (facts == NULL)
+		facts = &scratch;
+	memset(facts, 0, sizeof(*facts));
+	ota_fast_forget(ota_trust_fast(t));
+	ok = ota_fast_verify(ota_trust_fast(t), false, certs, lens, n, time(NULL), facts, &nb, &na);
+	if (ok) {
+		ck_assert_ptr_nonnull(facts->leaf);
+		ck_assert_int_le(nb, time(NULL));
+		ck_assert_int_gt(na, time(NULL));
+	}
+	EVP_PKEY_free(facts->leaf);
+	facts->leaf = NULL;
+	return ok;
+}
+
+START_TEST(test_firmware_chain_accepted_with_the_same_facts)
+{
+	struct ota_chain_facts fast, slow;
+	uint8_t pub[OTA_P256_PUBKEY_BYTES];
+	char why[160];
+
+	ck_assert(fast_accepts(f.trust, m.certs, m.cert_lens, 2, &fast));
+	ck_assert_uint_eq(ota_chain_verify(f.trust, m.certs, m.cert_lens, 2, pub, why, sizeof(why)),
+			  OTA_OK);
+	memset(&slow, 0, sizeof(slow));
+	ota_chain_facts_read(m.certs, m.cert_lens, 2, &slow);
+	ck_assert_mem_eq(fast.leaf_pubkey, pub, sizeof(pub));
+	ck_assert_uint_eq(fast.alias_st, OTA_OK);
+	ck_assert_uint_eq(fast.alias_st, slow.alias_st);
+	ck_assert_mem_eq(&fast.alias, &slow.alias, sizeof(fast.alias));
+	ck_assert_uint_eq(fast.identity_st, slow.identity_st);
+	ck_assert_mem_eq(&fast.identity, &slow.identity, sizeof(fast.identity));
+	ck_assert(fast.alias.has_device_id && fast.identity.issued_alias);
+}
+END_TEST
+
+/*
+ * Through ota_verify_evidence: a fresh store takes the fast path, and its
+ * verdict is the one a store without it (OpenSSL's path validation)
+ * gives, byte for byte - for the evidence and for a wrong nonce.
+ */
+START_TEST(test_verdict_same_as_openssl_path)
+{
+	static const uint8_t nonce[16] = "chain-fast-nonce", other[16] = "another-nonce-16";
+	static struct ota_verdict vf, vs;
+	struct ota_trust *fast, *slow;
+	struct ota_fast_stats st;
+	X509_STORE *empty = X509_STORE_new();
+
+	ck_assert_uint_eq(ota_trust_load_pem(f.ca_pem, f.ca_pem_len, &fast), OTA_OK);
+	ck_assert_uint_eq(ota_trust_load_pem(f.ca_pem, f.ca_pem_len, &slow), OTA_OK);
+	ota_fast_set_anchors(ota_trust_fast(slow), empty); /* no root: every chain declined */
+	for (int k = 0; k < 2; k++) {
+		const uint8_t *n = k ? other : nonce;
+
+		memset(&vf, 0, sizeof(vf));
+		memset(&vs, 0, sizeof(vs));
+		ota_verify_evidence(ev, ev_len, fast, n, 16, NULL, NULL, 0, &vf);
+		ota_verify_evidence(ev, ev_len, slow, n, 16, NULL, NULL, 0, &vs);
+		ck_assert_mem_eq(&vf, &vs, sizeof(vf));
+		ck_assert(vf.authentic);
+	}
+	ota_trust_fast_stats(fast, &st);
+	ck_assert_uint_eq(st.accepted, 1); /* then the chain is remembered whole */
+	ck_assert_uint_eq(st.identities, 1);
+	ota_trust_fast_stats(slow, &st);
+	ck_assert_uint_eq(st.accepted, 0);
+	ota_trust_free(fast);
+	ota_trust_free(slow);
+	X509_STORE_free(empty);
+}
+END_TEST
+
+/*
+ * An identity once accepted is remembered: the next chain with it checks
+ * the alias only. With CRLs only a remembered identity (which OpenSSL
+ * checked against them) is taken; a new one goes to OpenSSL.
+ */
+START_TEST(test_identity_remembered_and_crls)
+{
+	struct ota_fast *fp = ota_trust_fast(f.trust);
+	struct ota_chain_facts facts = { 0 };
+	struct ota_fast_stats s;
+	time_t nb, na, now = time(NULL);
+
+	ota_fast_forget(fp);
+	ck_assert(!ota_fast_verify(fp, true, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
+	ck_assert(ota_fast_verify(fp, false, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
+	EVP_PKEY_free(facts.leaf);
+	ck_assert(ota_fast_verify(fp, true, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
+	EVP_PKEY_free(facts.leaf);
+	ota_fast_get_stats(fp, &s);
+	ck_assert_uint_eq(s.accepted, 2);
+	ck_assert_uint_eq(s.identities, 1);
+	ck_assert_uint_eq(s.declined, 1);
+	/* Past the identity's period (or the root's), nothing is accepted. */
+	ck_assert(!ota_fast_verify(fp, false, m.certs, m.cert_lens, 2, (time_t)253402300800LL, &facts,
+				   &nb, &na));
+}
+END_TEST
+
+/* Every byte of both certificates flipped, two ways: never accepted where OpenSSL refuses. */
+START_TEST(test_every_byte_flipped)
+{
+	static uint8_t buf[2][2048];
+	const uint8_t *certs[2];
+	size_t lens[2], i;
+	uint32_t c, accepted = 0, cases = 0;
+	static const uint8_t masks[] = { 0x01, 0x80 };
+
+	for (c = 0; c < 2; c++) {
+		ck_assert_uint_le(m.cert_lens[c], sizeof(buf[c]));
+		memcpy(buf[c], m.certs[c], m.cert_lens[c]);
+		certs[c] = buf[c];
+		lens[c] = m.cert_lens[c];
+	}
+	for (c = 0; c < 2; c++)
+		for (i = 0; i < lens[c]; i++)
+			for (size_t k = 0; k < sizeof(masks); k++) {
+				bool fast;
+
+				buf[c][i] ^= masks[k];
+				fast = fast_accepts(f.trust, certs, lens, 2, NULL);
+				if (fast) {
+					accepted++;
+					ck_assert_msg(openssl_accepts(f.trust, certs, lens, 2),
+						      "certificate %u byte %zu ^ %02x: fast path accepts "
+						      "what OpenSSL refuses", c, i, masks[k]);
+				}
+				buf[c][i] ^= masks[k];
+				cases++;
+			}
+	ck_assert_uint_gt(cases, 2000);
+	ck_assert_uint_eq(accepted, 0); /* every byte is signed */
+}
+END_TEST
+
+/* ---- chains built here, each with one rule broken ------------------------------ */
+
+enum who { CA, ID, ALIAS, WHO };
+#define NEXT 5
+
+/* A variant: in certificate `who`, extension slot `slot` becomes `ext` (NULL: left out). */
+struct variant {
+	const char *what;
+	enum who who;
+	int slot;
+	const char *ext;
+	long not_before, not_after; /* seconds from now for who's validity; 0: the default */
+	unsigned int flags;
+	bool openssl_refuses;       /* what the variant is for: a rule OpenSSL enforces */
+};
+
+#define V_WRONG_SIGNER 1u    /* signed by another key */
+#define V_ISSUER_CASE 2u     /* the issuer name in other letter case (OpenSSL folds it) */
+#define V_SELF_ISSUED 4u     /* subject = issuer */
+#define V_TWIN_ROOT 8u       /* a second root of the same name in the store */
+#define V_VERSION1 16u
+
+static const char *const default_ext[WHO][NEXT] = {
+	[CA] = { "basicConstraints=critical,CA:TRUE,pathlen:1", "keyUsage=critical,keyCertSign,cRLSign",
+		 "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid:always", NULL },
+	[ID] = { "basicConstraints=critical,CA:TRUE,pathlen:0", "keyUsage=critical,keyCertSign",
+		 "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid:always", NULL },
+	[ALIAS] = { "basicConstraints=critical,CA:FALSE", "keyUsage=critical,digitalSignature",
+		    "subjectKeyIdentifier=hash", "authorityKeyIdentifier=keyid:always",
+		    "2.23.133.5.4.5=DER:3000" },
+};
+
+static X509_NAME *name_of(const char *cn)
+{
+	X509_NAME *n = X509_NAME_new();
+
+	ck_assert_int_eq(X509_NAME_add_entry_by_txt(n, "O", MBSTRING_UTF8, (const unsigned char *)"otattest", -1, -1, 0), 1);
+	ck_assert_int_eq(X509_NAME_add_entry_by_txt(n, "CN", MBSTRING_UTF8, (const unsigned char *)cn, -1, -1, 0), 1);
+	return n;
+}
+
+static X509 *issue(const char *cn, const char *issuer_cn, X509 *issuer, EVP_PKEY *key,
+		   EVP_PKEY *signer, const char *const ext[NEXT], long nb, long na,
+		   unsigned int flags)
+{
+	X509 *x = X509_new();
+	X509_NAME *subject = name_of(cn), *iname = name_of(issuer_cn);
+	ASN1_INTEGER *serial = ASN1_INTEGER_new();
+	X509V3_CTX ctx;
+	char eq[160];
+	int i;
+
+	ASN1_INTEGER_set(serial, 0x4242);
+	ck_assert_int_eq(X509_set_version(x, (flags & V_VERSION1) ? X509_VERSION_1 : X509_VERSION_3), 1);
+	X509_set_serialNumber(x, serial);
+	X509_set_subject_name(x, subject);
+	X509_set_issuer_name(x, iname);
+	X509_gmtime_adj(X509_getm_notBefore(x), nb);
+	X509_gmtime_adj(X509_getm_notAfter(x), na);
+	X509_set_pubkey(x, key);
+	X509V3_set_ctx(&ctx, issuer ? issuer : x, x, NULL, NULL, 0);
+	for (i = 0; i < NEXT && !(flags & V_VERSION1); i++) {
+		X509_EXTENSION *e;
+		char *v;
+
+		if (ext[i] == NULL)
+			continue;
+		snprintf(eq, sizeof(eq), "%s", ext[i]);
+		v = strchr(eq, '=');
+		*v++ = '\0';
+		e = X509V3_EXT_nconf(NULL, &ctx, eq, v);
+		if (e == NULL && !strcmp(eq, "authorityKeyIdentifier"))
+			continue; /* the issuer has no key id to name */
+		ck_assert_msg(e != NULL, "extension %s", ext[i]);
+		X509_add_ext(x, e, -1);
+		X509_EXTENSION_free(e);
+	}
+	ck_assert_int_gt(X509_sign(x, signer, EVP_sha256()), 0);
+	ASN1_INTEGER_free(serial);
+	X509_NAME_free(subject);
+	X509_NAME_free(iname);
+	return x;
+}
+
+static size_t der_of(X509 *x, uint8_t *out, size_t cap)
+{
+	int n = i2d_X509(x, NULL);
+	unsigned char *p = out;
+
+	ck_assert_int_gt(n, 0);
+	ck_assert_uint_le((size_t)n, cap);
+	return (size_t)i2d_X509(x, &p);
+}
+
+static struct ota_trust *trust_of(X509 *ca, X509 *extra)
+{
+	struct ota_trust *t;
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *pem;
+	long n;
+
+	PEM_write_bio_X509(bio, ca);
+	if (extra)
+		PEM_write_bio_X509(bio, extra);
+	n = BIO_get_mem_data(bio, &pem);
+	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &t), OTA_OK);
+	BIO_free(bio);
+	return t;
+}
+
+#define DAY 86400L
+#define ID_CN "otattest identity d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+#define ALIAS_CN "otattest alias d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+
+static const struct variant variants[] = {
+	{ "genuine", CA, -1, NULL, 0, 0, 0, false },
+	{ "root: pathlen 0 (no CA may sit under it)", CA, 0, "basicConstraints=critical,CA:TRUE,pathlen:0", 0, 0, 0, true },
+	{ "root: basicConstraints not critical", CA, 0, "basicConstraints=CA:TRUE", 0, 0, 0, true },
+	{ "root: not a CA", CA, 0, "basicConstraints=critical,CA:FALSE", 0, 0, 0, true },
+	{ "root: no keyCertSign", CA, 1, "keyUsage=critical,cRLSign", 0, 0, 0, true },
+	{ "root: expired", CA, -1, NULL, -2 * DAY, -DAY, 0, true },
+	{ "root: not yet valid", CA, -1, NULL, DAY, 2 * DAY, 0, true },
+	{ "root: a twin of the same name in the store", CA, -1, NULL, 0, 0, V_TWIN_ROOT, false },
+	{ "identity: not a CA", ID, 0, "basicConstraints=critical,CA:FALSE", 0, 0, 0, true },
+	{ "identity: no basicConstraints", ID, 0, NULL, 0, 0, 0, true },
+	{ "identity: basicConstraints not critical", ID, 0, "basicConstraints=CA:TRUE,pathlen:0", 0, 0, 0, true },
+	{ "identity: no keyCertSign", ID, 1, "keyUsage=critical,digitalSignature", 0, 0, 0, true },
+	{ "identity: no keyUsage", ID, 1, NULL, 0, 0, 0, true },
+	{ "identity: no subject key id", ID, 2, NULL, 0, 0, 0, true },
+	{ "identity: no authority key id", ID, 3, NULL, 0, 0, 0, true },
+	{ "identity: an unknown critical extension", ID, 4, "1.3.6.1.4.1.99999.1=critical,DER:0500", 0, 0, 0, true },
+	{ "identity: an unknown extension", ID, 4, "1.3.6.1.4.1.99999.1=DER:0500", 0, 0, 0, false },
+	{ "identity: name constraints", ID, 4, "nameConstraints=critical,permitted;DNS:example.com", 0, 0, 0, false },
+	{ "identity: expired", ID, -1, NULL, -2 * DAY, -DAY, 0, true },
+	{ "identity: not yet valid", ID, -1, NULL, DAY, 2 * DAY, 0, true },
+	{ "identity: signed by another key", ID, -1, NULL, 0, 0, V_WRONG_SIGNER, true },
+	{ "identity: the root's name in other case", ID, -1, NULL, 0, 0, V_ISSUER_CASE, false },
+	{ "identity: version 1", ID, -1, NULL, 0, 0, V_VERSION1, true },
+	{ "alias: a CA", ALIAS, 0, "basicConstraints=critical,CA:TRUE", 0, 0, 0, false },
+	{ "alias: keyCertSign", ALIAS, 1, "keyUsage=critical,digitalSignature,keyCertSign", 0, 0, 0, true },
+	{ "alias: no digitalSignature", ALIAS, 1, "keyUsage=critical,keyAgreement", 0, 0, 0, false },
+	{ "alias: no authority key id", ALIAS, 3, NULL, 0, 0, 0, true },
+	{ "alias: MultiTcbInfo critical", ALIAS, 4, "2.23.133.5.4.5=critical,DER:3000", 0, 0, 0, true },
+	{ "alias: expired", ALIAS, -1, NULL, -2 * DAY, -DAY, 0, true },
+	{ "alias: not yet valid", ALIAS, -1, NULL, DAY, 2 * DAY, 0, true },
+	{ "alias: signed by another key", ALIAS, -1, NULL, 0, 0, V_WRONG_SIGNER, true },
+	{ "alias: self-issued", ALIAS, -1, NULL, 0, 0, V_SELF_ISSUED, false },
+	{ "alias: the identity's name in other case", ALIAS, -1, NULL, 0, 0, V_ISSUER_CASE, false },
+};
+
+START_TEST(test_each_rule_broken)
+{
+	const struct variant *v = &variants[_i];
+	const char *ext[WHO][NEXT];
+	EVP_PKEY *key[WHO], *other = EVP_EC_gen("P-256");
+	X509 *ca, *id, *alias, *twin = NULL;
+	static uint8_t der[2][2048];
+	const uint8_t *certs[2] = { der[0], der[1] };
+	size_t lens[2];
+	struct ota_trust *t;
+	bool slow, fast;
+	long nb[WHO] = { -DAY, -DAY, -DAY }, na[WHO] = { 3650 * DAY, 3650 * DAY, 3650 * DAY };
+	int w;
+
+	memcpy(ext, default_ext, sizeof(ext));
+	for (w = 0; w < WHO; w++)
+		key[w] = EVP_EC_gen("P-256");
+	if (v->slot >= 0)
+		ext[v->who][v->slot] = v->ext;
+	if (v->not_before || v->not_after) {
+		nb[v->who] = v->not_before;
+		na[v->who] = v->not_after;
+	}
+#define FL(w) (v->who == (w) ? v->flags : 0u)
+	ca = issue("otattest test root", "otattest test root", NULL, key[CA], key[CA], ext[CA], nb[CA],
+		   na[CA], 0);
+	id = issue(FL(ID) & V_SELF_ISSUED ? "otattest test root" : ID_CN,
+		   FL(ID) & V_ISSUER_CASE ? "OTATTEST Test Root" : "otattest test root", ca, key[ID],
+		   FL(ID) & V_WRONG_SIGNER ? other : key[CA], ext[ID], nb[ID], na[ID], FL(ID));
+	alias = issue(FL(ALIAS) & V_SELF_ISSUED ? ID_CN : ALIAS_CN,
+		      FL(ALIAS) & V_ISSUER_CASE ? "OTATTEST IDENTITY d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" : ID_CN,
+		      id, key[ALIAS], FL(ALIAS) & V_WRONG_SIGNER ? other : key[ID], ext[ALIAS],
+		      nb[ALIAS], na[ALIAS], FL(ALIAS));
+	if (v->flags & V_TWIN_ROOT)
+		twin = issue("otattest test root", "otattest test root", NULL, other, other, ext[CA],
+			     -DAY, 3650 * DAY, 0);
+	lens[0] = der_of(alias, der[0], sizeof(der[0]));
+	lens[1] = der_of(id, der[1], sizeof(der[1]));
+	t = trust_of(ca, twin);
+
+	slow = openssl_accepts(t, certs, lens, 2);
+	fast = fast_accepts(t, certs, lens, 2, NULL);
+	ck_assert_msg(!fast || slow, "%s: the fast path accepts what OpenSSL refuses", v->what);
+	if (v->openssl_refuses)
+		ck_assert_msg(!slow, "%s: OpenSSL was meant to refuse this", v->what);
+	if (_i == 0)
+		ck_assert_msg(fast && slow, "the genuine chain: fast %d, OpenSSL %d", fast, slow);
+
+	ota_trust_free(t);
+	X509_free(ca);
+	X509_free(id);
+	X509_free(alias);
+	X509_free(twin);
+	for (w = 0; w < WHO; w++)
+		EVP_PKEY_free(key[w]);
+	EVP_PKEY_free(other);
+}
+END_TEST
+
+static Suite *chain_fast_suite(void)
+{
+	Suite *s = suite_create("chain_fast");
+	TCase *tc = tcase_create("fast");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_firmware_chain_accepted_with_the_same_facts);
+	tcase_add_test(tc, test_identity_remembered_and_crls);
+	tcase_add_test(tc, test_verdict_same_as_openssl_path);
+	tcase_add_test(tc, test_every_byte_flipped);
+	tcase_add_loop_test(tc, test_each_rule_broken, 0, (int)(sizeof(variants) / sizeof(variants[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+OTA_TEST_MAIN(chain_fast_suite)

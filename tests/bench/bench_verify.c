@@ -11,6 +11,8 @@
  *   first      ota_verify_evidence of a chain the trust store has not seen
  *              (a trust store loaded for each run, outside the timing): a
  *              new device, through the fast path (chain_fast.h)
+ *   crl        the same with a CRL of the CA in the store (listing another
+ *              serial): the identity checked against it
  *   openssl    the same with the fast path declining (a store whose fast
  *              path has no root), so OpenSSL's path validation decides:
  *              what every chain first seen cost before the fast path
@@ -54,6 +56,7 @@
 /* Internal: the fast path's counters, and a store without it for comparison. */
 #include "../../libotattest/src/host/chain_fast.h"
 #include "bench_util.h"
+#include "tu_crl.h"
 #include "tu_main.h"
 
 #define MAX_ROUNDS 41
@@ -218,6 +221,18 @@ static struct ota_trust *openssl_only_trust(void)
 	return t;
 }
 
+/* A store with a CRL of the CA that lists another certificate. */
+static struct ota_trust *crl_trust(void)
+{
+	struct ota_trust *t = fresh_trust();
+	size_t len;
+	char *pem = tu_crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.ca), 7, &len);
+
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+	free(pem);
+	return t;
+}
+
 /* A store that knows the device's identity certificate but not the chain. */
 static struct ota_trust *identity_known_trust(const struct floor_inputs *fi)
 {
@@ -225,7 +240,7 @@ static struct ota_trust *identity_known_trust(const struct floor_inputs *fi)
 	struct ota_chain_facts facts = { 0 };
 	time_t nb, na;
 
-	ck_assert(ota_fast_verify(ota_trust_fast(t), false, fi->m.certs, fi->m.cert_lens, 2,
+	ck_assert(ota_fast_verify(ota_trust_fast(t), fi->m.certs, fi->m.cert_lens, 2,
 				  time(NULL), &facts, &nb, &na));
 	EVP_PKEY_free(facts.leaf);
 	return t;
@@ -337,9 +352,10 @@ static void bench_streaming(void)
 
 START_TEST(bench)
 {
-	static double first[MAX_ROUNDS], slow[MAX_ROUNDS], alias[MAX_ROUNDS], again[MAX_ROUNDS],
+	static double first[MAX_ROUNDS], withcrl[MAX_ROUNDS], slow[MAX_ROUNDS], alias[MAX_ROUNDS], again[MAX_ROUNDS],
 		floor3[MAX_ROUNDS], floor2[MAX_ROUNDS], floor1[MAX_ROUNDS], decode[MAX_ROUNDS];
-	struct ota_trust *warm, *cold[MAX_ROUNDS], *ossl[MAX_ROUNDS], *known[MAX_ROUNDS];
+	struct ota_trust *warm, *cold[MAX_ROUNDS], *crl[MAX_ROUNDS], *ossl[MAX_ROUNDS],
+		*known[MAX_ROUNDS];
 	struct floor_inputs fi;
 	double f3, f2, f1;
 	uint32_t len;
@@ -361,11 +377,13 @@ START_TEST(bench)
 	time_verify(warm, 0); /* the chain is remembered from here on */
 	for (r = 0; r < rounds; r++) {
 		cold[r] = fresh_trust();
+		crl[r] = crl_trust();
 		ossl[r] = openssl_only_trust();
 		known[r] = identity_known_trust(&fi);
 	}
 	for (r = 0; r < rounds; r++) {
 		first[r] = time_verify(cold[r], r % EVIDENCES);
+		withcrl[r] = time_verify(crl[r], r % EVIDENCES);
 		slow[r] = time_verify(ossl[r], r % EVIDENCES);
 		alias[r] = time_verify(known[r], r % EVIDENCES);
 		again[r] = time_verify(warm, (r + 1) % EVIDENCES);
@@ -376,9 +394,11 @@ START_TEST(bench)
 	}
 	for (r = 0; r < rounds; r++) {
 		fast_did(cold[r], 1, 1);
+		fast_did(crl[r], 1, 1);
 		fast_did(ossl[r], 0, 0);
 		fast_did(known[r], 2, 1);
 		ota_trust_free(cold[r]);
+		ota_trust_free(crl[r]);
 		ota_trust_free(ossl[r]);
 		ota_trust_free(known[r]);
 	}
@@ -393,6 +413,7 @@ START_TEST(bench)
 	printf("a chain the trust store has not seen (a new device)\n");
 	row("floor: 3 ECDSA P-256 verifies + SHA-256 of the chain", f3, f3);
 	row("ota_verify_evidence (the fast path)", bench_median(first, rounds), f3);
+	row("  the same, the CA's CRL in the store", bench_median(withcrl, rounds), f3);
 	row("ota_verify_evidence, OpenSSL's path validation", bench_median(slow, rounds), f3);
 	row("  of which OpenSSL decoding 2 certificates (d2i_X509)", bench_median(decode, rounds), f3);
 	printf("  %-52s %12s %7.2fx\n", "OpenSSL's path validation / the fast path", "",

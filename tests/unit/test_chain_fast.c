@@ -10,9 +10,11 @@
  * and the fast path must decline. Where OpenSSL accepts a shape the fast
  * path was not written for, it declines and OpenSSL decides; the
  * genuine shapes are accepted, so the test fails if the fast path
- * declines everything.
+ * declines everything. The same with CRLs: the root's CRL, each rule of
+ * its use broken (OTA_TEST_SHOW=1 CK_FORK=no prints both verdicts).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -20,6 +22,7 @@
 #include <openssl/x509v3.h>
 
 #include "test_evidence_fixture.h"
+#include "tu_crl.h"
 #include "tu_main.h"
 /* Internal: the fast path under test. */
 #include "../../libotattest/src/host/chain_fast.h"
@@ -68,7 +71,7 @@ static bool fast_accepts(const struct ota_trust *t, const uint8_t *const certs[]
 		facts = &scratch;
 	memset(facts, 0, sizeof(*facts));
 	ota_fast_forget(ota_trust_fast(t));
-	ok = ota_fast_verify(ota_trust_fast(t), false, certs, lens, n, time(NULL), facts, &nb, &na);
+	ok = ota_fast_verify(ota_trust_fast(t), certs, lens, n, time(NULL), facts, &nb, &na);
 	if (ok) {
 		ck_assert_ptr_nonnull(facts->leaf);
 		ck_assert_int_le(nb, time(NULL));
@@ -139,29 +142,58 @@ END_TEST
 
 /*
  * An identity once accepted is remembered: the next chain with it checks
- * the alias only. With CRLs only a remembered identity (which OpenSSL
- * checked against them) is taken; a new one goes to OpenSSL.
+ * the alias only, and it is forgotten when CRLs are added. With a CRL of
+ * the root that does not list it, a new identity is accepted; listed, it
+ * is declined (and OpenSSL refuses it as revoked).
  */
 START_TEST(test_identity_remembered_and_crls)
 {
-	struct ota_fast *fp = ota_trust_fast(f.trust);
 	struct ota_chain_facts facts = { 0 };
 	struct ota_fast_stats s;
+	struct ota_trust *t;
 	time_t nb, na, now = time(NULL);
+	char *pem;
+	size_t len;
 
-	ota_fast_forget(fp);
-	ck_assert(!ota_fast_verify(fp, true, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
-	ck_assert(ota_fast_verify(fp, false, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
-	EVP_PKEY_free(facts.leaf);
-	ck_assert(ota_fast_verify(fp, true, m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
-	EVP_PKEY_free(facts.leaf);
-	ota_fast_get_stats(fp, &s);
+	ck_assert_uint_eq(ota_trust_load_pem(f.ca_pem, f.ca_pem_len, &t), OTA_OK);
+	for (int k = 0; k < 2; k++) {
+		ck_assert(ota_fast_verify(ota_trust_fast(t), m.certs, m.cert_lens, 2, now, &facts,
+					  &nb, &na));
+		EVP_PKEY_free(facts.leaf);
+	}
+	ota_fast_get_stats(ota_trust_fast(t), &s);
 	ck_assert_uint_eq(s.accepted, 2);
 	ck_assert_uint_eq(s.identities, 1);
-	ck_assert_uint_eq(s.declined, 1);
 	/* Past the identity's period (or the root's), nothing is accepted. */
-	ck_assert(!ota_fast_verify(fp, false, m.certs, m.cert_lens, 2, (time_t)253402300800LL, &facts,
-				   &nb, &na));
+	ck_assert(!ota_fast_verify(ota_trust_fast(t), m.certs, m.cert_lens, 2,
+				   (time_t)253402300800LL, &facts, &nb, &na));
+
+	/* A CRL of the root that lists another serial: checked, and accepted. */
+	pem = tu_crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.ca), 7, &len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+	free(pem);
+	ck_assert(ota_fast_verify(ota_trust_fast(t), m.certs, m.cert_lens, 2, now, &facts, &nb, &na));
+	EVP_PKEY_free(facts.leaf);
+	ck_assert_int_le(na, now + 7 * 86400); /* remembered until the CRL's next update */
+	ota_fast_get_stats(ota_trust_fast(t), &s);
+	ck_assert_uint_eq(s.identities, 2); /* forgotten with the CRL, checked again */
+	ota_trust_free(t);
+
+	/* The identity listed: declined, and OpenSSL says revoked. */
+	ck_assert_uint_eq(ota_trust_load_pem(f.ca_pem, f.ca_pem_len, &t), OTA_OK);
+	pem = tu_crl_pem(f.ca_key, f.ca, X509_get0_serialNumber(f.identity), 7, &len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+	free(pem);
+	ck_assert(!ota_fast_verify(ota_trust_fast(t), m.certs, m.cert_lens, 2, now, &facts, &nb,
+				   &na));
+	{
+		uint8_t pub[OTA_P256_PUBKEY_BYTES];
+		char why[160];
+
+		ck_assert_uint_eq(ota_chain_verify(t, m.certs, m.cert_lens, 2, pub, why, sizeof(why)),
+				  OTA_VERIFY_IDENTITY_REVOKED);
+	}
+	ota_trust_free(t);
 }
 END_TEST
 
@@ -339,9 +371,9 @@ static const struct variant variants[] = {
 	{ "identity: signed by another key", ID, -1, NULL, 0, 0, V_WRONG_SIGNER, true },
 	{ "identity: the root's name in other case", ID, -1, NULL, 0, 0, V_ISSUER_CASE, false },
 	{ "identity: version 1", ID, -1, NULL, 0, 0, V_VERSION1, true },
-	{ "alias: a CA", ALIAS, 0, "basicConstraints=critical,CA:TRUE", 0, 0, 0, false },
+	{ "alias: a CA", ALIAS, 0, "basicConstraints=critical,CA:TRUE", 0, 0, 0, true },
 	{ "alias: keyCertSign", ALIAS, 1, "keyUsage=critical,digitalSignature,keyCertSign", 0, 0, 0, true },
-	{ "alias: no digitalSignature", ALIAS, 1, "keyUsage=critical,keyAgreement", 0, 0, 0, false },
+	{ "alias: no digitalSignature", ALIAS, 1, "keyUsage=critical,keyAgreement", 0, 0, 0, true },
 	{ "alias: no authority key id", ALIAS, 3, NULL, 0, 0, 0, true },
 	{ "alias: MultiTcbInfo critical", ALIAS, 4, "2.23.133.5.4.5=critical,DER:3000", 0, 0, 0, true },
 	{ "alias: expired", ALIAS, -1, NULL, -2 * DAY, -DAY, 0, true },
@@ -351,23 +383,26 @@ static const struct variant variants[] = {
 	{ "alias: the identity's name in other case", ALIAS, -1, NULL, 0, 0, V_ISSUER_CASE, false },
 };
 
-START_TEST(test_each_rule_broken)
-{
-	const struct variant *v = &variants[_i];
-	const char *ext[WHO][NEXT];
-	EVP_PKEY *key[WHO], *other = EVP_EC_gen("P-256");
-	X509 *ca, *id, *alias, *twin = NULL;
-	static uint8_t der[2][2048];
-	const uint8_t *certs[2] = { der[0], der[1] };
+/* A chain built for a variant: the three keys, another, the certificates, the chain's DER. */
+struct built {
+	EVP_PKEY *key[WHO], *other;
+	X509 *ca, *id, *alias, *twin;
+	uint8_t der[2][2048];
+	const uint8_t *certs[2];
 	size_t lens[2];
-	struct ota_trust *t;
-	bool slow, fast;
+};
+
+static void build(const struct variant *v, struct built *b)
+{
+	const char *ext[WHO][NEXT];
 	long nb[WHO] = { -DAY, -DAY, -DAY }, na[WHO] = { 3650 * DAY, 3650 * DAY, 3650 * DAY };
 	int w;
 
+	memset(b, 0, sizeof(*b));
 	memcpy(ext, default_ext, sizeof(ext));
+	b->other = EVP_EC_gen("P-256");
 	for (w = 0; w < WHO; w++)
-		key[w] = EVP_EC_gen("P-256");
+		b->key[w] = EVP_EC_gen("P-256");
 	if (v->slot >= 0)
 		ext[v->who][v->slot] = v->ext;
 	if (v->not_before || v->not_after) {
@@ -375,38 +410,177 @@ START_TEST(test_each_rule_broken)
 		na[v->who] = v->not_after;
 	}
 #define FL(w) (v->who == (w) ? v->flags : 0u)
-	ca = issue("otattest test root", "otattest test root", NULL, key[CA], key[CA], ext[CA], nb[CA],
-		   na[CA], 0);
-	id = issue(FL(ID) & V_SELF_ISSUED ? "otattest test root" : ID_CN,
-		   FL(ID) & V_ISSUER_CASE ? "OTATTEST Test Root" : "otattest test root", ca, key[ID],
-		   FL(ID) & V_WRONG_SIGNER ? other : key[CA], ext[ID], nb[ID], na[ID], FL(ID));
-	alias = issue(FL(ALIAS) & V_SELF_ISSUED ? ID_CN : ALIAS_CN,
-		      FL(ALIAS) & V_ISSUER_CASE ? "OTATTEST IDENTITY d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" : ID_CN,
-		      id, key[ALIAS], FL(ALIAS) & V_WRONG_SIGNER ? other : key[ID], ext[ALIAS],
-		      nb[ALIAS], na[ALIAS], FL(ALIAS));
+	b->ca = issue("otattest test root", "otattest test root", NULL, b->key[CA], b->key[CA],
+		      ext[CA], nb[CA], na[CA], 0);
+	b->id = issue(FL(ID) & V_SELF_ISSUED ? "otattest test root" : ID_CN,
+		      FL(ID) & V_ISSUER_CASE ? "OTATTEST Test Root" : "otattest test root", b->ca,
+		      b->key[ID], FL(ID) & V_WRONG_SIGNER ? b->other : b->key[CA], ext[ID], nb[ID],
+		      na[ID], FL(ID));
+	b->alias = issue(FL(ALIAS) & V_SELF_ISSUED ? ID_CN : ALIAS_CN,
+			 FL(ALIAS) & V_ISSUER_CASE ? "OTATTEST IDENTITY d0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+						   : ID_CN,
+			 b->id, b->key[ALIAS], FL(ALIAS) & V_WRONG_SIGNER ? b->other : b->key[ID],
+			 ext[ALIAS], nb[ALIAS], na[ALIAS], FL(ALIAS));
+#undef FL
 	if (v->flags & V_TWIN_ROOT)
-		twin = issue("otattest test root", "otattest test root", NULL, other, other, ext[CA],
-			     -DAY, 3650 * DAY, 0);
-	lens[0] = der_of(alias, der[0], sizeof(der[0]));
-	lens[1] = der_of(id, der[1], sizeof(der[1]));
-	t = trust_of(ca, twin);
+		b->twin = issue("otattest test root", "otattest test root", NULL, b->other, b->other,
+				ext[CA], -DAY, 3650 * DAY, 0);
+	b->lens[0] = der_of(b->alias, b->der[0], sizeof(b->der[0]));
+	b->lens[1] = der_of(b->id, b->der[1], sizeof(b->der[1]));
+	b->certs[0] = b->der[0];
+	b->certs[1] = b->der[1];
+}
 
-	slow = openssl_accepts(t, certs, lens, 2);
-	fast = fast_accepts(t, certs, lens, 2, NULL);
-	ck_assert_msg(!fast || slow, "%s: the fast path accepts what OpenSSL refuses", v->what);
-	if (v->openssl_refuses)
-		ck_assert_msg(!slow, "%s: OpenSSL was meant to refuse this", v->what);
-	if (_i == 0)
-		ck_assert_msg(fast && slow, "the genuine chain: fast %d, OpenSSL %d", fast, slow);
+static void built_free(struct built *b)
+{
+	X509_free(b->ca);
+	X509_free(b->id);
+	X509_free(b->alias);
+	X509_free(b->twin);
+	for (int w = 0; w < WHO; w++)
+		EVP_PKEY_free(b->key[w]);
+	EVP_PKEY_free(b->other);
+}
 
+/* OpenSSL's verdict and the fast path's on a chain, held to each other. */
+static void judge(const struct ota_trust *t, const struct built *b, const char *what,
+		  bool openssl_refuses, bool genuine)
+{
+	bool slow = openssl_accepts(t, b->certs, b->lens, 2);
+	bool fast = fast_accepts(t, b->certs, b->lens, 2, NULL);
+	if (getenv("OTA_TEST_SHOW")) /* OTA_TEST_SHOW=1 CK_FORK=no: each chain's two verdicts */
+		fprintf(stderr, "%-55s fast %d OpenSSL %d\n", what, fast, slow);
+
+	ck_assert_msg(!fast || slow, "%s: the fast path accepts what OpenSSL refuses", what);
+	if (openssl_refuses)
+		ck_assert_msg(!slow, "%s: OpenSSL was meant to refuse this", what);
+	if (genuine)
+		ck_assert_msg(fast && slow, "%s: fast %d, OpenSSL %d", what, fast, slow);
+}
+
+START_TEST(test_each_rule_broken)
+{
+	const struct variant *v = &variants[_i];
+	struct ota_trust *t;
+	struct built b;
+
+	build(v, &b);
+	t = trust_of(b.ca, b.twin);
+	judge(t, &b, v->what, v->openssl_refuses, _i == 0);
 	ota_trust_free(t);
-	X509_free(ca);
-	X509_free(id);
-	X509_free(alias);
-	X509_free(twin);
-	for (w = 0; w < WHO; w++)
-		EVP_PKEY_free(key[w]);
-	EVP_PKEY_free(other);
+	built_free(&b);
+}
+END_TEST
+
+/* ---- with CRLs: the root's CRL, each rule of its use broken ------------------- */
+
+struct crl_variant {
+	const char *what;
+	long last, next;          /* days from now; next 0: no nextUpdate */
+	bool list_identity;       /* else another serial is listed */
+	int reason;               /* the entry's CRLReason, -1: none */
+	const char *ext;          /* an extension of the CRL ("OID=value"), or NULL */
+	unsigned int flags;
+	bool openssl_refuses;
+	bool fast_accepts;        /* a CRL the fast path reads: it accepts, as OpenSSL does */
+};
+
+#define C_OTHER_SIGNER 1u  /* signed by another key */
+#define C_TWO 2u           /* a second CRL of the root */
+#define C_OTHER_ISSUER 4u  /* the only CRL is another CA's */
+#define C_ROOT_NO_CRLSIGN 8u
+
+static const struct crl_variant crl_variants[] = {
+	{ "a CRL of the root listing another serial", -1, 7, false, -1, NULL, 0, false, true },
+	{ "the identity listed", -1, 7, true, -1, NULL, 0, true, false },
+	{ "the CRL expired", -9, -1, false, -1, NULL, 0, true, false },
+	{ "the CRL not yet issued", 1, 7, false, -1, NULL, 0, true, false },
+	{ "the CRL signed by another key", -1, 7, false, -1, NULL, C_OTHER_SIGNER, true, false },
+	{ "an unknown critical CRL extension", -1, 7, false, -1, "1.3.6.1.4.1.99999.2=critical,DER:0500", 0, true, false },
+	{ "an unknown CRL extension", -1, 7, false, -1, "1.3.6.1.4.1.99999.2=DER:0500", 0, false, false },
+	{ "a CRL number", -1, 7, false, -1, "crlNumber=DER:020107", 0, false, true },
+	{ "two CRLs of the root", -1, 7, false, -1, NULL, C_TWO, false, false },
+	{ "only another CA's CRL", -1, 7, false, -1, NULL, C_OTHER_ISSUER, true, false },
+	{ "a root that may not sign CRLs", -1, 7, false, -1, NULL, C_ROOT_NO_CRLSIGN, true, false },
+	{ "the identity listed as removeFromCRL", -1, 7, true, 8, NULL, 0, false, false },
+	{ "the identity listed for key compromise", -1, 7, true, 1, NULL, 0, true, false },
+	{ "no nextUpdate", -1, 0, false, -1, NULL, 0, false, false },
+};
+
+static char *crl_pem(X509 *issuer, EVP_PKEY *signer, const struct crl_variant *c,
+		     const ASN1_INTEGER *serial, size_t *len)
+{
+	X509_CRL *crl = X509_CRL_new();
+	ASN1_TIME *last = ASN1_TIME_adj(NULL, time(NULL), (int)c->last, 0);
+	ASN1_TIME *next = ASN1_TIME_adj(NULL, time(NULL), (int)c->next, 0);
+	X509_REVOKED *r = X509_REVOKED_new();
+	char eq[160], *v;
+
+	X509_CRL_set_version(crl, X509_CRL_VERSION_2);
+	X509_CRL_set_issuer_name(crl, X509_get_subject_name(issuer));
+	X509_CRL_set1_lastUpdate(crl, last);
+	if (c->next)
+		X509_CRL_set1_nextUpdate(crl, next);
+	X509_REVOKED_set_serialNumber(r, (ASN1_INTEGER *)serial);
+	X509_REVOKED_set_revocationDate(r, last);
+	if (c->reason >= 0) {
+		ASN1_ENUMERATED *e = ASN1_ENUMERATED_new();
+
+		ASN1_ENUMERATED_set(e, c->reason);
+		X509_REVOKED_add1_ext_i2d(r, NID_crl_reason, e, 0, 0);
+		ASN1_ENUMERATED_free(e);
+	}
+	X509_CRL_add0_revoked(crl, r);
+	if (c->ext) {
+		X509V3_CTX ctx;
+		X509_EXTENSION *e;
+
+		X509V3_set_ctx(&ctx, issuer, NULL, NULL, crl, 0);
+		snprintf(eq, sizeof(eq), "%s", c->ext);
+		v = strchr(eq, '=');
+		*v++ = '\0';
+		e = X509V3_EXT_nconf(NULL, &ctx, eq, v);
+		ck_assert_ptr_nonnull(e);
+		X509_CRL_add_ext(crl, e, -1);
+		X509_EXTENSION_free(e);
+	}
+	ck_assert_int_gt(X509_CRL_sign(crl, signer, EVP_sha256()), 0);
+	ASN1_TIME_free(last);
+	ASN1_TIME_free(next);
+	return tu_crl_to_pem(crl, len);
+}
+
+START_TEST(test_each_crl_rule_broken)
+{
+	static const struct variant no_crl_sign = { "", CA, 1, "keyUsage=critical,keyCertSign", 0, 0, 0, false };
+	const struct crl_variant *c = &crl_variants[_i];
+	ASN1_INTEGER *another = ASN1_INTEGER_new();
+	struct ota_trust *t;
+	struct built b;
+	X509 *stranger;
+	char *pem;
+	size_t len;
+
+	build(c->flags & C_ROOT_NO_CRLSIGN ? &no_crl_sign : &variants[0], &b);
+	stranger = issue("otattest another root", "otattest another root", NULL, b.other, b.other,
+			 default_ext[CA], -DAY, 3650 * DAY, 0);
+	ASN1_INTEGER_set(another, 0x777);
+	t = trust_of(b.ca, stranger);
+	pem = crl_pem(c->flags & C_OTHER_ISSUER ? stranger : b.ca,
+		      c->flags & (C_OTHER_SIGNER | C_OTHER_ISSUER) ? b.other : b.key[CA], c,
+		      c->list_identity ? X509_get0_serialNumber(b.id) : another, &len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+	free(pem);
+	if (c->flags & C_TWO) {
+		pem = crl_pem(b.ca, b.key[CA], &crl_variants[0], another, &len);
+		ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+		free(pem);
+	}
+	judge(t, &b, c->what, c->openssl_refuses, c->fast_accepts);
+	ota_trust_free(t);
+	X509_free(stranger);
+	ASN1_INTEGER_free(another);
+	built_free(&b);
 }
 END_TEST
 
@@ -422,6 +596,8 @@ static Suite *chain_fast_suite(void)
 	tcase_add_test(tc, test_verdict_same_as_openssl_path);
 	tcase_add_test(tc, test_every_byte_flipped);
 	tcase_add_loop_test(tc, test_each_rule_broken, 0, (int)(sizeof(variants) / sizeof(variants[0])));
+	tcase_add_loop_test(tc, test_each_crl_rule_broken, 0,
+			    (int)(sizeof(crl_variants) / sizeof(crl_variants[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

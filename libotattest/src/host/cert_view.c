@@ -238,7 +238,7 @@ bool ota_cert_view_parse(const uint8_t *der, size_t len, struct ota_cert_view *v
 		return false;
 	tbs.p += sizeof(version_v3);
 	tbs.n -= sizeof(version_v3);
-	if (!der_next(&tbs, 0x02, &serial) || serial.n == 0 || serial.n > 20 ||
+	if (!der_next_whole(&tbs, 0x02, &serial, &v->serial) || serial.n == 0 || serial.n > 20 ||
 	    (serial.p[0] & 0x80) || (serial.n > 1 && serial.p[0] == 0 && !(serial.p[1] & 0x80)) ||
 	    (serial.n == 1 && serial.p[0] == 0))
 		return false;

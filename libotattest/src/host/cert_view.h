@@ -36,6 +36,7 @@
 
 struct ota_cert_view {
 	struct der tbs;          /* TBSCertificate, whole: what the signature covers */
+	struct der serial;       /* INTEGER, whole */
 	struct der issuer;       /* Name, whole */
 	struct der subject;      /* Name, whole */
 	struct der subject_cn;   /* the subject's CN text; p NULL: none */

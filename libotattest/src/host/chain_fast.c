@@ -16,8 +16,8 @@
  *   self-issued, issuer found unambiguously    (and no_store_clash)
  *   validity at the time of checking           valid_at
  *   signatures                                 verify_tbs (EVP, as OpenSSL does)
- *   revocation (CRLs)                          not here: with CRLs only an
- *                                              identity OpenSSL checked is used
+ *   revocation of the identity (CRLs)          crl_of, not_revoked: one plain
+ *                                              CRL of the root, checked at load
  *
  * Anything outside that (another shape, an intermediate, name
  * constraints, policies) is declined and OpenSSL decides.
@@ -28,6 +28,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include "otattest/sha256.h"
 
@@ -49,6 +50,8 @@ struct store_cert {
 	size_t skid_len;
 	time_t not_before, not_after;
 	EVP_PKEY *key;                  /* anchors only */
+	X509_CRL *crl;                  /* the anchor's one plain CRL, signature checked; or NULL */
+	time_t crl_this, crl_next;
 };
 
 struct identity_entry {
@@ -61,6 +64,7 @@ struct ota_fast {
 	pthread_mutex_t lock;
 	/* the store's certificates: set before verifying starts, read-only after */
 	bool usable;
+	bool crls; /* the store has CRLs: an identity needs its root's plain CRL (crl_of) */
 	uint32_t store_count;
 	struct store_cert store[FAST_MAX_STORE];
 	struct identity_entry *slot[FAST_IDENTITY_SLOTS]; /* under lock */
@@ -80,8 +84,10 @@ struct ota_fast *ota_fast_new(void)
 
 static void clear_store(struct ota_fast *f)
 {
-	for (uint32_t i = 0; i < f->store_count; i++)
+	for (uint32_t i = 0; i < f->store_count; i++) {
 		EVP_PKEY_free(f->store[i].key);
+		X509_CRL_free(f->store[i].crl);
+	}
 	memset(f->store, 0, sizeof(f->store));
 	f->store_count = 0;
 	f->usable = false;
@@ -135,6 +141,125 @@ static bool anchor_ok(const struct ota_cert_view *v, EVP_PKEY *key)
 	       v->subject.n <= FAST_NAME_MAX && v->skid.n <= FAST_SKID_MAX && verify_tbs(v, key);
 }
 
+static bool asn1_seconds(const ASN1_TIME *a, time_t *out)
+{
+	struct tm tm;
+
+	if (a == NULL || ASN1_TIME_to_tm(a, &tm) != 1)
+		return false;
+	*out = timegm(&tm);
+	return true;
+}
+
+/*
+ * A CRL the fast path reads as OpenSSL would: version 1 or 2, a next
+ * update, no extension but a non-critical authority key id (the root's)
+ * and CRL number - so no scope, delta or critical one - and entries
+ * without extensions (no reasons, so no removeFromCRL), signed by the
+ * root, whose key usage allows CRL signing.
+ */
+static bool crl_plain(X509_CRL *crl, const struct store_cert *root, X509 *root_cert)
+{
+	STACK_OF(X509_REVOKED) *revoked = X509_CRL_get_REVOKED(crl);
+	AUTHORITY_KEYID *a;
+	ASN1_INTEGER *number;
+	int i, nid, crit = 0;
+	bool ok;
+
+	if (!(X509_get_key_usage(root_cert) & KU_CRL_SIGN) ||
+	    X509_NAME_cmp(X509_CRL_get_issuer(crl), X509_get_subject_name(root_cert)) != 0 ||
+	    X509_CRL_get0_nextUpdate(crl) == NULL || X509_CRL_verify(crl, root->key) != 1)
+		return false;
+	for (i = 0; i < X509_CRL_get_ext_count(crl); i++) {
+		X509_EXTENSION *e = X509_CRL_get_ext(crl, i);
+
+		nid = OBJ_obj2nid(X509_EXTENSION_get_object(e));
+		if (X509_EXTENSION_get_critical(e) ||
+		    (nid != NID_authority_key_identifier && nid != NID_crl_number))
+			return false;
+	}
+	a = X509_CRL_get_ext_d2i(crl, NID_authority_key_identifier, &crit, NULL);
+	if (a == NULL && crit != -1)
+		return false; /* present and not decodable, or twice */
+	if (a != NULL) {
+		/* A key id only, the root's. */
+		ok = a->issuer == NULL && a->serial == NULL && a->keyid != NULL &&
+		     (size_t)ASN1_STRING_length(a->keyid) == root->skid_len &&
+		     !memcmp(ASN1_STRING_get0_data(a->keyid), root->skid, root->skid_len);
+		AUTHORITY_KEYID_free(a);
+		if (!ok)
+			return false;
+	}
+	number = X509_CRL_get_ext_d2i(crl, NID_crl_number, &crit, NULL);
+	ok = number != NULL || crit == -1; /* absent, or there once and decodable */
+	ASN1_INTEGER_free(number);
+	if (!ok)
+		return false;
+	for (i = 0; i < sk_X509_REVOKED_num(revoked); i++)
+		if (X509_REVOKED_get_ext_count(sk_X509_REVOKED_value(revoked, i)) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * Each root's CRL, when the store has CRLs: exactly one for its name, and
+ * plain; a root with none, or more (OpenSSL would pick one by its own
+ * score), gets no fast path for identities it has not seen.
+ */
+static void set_crls(struct ota_fast *f, X509_STORE *store, X509 *const certs[])
+{
+	STACK_OF(X509_OBJECT) *objs = X509_STORE_get0_objects(store);
+	uint32_t i;
+	int k;
+
+	f->crls = false;
+	for (k = 0; objs && k < sk_X509_OBJECT_num(objs); k++)
+		if (X509_OBJECT_get0_X509_CRL(sk_X509_OBJECT_value(objs, k)))
+			f->crls = true;
+	for (i = 0; f->crls && i < f->store_count; i++) {
+		struct store_cert *s = &f->store[i];
+		X509_CRL *only = NULL;
+		int found = 0;
+
+		if (!s->anchor)
+			continue;
+		for (k = 0; k < sk_X509_OBJECT_num(objs); k++) {
+			X509_CRL *c = X509_OBJECT_get0_X509_CRL(sk_X509_OBJECT_value(objs, k));
+
+			if (c && X509_NAME_cmp(X509_CRL_get_issuer(c),
+					       X509_get_subject_name(certs[i])) == 0) {
+				only = c;
+				found++;
+			}
+		}
+		if (found == 1 && crl_plain(only, s, certs[i]) &&
+		    asn1_seconds(X509_CRL_get0_lastUpdate(only), &s->crl_this) &&
+		    asn1_seconds(X509_CRL_get0_nextUpdate(only), &s->crl_next) &&
+		    X509_CRL_up_ref(only) == 1)
+			s->crl = only;
+	}
+}
+
+/* The identity is not on its root's CRL, which is current: or no CRL is asked for. */
+static bool not_revoked(const struct ota_fast *f, const struct store_cert *root,
+			const struct ota_cert_view *id, time_t now)
+{
+	const unsigned char *p = id->serial.p;
+	ASN1_INTEGER *serial;
+	X509_REVOKED *entry = NULL;
+	bool ok;
+
+	if (!f->crls)
+		return true;
+	/* OpenSSL: lastUpdate <= now < nextUpdate; strictly inside here. */
+	if (root->crl == NULL || !(root->crl_this < now && now < root->crl_next))
+		return false;
+	serial = d2i_ASN1_INTEGER(NULL, &p, (long)id->serial.n);
+	ok = serial != NULL && X509_CRL_get0_by_serial(root->crl, &entry, serial) == 0;
+	ASN1_INTEGER_free(serial);
+	return ok;
+}
+
 void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
 {
 	STACK_OF(X509_OBJECT) *objs = X509_STORE_get0_objects(store);
@@ -184,6 +309,7 @@ void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
 	}
 	f->store_count = n;
 	f->usable = true;
+	set_crls(f, store, certs);
 }
 
 /*
@@ -327,7 +453,7 @@ static void fast_facts(const struct ota_cert_view *a, const struct ota_cert_view
 	facts->identity.issued_alias = true; /* names, key ids and signature: alias_ok, verify_tbs */
 }
 
-bool ota_fast_verify(struct ota_fast *f, bool crls, const uint8_t *const certs[],
+bool ota_fast_verify(struct ota_fast *f, const uint8_t *const certs[],
 		     const size_t lens[], uint32_t n, time_t now,
 		     struct ota_chain_facts *facts, time_t *not_before, time_t *not_after)
 {
@@ -345,13 +471,16 @@ bool ota_fast_verify(struct ota_fast *f, bool crls, const uint8_t *const certs[]
 	ota_sha256(certs[1], lens[1], hash);
 	id_key = identity_get(f, hash, now, &nb, &na);
 	if (id_key == NULL) {
-		/* First seen: only under a root of the store, and only where no CRL could revoke it. */
-		root = crls ? NULL : find_anchor(f, &id);
+		/* First seen: under a root of the store, and not on its CRL when there are CRLs. */
+		root = find_anchor(f, &id);
 		if (root == NULL || !valid_at(root->not_before, root->not_after, now) ||
-		    !verify_tbs(&id, root->key) || (id_key = ota_p256_public_key(id.pubkey)) == NULL)
+		    !not_revoked(f, root, &id, now) || !verify_tbs(&id, root->key) ||
+		    (id_key = ota_p256_public_key(id.pubkey)) == NULL)
 			goto declined;
 		nb = later(id.not_before, root->not_before);
 		na = sooner(id.not_after, root->not_after);
+		if (f->crls)
+			na = sooner(na, root->crl_next); /* then the CRL must be read again */
 		identity_put(f, hash, id_key, nb, na);
 		fresh = true;
 	}

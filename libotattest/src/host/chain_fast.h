@@ -12,7 +12,8 @@
  * signatures with OpenSSL's EVP. An identity certificate once accepted
  * (here, or by OpenSSL's path validation with CRLs) is remembered with
  * its key, so a known device's new alias certificate costs one
- * verification.
+ * verification. With CRLs, a new identity is checked against its root's
+ * CRL when that is one plain CRL the fast path reads as OpenSSL does.
  *
  * The fast path only ever accepts: a chain it does not accept, for any
  * reason, goes to OpenSSL's path validation, which decides and explains.
@@ -33,11 +34,12 @@ void ota_fast_free(struct ota_fast *f);
 /*
  * The roots the fast path may chain to, from the store's certificates:
  * self-signed CA certificates in the profile with a name no other
- * certificate in the store shares. Call again when the store changes.
+ * certificate in the store shares, each with its CRL when the store has
+ * CRLs. Call again when the store changes (a CRL added too).
  */
 void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store);
 
-/* Forget the identities remembered (the CRLs changed). */
+/* Forget the identities remembered (the CRLs changed: set the anchors again too). */
 void ota_fast_forget(struct ota_fast *f);
 
 /*
@@ -55,10 +57,8 @@ void ota_fast_put_identity(struct ota_fast *f, const uint8_t *der, size_t len, E
  * facts filled as trust.c fills them after OpenSSL's validation (the
  * leaf key a new reference) and the period in which every certificate
  * of it is valid. false: declined, nothing filled; OpenSSL decides.
- * crls: the store has CRLs, so only an identity already remembered
- * (checked against them) is accepted.
  */
-bool ota_fast_verify(struct ota_fast *f, bool crls, const uint8_t *const certs[],
+bool ota_fast_verify(struct ota_fast *f, const uint8_t *const certs[],
 		     const size_t lens[], uint32_t n, time_t now,
 		     struct ota_chain_facts *facts, time_t *not_before, time_t *not_after);
 

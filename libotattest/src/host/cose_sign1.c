@@ -8,6 +8,7 @@
  * exactly {33: x5chain}; anything else is refused rather than ignored, so
  * no unsigned header can change how the evidence is read.
  */
+#include <pthread.h>
 #include <string.h>
 
 #include <openssl/core_names.h>
@@ -105,23 +106,43 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 	return OTA_OK;
 }
 
+/*
+ * The P-256 group as a key without a point: each public key is a copy of
+ * its parameters with the point set, a third of EVP_PKEY_fromdata's cost
+ * (the provider looks nothing up again). Made once, kept for the process.
+ */
+static EVP_PKEY *p256_params;
+static pthread_once_t p256_once = PTHREAD_ONCE_INIT;
+
+static void p256_params_make(void)
+{
+	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	OSSL_PARAM params[2];
+
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0);
+	params[1] = OSSL_PARAM_construct_end();
+	if (ctx == NULL || EVP_PKEY_paramgen_init(ctx) <= 0 || EVP_PKEY_CTX_set_params(ctx, params) <= 0 ||
+	    EVP_PKEY_paramgen(ctx, &p256_params) <= 0)
+		p256_params = NULL;
+	EVP_PKEY_CTX_free(ctx);
+}
+
 EVP_PKEY *ota_p256_public_key(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
 {
 	uint8_t point[1 + OTA_P256_PUBKEY_BYTES];
-	OSSL_PARAM params[3];
-	EVP_PKEY_CTX *ctx;
-	EVP_PKEY *pkey = NULL;
+	EVP_PKEY *pkey;
 
+	if (pthread_once(&p256_once, p256_params_make) != 0 || p256_params == NULL)
+		return NULL;
 	point[0] = POINT_CONVERSION_UNCOMPRESSED;
 	memcpy(point + 1, pubkey, OTA_P256_PUBKEY_BYTES);
-	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0);
-	params[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, point, sizeof(point));
-	params[2] = OSSL_PARAM_construct_end();
-	ctx = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
-	if (ctx == NULL || EVP_PKEY_fromdata_init(ctx) <= 0 ||
-	    EVP_PKEY_fromdata(ctx, &pkey, EVP_PKEY_PUBLIC_KEY, params) <= 0)
-		pkey = NULL;
-	EVP_PKEY_CTX_free(ctx);
+	pkey = EVP_PKEY_new();
+	/* Setting the point checks that it is on the curve. */
+	if (pkey == NULL || EVP_PKEY_copy_parameters(pkey, p256_params) != 1 ||
+	    EVP_PKEY_set1_encoded_public_key(pkey, point, sizeof(point)) != 1) {
+		EVP_PKEY_free(pkey);
+		return NULL;
+	}
 	return pkey;
 }
 

@@ -128,6 +128,7 @@ ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t 
 	ota_chain_cache_free(t->cache);
 	t->cache = fresh;
 	ota_fast_forget(t->fast);
+	ota_fast_set_anchors(t->fast, t->store);
 	t->crl_count += n;
 	return OTA_OK;
 }
@@ -411,7 +412,7 @@ ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *c
 		snprintf(why, why_len, "ok");
 		return OTA_OK;
 	}
-	if (ota_fast_verify(t->fast, t->crl_count > 0, certs, lens, count, now, facts,
+	if (ota_fast_verify(t->fast, certs, lens, count, now, facts,
 			    &res.not_before, &res.not_after)) {
 		res.leaf = facts->leaf;
 		st = OTA_OK;

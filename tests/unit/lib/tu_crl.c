@@ -15,9 +15,6 @@ char *tu_crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long va
 	X509_CRL *crl = X509_CRL_new();
 	ASN1_TIME *last = ASN1_TIME_adj(NULL, time(NULL), -2, 0);
 	ASN1_TIME *next = ASN1_TIME_adj(NULL, time(NULL), valid_days - 1, 0);
-	BIO *bio = BIO_new(BIO_s_mem());
-	char *data, *out;
-	long n;
 
 	ck_assert_ptr_nonnull(crl);
 	ck_assert_int_eq(X509_CRL_set_version(crl, X509_CRL_VERSION_2), 1);
@@ -32,6 +29,17 @@ char *tu_crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long va
 		ck_assert_int_eq(X509_CRL_add0_revoked(crl, r), 1);
 	}
 	ck_assert_int_gt(X509_CRL_sign(crl, ca_key, EVP_sha256()), 0);
+	ASN1_TIME_free(last);
+	ASN1_TIME_free(next);
+	return tu_crl_to_pem(crl, len);
+}
+
+char *tu_crl_to_pem(X509_CRL *crl, size_t *len)
+{
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *data, *out;
+	long n;
+
 	ck_assert_int_eq(PEM_write_bio_X509_CRL(bio, crl), 1);
 	n = BIO_get_mem_data(bio, &data);
 	out = malloc((size_t)n);
@@ -39,8 +47,6 @@ char *tu_crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long va
 	memcpy(out, data, (size_t)n);
 	*len = (size_t)n;
 	BIO_free(bio);
-	ASN1_TIME_free(last);
-	ASN1_TIME_free(next);
 	X509_CRL_free(crl);
 	return out;
 }

@@ -16,4 +16,7 @@
 char *tu_crl_pem(EVP_PKEY *ca_key, X509 *ca, const ASN1_INTEGER *serial, long valid_days,
 		 size_t *len);
 
+/* A CRL made and signed by the caller as PEM: malloc'd, its length in *len; crl is freed. */
+char *tu_crl_to_pem(X509_CRL *crl, size_t *len);
+
 #endif

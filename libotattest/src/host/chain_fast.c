@@ -43,7 +43,7 @@
 #define FAST_IDENTITY_SLOTS 4096u
 
 struct store_cert {
-	uint8_t subject[FAST_NAME_MAX]; /* DER; subject_len 0: not in the profile */
+	uint8_t subject[FAST_NAME_MAX]; /* DER; subject_len 0: too long to keep */
 	size_t subject_len;
 	bool anchor;                    /* usable as the root of a fast chain */
 	uint8_t skid[FAST_SKID_MAX];
@@ -281,8 +281,17 @@ void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
 		struct store_cert *s = &f->store[i];
 		unsigned char *der = NULL;
 		struct ota_cert_view v;
+		const unsigned char *name = NULL;
+		size_t name_len = 0;
 		int len = i2d_X509(certs[i], &der);
 		bool unique = true;
+
+		/* Every certificate's name, in the profile or not, for no_store_clash. */
+		if (X509_NAME_get0_der(X509_get_subject_name(certs[i]), &name, &name_len) == 1 &&
+		    name_len <= FAST_NAME_MAX) {
+			memcpy(s->subject, name, name_len);
+			s->subject_len = name_len;
+		}
 
 		/* A name another certificate of the store has too: OpenSSL might take either. */
 		for (j = 0; j < n; j++)
@@ -290,9 +299,7 @@ void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
 						    X509_get_subject_name(certs[j])) == 0)
 				unique = false;
 		if (len > 0 && ota_cert_view_parse(der, (size_t)len, &v) &&
-		    v.subject.n <= FAST_NAME_MAX) {
-			memcpy(s->subject, v.subject.p, v.subject.n);
-			s->subject_len = v.subject.n;
+		    der_eq(&v.subject, s->subject, s->subject_len)) {
 			s->not_before = v.not_before;
 			s->not_after = v.not_after;
 			s->key = X509_get_pubkey(certs[i]);
@@ -315,7 +322,8 @@ void ota_fast_set_anchors(struct ota_fast *f, X509_STORE *store)
 /*
  * No certificate of the store has this name (as OpenSSL compares names):
  * otherwise OpenSSL could take it as the issuer, or the leaf itself as
- * trusted, instead of the chain checked here.
+ * trusted, instead of the chain checked here. A store name outside the
+ * view's names cannot be compared, and declines too.
  */
 static bool no_store_clash(const struct ota_fast *f, const struct der *name)
 {

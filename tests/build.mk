@@ -79,6 +79,10 @@ $(FUZZ_B)/fuzz_corim: $(FUZZ_SRCS_fuzz_corim)
 FUZZ_SRCS_fuzz_cert_view := libotattest/src/host/cert_view.c
 FUZZ_LDLIBS_fuzz_cert_view := -UOTA_FREESTANDING -D_GNU_SOURCE $(PKG_OPENSSL)
 $(FUZZ_B)/fuzz_cert_view: $(FUZZ_SRCS_fuzz_cert_view)
+# The fast path against OpenSSL's path validation on chains built from the input.
+FUZZ_SRCS_fuzz_chain_fast := $(FUZZ_VERIFY_SRCS)
+FUZZ_LDLIBS_fuzz_chain_fast := $(FUZZ_VERIFY_LIBS)
+$(FUZZ_B)/fuzz_chain_fast: $(FUZZ_SRCS_fuzz_chain_fast)
 
 # The strict CBOR decoder's view of a file as JSON, for the differential
 # run against cbor2 and cborg (tests/fuzz/differential.py).

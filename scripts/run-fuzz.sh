@@ -4,7 +4,8 @@
 #   run-fuzz.sh smoke SECONDS TARGET...
 #       make fuzz-smoke / make test: each target for SECONDS from the kept
 #       corpus (tests/fuzz/corpus/<target>/) plus what earlier smoke runs
-#       grew in build/fuzz/corpus/<target>/. Nothing in the tree changes.
+#       grew in build/fuzz/corpus/<target>/, FUZZ_JOBS targets at once
+#       (default: the CPUs). Nothing in the tree changes.
 #   run-fuzz.sh plateau TARGET...
 #       make fuzz: each target until it stops finding coverage
 #       (FUZZ_PLATEAU seconds, default 60, without a new unit) or for
@@ -91,7 +92,9 @@ merge() {
 		'{ total += $1; if (total <= budget) print $2 }' | xargs -r cp -t "$keep"/
 }
 
-for t in "$@"; do
+# run_one TARGET: one target, its line on stdout; returns its status.
+run_one() {
+	local t=$1 name corpus seeds log start rc stop secs_run execs rate cov ft units bytes
 	name=$(basename "$t")
 	corpus=build/fuzz/corpus/$name
 	seeds=tests/fuzz/corpus/$name
@@ -120,11 +123,9 @@ for t in "$@"; do
 	bytes=$(du -sb "$seeds" 2>/dev/null | cut -f1)
 	if [ "$rc" = 0 ]; then
 		echo "fuzz $name: ok, ${execs:-?} runs in ${secs_run}s (${rate:-?}/s, stopped: $stop), cov ${cov:-?} ft ${ft:-?}"
-		pass=$((pass + 1))
 	else
 		echo "fuzz $name: FAILED (status $rc), see $log"
 		tail -n 30 "$log"
-		fail=$((fail + 1))
 	fi
 	if [ "$mode" = plateau ]; then
 		cat >"$out/$name.run" <<-EOF
@@ -144,6 +145,31 @@ for t in "$@"; do
 			load=$(cut -d' ' -f1 /proc/loadavg)
 		EOF
 	fi
+	return "$rc"
+}
+
+# Smoke runs are bounded, so FUZZ_JOBS of them (default: the CPUs) run at
+# once; each one's line is printed in the order given. The plateau runs
+# measure executions per second and go one at a time.
+parallel=1
+[ "$mode" = smoke ] && parallel=${FUZZ_JOBS:-$(nproc)}
+pids=() lines=()
+for t in "$@"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+		wait -n
+	done
+	line=build/fuzz/$(basename "$t").line
+	run_one "$t" >"$line" 2>&1 &
+	pids+=($!)
+	lines+=("$line")
+done
+for i in "${!pids[@]}"; do
+	if wait "${pids[$i]}"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+	fi
+	cat "${lines[$i]}"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -26,6 +26,7 @@
 #include "tu_main.h"
 /* Internal: the fast path under test. */
 #include "../../libotattest/src/host/chain_fast.h"
+#include "../../libotattest/src/host/cose_key.h"
 
 static struct evfix f;
 static uint8_t ev[OTA_EVIDENCE_MAX_BYTES + 64];
@@ -194,6 +195,29 @@ START_TEST(test_identity_remembered_and_crls)
 				  OTA_VERIFY_IDENTITY_REVOKED);
 	}
 	ota_trust_free(t);
+}
+END_TEST
+
+/*
+ * The keys the fast path makes (a copy of the P-256 parameters with the
+ * point set) are the alias's key, and a point off the curve makes none.
+ */
+START_TEST(test_public_key_on_the_curve_only)
+{
+	struct ota_chain_facts facts = { 0 };
+	uint8_t pub[OTA_P256_PUBKEY_BYTES];
+	EVP_PKEY *k;
+
+	ck_assert(fast_accepts(f.trust, m.certs, m.cert_lens, 2, &facts));
+	k = ota_p256_public_key(facts.leaf_pubkey);
+	ck_assert_ptr_nonnull(k);
+	ck_assert_uint_eq(ota_cose_sign1_verify_pkey(&m, k), OTA_OK);
+	EVP_PKEY_free(k);
+	memcpy(pub, facts.leaf_pubkey, sizeof(pub));
+	pub[40] ^= 1; /* y changed: not on the curve */
+	ck_assert_ptr_null(ota_p256_public_key(pub));
+	memset(pub, 0, sizeof(pub));
+	ck_assert_ptr_null(ota_p256_public_key(pub));
 }
 END_TEST
 
@@ -606,6 +630,7 @@ static Suite *chain_fast_suite(void)
 	tcase_add_test(tc, test_firmware_chain_accepted_with_the_same_facts);
 	tcase_add_test(tc, test_identity_remembered_and_crls);
 	tcase_add_test(tc, test_verdict_same_as_openssl_path);
+	tcase_add_test(tc, test_public_key_on_the_curve_only);
 	tcase_add_test(tc, test_every_byte_flipped);
 	tcase_add_loop_test(tc, test_each_rule_broken, 0, (int)(sizeof(variants) / sizeof(variants[0])));
 	tcase_add_loop_test(tc, test_each_crl_rule_broken, 0,

@@ -225,22 +225,18 @@ ota_status_t ota_alias_cert_info(const uint8_t *der, size_t len, struct ota_alia
 static ota_status_t alias_tcb_info(const uint8_t *tcb, size_t tcb_len, bool ambiguous,
 				   struct ota_alias_info *out)
 {
-	ota_status_t st = OTA_X509_MALFORMED;
+	uint32_t other_version;
 
-	if (ambiguous)
-		goto out; /* two MultiTcbInfo extensions: which would be meant? */
-	if (tcb == NULL)
+	/* Two MultiTcbInfo extensions: which would be meant? */
+	if (!ambiguous && tcb == NULL)
 		return OTA_OK; /* no TCB info: certifies nothing, the verifier decides */
-	if (parse_multi_tcb_info((struct der){ tcb, tcb_len }, out))
+	if (!ambiguous && parse_multi_tcb_info((struct der){ tcb, tcb_len }, out))
 		return OTA_OK;
-out:
-	if (st != OTA_OK) {
-		struct ota_alias_info ids = *out;
-
-		memset(out, 0, sizeof(*out));
-		out->other_version = ids.other_version;
-	}
-	return st;
+	/* Nothing of a certificate that does not parse, but which profile it had. */
+	other_version = out->other_version;
+	memset(out, 0, sizeof(*out));
+	out->other_version = other_version;
+	return OTA_X509_MALFORMED;
 }
 
 ota_status_t ota_alias_info_from_parts(const char *subject_cn, size_t subject_cn_len,

@@ -8,6 +8,7 @@
  * one device.
  */
 #include <string.h>
+#include <time.h>
 
 #include <openssl/objects.h>
 
@@ -28,6 +29,16 @@ X509 *ota_cert_from_der(const uint8_t *der, size_t len)
 		x = NULL;
 	}
 	return x;
+}
+
+bool ota_asn1_seconds(const ASN1_TIME *a, time_t *out)
+{
+	struct tm tm;
+
+	if (a == NULL || ASN1_TIME_to_tm(a, &tm) != 1)
+		return false;
+	*out = timegm(&tm);
+	return true;
 }
 
 bool ota_cert_cn_device_id(const char *cn, size_t n, const char *cn_prefix,

@@ -3,10 +3,15 @@
 #ifndef OTATTEST_HOST_CERT_READ_H
 #define OTATTEST_HOST_CERT_READ_H
 
+#include <time.h>
+
 #include <openssl/x509.h>
 
 #include "otattest/evidence.h"
 #include "otattest/verify.h"
+
+/* ASN1_TIME as seconds since the epoch; false when it does not convert. */
+bool ota_asn1_seconds(const ASN1_TIME *a, time_t *out);
 
 /* One DER certificate with nothing after it; NULL otherwise. */
 X509 *ota_cert_from_der(const uint8_t *der, size_t len);

@@ -32,26 +32,40 @@ static bool known_attribute(const struct der *oid, bool *is_cn)
 	}
 }
 
-/* Name: single-valued RDNs, printable ASCII values, at most one CN. */
+/*
+ * The next RDN of a name: one attribute of a known type whose value is a
+ * non-empty UTF8String or PrintableString in printable ASCII. false at
+ * the end (name->n == 0) or off the profile.
+ */
+static bool next_attribute(struct der *name, struct der *oid, struct der *value, bool *is_cn)
+{
+	struct der rdn, atv;
+	size_t i;
+
+	if (!der_next(name, 0x31, &rdn) || !der_next(&rdn, 0x30, &atv) || rdn.n != 0 ||
+	    !der_next(&atv, 0x06, oid) || !known_attribute(oid, is_cn) || atv.n == 0 ||
+	    (atv.p[0] != 0x0c && atv.p[0] != 0x13) || !der_next(&atv, atv.p[0], value) ||
+	    atv.n != 0 || value->n == 0)
+		return false;
+	for (i = 0; i < value->n; i++)
+		if (value->p[i] < 0x20 || value->p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+/* Name: single-valued RDNs (next_attribute), at most one CN. */
 static bool parse_name(struct der *tbs, struct der *whole, struct der *cn)
 {
-	struct der name, rdn, atv, oid, value;
+	struct der name, oid, value;
 	bool is_cn;
-	size_t i;
 
 	if (!der_next_whole(tbs, 0x30, &name, whole) || name.n == 0)
 		return false;
 	cn->p = NULL;
 	cn->n = 0;
 	while (name.n) {
-		if (!der_next(&name, 0x31, &rdn) || !der_next(&rdn, 0x30, &atv) || rdn.n != 0 ||
-		    !der_next(&atv, 0x06, &oid) || !known_attribute(&oid, &is_cn) || atv.n == 0 ||
-		    (atv.p[0] != 0x0c && atv.p[0] != 0x13) || !der_next(&atv, atv.p[0], &value) ||
-		    atv.n != 0 || value.n == 0)
+		if (!next_attribute(&name, &oid, &value, &is_cn))
 			return false;
-		for (i = 0; i < value.n; i++)
-			if (value.p[i] < 0x20 || value.p[i] > 0x7e)
-				return false;
 		if (is_cn) {
 			if (cn->p != NULL)
 				return false;
@@ -242,14 +256,14 @@ bool ota_cert_view_parse(const uint8_t *der, size_t len, struct ota_cert_view *v
 	    (serial.p[0] & 0x80) || (serial.n > 1 && serial.p[0] == 0 && !(serial.p[1] & 0x80)) ||
 	    (serial.n == 1 && serial.p[0] == 0))
 		return false;
-	if (!der_next_whole(&tbs, 0x30, &alg, &alg) ||
+	if (!der_next_whole(&tbs, 0x30, &spki, &alg) ||
 	    !der_eq(&alg, alg_ecdsa_sha256, sizeof(alg_ecdsa_sha256)))
 		return false;
 	if (!parse_name(&tbs, &v->issuer, &v->issuer_cn) || !der_next(&tbs, 0x30, &validity) ||
 	    !parse_time(&validity, &v->not_before) || !parse_time(&validity, &v->not_after) ||
 	    validity.n != 0 || !parse_name(&tbs, &v->subject, &v->subject_cn))
 		return false;
-	if (!der_next_whole(&tbs, 0x30, &spki, &spki) ||
+	if (!der_next_whole(&tbs, 0x30, &bits, &spki) ||
 	    spki.n != sizeof(spki_p256_prefix) + OTA_P256_PUBKEY_BYTES ||
 	    memcmp(spki.p, spki_p256_prefix, sizeof(spki_p256_prefix)))
 		return false;
@@ -259,7 +273,7 @@ bool ota_cert_view_parse(const uint8_t *der, size_t len, struct ota_cert_view *v
 	    exts.n != 0 || !parse_extensions(tbs, v))
 		return false;
 	/* signatureAlgorithm as in the TBS; the value a BIT STRING holding one ECDSA-Sig-Value */
-	if (!der_next_whole(&cert, 0x30, &alg, &alg) ||
+	if (!der_next_whole(&cert, 0x30, &bits, &alg) ||
 	    !der_eq(&alg, alg_ecdsa_sha256, sizeof(alg_ecdsa_sha256)) ||
 	    !der_next(&cert, 0x03, &bits) || cert.n != 0 || bits.n < 1 || bits.p[0] != 0)
 		return false;
@@ -299,25 +313,16 @@ static size_t canon_value(const struct der *v, char *out, size_t cap)
 static bool name_entry(struct der *name, struct der *oid, char *val, size_t cap, size_t *n,
 		       bool *off)
 {
-	struct der rdn, atv, value;
+	struct der value;
 	bool is_cn;
-	size_t i;
 
 	*off = false;
 	if (name->n == 0)
 		return false;
-	if (!der_next(name, 0x31, &rdn) || !der_next(&rdn, 0x30, &atv) || rdn.n != 0 ||
-	    !der_next(&atv, 0x06, oid) || !known_attribute(oid, &is_cn) || atv.n == 0 ||
-	    (atv.p[0] != 0x0c && atv.p[0] != 0x13) || !der_next(&atv, atv.p[0], &value) ||
-	    atv.n != 0 || value.n > cap) {
+	if (!next_attribute(name, oid, &value, &is_cn) || value.n > cap) {
 		*off = true;
 		return false;
 	}
-	for (i = 0; i < value.n; i++)
-		if (value.p[i] < 0x20 || value.p[i] > 0x7e) {
-			*off = true;
-			return false;
-		}
 	*n = canon_value(&value, val, cap);
 	return true;
 }

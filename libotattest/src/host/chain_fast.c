@@ -138,17 +138,7 @@ static bool anchor_ok(const struct ota_cert_view *v, EVP_PKEY *key)
 	return v->ca && (v->key_usage & OTA_KU_KEY_CERT_SIGN) && v->skid.p &&
 	       (v->pathlen == -1 || v->pathlen >= 1) && der_eq(&v->issuer, v->subject.p, v->subject.n) &&
 	       (v->akid.p == NULL || der_eq(&v->akid, v->skid.p, v->skid.n)) && v->tcb_info.p == NULL &&
-	       v->subject.n <= FAST_NAME_MAX && v->skid.n <= FAST_SKID_MAX && verify_tbs(v, key);
-}
-
-static bool asn1_seconds(const ASN1_TIME *a, time_t *out)
-{
-	struct tm tm;
-
-	if (a == NULL || ASN1_TIME_to_tm(a, &tm) != 1)
-		return false;
-	*out = timegm(&tm);
-	return true;
+	       v->skid.n <= FAST_SKID_MAX && verify_tbs(v, key);
 }
 
 /*
@@ -166,9 +156,8 @@ static bool crl_plain(X509_CRL *crl, const struct store_cert *root, X509 *root_c
 	int i, nid, crit = 0;
 	bool ok;
 
-	if (!(X509_get_key_usage(root_cert) & KU_CRL_SIGN) ||
-	    X509_NAME_cmp(X509_CRL_get_issuer(crl), X509_get_subject_name(root_cert)) != 0 ||
-	    X509_CRL_get0_nextUpdate(crl) == NULL || X509_CRL_verify(crl, root->key) != 1)
+	if (!(X509_get_key_usage(root_cert) & KU_CRL_SIGN) || X509_CRL_get0_nextUpdate(crl) == NULL ||
+	    X509_CRL_verify(crl, root->key) != 1)
 		return false;
 	for (i = 0; i < X509_CRL_get_ext_count(crl); i++) {
 		X509_EXTENSION *e = X509_CRL_get_ext(crl, i);
@@ -233,8 +222,8 @@ static void set_crls(struct ota_fast *f, X509_STORE *store, X509 *const certs[])
 			}
 		}
 		if (found == 1 && crl_plain(only, s, certs[i]) &&
-		    asn1_seconds(X509_CRL_get0_lastUpdate(only), &s->crl_this) &&
-		    asn1_seconds(X509_CRL_get0_nextUpdate(only), &s->crl_next) &&
+		    ota_asn1_seconds(X509_CRL_get0_lastUpdate(only), &s->crl_this) &&
+		    ota_asn1_seconds(X509_CRL_get0_nextUpdate(only), &s->crl_next) &&
 		    X509_CRL_up_ref(only) == 1)
 			s->crl = only;
 	}
@@ -364,11 +353,17 @@ static bool alias_ok(const struct ota_fast *f, const struct ota_cert_view *a,
 	       no_store_clash(f, &a->subject) && valid_at(a->not_before, a->not_after, now);
 }
 
-/* The identity: a CA that may sign certificates, not self-issued, valid now. */
-static bool identity_ok(const struct ota_fast *f, const struct ota_cert_view *id, time_t now)
+/* An identity's own shape: a CA that may sign certificates, with both key ids. */
+static bool identity_shape(const struct ota_cert_view *id)
 {
 	return id->ca && (id->key_usage & OTA_KU_KEY_CERT_SIGN) && id->skid.p && id->akid.p &&
-	       id->tcb_info.p == NULL &&
+	       id->tcb_info.p == NULL;
+}
+
+/* The identity: its shape, not self-issued, no store name, valid now. */
+static bool identity_ok(const struct ota_fast *f, const struct ota_cert_view *id, time_t now)
+{
+	return identity_shape(id) &&
 	       ota_cert_names_cmp(id->subject.p, id->subject.n, id->issuer.p, id->issuer.n) ==
 		       OTA_NAMES_DIFFERENT &&
 	       no_store_clash(f, &id->subject) && valid_at(id->not_before, id->not_after, now);
@@ -427,8 +422,7 @@ void ota_fast_put_identity(struct ota_fast *f, const uint8_t *der, size_t len, E
 	struct ota_cert_view id;
 
 	/* Only what the fast path would read the same way: the view, and an identity's shape. */
-	if (f == NULL || key == NULL || !ota_cert_view_parse(der, len, &id) || !id.ca ||
-	    !(id.key_usage & OTA_KU_KEY_CERT_SIGN) || !id.skid.p || !id.akid.p)
+	if (f == NULL || key == NULL || !ota_cert_view_parse(der, len, &id) || !identity_shape(&id))
 		return;
 	ota_sha256(der, len, hash);
 	identity_put(f, hash, key, not_before, not_after);

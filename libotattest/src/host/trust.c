@@ -37,8 +37,6 @@ struct ota_trust {
 	time_t crls_until;
 };
 
-static bool asn1_seconds(const ASN1_TIME *a, time_t *out);
-
 ota_status_t ota_trust_load_pem(const void *pem, size_t len, struct ota_trust **out)
 {
 	struct ota_trust *t;
@@ -110,7 +108,7 @@ ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t 
 		if (X509_STORE_add_crl(t->store, crl) != 1)
 			st = OTA_HOST_INTERNAL;
 		else if (X509_CRL_get0_nextUpdate(crl) &&
-			 asn1_seconds(X509_CRL_get0_nextUpdate(crl), &next) &&
+			 ota_asn1_seconds(X509_CRL_get0_nextUpdate(crl), &next) &&
 			 (t->crls_until == 0 || next < t->crls_until))
 			t->crls_until = next;
 		n++;
@@ -184,17 +182,6 @@ struct chain_result {
 	time_t not_before, not_after; /* when every certificate of the chain is valid */
 };
 
-/* ASN1_TIME as seconds since the epoch; false when it does not convert. */
-static bool asn1_seconds(const ASN1_TIME *a, time_t *out)
-{
-	struct tm tm;
-
-	if (a == NULL || ASN1_TIME_to_tm(a, &tm) != 1)
-		return false;
-	*out = timegm(&tm);
-	return true;
-}
-
 /* The period in which every certificate of the verified chain is valid. */
 static bool chain_period(X509_STORE_CTX *ctx, time_t *not_before, time_t *not_after)
 {
@@ -209,8 +196,8 @@ static bool chain_period(X509_STORE_CTX *ctx, time_t *not_before, time_t *not_af
 		X509 *x = sk_X509_value(chain, i);
 		time_t nb, na;
 
-		if (!asn1_seconds(X509_get0_notBefore(x), &nb) ||
-		    !asn1_seconds(X509_get0_notAfter(x), &na))
+		if (!ota_asn1_seconds(X509_get0_notBefore(x), &nb) ||
+		    !ota_asn1_seconds(X509_get0_notAfter(x), &na))
 			return false;
 		if (nb > *not_before)
 			*not_before = nb;

@@ -20,6 +20,8 @@ packages=(
 	picolibc-riscv64-unknown-elf        # <string.h> for the rv32 build (mem*/str* only)
 	qemu-system-x86 qemu-system-data    # the guest machine (and the ivshmem spec)
 	linux-image-amd64 linux-headers-amd64 # guest kernel + matching headers for kbuild
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 # the second kernel series the module is built and tested on (docs/kernel-abi.md)
+	flex bison bc libelf-dev            # building the debug guest kernel from linux-source-6.12 (scripts/kernel-debug.sh)
 	sparse                              # make C=1 on the module
 	busybox-static cpio kmod xz-utils zstd # guest initramfs
 	python3-cbor2 python3-cryptography python3-dbus # independent evidence checks

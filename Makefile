@@ -13,13 +13,13 @@
 .DEFAULT_GOAL := all
 include mk/common.mk
 
--include libotattest/build.mk
--include firmware/build.mk
--include qemu-model/build.mk
--include kernel/build.mk
--include daemon/build.mk
--include systemd/build.mk
--include tests/build.mk
+include libotattest/build.mk
+include firmware/build.mk
+include qemu-model/build.mk
+include kernel/build.mk
+include daemon/build.mk
+include systemd/build.mk
+include tests/build.mk
 
 .PHONY: all deps deps-check unit test demo fuzz size bench soak clean install
 

@@ -41,4 +41,4 @@ netlink-gen-check:
 	B=$(B) kernel/netlink/check-gen.sh
 TEST_SUITES += kernel/netlink/check-gen.sh
 TEST_SUITES += kernel/check-suite.sh
--include tests/e2e/kernel/build.mk
+include tests/e2e/kernel/build.mk

@@ -97,4 +97,4 @@ otimage-exits:
 	scripts/otimage-exits.py --write docs/otimage.md
 
 # The otattest scheme for Veraison and Veraison's services (Go): make veraison.
--include libotattest/tools/veraison/build.mk
+include libotattest/tools/veraison/build.mk

@@ -44,10 +44,11 @@ $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS_$(subst /,_,$(dir $<))) -MMD -MP -c -o $@ $<
 
-# rv32 objects for `make size`.
+# rv32 objects for `make size`, with dependency files like every object (a
+# header change rebuilds them; tests/rv32/freestanding.sh checks).
 $(B)/rv32/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(RV32_CC) $(RV32_FLAGS) -c -o $@ $<
+	$(RV32_CC) $(RV32_FLAGS) -MMD -MP -c -o $@ $<
 
 # Lists each build.mk appends to.
 ALL_TARGETS :=

@@ -128,10 +128,11 @@ TEST_SUITES += tests/fuzz/smoke.sh
 endif
 
 # Suites with their own build rules.
--include tests/layers/build.mk
--include tests/interop/build.mk
--include tests/tools/build.mk
--include tests/rv32/build.mk
--include tests/model/build.mk
--include tests/e2e/build.mk
--include tests/bench/build.mk
+include tests/layers/build.mk
+include tests/interop/build.mk
+include tests/tools/build.mk
+include tests/rv32/build.mk
+include tests/model/build.mk
+include tests/e2e/build.mk
+include tests/bench/build.mk
+include tests/makefile/build.mk

@@ -10,11 +10,12 @@
 
 #include "fwlib.h"
 
+/* The creator keys ROM_EXT's anchors point into. */
+static struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];
+
 void boot_anchors_rom_ext(const struct boot_ctx *b, struct ota_anchors *a)
 {
-	static struct ota_root_key keys[OTA_OTP_CREATOR_KEYS];
-
-	ota_anchors_rom_ext(&b->otp, boot_effective_floor(b, OTA_STAGE_ROM_EXT), keys, a);
+	ota_anchors_rom_ext(&b->otp, boot_effective_floor(b, OTA_STAGE_ROM_EXT), creator_keys, a);
 }
 
 ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config *oc,

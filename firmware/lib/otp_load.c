@@ -8,18 +8,20 @@
 
 #include "fwlib.h"
 
+/* OTP as read , 1 KiB: not on the stack. */
+static struct ota_otp otp_image;
+
 ota_status_t boot_otp_load(struct ota_otp_info *out)
 {
-	static struct ota_otp otp;
 	ota_status_t st;
 
-	memset(&otp, 0, sizeof(otp));
-	st = hal_otp_read(0, &otp, OTA_OTP_SECRET_START);
+	memset(&otp_image, 0, sizeof(otp_image));
+	st = hal_otp_read(0, &otp_image, OTA_OTP_SECRET_START);
 	if (st == OTA_OK)
 		st = hal_otp_read(OTA_OTP_SECRET_DIGEST_END,
-				  (uint8_t *)&otp + OTA_OTP_SECRET_DIGEST_END,
-				  sizeof(otp) - OTA_OTP_SECRET_DIGEST_END);
+				  (uint8_t *)&otp_image + OTA_OTP_SECRET_DIGEST_END,
+				  sizeof(otp_image) - OTA_OTP_SECRET_DIGEST_END);
 	if (st == OTA_OK)
-		st = ota_otp_decode(&otp, out);
+		st = ota_otp_decode(&otp_image, out);
 	return st;
 }

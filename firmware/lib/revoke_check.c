@@ -11,11 +11,13 @@
 
 #include "fwlib.h"
 
+/* The owner config the revocation is judged against. */
+static struct ota_owner_config revoke_oc;
+
 ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_revocation *r,
 				   const uint32_t svn[OTA_STAGE_COUNT],
 				   const uint8_t *const root[OTA_STAGE_COUNT])
 {
-	static struct ota_owner_config oc;
 	struct ota_anchors creator, owner;
 	struct ota_revocation_facts f;
 	uint32_t i;
@@ -24,7 +26,7 @@ ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_re
 	f.otp = &b->otp;
 	boot_anchors_rom_ext(b, &creator);
 	f.creator = &creator;
-	f.owner = boot_anchors_bl0(b, &oc, &owner) == OTA_OK ? &owner : NULL;
+	f.owner = boot_anchors_bl0(b, &revoke_oc, &owner) == OTA_OK ? &owner : NULL;
 	for (i = 0; i < OTA_STAGE_COUNT; i++) {
 		f.running_svn[i] = svn[i];
 		memcpy(f.running_root[i], root[i], OTA_KEY_ID_BYTES);

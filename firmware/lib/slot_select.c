@@ -52,11 +52,13 @@ static void flush_tags(struct boot_ctx *b, uint32_t first, uint32_t end)
 			b->record.stage[i].path = OTA_PATH_SIGNATURE;
 }
 
+/* The slot boot_run_stage() is checking. */
+static struct boot_image stage_img;
+
 void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t stage,
 		    const uint32_t order[OTA_SLOT_COUNT], uint32_t mode,
 		    struct boot_stage_outcome *out)
 {
-	static struct boot_image img;
 	struct ota_record_header *h = &b->record.hdr;
 	uint32_t first = h->stage_count, k, booted = OTA_RECORD_MAX_STAGES;
 
@@ -69,7 +71,7 @@ void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t st
 		if (mode == BOOT_MODE_RETAG && !boot_slot_present(b, stage, slot))
 			continue;
 		h->stage_count++;
-		if (boot_stage_check(b, a, stage, slot, mode, rec, &img) != OTA_OK) {
+		if (boot_stage_check(b, a, stage, slot, mode, rec, &stage_img) != OTA_OK) {
 			if (mode == BOOT_MODE_RETAG)
 				hal_host_progress(++b->progress_done, b->progress_total);
 			continue;
@@ -77,16 +79,16 @@ void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t st
 		if (mode == BOOT_MODE_RETAG) {
 			out->retagged += rec->path == OTA_PATH_SIGNATURE_RETAGGED;
 			/* Valid, but the new key version is past what it accepts. */
-			out->exhausted |= b->tag_key_version > img.view.manifest.max_key_version;
+			out->exhausted |= b->tag_key_version > stage_img.view.manifest.max_key_version;
 			hal_host_progress(++b->progress_done, b->progress_total);
 		}
 		if (booted == OTA_RECORD_MAX_STAGES) {
 			booted = h->stage_count - 1u;
 			out->status = OTA_OK;
 			out->slot = slot;
-			out->svn = img.view.manifest.security_version;
-			out->max_key_version = img.view.manifest.max_key_version;
-			memcpy(out->measurement, img.measurement, OTA_SHA256_BYTES);
+			out->svn = stage_img.view.manifest.security_version;
+			out->max_key_version = stage_img.view.manifest.max_key_version;
+			memcpy(out->measurement, stage_img.measurement, OTA_SHA256_BYTES);
 			memcpy(out->root_key_id, rec->key_ids[0], OTA_KEY_ID_BYTES);
 		}
 		if (mode != BOOT_MODE_RETAG)

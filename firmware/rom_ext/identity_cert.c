@@ -13,10 +13,12 @@
 
 #include "rom_ext.h"
 
+/* The certificate blob as read , 1 KiB: not on the stack. */
+static struct ota_identity_cert_blob cert_blob;
+
 ota_status_t ota_identity_cert_load(const uint8_t identity_pubkey[OTA_P256_PUBKEY_BYTES],
 				    uint8_t *der, uint32_t cap, uint32_t *der_len)
 {
-	static struct ota_identity_cert_blob blob; /* 1 KiB: not on the stack */
 	struct ota_flash_layout layout;
 	const struct ota_flash_region *r;
 	ota_status_t st;
@@ -29,21 +31,21 @@ ota_status_t ota_identity_cert_load(const uint8_t identity_pubkey[OTA_P256_PUBKE
 	if (st != OTA_OK)
 		return st;
 	r = ota_flash_layout_region(&layout, OTA_REGION_IDENTITY_CERT);
-	if (r == NULL || r->size < sizeof(blob))
+	if (r == NULL || r->size < sizeof(cert_blob))
 		return OTA_RUNTIME_NO_CERTS;
-	st = hal_flash_read(r->offset, &blob, sizeof(blob));
+	st = hal_flash_read(r->offset, &cert_blob, sizeof(cert_blob));
 	if (st != OTA_OK)
 		return st;
-	if (blob.magic != OTA_IDCERT_MAGIC)
+	if (cert_blob.magic != OTA_IDCERT_MAGIC)
 		return OTA_RUNTIME_NO_CERTS; /* erased or never provisioned */
-	st = ota_identity_cert_check(&blob);
+	st = ota_identity_cert_check(&cert_blob);
 	if (st != OTA_OK)
 		return st;
-	if (blob.der_length > cap)
+	if (cert_blob.der_length > cap)
 		return OTA_X509_BUFFER_FULL;
-	if (!ota_identity_cert_certifies(blob.der, blob.der_length, identity_pubkey))
+	if (!ota_identity_cert_certifies(cert_blob.der, cert_blob.der_length, identity_pubkey))
 		return OTA_RUNTIME_IDCERT_MISMATCH;
-	memcpy(der, blob.der, blob.der_length);
-	*der_len = blob.der_length;
+	memcpy(der, cert_blob.der, cert_blob.der_length);
+	*der_len = cert_blob.der_length;
 	return OTA_OK;
 }

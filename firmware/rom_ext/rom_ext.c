@@ -36,14 +36,16 @@ static void bl0_order(const struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT])
 	order[1] = first ^ 1u;
 }
 
+/* BL0's owner config (its anchors point into it). */
+static struct ota_owner_config bl0_oc;
+
 static ota_status_t verify_bl0(struct boot_ctx *b)
 {
-	static struct ota_owner_config oc;
 	uint32_t order[OTA_SLOT_COUNT];
 	struct ota_anchors a;
 	ota_status_t st;
 
-	st = boot_anchors_bl0(b, &oc, &a);
+	st = boot_anchors_bl0(b, &bl0_oc, &a);
 	if (st != OTA_OK) {
 		b->bl0_out.status = st;
 		return st;

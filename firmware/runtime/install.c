@@ -161,20 +161,23 @@ static ota_status_t write_slot(uint32_t base, const uint8_t *image, uint32_t len
 	return hal_flash_program(base, image, len < page ? len : page);
 }
 
+/* The owner config anchors_for() reads BL0's anchors from (they point into it). */
+static struct ota_owner_config anchors_oc;
+
 static ota_status_t anchors_for(struct boot_ctx *b, uint32_t stage, struct ota_anchors *a)
 {
-	static struct ota_owner_config oc;
-
 	if (stage == OTA_STAGE_ROM_EXT) {
 		boot_anchors_rom_ext(b, a);
 		return OTA_OK;
 	}
-	return boot_anchors_bl0(b, &oc, a);
+	return boot_anchors_bl0(b, &anchors_oc, a);
 }
+
+/* The image ota_rt_install_finish() checks. */
+static struct boot_image finish_img;
 
 ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out)
 {
-	static struct boot_image img;
 	struct boot_ctx *b = boot_scratch_ctx();
 	const struct ota_boot_state *bs;
 	struct ota_stage_record rec;
@@ -195,13 +198,13 @@ ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out)
 	OTA_TRY(anchors_for(b, session.stage, &a));
 	b->staged_len = session.length;
 	OTA_TRY(boot_stage_check(b, &a, session.stage, session.slot, BOOT_MODE_VERIFY_STAGED, &rec,
-				 &img));
+				 &finish_img));
 	out->stage = session.stage;
 	out->slot = session.slot;
 	out->length = session.length;
-	out->security_version = img.view.manifest.security_version;
-	memcpy(out->measurement, img.measurement, OTA_SHA256_BYTES);
-	memcpy(out->version, img.view.manifest.version_string, sizeof(out->version));
+	out->security_version = finish_img.view.manifest.security_version;
+	memcpy(out->measurement, finish_img.measurement, OTA_SHA256_BYTES);
+	memcpy(out->version, finish_img.view.manifest.version_string, sizeof(out->version));
 	if (session.flags & OTA_INSTALL_F_DRY_RUN) {
 		out->flags = OTA_INSTALL_RESULT_F_DRY_RUN;
 		return OTA_OK;
@@ -212,11 +215,11 @@ ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out)
 	if (st != OTA_OK)
 		return st;
 	/* What flash holds now, checked as a boot would check it. */
-	memcpy(measurement, img.measurement, sizeof(measurement));
-	st = boot_stage_check(b, &a, session.stage, session.slot, BOOT_MODE_VERIFY, &rec, &img);
-	if (st != OTA_OK || !ota_ct_equal(measurement, img.measurement, sizeof(measurement)))
+	memcpy(measurement, finish_img.measurement, sizeof(measurement));
+	st = boot_stage_check(b, &a, session.stage, session.slot, BOOT_MODE_VERIFY, &rec, &finish_img);
+	if (st != OTA_OK || !ota_ct_equal(measurement, finish_img.measurement, sizeof(measurement)))
 		return OTA_HAL_FLASH_WRITE_FAILED;
 	out->flags = OTA_INSTALL_RESULT_F_WRITTEN;
-	publish_install(&img, true);
+	publish_install(&finish_img, true);
 	return OTA_OK;
 }

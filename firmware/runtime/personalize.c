@@ -68,37 +68,41 @@ static ota_status_t idcert_region(struct ota_flash_region *out)
 	return OTA_OK;
 }
 
+/* store()'s read-back copy , 1 KiB: not on the stack. */
+static struct ota_identity_cert_blob store_readback;
+
 /* Erase, program, read back: a copy that does not read back is a failed write. */
 static ota_status_t store(uint32_t offset, const struct ota_identity_cert_blob *blob)
 {
-	static struct ota_identity_cert_blob back; /* 1 KiB: not on the stack */
-
 	OTA_TRY(hal_flash_erase_page(offset));
 	OTA_TRY(hal_flash_program(offset, blob, sizeof(*blob)));
-	OTA_TRY(hal_flash_read(offset, &back, sizeof(back)));
-	return memcmp(&back, blob, sizeof(back)) == 0 ? OTA_OK : OTA_HAL_FLASH_WRITE_FAILED;
+	OTA_TRY(hal_flash_read(offset, &store_readback, sizeof(store_readback)));
+	return memcmp(&store_readback, blob, sizeof(store_readback)) == 0 ? OTA_OK
+								    : OTA_HAL_FLASH_WRITE_FAILED;
 }
+
+/* The certificate blob being written , 1 KiB: not on the stack. */
+static struct ota_identity_cert_blob cert_blob;
 
 ota_status_t ota_rt_set_identity_cert(const struct ota_boot_state *bs,
 				      const struct ota_runtime *rt,
 				      const struct ota_req_set_identity_cert *req)
 {
-	static struct ota_identity_cert_blob blob;
 	struct ota_flash_region region;
 	ota_status_t st;
 
 	if (!manufacturing(bs))
 		return OTA_RUNTIME_NOT_MANUFACTURING;
 	/* The request was copied out and its length and padding checked (command.c). */
-	memset(&blob, 0, sizeof(blob));
-	blob.magic = OTA_IDCERT_MAGIC;
-	blob.der_length = req->der_length;
-	memcpy(blob.der, req->der, sizeof(blob.der));
-	st = ota_identity_cert_check(&blob);
+	memset(&cert_blob, 0, sizeof(cert_blob));
+	cert_blob.magic = OTA_IDCERT_MAGIC;
+	cert_blob.der_length = req->der_length;
+	memcpy(cert_blob.der, req->der, sizeof(cert_blob.der));
+	st = ota_identity_cert_check(&cert_blob);
 	if (st != OTA_OK)
 		return st;
-	if (!ota_identity_cert_certifies(blob.der, blob.der_length, rt->identity_pubkey))
+	if (!ota_identity_cert_certifies(cert_blob.der, cert_blob.der_length, rt->identity_pubkey))
 		return OTA_RUNTIME_IDCERT_NOT_OURS;
 	OTA_TRY(idcert_region(&region));
-	return store(region.offset, &blob);
+	return store(region.offset, &cert_blob);
 }

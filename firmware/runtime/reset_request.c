@@ -16,10 +16,14 @@
 
 #include "runtime.h"
 
+/* verify_slot()'s owner config (the anchors point into it). */
+static struct ota_owner_config verify_oc;
+
+/* verify_slot()'s image. */
+static struct boot_image verify_img;
+
 static ota_status_t verify_slot(uint32_t stage, uint32_t slot, uint32_t *max_key_version)
 {
-	static struct ota_owner_config oc;
-	static struct boot_image img;
 	struct boot_ctx *b = boot_scratch_ctx();
 	struct ota_stage_record rec;
 	struct ota_anchors a;
@@ -29,9 +33,9 @@ static ota_status_t verify_slot(uint32_t stage, uint32_t slot, uint32_t *max_key
 	if (stage == OTA_STAGE_ROM_EXT)
 		boot_anchors_rom_ext(b, &a);
 	else
-		OTA_TRY(boot_anchors_bl0(b, &oc, &a));
-	OTA_TRY(boot_stage_check(b, &a, stage, slot, BOOT_MODE_VERIFY, &rec, &img));
-	*max_key_version = img.view.manifest.max_key_version;
+		OTA_TRY(boot_anchors_bl0(b, &verify_oc, &a));
+	OTA_TRY(boot_stage_check(b, &a, stage, slot, BOOT_MODE_VERIFY, &rec, &verify_img));
+	*max_key_version = verify_img.view.manifest.max_key_version;
 	return OTA_OK;
 }
 

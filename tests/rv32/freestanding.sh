@@ -8,12 +8,16 @@
 #     and with its policy checks and DLGC/DLGS parsing within 3584;
 #  2. every symbol the objects use and do not define is a HAL entry point
 #     declared in hal.h or a libgcc helper: no malloc, printf, OpenSSL...;
-#  3. the mem*/str* they use are the ones firmware/lib/rv32_libc.c defines.
+#  3. the mem*/str* they use are the ones firmware/lib/rv32_libc.c defines;
+#  4. every object has a dependency file, so a header change rebuilds it;
+#  5. writable data is zero-initialised and named at file scope (no
+#     function-local statics), so a stage image gives each a RAM home.
 # Prints one line per check and "N passed, N failed"; exits 1 on failure.
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 NM=${RV32_NM:-riscv64-unknown-elf-nm}
+RV32_OBJDUMP=${RV32_OBJDUMP:-riscv64-unknown-elf-objdump}
 # Integer helpers gcc may call for 64-bit arithmetic on rv32 (libgcc).
 LIBGCC='^__(ashl|ashr|lshr|mul|div|udiv|mod|umod|clz|ctz|popcount|bswap)[sd]i[23]$'
 
@@ -48,12 +52,56 @@ fi
 
 make -s B="$B" rv32-objs >"$work/objs"
 mapfile -t objs <"$work/objs"
-missing=0
-for o in "${objs[@]}"; do [ -f "$o" ] || missing=$((missing + 1)); done
+missing=0 nodep=0
+for o in "${objs[@]}"; do
+	[ -f "$o" ] || missing=$((missing + 1))
+	[ -f "${o%.o}.d" ] || nodep=$((nodep + 1))
+done
 if [ "${#objs[@]}" -gt 0 ] && [ "$missing" -eq 0 ]; then
 	ok "${#objs[@]} rv32 objects"
 else
 	bad "rv32 objects: ${#objs[@]} listed, $missing missing"
+fi
+# 4. A header change rebuilds the rv32 objects that include it, so `make
+#    size` never measures an object compiled against an older header: each
+#    object has a dependency file, and make, told the header is new (-W,
+#    nothing is touched), would recompile an object of each stage.
+if [ "$nodep" -eq 0 ]; then
+	ok "every rv32 object has a dependency file"
+else
+	bad "$nodep of ${#objs[@]} rv32 objects have no dependency file (-MMD)"
+fi
+for pair in firmware/include/hal.h:firmware/lib/tag firmware/include/hal.h:firmware/runtime/attest \
+	libotattest/include/otattest/sha256.h:libotattest/src/core/sha256; do
+	hdr=${pair%%:*} obj=$B/rv32/${pair#*:}.o
+	if make -n -W "$hdr" B="$B" "$obj" 2>&1 | grep -q -- "-c -o $obj "; then
+		ok "a newer $hdr rebuilds $obj"
+	else
+		bad "$obj would not be rebuilt after a change to $hdr: make size would measure a stale object"
+	fi
+done
+
+# 5. Every writable object has a RAM home a linked stage image can give it:
+#    zero-initialised (.bss/.sbss, which start-up code clears; no .data the
+#    image would have to carry and copy) and named at file scope, never a
+#    function-local static (gcc names those NAME.N, and their state would
+#    outlive the call the way no hand-off in handoff.h is meant to).
+"$RV32_OBJDUMP" -h "${objs[@]}" 2>/dev/null | awk '
+	/file format/ { obj = $1; sub(/:$/, "", obj) }
+	$2 ~ /^\.(s?data|s?bss)/ { print obj, $2, $3 }' >"$work/writable"
+initdata=$(awk '$2 ~ /^\.s?data/ && $3 !~ /^0+$/ { print $1 ":" $2 }' "$work/writable" | tr '\n' ' ')
+locals=$(awk '$2 ~ /^\.s?bss\..*\.[0-9]+$/ { print $1 ":" $2 }' "$work/writable" | tr '\n' ' ')
+if [ ! -s "$work/writable" ]; then
+	bad "no writable sections read from the rv32 objects ($RV32_OBJDUMP)"
+elif [ -n "$initdata" ]; then
+	bad "initialised writable data (start-up code would have to copy it): $initdata"
+else
+	ok "writable data is zero-initialised only (.bss/.sbss: $(awk '$3 !~ /^0+$/' "$work/writable" | wc -l) objects)"
+fi
+if [ -z "$locals" ]; then
+	ok "no function-local statics: every RAM object is named at file scope"
+else
+	bad "function-local statics (give each a file-scope name): $locals"
 fi
 
 "$NM" -u "${objs[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u >"$work/used"

@@ -46,7 +46,7 @@ $(OTATTESTCTL_A): $(OTATTESTCTL_SRCS:%.c=$(B)/%.o)
 
 # libotattest-core for SHA-256 (the boot history's entry digests).
 $(OTATTESTD): $(B)/daemon/otattestd/main.o $(OTATTESTD_A) $(DAEMON_COMMON_A) $(LIBOTA_CORE_A) $(UTIL_A)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_SYSTEMD) $(PKG_MNL)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_JSONC)
 
 $(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) $(UTIL_A)
 	$(CC) $(LDFLAGS) -o $@ $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_A) \

@@ -62,8 +62,11 @@
 #define OTA_STATE_ABSENT "absent"
 #define OTA_STATE_UNREACHABLE "unreachable"
 
-/* Signature of one element of the Stages property. */
-#define OTA_STAGE_STRUCT_SIG "(ssssuuuuayaaytbb)"
+/*
+ * One element of Stages and of GetHistory's entries: a dictionary whose
+ * keys docs/dbus-api.md lists ("Stage dictionaries", "Boot history").
+ */
+#define OTA_BUS_DICT_SIG "a{sv}"
 /* One element of the Slots property: stage, slot, SVN, version, flags. */
 #define OTA_SLOT_STRUCT_SIG "(ssusas)"
 

@@ -149,58 +149,105 @@ static int read_str(sd_bus_message *m, char *out, size_t max)
 	return r;
 }
 
+/* One stage's dictionary (docs/dbus-api.md, "Stage dictionaries"); unknown keys are a newer daemon's. */
+static int read_stage(sd_bus_message *m, struct ctl_stage *s)
+{
+	int r;
+
+	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		const char *key, *contents;
+		int b;
+
+		r = sd_bus_message_read(m, "s", &key);
+		if (r >= 0)
+			r = sd_bus_message_peek_type(m, NULL, &contents);
+		if (r >= 0)
+			r = sd_bus_message_enter_container(m, 'v', contents);
+		if (r < 0)
+			return r;
+#define IS(k, sig) (!strcmp(key, k) && !strcmp(contents, sig))
+		if (IS("stage", "s"))
+			r = read_str(m, s->stage, sizeof(s->stage));
+		else if (IS("slot", "s"))
+			r = read_str(m, s->slot, sizeof(s->slot));
+		else if (IS("path", "s"))
+			r = read_str(m, s->path, sizeof(s->path));
+		else if (IS("path_reason", "s"))
+			r = read_str(m, s->path_reason, sizeof(s->path_reason));
+		else if (IS("scheme", "s"))
+			r = read_str(m, s->scheme, sizeof(s->scheme));
+		else if (IS("status", "u"))
+			r = sd_bus_message_read(m, "u", &s->status);
+		else if (IS("svn", "u"))
+			r = sd_bus_message_read(m, "u", &s->svn);
+		else if (IS("delegation_depth", "u"))
+			r = sd_bus_message_read(m, "u", &s->depth);
+		else if (IS("tag_key_version", "u"))
+			r = sd_bus_message_read(m, "u", &s->tag_key_version);
+		else if (IS("check_time_ns", "t"))
+			r = sd_bus_message_read(m, "t", &s->verify_time_ns);
+		else if (IS("measurement", "ay")) {
+			size_t n = 0;
+
+			r = read_bytes(m, s->measurement, sizeof(s->measurement), &n);
+			if (r >= 0 && n != sizeof(s->measurement))
+				r = -EBADMSG;
+		} else if (IS("key_ids", "aay")) {
+			r = sd_bus_message_enter_container(m, 'a', "ay");
+			for (;;) {
+				const void *p;
+				size_t n;
+
+				if (r < 0)
+					break;
+				r = sd_bus_message_read_array(m, 'y', &p, &n);
+				if (r <= 0)
+					break;
+				if (s->n_keys >= OTA_MAX_CHAIN_KEYS || n != OTA_KEY_ID_BYTES)
+					return -EBADMSG;
+				memcpy(s->key_ids[s->n_keys++], p, n);
+			}
+			if (r >= 0)
+				r = sd_bus_message_exit_container(m);
+		} else if (IS("booted", "b") || IS("fallback", "b") || IS("debug", "b")) {
+			r = sd_bus_message_read(m, "b", &b);
+			if (key[0] == 'b')
+				s->booted = b;
+			else if (key[0] == 'f')
+				s->fallback = b;
+			else
+				s->debug = b;
+		} else
+			r = sd_bus_message_skip(m, contents);
+#undef IS
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	return r;
+}
+
 static int read_stages(sd_bus_message *m, struct ctl_device *d)
 {
 	int r;
 
-	r = sd_bus_message_enter_container(m, 'a', OTA_STAGE_STRUCT_SIG);
+	r = sd_bus_message_enter_container(m, 'a', OTA_BUS_DICT_SIG);
 	if (r < 0)
 		return r;
 	d->n_stages = 0;
-	while ((r = sd_bus_message_enter_container(m, 'r', "ssssuuuuayaaytbb")) > 0) {
+	while ((r = sd_bus_message_enter_container(m, 'a', "{sv}")) > 0) {
 		struct ctl_stage *s;
-		int booted, fallback;
 
 		if (d->n_stages >= OTA_RECORD_MAX_STAGES)
 			return -EBADMSG;
 		s = &d->stages[d->n_stages++];
 		memset(s, 0, sizeof(*s));
-		if ((r = read_str(m, s->stage, sizeof(s->stage))) < 0 ||
-		    (r = read_str(m, s->slot, sizeof(s->slot))) < 0 ||
-		    (r = read_str(m, s->path, sizeof(s->path))) < 0 ||
-		    (r = read_str(m, s->scheme, sizeof(s->scheme))) < 0)
-			return r;
-		r = sd_bus_message_read(m, "uuuu", &s->status, &s->svn, &s->depth, &s->tag_key_version);
-		if (r < 0)
-			return r;
-		r = read_bytes(m, s->measurement, sizeof(s->measurement), NULL);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_enter_container(m, 'a', "ay");
-		if (r < 0)
-			return r;
-		for (;;) {
-			const void *p;
-			size_t n;
-
-			r = sd_bus_message_read_array(m, 'y', &p, &n);
-			if (r <= 0)
-				break;
-			if (s->n_keys >= OTA_MAX_CHAIN_KEYS || n != OTA_KEY_ID_BYTES)
-				return -EBADMSG;
-			memcpy(s->key_ids[s->n_keys++], p, n);
-		}
-		if (r < 0)
-			return r;
-		r = sd_bus_message_exit_container(m);
-		if (r < 0)
-			return r;
-		r = sd_bus_message_read(m, "tbb", &s->verify_time_ns, &booted, &fallback);
-		if (r < 0)
-			return r;
-		s->booted = booted;
-		s->fallback = fallback;
-		r = sd_bus_message_exit_container(m);
+		r = read_stage(m, s);
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
 		if (r < 0)
 			return r;
 	}
@@ -209,47 +256,14 @@ static int read_stages(sd_bus_message *m, struct ctl_device *d)
 	return sd_bus_message_exit_container(m);
 }
 
-static int read_path_reasons(sd_bus_message *m, struct ctl_device *d)
-{
-	const char *v;
-	int r;
-
-	r = sd_bus_message_enter_container(m, 'a', "s");
-	if (r < 0)
-		return r;
-	d->n_path_reasons = 0;
-	while ((r = sd_bus_message_read(m, "s", &v)) > 0) {
-		if (d->n_path_reasons >= OTA_RECORD_MAX_STAGES)
-			return -EBADMSG;
-		snprintf(d->path_reasons[d->n_path_reasons++], sizeof(d->path_reasons[0]), "%s", v);
-	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
-static int read_debug(sd_bus_message *m, struct ctl_device *d)
-{
-	int r, b;
-
-	r = sd_bus_message_enter_container(m, 'a', "b");
-	if (r < 0)
-		return r;
-	d->n_debug = 0;
-	while ((r = sd_bus_message_read(m, "b", &b)) > 0) {
-		if (d->n_debug >= OTA_RECORD_MAX_STAGES)
-			return -EBADMSG;
-		d->debug[d->n_debug++] = b;
-	}
-	return r < 0 ? r : sd_bus_message_exit_container(m);
-}
-
 const char *ctl_stage_path_reason(const struct ctl_device *d, size_t i)
 {
-	return i < d->n_path_reasons ? d->path_reasons[i] : "";
+	return i < d->n_stages ? d->stages[i].path_reason : "";
 }
 
 bool ctl_stage_debug(const struct ctl_device *d, size_t i)
 {
-	return i < d->n_debug && d->debug[i];
+	return i < d->n_stages && d->stages[i].debug;
 }
 
 int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
@@ -305,10 +319,6 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 			r = read_bytes(m, d->rom_identity, sizeof(d->rom_identity), &d->rom_identity_len);
 		else if (!strcmp(name, "Stages"))
 			r = read_stages(m, d);
-		else if (!strcmp(name, "StagePathReasons"))
-			r = read_path_reasons(m, d);
-		else if (!strcmp(name, "StageDebug"))
-			r = read_debug(m, d);
 		else if (!strcmp(name, "TagMismatches"))
 			r = sd_bus_message_read(m, "t", &d->tag_mismatches);
 		else

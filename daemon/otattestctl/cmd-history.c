@@ -16,52 +16,80 @@
 
 #define HISTORY_DEFAULT_COUNT 20u
 
-/* Read a(stay) into v (pointers into reply, which must outlive v). */
-static int read_entries(sd_bus_message *reply, struct ctl_history_entry **out, size_t *n_out)
+/* One entry's dictionary: the device, when it was seen, the record's bytes (pointers into m). */
+static int read_entry(sd_bus_message *m, struct ctl_history_entry *e)
 {
-	struct ctl_history_entry *v = NULL;
-	size_t n = 0, cap = 0;
 	int r;
 
-	r = sd_bus_message_enter_container(reply, 'a', "(stay)");
-	if (r < 0)
+	memset(e, 0, sizeof(*e));
+	r = sd_bus_message_enter_container(m, 'a', "{sv}");
+	if (r <= 0)
 		return r;
-	while ((r = sd_bus_message_enter_container(reply, 'r', "stay")) > 0) {
-		struct ctl_history_entry e;
+	while ((r = sd_bus_message_enter_container(m, 'e', "sv")) > 0) {
+		const char *key, *contents;
 		const void *p;
 
-		if (n == cap) {
+		r = sd_bus_message_read(m, "s", &key);
+		if (r >= 0)
+			r = sd_bus_message_peek_type(m, NULL, &contents);
+		if (r < 0)
+			return r;
+		if (!strcmp(key, "device") && !strcmp(contents, "s"))
+			r = sd_bus_message_read(m, "v", "s", &e->device);
+		else if (!strcmp(key, "seen_usec") && !strcmp(contents, "t"))
+			r = sd_bus_message_read(m, "v", "t", &e->seen_usec);
+		else if (!strcmp(key, "record") && !strcmp(contents, "ay")) {
+			r = sd_bus_message_enter_container(m, 'v', "ay");
+			if (r >= 0)
+				r = sd_bus_message_read_array(m, 'y', &p, &e->len);
+			if (r >= 0)
+				r = sd_bus_message_exit_container(m);
+			e->record = p;
+		} else
+			r = sd_bus_message_skip(m, "v"); /* typed fields the record also holds */
+		if (r >= 0)
+			r = sd_bus_message_exit_container(m);
+		if (r < 0)
+			return r;
+	}
+	if (r >= 0)
+		r = sd_bus_message_exit_container(m);
+	if (r >= 0 && (!e->device || !e->record))
+		r = -EBADMSG;
+	return r < 0 ? r : 1;
+}
+
+/* Append one page (aa{sv}, t) to *v; pointers into reply, which must outlive v. */
+static int read_page(sd_bus_message *reply, struct ctl_history_entry **v, size_t *n, size_t *cap,
+		     uint64_t *next)
+{
+	int r;
+
+	r = sd_bus_message_enter_container(reply, 'a', "a{sv}");
+	if (r < 0)
+		return r;
+	for (;;) {
+		struct ctl_history_entry e;
+
+		r = read_entry(reply, &e);
+		if (r <= 0)
+			break;
+		if (*n == *cap) {
 			struct ctl_history_entry *nv;
 
-			cap = cap ? 2 * cap : 32;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
+			*cap = *cap ? 2 * *cap : 64;
+			nv = realloc(*v, *cap * sizeof(**v));
+			if (!nv)
 				return -ENOMEM;
-			}
-			v = nv;
+			*v = nv;
 		}
-		r = sd_bus_message_read(reply, "st", &e.device, &e.seen_usec);
-		if (r >= 0)
-			r = sd_bus_message_read_array(reply, 'y', &p, &e.len);
-		if (r >= 0)
-			r = sd_bus_message_exit_container(reply);
-		if (r < 0) {
-			free(v);
-			return r;
-		}
-		e.record = p;
-		v[n++] = e;
+		(*v)[(*n)++] = e;
 	}
 	if (r >= 0)
 		r = sd_bus_message_exit_container(reply);
-	if (r < 0) {
-		free(v);
-		return r;
-	}
-	*out = v;
-	*n_out = n;
-	return 0;
+	if (r >= 0)
+		r = sd_bus_message_read(reply, "t", next);
+	return r;
 }
 
 int cmd_history(struct ctl *c, int argc, char **argv)
@@ -73,8 +101,10 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 		{ 0 },
 	};
 	sd_bus_error e = SD_BUS_ERROR_NULL;
-	sd_bus_message *reply = NULL;
-	struct ctl_history_entry *v = NULL;
+	sd_bus_message **replies = NULL;
+	size_t n_replies = 0, cap = 0;
+	struct ctl_history_entry *v = NULL, *shown;
+	bool since_given = false;
 	uint32_t count = HISTORY_DEFAULT_COUNT;
 	uint64_t since = 0;
 	bool json = c->json;
@@ -96,6 +126,7 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 						"YYYY-MM-DD[ HH:MM[:SS]] (UTC)\n", optarg);
 				return OTA_EXIT_USAGE;
 			}
+			since_given = true;
 			break;
 		case 'n':
 			if (otu_parse_u32(optarg, OTU_DEC, 0, UINT32_MAX, &count) < 0) {
@@ -113,31 +144,51 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 	r = ctl_load_names(c);
 	if (r)
 		return r;
-	/* -d names one device; by default every device's boots, interleaved in order. */
-	r = sd_bus_call_method(c->bus, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
-			       "GetHistory", &e, &reply, "stu", c->device ? c->device : "", since, count);
-	if (r < 0) {
-		r = ctl_fail_bus("GetHistory", &e, r);
-		sd_bus_error_free(&e);
-		return r;
-	}
-	r = read_entries(reply, &v, &n);
-	if (r < 0) {
-		sd_bus_message_unref(reply);
-		return ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to GetHistory: %s", strerror(-r));
-	}
-	s = ctl_history_check(v, n);
+	/*
+	 * -d names one device; by default every device's boots, interleaved
+	 * in order. Page after page (GetHistory gives a bounded page and
+	 * where the next starts), then the last `count` of them.
+	 */
+	do {
+		sd_bus_message **nr = realloc(replies, (n_replies + 1) * sizeof(*replies));
+
+		if (!nr) {
+			r = ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+			goto out;
+		}
+		replies = nr;
+		r = sd_bus_call_method(c->bus, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
+				       "GetHistory", &e, &replies[n_replies], "stu",
+				       c->device ? c->device : "", since, 0u);
+		if (r < 0) {
+			r = ctl_fail_bus("GetHistory", &e, r);
+			sd_bus_error_free(&e);
+			goto out;
+		}
+		r = read_page(replies[n_replies++], &v, &n, &cap, &since);
+		if (r < 0) {
+			r = ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to GetHistory: %s", strerror(-r));
+			goto out;
+		}
+	} while (since);
+	shown = count && n > count ? v + (n - count) : v;
+	n = count && n > count ? count : n;
+	r = 0;
+	s = ctl_history_check(shown, n);
 	if (s != OTA_OK) {
 		r = ctl_fail(ota_status_class(s), "otattestd's history holds an invalid record: %s",
 			     ota_status_message(s));
 	} else if (json) {
-		ctl_print_history_json(stdout, v, n, &c->names);
+		ctl_print_history_json(stdout, shown, n, &c->names);
 	} else if (n == 0) {
-		printf("no boots recorded%s\n", since ? " since then" : "");
+		printf("no boots recorded%s\n", since_given ? " since then" : "");
 	} else {
-		ctl_print_history(stdout, v, n, &c->names);
+		ctl_print_history(stdout, shown, n, &c->names);
 	}
+out:
 	free(v);
-	sd_bus_message_unref(reply);
+	while (n_replies)
+		sd_bus_message_unref(replies[--n_replies]);
+	free(replies);
 	return r;
 }

@@ -27,7 +27,8 @@ struct ctl_stage {
 	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
 	size_t n_keys;
 	uint64_t verify_time_ns;
-	bool booted, fallback;
+	bool booted, fallback, debug;
+	char path_reason[32]; /* "" from a daemon that sent none */
 };
 
 /* A device as its D-Bus properties describe it. */
@@ -51,15 +52,6 @@ struct ctl_device {
 	size_t n_stages;
 	/* Key names for the output (not a property): NULL shows every key as short hex. */
 	const struct otu_keynames *names;
-	/*
-	 * StagePathReasons and StageDebug: one entry per element of stages,
-	 * kept apart because GetAll may list them in any order; empty from a
-	 * daemon without them.
-	 */
-	char path_reasons[OTA_RECORD_MAX_STAGES][32];
-	size_t n_path_reasons;
-	bool debug[OTA_RECORD_MAX_STAGES];
-	size_t n_debug;
 	uint64_t tag_mismatches; /* TagMismatches: seen by this otattestd instance */
 };
 

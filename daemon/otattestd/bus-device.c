@@ -15,53 +15,73 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <otu/json.h>
+
 #include "args.h"
+#include "bus-json.h"
 #include "log.h"
 #include "manager.h"
 
-/* ---- properties ---- */
+/* ---- properties: one getter each, over the cache (never a round trip) ---- */
 
-#define REC(field) offsetof(struct device, record.hdr.field)
-
-/* A u32 at the vtable's offset into the device (sd-bus adds it to userdata). */
-static int get_u32(sd_bus *bus, const char *path, const char *interface, const char *property,
-		   sd_bus_message *reply, void *userdata, sd_bus_error *error)
-{
-	return sd_bus_message_append_basic(reply, 'u', userdata);
-}
-
-static int get_u64(sd_bus *bus, const char *path, const char *interface, const char *property,
-		   sd_bus_message *reply, void *userdata, sd_bus_error *error)
-{
-	return sd_bus_message_append_basic(reply, 't', userdata);
-}
-
-static int get_string(sd_bus *bus, const char *path, const char *interface, const char *property,
+#define GETTER(fn)                                                                          \
+	static int fn(sd_bus *bus, const char *path, const char *interface, const char *property, \
 		      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+
+/* A u32 or u64 field of the record header (zero while there is none: drop_record). */
+#define RECORD_U32(fn, field)                                                            \
+	GETTER(fn)                                                                       \
+	{                                                                                \
+		const struct device *d = userdata;                                       \
+		return sd_bus_message_append(reply, "u", (uint32_t)d->record.hdr.field); \
+	}
+RECORD_U32(get_epoch, epoch)
+RECORD_U32(get_min_svn, min_svn)
+RECORD_U32(get_chain_max_svn, chain_max_svn)
+RECORD_U32(get_floor_rom_ext, floor_rom_ext)
+RECORD_U32(get_floor_bl0, floor_bl0)
+RECORD_U32(get_tag_key_version, tag_key_version)
+RECORD_U32(get_generation, generation)
+RECORD_U32(get_boot_status, boot_status)
+RECORD_U32(get_boot_data_counter, boot_data_counter)
+#undef RECORD_U32
+
+GETTER(get_name)
 {
-	return sd_bus_message_append_basic(reply, 's', userdata);
+	const struct device *d = userdata;
+
+	return sd_bus_message_append(reply, "s", d->name);
 }
 
-static int get_state(sd_bus *bus, const char *path, const char *interface, const char *property,
-		     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_boot_time_ns)
+{
+	const struct device *d = userdata;
+
+	return sd_bus_message_append(reply, "t", (uint64_t)d->record.hdr.boot_time_ns);
+}
+
+GETTER(get_tag_mismatches)
+{
+	const struct device *d = userdata;
+
+	return sd_bus_message_append(reply, "t", d->tag_mismatches);
+}
+
+GETTER(get_state)
 {
 	const struct device *d = userdata;
 
 	return sd_bus_message_append(reply, "s", device_state_string(d));
 }
 
-static int get_state_detail(sd_bus *bus, const char *path, const char *interface,
-			    const char *property, sd_bus_message *reply, void *userdata,
-			    sd_bus_error *error)
+GETTER(get_state_detail)
 {
 	const struct device *d = userdata;
 
 	return sd_bus_message_append(reply, "u", d->have_state ? d->state_detail : 0);
 }
 
-static int get_state_message(sd_bus *bus, const char *path, const char *interface,
-			     const char *property, sd_bus_message *reply, void *userdata,
-			     sd_bus_error *error)
+GETTER(get_state_message)
 {
 	const struct device *d = userdata;
 	const char *msg = "";
@@ -71,25 +91,21 @@ static int get_state_message(sd_bus *bus, const char *path, const char *interfac
 	return sd_bus_message_append(reply, "s", msg);
 }
 
-static int get_record_valid(sd_bus *bus, const char *path, const char *interface,
-			    const char *property, sd_bus_message *reply, void *userdata,
-			    sd_bus_error *error)
+GETTER(get_record_valid)
 {
 	const struct device *d = userdata;
 
 	return sd_bus_message_append(reply, "b", d->have_record);
 }
 
-static int get_tag_boot(sd_bus *bus, const char *path, const char *interface, const char *property,
-			sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_tag_boot)
 {
 	const struct device *d = userdata;
 
 	return sd_bus_message_append(reply, "b", !!(d->record.hdr.flags & OTA_RECORD_F_TAG_BOOT_ENABLED));
 }
 
-static int get_device_id(sd_bus *bus, const char *path, const char *interface, const char *property,
-			 sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_device_id)
 {
 	const struct device *d = userdata;
 
@@ -97,9 +113,7 @@ static int get_device_id(sd_bus *bus, const char *path, const char *interface, c
 					   d->have_record ? sizeof(d->record.hdr.device_id) : 0);
 }
 
-static int get_rom_identity(sd_bus *bus, const char *path, const char *interface,
-			    const char *property, sd_bus_message *reply, void *userdata,
-			    sd_bus_error *error)
+GETTER(get_rom_identity)
 {
 	const struct device *d = userdata;
 
@@ -107,17 +121,14 @@ static int get_rom_identity(sd_bus *bus, const char *path, const char *interface
 					   d->have_record ? sizeof(d->record.hdr.rom_identity) : 0);
 }
 
-static int get_lifecycle(sd_bus *bus, const char *path, const char *interface, const char *property,
-			 sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_lifecycle)
 {
 	const struct device *d = userdata;
 
 	return sd_bus_message_append(reply, "s", d->have_record ? ota_lifecycle_name(d->record.hdr.lifecycle) : "");
 }
 
-static int get_reset_reason(sd_bus *bus, const char *path, const char *interface,
-			    const char *property, sd_bus_message *reply, void *userdata,
-			    sd_bus_error *error)
+GETTER(get_reset_reason)
 {
 	const struct device *d = userdata;
 
@@ -125,87 +136,11 @@ static int get_reset_reason(sd_bus *bus, const char *path, const char *interface
 				     d->have_record ? ota_reset_reason_name(d->record.hdr.reset_reason) : "");
 }
 
-static const char *slot_name(uint32_t slot)
-{
-	return slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b" : "unknown";
-}
-
-static int append_stage(sd_bus_message *reply, const struct ota_stage_record *s)
-{
-	uint32_t k;
-	int r;
-
-	r = sd_bus_message_open_container(reply, 'r', "ssssuuuuayaaytbb");
-	if (r < 0)
-		return r;
-	r = sd_bus_message_append(reply, "ssssuuuu", ota_stage_name(s->stage), slot_name(s->slot),
-				  ota_path_name(s->path), ota_scheme_name(s->sig_scheme), s->status,
-				  s->security_version, s->delegation_depth, s->tag_key_version);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_append_array(reply, 'y', s->measurement, sizeof(s->measurement));
-	if (r < 0)
-		return r;
-	r = sd_bus_message_open_container(reply, 'a', "ay");
-	if (r < 0)
-		return r;
-	/* Validated: delegation_depth < OTA_MAX_CHAIN_KEYS. */
-	for (k = 0; k <= s->delegation_depth && k < OTA_MAX_CHAIN_KEYS; k++) {
-		r = sd_bus_message_append_array(reply, 'y', s->key_ids[k], OTA_KEY_ID_BYTES);
-		if (r < 0)
-			return r;
-	}
-	r = sd_bus_message_close_container(reply);
-	if (r < 0)
-		return r;
-	r = sd_bus_message_append(reply, "tbb", s->verify_time_ns, !!(s->flags & OTA_STAGE_F_BOOTED),
-				  !!(s->flags & OTA_STAGE_F_FALLBACK));
-	if (r < 0)
-		return r;
-	return sd_bus_message_close_container(reply);
-}
-
-static int get_stages(sd_bus *bus, const char *path, const char *interface, const char *property,
-		      sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_stages)
 {
 	const struct device *d = userdata;
-	uint32_t i, n = d->have_record ? d->record.hdr.stage_count : 0;
-	int r;
 
-	r = sd_bus_message_open_container(reply, 'a', OTA_STAGE_STRUCT_SIG);
-	for (i = 0; r >= 0 && i < n; i++)
-		r = append_stage(reply, &d->record.stage[i]);
-	return r < 0 ? r : sd_bus_message_close_container(reply);
-}
-
-/* One entry per element of Stages, in the same order. */
-static int get_stage_path_reasons(sd_bus *bus, const char *path, const char *interface,
-				  const char *property, sd_bus_message *reply, void *userdata,
-				  sd_bus_error *error)
-{
-	const struct device *d = userdata;
-	uint32_t i, n = d->have_record ? d->record.hdr.stage_count : 0;
-	int r;
-
-	r = sd_bus_message_open_container(reply, 'a', "s");
-	for (i = 0; r >= 0 && i < n; i++)
-		r = sd_bus_message_append(reply, "s", ota_path_reason_name(d->record.stage[i].path_reason));
-	return r < 0 ? r : sd_bus_message_close_container(reply);
-}
-
-static int get_stage_debug(sd_bus *bus, const char *path, const char *interface,
-			   const char *property, sd_bus_message *reply, void *userdata,
-			   sd_bus_error *error)
-{
-	const struct device *d = userdata;
-	uint32_t i, n = d->have_record ? d->record.hdr.stage_count : 0;
-	int r;
-
-	r = sd_bus_message_open_container(reply, 'a', "b");
-	for (i = 0; r >= 0 && i < n; i++)
-		r = sd_bus_message_append(reply, "b",
-					  !!(d->record.stage[i].effective.usage.flags & OTA_CAP_DEBUG));
-	return r < 0 ? r : sd_bus_message_close_container(reply);
+	return bus_append_stages(reply, &d->record, d->have_record ? d->record.hdr.stage_count : 0);
 }
 
 /* ---- what an update agent reads: the record's update section ---- */
@@ -224,31 +159,40 @@ static const struct ota_record_update *update_of(const struct device *d)
 	return ota_record_update_of(&d->record);
 }
 
-static int get_update_string(sd_bus *bus, const char *path, const char *interface,
-			     const char *property, sd_bus_message *reply, void *userdata,
-			     sd_bus_error *error)
+GETTER(get_update_state)
 {
 	const struct ota_record_update *u = update_of(userdata);
-	const char *v = "";
 
-	if (u && !strcmp(property, "UpdateState"))
-		v = ota_update_state_name(u->update_state);
-	else if (u && !strcmp(property, "PrimarySlot"))
-		v = slot_or_none(u->primary_slot);
-	else if (u && !strcmp(property, "RunningRomExtSlot"))
-		v = slot_or_none(u->running_rom_ext_slot);
-	else if (u && !strcmp(property, "RunningBl0Slot"))
-		v = slot_or_none(u->running_bl0_slot);
-	else if (u && !strcmp(property, "PendingStage") && u->pending_stage)
-		v = ota_stage_name(u->pending_stage);
-	else if (u && !strcmp(property, "PendingSlot") && u->pending_stage)
-		v = slot_or_none(u->pending_slot);
-	return sd_bus_message_append(reply, "s", v);
+	return sd_bus_message_append(reply, "s", u ? ota_update_state_name(u->update_state) : "");
 }
 
-static int get_revocation_sequence(sd_bus *bus, const char *path, const char *interface,
-				   const char *property, sd_bus_message *reply, void *userdata,
-				   sd_bus_error *error)
+/* A slot of the update section, "" without one. */
+#define UPDATE_SLOT(fn, field)                                                                  \
+	GETTER(fn)                                                                              \
+	{                                                                                       \
+		const struct ota_record_update *u = update_of(userdata);                        \
+		return sd_bus_message_append(reply, "s", u ? slot_or_none(u->field) : "");      \
+	}
+UPDATE_SLOT(get_primary_slot, primary_slot)
+UPDATE_SLOT(get_running_rom_ext_slot, running_rom_ext_slot)
+UPDATE_SLOT(get_running_bl0_slot, running_bl0_slot)
+#undef UPDATE_SLOT
+
+GETTER(get_pending_stage)
+{
+	const struct ota_record_update *u = update_of(userdata);
+
+	return sd_bus_message_append(reply, "s", u && u->pending_stage ? ota_stage_name(u->pending_stage) : "");
+}
+
+GETTER(get_pending_slot)
+{
+	const struct ota_record_update *u = update_of(userdata);
+
+	return sd_bus_message_append(reply, "s", u && u->pending_stage ? slot_or_none(u->pending_slot) : "");
+}
+
+GETTER(get_revocation_sequence)
 {
 	const struct ota_record_update *u = update_of(userdata);
 
@@ -256,8 +200,7 @@ static int get_revocation_sequence(sd_bus *bus, const char *path, const char *in
 }
 
 /* Slots: (stage, slot, svn, version, flags) of every slot the device reported. */
-static int get_slots(sd_bus *bus, const char *path, const char *interface, const char *property,
-		     sd_bus_message *reply, void *userdata, sd_bus_error *error)
+GETTER(get_slots)
 {
 	const struct ota_record_update *u = update_of(userdata);
 	char version[OTA_VERSION_STRING_BYTES + 1];
@@ -292,6 +235,145 @@ static int get_slots(sd_bus *bus, const char *path, const char *interface, const
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+/*
+ * Every property, once: the vtable, Describe() and PropertiesChanged are
+ * made from this list. CONST: never changes (Name).
+ */
+#define DEVICE_PROPERTIES(X)                                    \
+	X("Name", "s", get_name, CONST)                          \
+	X("State", "s", get_state, CHANGE)                       \
+	X("StateDetail", "u", get_state_detail, CHANGE)          \
+	X("StateMessage", "s", get_state_message, CHANGE)        \
+	X("RecordValid", "b", get_record_valid, CHANGE)          \
+	X("DeviceId", "ay", get_device_id, CHANGE)               \
+	X("Lifecycle", "s", get_lifecycle, CHANGE)               \
+	X("ResetReason", "s", get_reset_reason, CHANGE)          \
+	X("Epoch", "u", get_epoch, CHANGE)                       \
+	X("MinSvn", "u", get_min_svn, CHANGE)                    \
+	X("ChainMaxSvn", "u", get_chain_max_svn, CHANGE)         \
+	X("FloorRomExt", "u", get_floor_rom_ext, CHANGE)         \
+	X("FloorBl0", "u", get_floor_bl0, CHANGE)                \
+	X("TagBootEnabled", "b", get_tag_boot, CHANGE)           \
+	X("TagKeyVersion", "u", get_tag_key_version, CHANGE)     \
+	X("Generation", "u", get_generation, CHANGE)             \
+	X("BootStatus", "u", get_boot_status, CHANGE)            \
+	X("BootDataCounter", "u", get_boot_data_counter, CHANGE) \
+	X("BootTimeNs", "t", get_boot_time_ns, CHANGE)           \
+	X("RomIdentity", "ay", get_rom_identity, CHANGE)         \
+	X("Stages", "a" OTA_BUS_DICT_SIG, get_stages, CHANGE)    \
+	X("TagMismatches", "t", get_tag_mismatches, CHANGE)      \
+	X("UpdateState", "s", get_update_state, CHANGE)          \
+	X("PrimarySlot", "s", get_primary_slot, CHANGE)          \
+	X("RunningRomExtSlot", "s", get_running_rom_ext_slot, CHANGE) \
+	X("RunningBl0Slot", "s", get_running_bl0_slot, CHANGE)   \
+	X("PendingStage", "s", get_pending_stage, CHANGE)        \
+	X("PendingSlot", "s", get_pending_slot, CHANGE)          \
+	X("RevocationSequence", "u", get_revocation_sequence, CHANGE) \
+	X("Slots", "a" OTA_SLOT_STRUCT_SIG, get_slots, CHANGE)
+
+static const struct {
+	const char *name;
+	sd_bus_property_get_t get;
+	bool emits_change;
+} device_props[] = {
+#define CONST false
+#define CHANGE true
+#define X(name, sig, get, change) { name, get, change },
+	DEVICE_PROPERTIES(X)
+#undef X
+#undef CONST
+#undef CHANGE
+};
+_Static_assert(ELEMENTSOF(device_props) <= DEVICE_PROPS_MAX, "DEVICE_PROPS_MAX too small");
+
+/* Every property of d as one JSON object: Describe(). NULL on failure. */
+struct json_object *device_describe(struct device *d)
+{
+	struct json_object *obj = json_object_new_object();
+	size_t i;
+
+	for (i = 0; obj && i < ELEMENTSOF(device_props); i++) {
+		struct json_object *v = NULL;
+
+		if (bus_json_property(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, device_props[i].name,
+				      device_props[i].get, d, &v) < 0) {
+			json_object_put(obj);
+			return NULL;
+		}
+		json_object_object_add(obj, device_props[i].name, v);
+	}
+	return obj;
+}
+
+/*
+ * PropertiesChanged with the properties whose value differs from the one
+ * last announced (or, for a device just added, from what InterfacesAdded
+ * carried): each is rendered by its getter and compared as JSON.
+ */
+void bus_emit_properties_changed(struct device *d)
+{
+	char *changed[DEVICE_PROPS_MAX + 1];
+	size_t i, n = 0;
+
+	if (!d->m->bus)
+		return;
+	for (i = 0; i < ELEMENTSOF(device_props); i++) {
+		struct json_object *v = NULL;
+		const char *now;
+
+		if (!device_props[i].emits_change)
+			continue;
+		if (bus_json_property(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, device_props[i].name,
+				      device_props[i].get, d, &v) < 0) {
+			/* Cannot tell: announce it, and compare afresh next time. */
+			free(d->announced[i]);
+			d->announced[i] = NULL;
+			changed[n++] = (char *)device_props[i].name;
+			continue;
+		}
+		now = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+		if (!d->announced[i] || strcmp(d->announced[i], now) != 0) {
+			free(d->announced[i]);
+			d->announced[i] = strdup(now);
+			changed[n++] = (char *)device_props[i].name;
+		}
+		json_object_put(v);
+	}
+	changed[n] = NULL;
+	if (n)
+		sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, changed);
+}
+
+/* What InterfacesAdded carries: the values later changes are compared with. */
+void bus_properties_announced(struct device *d)
+{
+	size_t i;
+
+	if (!d->m->bus)
+		return;
+	for (i = 0; i < ELEMENTSOF(device_props); i++) {
+		struct json_object *v = NULL;
+
+		free(d->announced[i]);
+		d->announced[i] = NULL;
+		if (device_props[i].emits_change &&
+		    bus_json_property(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, device_props[i].name,
+				      device_props[i].get, d, &v) >= 0)
+			d->announced[i] = strdup(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+		json_object_put(v);
+	}
+}
+
+void device_announced_free(struct device *d)
+{
+	size_t i;
+
+	for (i = 0; i < DEVICE_PROPS_MAX; i++) {
+		free(d->announced[i]);
+		d->announced[i] = NULL;
+	}
+}
+
 /* ---- methods ---- */
 
 static int method_get_record(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -317,6 +399,19 @@ static int method_get_record(sd_bus_message *msg, void *userdata, sd_bus_error *
 	if (r < 0)
 		return r;
 	return sd_bus_send(NULL, reply, NULL);
+}
+
+/* Device.Describe(): every property as one JSON object, as hostnamed's Describe. */
+static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct json_object *doc = device_describe(userdata);
+	int r;
+
+	if (!doc)
+		return -ENOMEM;
+	r = sd_bus_reply_method_return(msg, "s", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_object_put(doc);
+	return r;
 }
 
 /* The nonce argument, checked before anything reaches the kernel. */
@@ -475,43 +570,17 @@ static int method_revoke(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	SD_BUS_RESULT("u", boot_status, "u", generation, "u", booted_slot, "u", primary_slot, \
 		      "u", floor_rom_ext, "u", floor_bl0, "u", revocation_sequence)
 
-#define PROP(name, sig, get, offset) \
-	SD_BUS_PROPERTY(name, sig, get, offset, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE)
-
 const sd_bus_vtable device_vtable[] = {
 	SD_BUS_VTABLE_START(0),
-	SD_BUS_PROPERTY("Name", "s", get_string, offsetof(struct device, name), SD_BUS_VTABLE_PROPERTY_CONST),
-	PROP("State", "s", get_state, 0),
-	PROP("StateDetail", "u", get_state_detail, 0),
-	PROP("StateMessage", "s", get_state_message, 0),
-	PROP("RecordValid", "b", get_record_valid, 0),
-	PROP("DeviceId", "ay", get_device_id, 0),
-	PROP("Lifecycle", "s", get_lifecycle, 0),
-	PROP("ResetReason", "s", get_reset_reason, 0),
-	PROP("Epoch", "u", get_u32, REC(epoch)),
-	PROP("MinSvn", "u", get_u32, REC(min_svn)),
-	PROP("ChainMaxSvn", "u", get_u32, REC(chain_max_svn)),
-	PROP("FloorRomExt", "u", get_u32, REC(floor_rom_ext)),
-	PROP("FloorBl0", "u", get_u32, REC(floor_bl0)),
-	PROP("TagBootEnabled", "b", get_tag_boot, 0),
-	PROP("TagKeyVersion", "u", get_u32, REC(tag_key_version)),
-	PROP("Generation", "u", get_u32, REC(generation)),
-	PROP("BootStatus", "u", get_u32, REC(boot_status)),
-	PROP("BootDataCounter", "u", get_u32, REC(boot_data_counter)),
-	PROP("BootTimeNs", "t", get_u64, REC(boot_time_ns)),
-	PROP("RomIdentity", "ay", get_rom_identity, 0),
-	PROP("Stages", "a" OTA_STAGE_STRUCT_SIG, get_stages, 0),
-	PROP("StagePathReasons", "as", get_stage_path_reasons, 0),
-	PROP("StageDebug", "ab", get_stage_debug, 0),
-	PROP("TagMismatches", "t", get_u64, offsetof(struct device, tag_mismatches)),
-	PROP("UpdateState", "s", get_update_string, 0),
-	PROP("PrimarySlot", "s", get_update_string, 0),
-	PROP("RunningRomExtSlot", "s", get_update_string, 0),
-	PROP("RunningBl0Slot", "s", get_update_string, 0),
-	PROP("PendingStage", "s", get_update_string, 0),
-	PROP("PendingSlot", "s", get_update_string, 0),
-	PROP("RevocationSequence", "u", get_revocation_sequence, 0),
-	PROP("Slots", "a" OTA_SLOT_STRUCT_SIG, get_slots, 0),
+#define CONST SD_BUS_VTABLE_PROPERTY_CONST
+#define CHANGE SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE
+#define X(name, sig, get, flags) SD_BUS_PROPERTY(name, sig, get, 0, flags),
+	DEVICE_PROPERTIES(X)
+#undef X
+#undef CONST
+#undef CHANGE
+	SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json), method_describe,
+				SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("GetRecord", SD_BUS_NO_ARGS, SD_BUS_RESULT("ay", record),
 				method_get_record, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Attest", SD_BUS_ARGS("ay", nonce), SD_BUS_RESULT("ay", evidence),

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Manager.GetHistory(s device, t since_usec, u limit) -> a(stay): the boot
- * history (history.h) from memory, never waiting on the device or the
- * disk. Each entry: the device name, when this daemon first saw the
- * record (CLOCK_REALTIME, microseconds) and the record's bytes, which the
- * caller validates and decodes as it does GetRecord's.
+ * Manager.GetHistory(s device, t since_usec, u count) -> (aa{sv} entries,
+ * t next_since_usec): the boot history (history.h) from memory, a page at
+ * a time, never waiting on the device or the disk. Each entry is a
+ * dictionary (bus-record.c): the device, when this daemon first saw the
+ * record (CLOCK_REALTIME, microseconds), its main numbers, its stages as
+ * Stages types them, and the record's bytes, which a verifier validates
+ * and decodes as it does GetRecord's. A page holds at most
+ * HISTORY_PAGE_MAX entries; next_since_usec is the since_usec of the
+ * next page, 0 when there is none.
  */
 #include <errno.h>
 #include <string.h>
@@ -15,17 +19,7 @@
 
 static int append_entry(const struct history_entry *e, void *userdata)
 {
-	sd_bus_message *reply = userdata;
-	int r;
-
-	r = sd_bus_message_open_container(reply, 'r', "stay");
-	if (r >= 0)
-		r = sd_bus_message_append(reply, "st", e->device, e->seen_usec);
-	if (r >= 0)
-		r = sd_bus_message_append_array(reply, 'y', e->record, e->len);
-	if (r >= 0)
-		r = sd_bus_message_close_container(reply);
-	return r;
+	return bus_append_history_entry(userdata, e);
 }
 
 int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -33,28 +27,32 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	_cleanup_(sd_bus_message_unrefp) sd_bus_message *reply = NULL;
 	struct manager *m = userdata;
 	const char *device;
-	uint64_t since;
-	uint32_t limit, index;
+	uint64_t since, next = 0;
+	uint32_t count, index;
 	struct ota_err e;
 	int r;
 
-	r = sd_bus_message_read(msg, "stu", &device, &since, &limit);
+	r = sd_bus_message_read(msg, "stu", &device, &since, &count);
 	if (r < 0)
 		return r;
 	/* "" is every device; anything else must be a device name (not one seen, though). */
 	ota_err_clear(&e);
 	if (*device && !args_parse_device_name(device, &index, &e))
 		return ota_bus_error_set(error, &e);
+	if (count == 0 || count > HISTORY_PAGE_MAX)
+		count = HISTORY_PAGE_MAX;
 	r = sd_bus_message_new_method_return(msg, &reply);
 	if (r < 0)
 		return r;
-	r = sd_bus_message_open_container(reply, 'a', "(stay)");
+	r = sd_bus_message_open_container(reply, 'a', OTA_BUS_DICT_SIG);
 	if (r < 0)
 		return r;
-	r = history_query(&m->history, device, since, limit, append_entry, reply);
+	r = history_query(&m->history, device, since, count, append_entry, reply, &next);
 	if (r < 0)
 		return r;
 	r = sd_bus_message_close_container(reply);
+	if (r >= 0)
+		r = sd_bus_message_append(reply, "t", next);
 	if (r < 0)
 		return r;
 	return sd_bus_send(NULL, reply, NULL);

@@ -12,6 +12,8 @@
 
 #include <systemd/sd-daemon.h>
 
+#include <otu/json.h>
+
 #include "args.h"
 #include "log.h"
 #include "manager.h"
@@ -107,15 +109,46 @@ static int prop_version(sd_bus *bus, const char *path, const char *interface, co
 	return sd_bus_message_append(reply, "s", OTATTEST_VERSION);
 }
 
+/* Manager.Describe(): the version and every device, as hostnamed's Describe. */
+static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	struct manager *m = userdata;
+	struct json_object *doc = json_object_new_object(), *devs = json_object_new_array();
+	struct device *d;
+	int r;
+
+	if (!doc || !devs) {
+		json_object_put(doc);
+		json_object_put(devs);
+		return -ENOMEM;
+	}
+	json_object_object_add(doc, "Version", otu_json_string(OTATTEST_VERSION));
+	json_object_object_add(doc, "Devices", devs);
+	for (d = m->devices; d; d = d->next) {
+		struct json_object *one = device_describe(d);
+
+		if (!one) {
+			json_object_put(doc);
+			return -ENOMEM;
+		}
+		json_object_array_add(devs, one);
+	}
+	r = sd_bus_reply_method_return(msg, "s", json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN));
+	json_object_put(doc);
+	return r;
+}
+
 static const sd_bus_vtable manager_vtable[] = {
 	SD_BUS_VTABLE_START(0),
 	SD_BUS_PROPERTY("Version", "s", prop_version, 0, SD_BUS_VTABLE_PROPERTY_CONST),
 	SD_BUS_PROPERTY("Devices", "ao", prop_devices, 0, SD_BUS_VTABLE_PROPERTY_EMITS_CHANGE),
 	SD_BUS_METHOD_WITH_ARGS("GetDevice", SD_BUS_ARGS("s", name), SD_BUS_RESULT("o", device),
 				method_get_device, SD_BUS_VTABLE_UNPRIVILEGED),
-	SD_BUS_METHOD_WITH_ARGS("GetHistory", SD_BUS_ARGS("s", device, "t", since_usec, "u", limit),
-				SD_BUS_RESULT("a(stay)", entries), bus_method_get_history,
-				SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("GetHistory", SD_BUS_ARGS("s", device, "t", since_usec, "u", count),
+				SD_BUS_RESULT("a" OTA_BUS_DICT_SIG, entries, "t", next_since_usec),
+				bus_method_get_history, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("Describe", SD_BUS_NO_ARGS, SD_BUS_RESULT("s", json),
+				method_describe, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,
 };
 
@@ -125,41 +158,10 @@ void bus_emit_device_added(struct manager *m, struct device *d)
 {
 	if (!m->bus)
 		return;
+	bus_properties_announced(d);
 	sd_bus_emit_interfaces_added(m->bus, d->path, OTA_BUS_DEVICE_IFACE, NULL);
 	sd_bus_emit_properties_changed(m->bus, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE, "Devices",
 				       NULL);
-}
-
-/* The properties each kind of change moves (all EMITS_CHANGE). */
-static char *const state_props[] = { "State", "StateDetail", "StateMessage", NULL };
-static char *const record_props[] = {
-	"RecordValid", "DeviceId", "Lifecycle", "ResetReason", "Epoch", "MinSvn", "ChainMaxSvn",
-	"FloorRomExt", "FloorBl0", "TagBootEnabled", "TagKeyVersion", "Generation", "BootStatus",
-	"BootDataCounter", "BootTimeNs", "RomIdentity", "Stages", "StagePathReasons", "StageDebug",
-	"UpdateState", "PrimarySlot", "RunningRomExtSlot", "RunningBl0Slot", "PendingStage",
-	"PendingSlot", "RevocationSequence", "Slots", NULL,
-};
-
-void bus_emit_state_changed(struct device *d)
-{
-	if (!d->m->bus)
-		return;
-	sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE,
-					    (char **)state_props);
-}
-
-void bus_emit_record_props_changed(struct device *d)
-{
-	if (!d->m->bus)
-		return;
-	sd_bus_emit_properties_changed_strv(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE,
-					    (char **)record_props);
-}
-
-void bus_emit_device_changed(struct device *d)
-{
-	bus_emit_state_changed(d);
-	bus_emit_record_props_changed(d);
 }
 
 void bus_emit_record_changed(struct device *d)
@@ -207,14 +209,6 @@ void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct o
 		r = sd_bus_send(d->m->bus, sig, NULL);
 	if (r < 0)
 		log_warning_errno(r, "%s: cannot send TagMismatch: %m", d->name);
-}
-
-void bus_emit_tag_mismatches_changed(struct device *d)
-{
-	if (!d->m->bus)
-		return;
-	sd_bus_emit_properties_changed(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, "TagMismatches",
-				       NULL);
 }
 
 void bus_update_status(struct manager *m)

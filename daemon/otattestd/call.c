@@ -182,6 +182,8 @@ static int reply_rotate(struct call *c, const struct genl_result *res, struct ot
 		  "tag rotation by uid %u finished: key version %u -> %u, %u stage(s) re-tagged",
 		  (unsigned)c->who.uid, old_kv, new_kv, retagged);
 	bus_emit_rotation_finished(c->d, old_kv, new_kv, retagged, NULL);
+	c->d->rotation_reported = true;
+	c->d->rotation_reported_kv = new_kv;
 	sd_bus_reply_method_return(c->msg, "uuu", old_kv, new_kv, retagged);
 	return 0;
 }

@@ -117,7 +117,7 @@ void device_set_present(struct device *d, bool present)
 		drop_record(d);
 		d->rotating = false;
 	}
-	bus_emit_device_changed(d);
+	bus_emit_properties_changed(d);
 	bus_update_status(d->m);
 }
 
@@ -164,12 +164,20 @@ static void finish_observed_rotation(struct device *d)
 	 * A rotation we did not start (another tool, or a previous otattestd
 	 * killed mid-way): the device's state and record tell how it ended.
 	 */
+	uint32_t new_kv = d->have_record ? d->record.hdr.tag_key_version : 0;
+
 	ota_err_clear(&e);
 	if (d->have_state && d->state == OTA_DEV_FAILED)
 		ota_err_set_status(&e, d->state_detail ? d->state_detail : OTA_HOST_INTERNAL);
-	bus_emit_rotation_finished(d, d->rotate_old_key_version,
-				   d->have_record ? d->record.hdr.tag_key_version : 0,
-				   d->progress_total, e.cls == OTA_CLASS_OK ? NULL : &e);
+	if (e.cls == OTA_CLASS_OK && d->rotation_reported && new_kv == d->rotation_reported_kv) {
+		/* The tail (a late progress event) of a rotation already reported. */
+		log_debug("%s: rotation to key version %u already reported", d->name, new_kv);
+		return;
+	}
+	d->rotation_reported = true;
+	d->rotation_reported_kv = new_kv;
+	bus_emit_rotation_finished(d, d->rotate_old_key_version, new_kv, d->progress_total,
+				   e.cls == OTA_CLASS_OK ? NULL : &e);
 	log_event(LOG_INFO, 0, MID_ROTATION_FINISHED, d->name, NULL, 0,
 		  "tag rotation observed to finish (key version %u -> %u)", d->rotate_old_key_version,
 		  d->have_record ? d->record.hdr.tag_key_version : 0);
@@ -192,7 +200,7 @@ static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 	d->state = state;
 	d->state_detail = detail;
 	if (changed)
-		bus_emit_state_changed(d);
+		bus_emit_properties_changed(d);
 	/*
 	 * A rotation we only watched ended: its outcome is in the record
 	 * (the new key version), which on_record reports once fetched.
@@ -211,7 +219,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 		/* No record (device off, failed boot, or invalid): say so, keep serving. */
 		if (d->have_record) {
 			drop_record(d);
-			bus_emit_record_props_changed(d);
+			bus_emit_properties_changed(d);
 		}
 		log_event(LOG_INFO, 0, NULL, d->name, NULL, res->err.status,
 			  "no boot record: %s", res->err.message);
@@ -230,7 +238,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  "kernel handed over an invalid boot record: %s", ota_status_message(s));
 			if (d->have_record) {
 				drop_record(d);
-				bus_emit_record_props_changed(d);
+				bus_emit_properties_changed(d);
 			}
 		} else if (records_differ(d, &rec, len)) {
 			/*
@@ -250,7 +258,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  ota_status_name(rec.hdr.boot_status) ? ota_status_name(rec.hdr.boot_status)
 									 : "unknown",
 				  rec.hdr.tag_key_version);
-			bus_emit_record_props_changed(d);
+			bus_emit_properties_changed(d);
 			bus_emit_record_changed(d);
 		}
 	}
@@ -397,7 +405,7 @@ void device_on_family(struct manager *m, bool available)
 	for (d = m->devices; d; d = d->next) {
 		if (!available)
 			d->have_state = false;
-		bus_emit_device_changed(d);
+		bus_emit_properties_changed(d);
 	}
 	if (available)
 		device_refresh_all(m);
@@ -410,6 +418,7 @@ void device_free_all(struct manager *m)
 
 	for (d = m->devices; d; d = n) {
 		n = d->next;
+		device_announced_free(d);
 		free(d);
 	}
 	m->devices = NULL;

@@ -319,6 +319,12 @@ int history_add(struct history *h, const char *device, const void *record, uint3
 	if (is_newest_of_its_device(h, record, len))
 		return 0;
 	memset(&e, 0, sizeof(e));
+	/*
+	 * Strictly after the newest entry, even when the clock stepped back:
+	 * seen_usec is GetHistory's page cursor, so no two entries share one.
+	 */
+	if (h->n && now_usec <= h->v[h->n - 1].seen_usec)
+		now_usec = h->v[h->n - 1].seen_usec + 1;
 	e.seen_usec = now_usec;
 	snprintf(e.device, sizeof(e.device), "%s", device);
 	e.len = len;
@@ -340,27 +346,29 @@ int history_add(struct history *h, const char *device, const void *record, uint3
 	return r < 0 ? r : 1;
 }
 
-int history_query(const struct history *h, const char *device, uint64_t since_usec, size_t limit,
-		  history_fn fn, void *userdata)
+int history_query(const struct history *h, const char *device, uint64_t since_usec, size_t count,
+		  history_fn fn, void *userdata, uint64_t *next_usec)
 {
-	size_t i, matching = 0, skip;
+	size_t i, given = 0;
 	int r;
 
-#define MATCHES(e) ((e)->seen_usec >= since_usec && (!device || !*device || !strcmp((e)->device, device)))
-	for (i = 0; i < h->n; i++)
-		matching += MATCHES(&h->v[i]);
-	skip = limit && matching > limit ? matching - limit : 0;
+	if (next_usec)
+		*next_usec = 0;
 	for (i = 0; i < h->n; i++) {
-		if (!MATCHES(&h->v[i]))
+		const struct history_entry *e = &h->v[i];
+
+		if (e->seen_usec < since_usec || (device && *device && strcmp(e->device, device) != 0))
 			continue;
-		if (skip) {
-			skip--;
-			continue;
+		if (count && given == count) {
+			/* seen_usec strictly increases (history_add): the next page starts here. */
+			if (next_usec)
+				*next_usec = e->seen_usec;
+			break;
 		}
-		r = fn(&h->v[i], userdata);
+		r = fn(e, userdata);
 		if (r < 0)
 			return r;
+		given++;
 	}
-#undef MATCHES
 	return 0;
 }

@@ -32,6 +32,8 @@
 
 #define HISTORY_DEFAULT_MAX 1000u
 #define HISTORY_MAX_LIMIT 100000u
+/* The most entries one GetHistory page holds (about 1.2 KB each). */
+#define HISTORY_PAGE_MAX 64u
 #define HISTORY_FILE_NAME "history"
 #define HISTORY_MAGIC 0x4841544fu /* "OTAH" */
 #define HISTORY_VERSION 1u
@@ -80,10 +82,13 @@ int history_add(struct history *h, const char *device, const void *record, uint3
 
 /*
  * Walk the entries, oldest first, of device (NULL or "": every one) seen
- * at or after since_usec; only the last limit of them (0: all).
+ * at or after since_usec: the first count of them (0: all). *next_usec
+ * (when not NULL) is where the next page starts, the seen_usec of the
+ * first matching entry not given, or 0 when none is left. Entries' seen_usec
+ * strictly increase (history_add), so pages neither skip nor repeat one.
  */
 typedef int (*history_fn)(const struct history_entry *e, void *userdata);
-int history_query(const struct history *h, const char *device, uint64_t since_usec, size_t limit,
-		  history_fn fn, void *userdata);
+int history_query(const struct history *h, const char *device, uint64_t since_usec, size_t count,
+		  history_fn fn, void *userdata, uint64_t *next_usec);
 
 #endif /* OTATTESTD_HISTORY_H */

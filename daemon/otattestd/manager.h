@@ -26,6 +26,8 @@
 #include "peer.h"
 
 #define OTA_MAX_DEVICES 64u
+/* At least the number of Device properties (bus-device.c asserts it). */
+#define DEVICE_PROPS_MAX 40u
 
 struct manager;
 
@@ -62,6 +64,16 @@ struct device {
 	bool rotation_ours;
 	uint32_t rotate_old_key_version;
 	uint32_t progress_done, progress_total;
+	/*
+	 * The key version the last RotationFinished reported: a progress
+	 * event read after that rotation's reply (events and replies come on
+	 * two sockets) ends in the same key version and is not reported again.
+	 */
+	bool rotation_reported;
+	uint32_t rotation_reported_kv;
+
+	/* Each property's value as last announced, as JSON (bus-device.c). */
+	char *announced[DEVICE_PROPS_MAX];
 };
 
 struct manager {
@@ -120,15 +132,11 @@ int udev_setup(struct manager *m);
 /* bus.c */
 int bus_setup(struct manager *m);
 void bus_emit_device_added(struct manager *m, struct device *d);
-void bus_emit_device_changed(struct device *d);       /* state and record */
-void bus_emit_state_changed(struct device *d);        /* State, StateDetail, StateMessage */
-void bus_emit_record_props_changed(struct device *d); /* the record's properties */
 void bus_emit_record_changed(struct device *d);
 void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total);
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
 				uint32_t retagged, const struct ota_err *e);
 void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct ota_stage_record *s);
-void bus_emit_tag_mismatches_changed(struct device *d);
 void bus_update_status(struct manager *m);
 
 /* bus-history.c: Manager.GetHistory. */
@@ -136,6 +144,17 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 
 /* bus-device.c */
 extern const sd_bus_vtable device_vtable[];
+/* PropertiesChanged for the Device properties whose value changed since last announced. */
+void bus_emit_properties_changed(struct device *d);
+/* The values InterfacesAdded announced: what later changes are compared with. */
+void bus_properties_announced(struct device *d);
+void device_announced_free(struct device *d);
+/* Every Device property as one JSON object (Describe); NULL on failure. */
+struct json_object *device_describe(struct device *d);
+
+/* bus-record.c: the typed values of a record (Stages, GetHistory's entries). */
+int bus_append_stages(sd_bus_message *m, const struct ota_record *rec, uint32_t n);
+int bus_append_history_entry(sd_bus_message *m, const struct history_entry *e);
 
 /*
  * call.c: a method that goes to the device. Admits it against the

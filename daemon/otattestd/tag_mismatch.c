@@ -68,5 +68,5 @@ void device_report_tag_mismatches(struct device *d, const struct ota_record *old
 		if (rec->stage[i].path_reason == OTA_REASON_TAG_MISMATCH)
 			report(d, rec, &rec->stage[i]);
 	if (d->tag_mismatches != before)
-		bus_emit_tag_mismatches_changed(d);
+		bus_emit_properties_changed(d);
 }

@@ -180,10 +180,8 @@ START_TEST(metrics_exposition_format)
 	fill_device(&a.d[1], "otattest1", "absent");
 	a.d[1].record_valid = false;
 	a.d[1].n_stages = 0;
-	a.d[0].n_path_reasons = 1;
-	snprintf(a.d[0].path_reasons[0], sizeof(a.d[0].path_reasons[0]), "tag-mismatch");
-	a.d[0].n_debug = 1;
-	a.d[0].debug[0] = true;
+	snprintf(a.d[0].stages[0].path_reason, sizeof(a.d[0].stages[0].path_reason), "tag-mismatch");
+	a.d[0].stages[0].debug = true;
 	a.d[0].tag_mismatches = 3;
 	out = capture(metrics, &a);
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_up{device=\"otattest0\"} 1\n"));
@@ -310,10 +308,8 @@ START_TEST(status_table_reasons_debug_mismatches)
 	free(out);
 
 	snprintf(d.stages[0].path, sizeof(d.stages[0].path), "signature-retagged");
-	d.n_path_reasons = 1;
-	snprintf(d.path_reasons[0], sizeof(d.path_reasons[0]), "tag-mismatch");
-	d.n_debug = 1;
-	d.debug[0] = true;
+	snprintf(d.stages[0].path_reason, sizeof(d.stages[0].path_reason), "tag-mismatch");
+	d.stages[0].debug = true;
 	d.tag_mismatches = 2;
 	out = capture(status_table, &d);
 	ck_assert_ptr_nonnull(strstr(out, "  tag mismatches   2 seen by otattestd\n"));

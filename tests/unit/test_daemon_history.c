@@ -80,12 +80,14 @@ static int collect(const struct history_entry *e, void *userdata)
 	return 0;
 }
 
-static struct seen query(const struct history *h, const char *dev, uint64_t since, size_t limit)
+static uint64_t next_page; /* the last query's */
+
+static struct seen query(const struct history *h, const char *dev, uint64_t since, size_t count)
 {
 	struct seen s;
 
 	memset(&s, 0, sizeof(s));
-	ck_assert_int_eq(history_query(h, dev, since, limit, collect, &s), 0);
+	ck_assert_int_eq(history_query(h, dev, since, count, collect, &s, &next_page), 0);
 	return s;
 }
 
@@ -140,6 +142,29 @@ START_TEST(devices_kept_apart)
 }
 END_TEST
 
+/* seen_usec is the page cursor: a clock that steps back cannot make two entries share one. */
+START_TEST(seen_times_strictly_increase)
+{
+	struct history h;
+	struct seen s;
+
+	ck_assert_int_eq(history_open(&h, NULL, 100), 0);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 1, 1000), 1);
+	ck_assert_int_eq(add(&h, "otattest1", 0xbb, 1, 1000), 1); /* the same instant */
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 2, 10), 1);   /* the clock stepped back */
+	s = query(&h, NULL, 0, 0);
+	ck_assert_uint_eq(s.n, 3);
+	ck_assert_uint_eq(s.times[0], 1000);
+	ck_assert_uint_eq(s.times[1], 1001);
+	ck_assert_uint_eq(s.times[2], 1002);
+	s = query(&h, NULL, 0, 1);
+	ck_assert_uint_eq(next_page, 1001);
+	s = query(&h, NULL, next_page, 1);
+	ck_assert_str_eq(s.devs[0], "otattest1");
+	history_close(&h);
+}
+END_TEST
+
 START_TEST(since_and_limit)
 {
 	struct history h;
@@ -152,13 +177,19 @@ START_TEST(since_and_limit)
 	s = query(&h, NULL, 500, 0);
 	ck_assert_uint_eq(s.n, 6);
 	ck_assert_uint_eq(s.gens[0], 5);
-	s = query(&h, NULL, 0, 3); /* the last three */
+	ck_assert_uint_eq(next_page, 0);
+	s = query(&h, NULL, 0, 3); /* a page of three, then where the next starts */
 	ck_assert_uint_eq(s.n, 3);
-	ck_assert_uint_eq(s.gens[0], 8);
-	ck_assert_uint_eq(s.gens[2], 10);
+	ck_assert_uint_eq(s.gens[0], 1);
+	ck_assert_uint_eq(s.gens[2], 3);
+	ck_assert_uint_eq(next_page, 400);
 	s = query(&h, NULL, 500, 2);
 	ck_assert_uint_eq(s.n, 2);
-	ck_assert_uint_eq(s.gens[0], 9);
+	ck_assert_uint_eq(s.gens[0], 5);
+	ck_assert_uint_eq(next_page, 700);
+	s = query(&h, NULL, 900, 2); /* the last page */
+	ck_assert_uint_eq(s.n, 2);
+	ck_assert_uint_eq(next_page, 0);
 	ck_assert_uint_eq(query(&h, NULL, 2000, 0).n, 0);
 	history_close(&h);
 	ck_assert_int_eq(access(path, F_OK), -1);
@@ -354,6 +385,7 @@ static Suite *history_suite(void)
 	tcase_add_test(t, restart_neither_loses_nor_duplicates);
 	tcase_add_test(t, devices_kept_apart);
 	tcase_add_test(t, since_and_limit);
+	tcase_add_test(t, seen_times_strictly_increase);
 	tcase_add_test(t, bounded_in_memory_and_on_disk);
 	tcase_add_test(t, torn_tail_cut_off_rest_kept);
 	tcase_add_test(t, corrupt_entry_ends_the_file);

@@ -95,17 +95,17 @@ int lg_op_stages(struct lg_client *c)
 	int r;
 
 	r = sd_bus_get_property(c->bus, OTA_BUS_NAME, DEVICE_PATH, OTA_BUS_DEVICE_IFACE, "Stages",
-				&e, &m, "a" OTA_STAGE_STRUCT_SIG);
+				&e, &m, "a" OTA_BUS_DICT_SIG);
 	if (r < 0) {
 		r = fail(c, r, &e);
 		goto out;
 	}
-	/* Every stage's struct, decoded. Empty is a right answer too: it is
+	/* Every stage's dictionary, decoded. Empty is a right answer too: it is
 	 * what the property reads while the device has no valid record
 	 * (absent, re-plugged, booting), which the soak provokes. */
-	r = sd_bus_message_enter_container(m, 'a', OTA_STAGE_STRUCT_SIG);
+	r = sd_bus_message_enter_container(m, 'a', OTA_BUS_DICT_SIG);
 	while (r >= 0) {
-		r = sd_bus_message_skip(m, OTA_STAGE_STRUCT_SIG);
+		r = sd_bus_message_skip(m, OTA_BUS_DICT_SIG);
 		if (r <= 0)
 			break;
 		n++;

@@ -50,7 +50,9 @@ for i in root.iter("interface"):
         continue
     for m in i:
         args = ",".join("%s:%s:%s" % (a.get("name"), a.get("type"), a.get("direction", "")) for a in m.iter("arg"))
-        ann = ",".join("%s=%s" % (a.get("name"), a.get("value")) for a in m.iter("annotation"))
+        # Annotations for code generators (org.gtk.GDBus.*) are in the XML only: the bus carries none.
+        ann = ",".join("%s=%s" % (a.get("name"), a.get("value")) for a in m.iter("annotation")
+                       if not a.get("name").startswith("org.gtk."))
         print(i.get("name"), m.tag, m.get("name"), m.get("type", ""), m.get("access", ""), args, ann)
 '
 }

@@ -151,6 +151,12 @@ daemon_prop() {
 	busctl --system get-property "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" "$1"
 }
 
+# daemon_describe: the device's Describe() JSON (every property, typed).
+daemon_describe() {
+	busctl --system --json=short call "$DAEMON_BUS" "$DAEMON_DEV" "$DAEMON_IFACE" Describe |
+		jq -c '.data[0] | fromjson'
+}
+
 # daemon_watch_subscribed: some client (otattestctl watch) has its match
 # for otattestd's signals installed in the bus (dbus-daemon's Debug.Stats,
 # which root may call; dbus-broker has no such call): events from then on

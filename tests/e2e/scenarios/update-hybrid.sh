@@ -46,9 +46,11 @@ guest_main() {
 	grep -q 'installed: bl0 image for slot b, SVN 5' /tmp/install.txt || e2e_fail "install: $(cat /tmp/install.txt)"
 	e2e_assert_eq "present verified pending" "$(cat "$KT_SYS/slot_bl0_b/flags")" "sysfs slot_bl0_b/flags"
 	ul_ctl update-reset --slot b
-	daemon_prop Stages >/tmp/stages.txt
-	grep -q '"bl0" "b" "[a-z-]*" "ecdsa-p256+slh-dsa-sha2-128s" [0-9]* 5 2 ' /tmp/stages.txt ||
-		e2e_fail "no booted hybrid depth-2 BL0 SVN 5 in Stages: $(head -c 400 /tmp/stages.txt)"
+	daemon_describe >/tmp/describe.json
+	jq -e '[.Stages[] | select(.stage == "bl0" and .slot == "b" and .booted and .svn == 5 and
+		.scheme == "ecdsa-p256+slh-dsa-sha2-128s" and .delegation_depth == 2)] | length == 1' \
+		/tmp/describe.json >/dev/null ||
+		e2e_fail "no booted hybrid depth-2 BL0 SVN 5 in Stages: $(head -c 600 /tmp/describe.json)"
 	ul_ctl commit
 	e2e_wait_for 10 "PrimarySlot b" test "$(ul_prop PrimarySlot)" = b
 	ul_cold_boot

@@ -12,7 +12,7 @@ RV32_SIZE ?= riscv64-unknown-elf-size
 
 WARN := -Wall -Wextra -Wshadow -Wpointer-arith -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wvla -Werror
-CPPFLAGS_COMMON := -Ilibotattest/include -Ifirmware/include -D_GNU_SOURCE
+CPPFLAGS_COMMON := -Ilibotattest/include -Iqemu-model/regs -Ifirmware/include -D_GNU_SOURCE
 CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC $(WARN)
 
 ifeq ($(SANITIZE),1)

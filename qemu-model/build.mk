@@ -31,3 +31,16 @@ ALL_TARGETS += $(SWHAL_A) $(BOARD_FW_A)
 ifneq ($(MODEL_SRCS),)
 ALL_TARGETS += $(MODEL)
 endif
+
+# The register map (docs/registers.md): one description per block in
+# qemu-model/regs/<block>.yaml and the chip's in top.yaml generate the
+# firmware's <block>_regs.h, top_regs.h, the model's tables (chip/regs_gen.c)
+# and docs/registers.md. regs-gen rewrites the committed files;
+# qemu-model/regs/check-gen.sh, a suite of `make test`, fails when they
+# differ from what the descriptions generate.
+.PHONY: regs-gen regs-gen-check
+regs-gen:
+	/usr/bin/python3 qemu-model/regs/regtool.py write
+regs-gen-check:
+	B=$(B) qemu-model/regs/check-gen.sh
+TEST_SUITES += qemu-model/regs/check-gen.sh

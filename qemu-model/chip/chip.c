@@ -9,6 +9,7 @@
 
 #include <openssl/evp.h>
 
+#include "bus.h"
 #include "swhal_priv.h"
 
 struct swhal_device swhal_dev;
@@ -40,6 +41,8 @@ void swhal_reset_engines(void)
 {
 	swhal_dev.sha_active = false;
 	swhal_dev.kmac_active = false;
+	/* Every block's registers to their reset values (bus.h). */
+	chip_bus_reset();
 }
 
 static int load_flash(uint32_t want_size)

@@ -245,6 +245,7 @@ enum ota_status_class {
 	X(HAL_RETENTION_LOCKED, PERMISSION, HAL, 17, "the retention data vault is locked until the next reset") \
 	X(HAL_FLASH_LOCKED, PERMISSION, HAL, 18, "flash region is write-protected until the next reset") \
 	X(HAL_OTP_COUNTERS_LOCKED, PERMISSION, HAL, 19, "OTP counters are locked until the next reset (only the boot stages program them)") \
+	X(HAL_BUS_ERROR, INTERNAL, HAL, 20, "a register access outside every block, register and window, or not one aligned word") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \

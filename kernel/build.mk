@@ -1,21 +1,34 @@
 # kernel/: otattest.ko, built with kbuild against the headers of the kernel
 # the guest boots (scripts/kernel-version.sh, never `uname -r`).
-#   build/kernel/otattest.ko   the module (part of `make all`)
+#   build/kernel/otattest.ko   the module (part of `make all`), for 6.1
+#   make KERNEL=6.12 ...       the same for Debian's 6.12, in build/kernels/6.12/
+#   make KERNEL=debug ...      for the debug kernel (make kernel-debug builds
+#                              it), in build/kernels/debug/
 #   make kernel-check          W=1 and sparse (C=2); fails on any warning
-#   kernel/check-suite.sh      the same as a suite of `make test`, which also
-#                              proves the check fails on a W=1 or sparse warning
+#   make kernel-debug          build (or find cached) the debug guest kernel
+#   kernel/check-suite.sh      the check on every kernel series as a suite of
+#                              `make test`, which also proves the check fails
+#                              on a W=1 or sparse warning
 # kbuild builds external modules in their source directory, so the build
 # happens in $(B)/kernel/mod, which holds symlinks to the sources: the
 # tree stays clean and each build directory has its own objects.
-KERNEL_KDIR := $(shell scripts/kernel-version.sh --headers 2>/dev/null)
+# KB: where this KERNEL's modules go (tests/e2e/lib/kernel.sh maps the
+# default targets to it).
+KERNEL ?= 6.1
+ifeq ($(KERNEL),6.1)
+KB := $(B)
+else
+KB := $(B)/kernels/$(KERNEL)
+endif
+KERNEL_KDIR := $(shell scripts/kernel-version.sh --kernel $(KERNEL) --headers 2>/dev/null)
 KERNEL_SRCS := $(wildcard kernel/*.c kernel/*.h) kernel/Kbuild
-KERNEL_KO := $(B)/kernel/otattest.ko
-KERNEL_OBJDIR := $(B)/kernel/mod
+KERNEL_KO := $(KB)/kernel/otattest.ko
+KERNEL_OBJDIR := $(KB)/kernel/mod
 KERNEL_KBUILD = $(MAKE) -C $(KERNEL_KDIR) M=$(abspath $(KERNEL_OBJDIR)) \
 	OTATTEST_INCLUDE=$(abspath libotattest/include)
 
 $(KERNEL_KO): $(KERNEL_SRCS) $(wildcard libotattest/include/otattest/*.h)
-	@test -n "$(KERNEL_KDIR)" || { scripts/kernel-version.sh; exit 1; }
+	@test -n "$(KERNEL_KDIR)" || { scripts/kernel-version.sh --kernel $(KERNEL); exit 1; }
 	@mkdir -p $(KERNEL_OBJDIR)
 	@find $(KERNEL_OBJDIR) -maxdepth 1 -type l -delete
 	@ln -s $(abspath $(KERNEL_SRCS)) $(KERNEL_OBJDIR)/
@@ -25,10 +38,13 @@ $(KERNEL_KO): $(KERNEL_SRCS) $(wildcard libotattest/include/otattest/*.h)
 
 ALL_TARGETS += $(KERNEL_KO)
 
-.PHONY: kernel-check netlink-gen netlink-gen-check
+.PHONY: kernel-check kernel-debug netlink-gen netlink-gen-check
 kernel-check: netlink-gen-check
 	kernel/check.sh $(KERNEL_KDIR) $(abspath kernel) $(abspath libotattest/include) \
-		$(abspath $(B)/kernel/check)
+		$(abspath $(KB)/kernel/check)
+
+kernel-debug:
+	scripts/kernel-debug.sh
 
 # The netlink family's C (UAPI genl.h, kernel/netlink-gen.[ch], the daemon's
 # genl-bounds.h) is generated from kernel/netlink/otattest.yaml by the

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The `make test` suite for "clean under W=1 and sparse": kernel/check.sh
-# on otattest.ko must pass, and, so that a pass means something, the same
-# check must fail on two scratch modules that each carry one defect only
-# that tool reports (a W=1-only warning; a sparse-only address-space
-# error). Prints "N passed, N failed"; exits non-zero on any failure.
+# on otattest.ko must pass against each kernel series the guest boots
+# (Debian 12's 6.1 and 6.12, and the debug kernel when it is built:
+# scripts/kernel-debug.sh; tests/e2e/kernel-debug.sh checks it too), and,
+# so that a pass means something, the same check must fail on two scratch
+# modules that each carry one defect only that tool reports (a W=1-only
+# warning; a sparse-only address-space error). Prints "N passed, N failed";
+# exits non-zero on any failure.
 #   kernel/check-suite.sh        (from the top of the tree; B= for the build dir)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -13,6 +16,20 @@ work=$(realpath -m "$B/kernel/check-suite")
 rm -rf "$work"
 mkdir -p "$work"
 . kernel/suite-lib.sh
+
+# 0. The module against the other series (docs/kernel-abi.md, "Two kernel series").
+kernels=(6.12)
+scripts/kernel-version.sh --kernel debug >/dev/null 2>&1 && kernels+=(debug)
+for k in "${kernels[@]}"; do
+	if ! kd=$(scripts/kernel-version.sh --kernel "$k" --headers 2>"$work/kdir-$k.out"); then
+		result FAIL "no $k kernel headers" "$work/kdir-$k.out"
+	elif kernel/check.sh "$kd" "$PWD/kernel" "$PWD/libotattest/include" "$work/otattest-$k" \
+		>"$work/otattest-$k.out" 2>&1; then
+		result OK "otattest.ko on $k ($(scripts/kernel-version.sh --kernel "$k")): $(tail -n1 "$work/otattest-$k.out")"
+	else
+		result FAIL "otattest.ko is not W=1 and sparse clean on $k" "$work/otattest-$k.out"
+	fi
+done
 
 # A scratch module in $work/$1 whose only source is stdin.
 scratch() {
@@ -24,7 +41,7 @@ scratch() {
 # 1. The module itself.
 if kernel/check.sh "$kdir" "$PWD/kernel" "$PWD/libotattest/include" "$work/otattest" \
 	>"$work/otattest.out" 2>&1; then
-	result OK "otattest.ko: $(tail -n1 "$work/otattest.out")"
+	result OK "otattest.ko on 6.1 ($(scripts/kernel-version.sh)): $(tail -n1 "$work/otattest.out")"
 else
 	result FAIL "otattest.ko is not W=1 and sparse clean" "$work/otattest.out"
 fi

@@ -139,12 +139,12 @@ static bool otattest_nl_device_access(const struct sk_buff *skb)
  * after the permission check (so an unprivileged caller learns nothing
  * about which devices exist from a device command).
  */
-int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
+static int otattest_nl_pre(struct sk_buff *skb, struct genl_info *info)
 {
 	struct otattest_device *od;
 
 	info->user_ptr[0] = NULL;
-	if (!otattest_nl_snapshot_cmd(ops->cmd) && !otattest_nl_device_access(skb))
+	if (!otattest_nl_snapshot_cmd(info->genlhdr->cmd) && !otattest_nl_device_access(skb))
 		return otattest_nl_status(info->extack, OTA_HOST_PERMISSION);
 	od = otattest_nl_select(info->attrs, info->extack);
 	if (IS_ERR(od))
@@ -153,10 +153,37 @@ int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct
 	return 0;
 }
 
-void otattest_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
+static void otattest_nl_post(struct genl_info *info)
 {
 	if (info->user_ptr[0])
 		otattest_put(info->user_ptr[0]);
+}
+
+/*
+ * The hooks' signatures: 6.1 passes the genl_ops, 6.2 and later the split
+ * op (netlink-family.c picks the pair the headers declare). Neither body
+ * needs the op: the command is in the request's header.
+ */
+int otattest_nl_pre_doit_ops(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
+{
+	return otattest_nl_pre(skb, info);
+}
+
+int otattest_nl_pre_doit_split(const struct genl_split_ops *ops, struct sk_buff *skb,
+			       struct genl_info *info)
+{
+	return otattest_nl_pre(skb, info);
+}
+
+void otattest_nl_post_doit_ops(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info)
+{
+	otattest_nl_post(info);
+}
+
+void otattest_nl_post_doit_split(const struct genl_split_ops *ops, struct sk_buff *skb,
+				 struct genl_info *info)
+{
+	otattest_nl_post(info);
 }
 
 static int otattest_put_selector(struct sk_buff *skb, struct otattest_device *od)
@@ -246,11 +273,21 @@ int otattest_nl_get_device_doit(struct sk_buff *skb, struct genl_info *info)
 /* Dump every device; cb->args[0] is the next index to look at. */
 int otattest_nl_get_device_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	const struct genl_dumpit_info *dinfo = genl_dumpit_info(cb);
-	struct nlattr **attrs = dinfo->attrs;
+	struct nlattr *attrs[OTATTEST_A_DEVICE_NAME + 1];
 	unsigned long index = cb->args[0];
 	struct otattest_device *od;
-	int ret = 0;
+	int ret;
+
+	/*
+	 * The selector, parsed here: the core has validated the request
+	 * against the same policy, but where it keeps its parsed copy moved
+	 * (genl_dumpit_info()->attrs in 6.1, ->info.attrs from 6.6), and
+	 * genlmsg_parse() is the same in both series.
+	 */
+	ret = genlmsg_parse(cb->nlh, &otattest_nl_family, attrs, OTATTEST_A_DEVICE_NAME,
+			    otattest_get_device_nl_policy, cb->extack);
+	if (ret)
+		return ret;
 
 	/* With a selector, a dump is a one-device listing. */
 	if (attrs[OTATTEST_A_DEVICE] || attrs[OTATTEST_A_DEVICE_NAME]) {

@@ -12,9 +12,19 @@
 
 extern struct genl_family otattest_nl_family;
 
-/* 6.1 has the pre/post hooks of a do per family, not per op. */
-int otattest_nl_pre_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
-void otattest_nl_post_doit(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+/*
+ * The family's pre/post hooks of a do, in both signatures: the genl_ops
+ * 6.1 passes and the split op 6.2 and later pass (OTATTEST_FOR_SLOT in
+ * netlink-family.c picks one). struct genl_split_ops is only declared on
+ * 6.1, which is all a pointer to it needs.
+ */
+struct genl_split_ops;
+int otattest_nl_pre_doit_ops(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+int otattest_nl_pre_doit_split(const struct genl_split_ops *ops, struct sk_buff *skb,
+			       struct genl_info *info);
+void otattest_nl_post_doit_ops(const struct genl_ops *ops, struct sk_buff *skb, struct genl_info *info);
+void otattest_nl_post_doit_split(const struct genl_split_ops *ops, struct sk_buff *skb,
+				 struct genl_info *info);
 
 /* Between netlink.c and the update commands (netlink-update.c). */
 struct otattest_device;

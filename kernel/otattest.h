@@ -176,6 +176,20 @@ static inline struct otattest_device *to_otattest(struct device *dev)
 	return container_of(dev, struct otattest_device, dev);
 }
 
+/*
+ * Two kernel series (docs/kernel-abi.md, "Two kernel series"): a few
+ * callbacks the driver hands the core changed their pointer types between
+ * 6.1 and 6.12 (a const device for dev_uevent; the split op for genetlink's
+ * pre/post doit). The driver writes the body once and a wrapper per
+ * signature, and the slot gets the wrapper whose type is the slot's own,
+ * chosen at compile time by _Generic on that type, the way the kernel's
+ * container_of_const() chooses, not by a version number. A third
+ * signature in some later kernel is a build error, not a silent cast.
+ *   OTATTEST_FOR_SLOT(struct class, dev_uevent, fn_a, fn_b)
+ */
+#define OTATTEST_FOR_SLOT(type, member, fn_a, fn_b) \
+	_Generic((typeof_member(type, member))NULL, typeof(&(fn_a)): (fn_a), default: (fn_b))
+
 /* main.c: device registry, references held across a netlink request. */
 struct otattest_device *otattest_get(u32 index);
 struct otattest_device *otattest_get_next(unsigned long *index);

@@ -315,10 +315,13 @@ void otattest_sysfs_update_stages(struct otattest_device *od)
 	}
 }
 
-/* Every uevent (add, change, remove) says what state the device is in. */
-static int otattest_dev_uevent(struct device *dev, struct kobj_uevent_env *env)
+/*
+ * Every uevent (add, change, remove) says what state the device is in.
+ * The core hands the device const from 6.2 on (OTATTEST_FOR_SLOT); the
+ * state lock is ours to take all the same, so the container is not.
+ */
+static int otattest_uevent_vars(struct otattest_device *od, struct kobj_uevent_env *env)
 {
-	struct otattest_device *od = to_otattest(dev);
 	u32 state, detail, len, gen = 0;
 	int ret;
 
@@ -338,9 +341,20 @@ static int otattest_dev_uevent(struct device *dev, struct kobj_uevent_env *env)
 	return ret;
 }
 
+static int otattest_dev_uevent_const(const struct device *dev, struct kobj_uevent_env *env)
+{
+	return otattest_uevent_vars(container_of(dev, struct otattest_device, dev), env);
+}
+
+static int otattest_dev_uevent(struct device *dev, struct kobj_uevent_env *env)
+{
+	return otattest_uevent_vars(to_otattest(dev), env);
+}
+
+/* No .owner: 6.1 never read it and 6.4 removed it. */
 struct class otattest_class = {
 	.name = "otattest",
-	.owner = THIS_MODULE,
 	.dev_groups = otattest_groups,
-	.dev_uevent = otattest_dev_uevent,
+	.dev_uevent = OTATTEST_FOR_SLOT(struct class, dev_uevent, otattest_dev_uevent_const,
+					otattest_dev_uevent),
 };

@@ -6,11 +6,15 @@
 #   6.1, 6.12  a Debian 12 kernel series (linux-image-6.1 / linux-image-6.12):
 #              the newest version of that series with both /boot/vmlinuz-<v>
 #              and /usr/src/linux-headers-<v>
+#   debug      the debug kernel built from linux-source-6.12 with KASAN,
+#              lockdep, kmemleak, KFENCE and UBSAN (scripts/kernel-debug.sh;
+#              `make kernel-debug` builds it): its kbuild tree and vmlinux
 #
 #   scripts/kernel-version.sh [--kernel K]            the version
 #   scripts/kernel-version.sh [--kernel K] --headers  the directory kbuild runs in
 #   scripts/kernel-version.sh [--kernel K] --image    the kernel image QEMU boots
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 kernel=${OTATTEST_KERNEL:-6.1}
 what=version
 while [ $# -gt 0 ]; do
@@ -24,9 +28,22 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+if [ "$kernel" = debug ]; then
+	dir=$("$here/kernel-debug.sh" --dir) || exit 1
+	if [ ! -f "$dir/done" ]; then
+		echo "kernel-version: the debug kernel is not built ($dir): make kernel-debug" >&2
+		exit 1
+	fi
+	case $what in
+	headers) echo "$dir/obj" ;;
+	image) echo "$dir/vmlinux" ;;
+	*) cat "$dir/release" ;;
+	esac
+	exit 0
+fi
 case $kernel in
 6.1 | 6.12) ;;
-*) echo "kernel-version: unknown kernel '$kernel' (6.1 or 6.12)" >&2; exit 2 ;;
+*) echo "kernel-version: unknown kernel '$kernel' (6.1, 6.12 or debug)" >&2; exit 2 ;;
 esac
 best=""
 for img in /boot/vmlinuz-"$kernel".*; do

@@ -32,9 +32,19 @@ Options:
                  (the benchmarks' guests live in tests/bench/scenarios)
   --bzimage      boot the compressed bzImage instead of the extracted
                  vmlinux (slower; for comparison)
+  --kernel K     the guest kernel of every scenario that does not name its
+                 own (E2E_KERNEL): 6.1 (default) or 6.12, Debian 12's
+                 kernels, or debug, the KASAN/lockdep/kmemleak/KFENCE/UBSAN
+                 kernel built from linux-source-6.12 (scripts/kernel-debug.sh;
+                 built on first use, then cached). Modules are built against
+                 the chosen kernel's headers. Same as E2E_KERNEL=K.
   -h, --help     this text
 
 Environment:
+  E2E_KERNEL     as --kernel
+  E2E_DEBUG_TIMEOUT_SCALE
+                 on the debug kernel every scenario's E2E_TIMEOUT is
+                 multiplied by this (default 3: KASAN and lockdep under TCG)
   E2E_QEMU_WRAP  a command to run QEMU under, for debugging, e.g.
                  "gdb -batch -ex run -ex bt --args" (a crash's backtrace
                  lands in qemu.log)
@@ -66,6 +76,7 @@ E2E_LIB=$E2E_ROOT/tests/e2e/lib
 
 jobs_max=$(nproc 2>/dev/null || echo 1)
 list=0 verbose=0 patterns=()
+E2E_KERNEL_RUN=${E2E_KERNEL:-$E2E_KERNEL_DEFAULT}
 E2E_SCENARIO_DIR=$E2E_ROOT/tests/e2e/scenarios
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -75,6 +86,8 @@ while [ $# -gt 0 ]; do
 	-v | --verbose) verbose=1 ;;
 	--scenarios) [ $# -ge 2 ] || { usage >&2; exit 2; }; E2E_SCENARIO_DIR=$(cd "$2" && pwd) || exit 2; shift ;;
 	--bzimage) export E2E_KERNEL_BOOT=bzimage ;;
+	--kernel) [ $# -ge 2 ] || { usage >&2; exit 2; }; E2E_KERNEL_RUN=$2; shift ;;
+	--kernel=*) E2E_KERNEL_RUN=${1#--kernel=} ;;
 	-h | --help) usage; exit 0 ;;
 	-*) echo "run.sh: unknown option $1" >&2; usage >&2; exit 2 ;;
 	*) patterns+=("$1") ;;
@@ -138,7 +151,8 @@ if [ $list = 1 ]; then
 			e2e_load_scenario "$name"
 			dev=; [ "$E2E_DEVICE" = 1 ] && dev=", device"
 			[ "$E2E_DEVICE" = 1 ] && [ "$E2E_MODEL_SPLIT" = 1 ] && dev=", split device"
-			printf '%-28s %-8s %3ss%s  %s\n' "$name" "$E2E_MODE" "$E2E_TIMEOUT" "$dev" "$E2E_DESCRIPTION"
+			krn=; [ "$E2E_KERNEL" != "$E2E_KERNEL_DEFAULT" ] && krn=", kernel $E2E_KERNEL"
+			printf '%-28s %-8s %3ss%s%s  %s\n' "$name" "$E2E_MODE" "$E2E_TIMEOUT" "$dev" "$krn" "$E2E_DESCRIPTION"
 		)
 	done
 	exit 0
@@ -146,10 +160,15 @@ fi
 
 # --- shared preparation ------------------------------------------------------
 mkdir -p "$E2E_BUILD"
-E2E_KVER=$(e2e_kernel_version) || exit 2
-E2E_KIMAGE=$(e2e_kernel_image) || exit 2
-E2E_BASE_CPIO=$(e2e_base_initramfs) || { echo "run.sh: building the base initramfs failed" >&2; exit 2; }
-export E2E_ROOT E2E_BUILD E2E_KVER E2E_KIMAGE
+export E2E_ROOT E2E_BUILD E2E_KERNEL_RUN
+# The run's kernel must be there (each scenario's own is checked in prepare).
+case $E2E_KERNEL_RUN in
+6.1 | 6.12 | debug) ;;
+*) echo "run.sh: unknown kernel '$E2E_KERNEL_RUN' (6.1, 6.12 or debug)" >&2; exit 2 ;;
+esac
+if [ "$E2E_KERNEL_RUN" != debug ]; then
+	E2E_KERNEL=$E2E_KERNEL_RUN e2e_kernel_version >/dev/null || exit 2
+fi
 
 # e2e_tree_path P: a tree-relative path made absolute; absolute ones kept.
 e2e_tree_path() {
@@ -165,6 +184,18 @@ prepare() (
 	mkdir -p "$dir/out"
 	chmod 1777 "$dir/out"
 	e2e_load_scenario "$name"
+	# The guest kernel (lib/kernel.sh), its image and base initramfs, for run_one.
+	if ! e2e_kernel_prepare >>"$dir/build.log" 2>&1; then
+		printf 'FAIL\t0\tbuilding the %s kernel failed (see %s)\n' "$E2E_KERNEL" "${dir#"$E2E_ROOT"/}/build.log" >"$dir/verdict"
+		return 0
+	fi
+	local E2E_KVER E2E_KIMAGE E2E_BASE_CPIO
+	if ! E2E_KVER=$(e2e_kernel_version 2>>"$dir/build.log") || ! E2E_KIMAGE=$(e2e_kernel_image 2>>"$dir/build.log") ||
+		! E2E_BASE_CPIO=$(e2e_base_initramfs 2>>"$dir/build.log"); then
+		printf 'FAIL\t0\tno guest kernel %s or its base initramfs (see %s)\n' "$E2E_KERNEL" "${dir#"$E2E_ROOT"/}/build.log" >"$dir/verdict"
+		return 0
+	fi
+	printf 'E2E_KVER=%q\nE2E_KIMAGE=%q\n' "$E2E_KVER" "$E2E_KIMAGE" >"$dir/kernel.env"
 	if [[ " ${E2E_BUSES[*]} " != *" $E2E_BUS "* ]]; then
 		printf 'FAIL\t0\tE2E_BUS=%s is none of %s\n' "$E2E_BUS" "${E2E_BUSES[*]}" >"$dir/verdict"
 		return 0
@@ -187,12 +218,16 @@ prepare() (
 	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN" build/tests/model/model-peer)
 	# Provisioning personalizes the device on a model of its own (lib/personalize.sh).
 	[ "$E2E_PROVISION" = 1 ] && targets+=(build/otimage build/otattest-model build/tests/model/model-peer)
-	targets+=("${E2E_MODULES[@]}" "${E2E_BUILD_TARGETS[@]}")
+	for t in "${E2E_MODULES[@]}"; do
+		targets+=("$(e2e_kernel_module_target "$t")")
+	done
+	targets+=("${E2E_BUILD_TARGETS[@]}")
 	for t in "${E2E_BINARIES[@]}"; do
 		case $t in /*) ;; *) targets+=("$t") ;; esac
 	done
 	if [ ${#targets[@]} -gt 0 ]; then
-		if ! make -C "$E2E_ROOT" --no-print-directory -j"$(nproc)" "${targets[@]}" >"$dir/build.log" 2>&1; then
+		# KERNEL: the kernel the modules are built against (kernel/build.mk).
+		if ! make -C "$E2E_ROOT" --no-print-directory -j"$(nproc)" KERNEL="$E2E_KERNEL" "${targets[@]}" >>"$dir/build.log" 2>&1; then
 			printf 'FAIL\t0\tbuilding %s failed (see %s)\n' "${targets[*]}" "${dir#"$E2E_ROOT"/}/build.log" >"$dir/verdict"
 			return 0
 		fi
@@ -206,12 +241,12 @@ prepare() (
 	cp "$E2E_LIB/guest.sh" "$root/e2e/lib/"
 	cp "$E2E_SCENARIO_DIR/${name%@*}.sh" "$root/e2e/scenario.sh"
 	{
-		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS"
+		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\nE2E_KERNEL=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS" "$E2E_KERNEL"
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
-		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_DIR E2E_OUT\n'
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_DIR E2E_OUT\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
-		cp "$(e2e_tree_path "$t")" "$root/e2e/modules/"
+		cp "$(e2e_tree_path "$(e2e_kernel_module_target "$t")")" "$root/e2e/modules/"
 	done
 	# Files: at their guest path in the initramfs (fast mode); in systemd
 	# mode under /e2e/rootfs, which init copies over the new root.
@@ -259,6 +294,11 @@ run_one() { # runs as a background job: already its own process
 	export E2E_MODEL_CTL=$dir/model.ctl E2E_MODEL_STATE=$dir/state E2E_PROVISION_DIR=$dir/provision
 	e2e_load_scenario "$name"
 	. "$E2E_LIB/host.sh"
+	. "$dir/kernel.env" # E2E_KVER, E2E_KIMAGE: prepare chose them
+	# KASAN (inline: every access checked), lockdep and kmemleak under TCG
+	# make everything slower; the limit grows, what is checked does not.
+	[ "$E2E_KERNEL" = debug ] && E2E_TIMEOUT=$((E2E_TIMEOUT * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
+	export E2E_KERNEL E2E_KVER
 	t0=${EPOCHREALTIME/./}
 
 	verdict() {
@@ -369,6 +409,11 @@ run_one() { # runs as a background job: already its own process
 
 	e2e_strip_escapes <"$dir/serial.raw" >"$dir/serial.log" 2>/dev/null
 	problems=$(e2e_kernel_problems "$E2E_DMESG_ALLOW" "$dir/serial.log" "$dir/out/dmesg.log")
+	# kmemleak's report of the scan after guest_main (guest/run-scenario).
+	problems=$(printf '%s\n%s\n' "$problems" "$(e2e_kmemleak_problems "$dir/out/kmemleak.log")" | grep -a .)
+	if [ "$E2E_KERNEL" = debug ] && [ -f "$dir/out/result" ] && [ ! -f "$dir/out/kmemleak.log" ]; then
+		problems=$(printf '%s\n%s\n' "$problems" "kmemleak: no scan after the scenario (see serial.log)" | grep -a .)
+	fi
 	[ -n "$problems" ] && printf '%s\n' "$problems" >"$dir/kernel-problems"
 	if [ -f "$dir/out/result" ]; then
 		grc=$(sed -n 's/^rc=//p' "$dir/out/result")
@@ -396,6 +441,9 @@ run_one() { # runs as a background job: already its own process
 		;;
 	esac
 
+	# A checker's report first: a scenario that then timed out or failed
+	# did so because of it.
+	[ -n "$problems" ] && verdict FAIL "kernel problems in the log: $(e2e_kernel_problem_summary "$(head -n1 <<<"$problems")")"
 	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 		verdict FAIL "timed out after ${E2E_TIMEOUT}s${boot:+ (the scenario started ${boot}s after QEMU)}"
 	fi
@@ -410,7 +458,6 @@ run_one() { # runs as a background job: already its own process
 		reason=$(grep -a -m1 'E2E-FAIL:' "$dir/out/failure" 2>/dev/null | sed 's/^E2E-FAIL: //')
 		verdict FAIL "guest_main failed (status $grc)${reason:+: $reason}"
 	fi
-	[ -n "$problems" ] && verdict FAIL "kernel problems in the log: $(head -n1 <<<"$problems" | sed 's/^\[ *[0-9.]*\] //')"
 	[ "$hook_rc" = 0 ] || verdict FAIL "host_hook failed ($hook_rc; see host-hook.log)"
 	if [ -n "$model" ] && [ "$model" != ok ] && [ "$E2E_MODEL_MAY_EXIT" != 1 ]; then
 		verdict FAIL "the model $model (see model.log)"
@@ -431,7 +478,9 @@ run_one() { # runs as a background job: already its own process
 			verdict FAIL "host_check failed (status $check_rc)${reason:+: $reason}"
 		fi
 	fi
-	verdict PASS "${boot:+booted to the scenario in ${boot}s}"
+	local on=
+	[ "$E2E_KERNEL" != "$E2E_KERNEL_DEFAULT" ] && on=" on $E2E_KVER"
+	verdict PASS "${boot:+booted to the scenario in ${boot}s}$on"
 }
 
 # report NAME: the line (and on failure the evidence) for one scenario.

@@ -15,7 +15,7 @@
 # Host binaries are copied with their ldd closure to the paths they have on
 # the host, so a scenario names a binary the same way in both modes.
 #
-# Host side only. Needs E2E_ROOT, E2E_BUILD, E2E_KVER.
+# Host side only. Needs E2E_ROOT, E2E_BUILD, E2E_KVER, E2E_KERNEL (lib/kernel.sh).
 
 # Users and groups the guest knows (both modes). Test users: e2e-user is
 # unprivileged; e2e-update is in otattest-update, the group allowed to
@@ -89,7 +89,7 @@ e2e_cpio() {
 
 # e2e_base_inputs: everything the base image is made of, for its cache key.
 e2e_base_inputs() {
-	printf '%s\n' "$E2E_KVER" "$E2E_PASSWD" "$E2E_GROUP" "${E2E_BASE_MODULES[*]}"
+	printf '%s\n' "$E2E_KVER" "${E2E_KERNEL:-}" "$E2E_PASSWD" "$E2E_GROUP" "${E2E_BASE_MODULES[*]}"
 	stat -c '%n %s %Y' /usr/bin/busybox /usr/bin/bash "$E2E_ROOT"/tests/e2e/lib/initramfs.sh
 }
 
@@ -117,15 +117,33 @@ e2e_base_initramfs() {
 	e2e_stage_binary "$root" /usr/bin/bash
 	ln -sfn bash "$root/usr/bin/sh"
 
-	# Modules, deduplicated, in the order modprobe would load them.
+	# Modules, deduplicated, in the order modprobe would load them (none
+	# for a kernel that has them built in: lib/kernel.sh).
+	e2e_kernel_has_modules || mods=()
 	for m in "${E2E_BASE_MODULES[@]}"; do
+		e2e_kernel_has_modules || break
 		while read -r _ path _; do
 			case " ${mods[*]} " in *" $path "*) ;; *) mods+=("$path") ;; esac
 		done < <(modprobe -S "$E2E_KVER" --show-depends "$m" | grep '^insmod ')
 	done
+	# Debian's 6.12 modules are xz-compressed: busybox's insmod would
+	# first offer the kernel the compressed file (a spurious "Invalid ELF
+	# header magic" line each) and then unpack it under TCG. Unpacked here.
 	: >"$root/e2e/base-modules"
 	for m in "${mods[@]}"; do
-		e2e_stage_file "$root" "$m"
+		case $m in
+		*.ko.xz)
+			mkdir -p "$root$(dirname "$m")"
+			xz -dc "$m" >"$root${m%.xz}"
+			m=${m%.xz}
+			;;
+		*.ko.zst)
+			mkdir -p "$root$(dirname "$m")"
+			zstd -dcq "$m" >"$root${m%.zst}"
+			m=${m%.zst}
+			;;
+		*) e2e_stage_file "$root" "$m" ;;
+		esac
 		echo "$m" >>"$root/e2e/base-modules"
 	done
 

@@ -1,17 +1,52 @@
 # SPDX-License-Identifier: MIT
-# The guest kernel: Debian's kernel for the version scripts/kernel-version.sh
-# picks (the same one the module is built against), booted either as the
-# bzImage or, faster, as the uncompressed vmlinux inside it (PVH entry).
+# The guest kernel. E2E_KERNEL (a scenario's setting, else the runner's
+# --kernel or environment, else 6.1) names it, as scripts/kernel-version.sh
+# understands it:
+#   6.1, 6.12  Debian 12's kernel of that series (the module is built
+#              against the matching linux-headers), booted either as the
+#              bzImage or, faster, as the uncompressed vmlinux inside it
+#              (PVH entry)
+#   debug      the debug kernel from linux-source-6.12 with KASAN, lockdep,
+#              kmemleak, KFENCE and UBSAN (scripts/kernel-debug.sh, built
+#              and cached on first use), booted as its own vmlinux
 #
-# Why: Debian's bzImage is xz-compressed and decompressing it under TCG costs
-# about 3 s of every boot. The vmlinux is extracted once per kernel build and
-# cached under build/e2e/kernel/<version>/.
+# Why the vmlinux: Debian's bzImage is xz-compressed and decompressing it
+# under TCG costs about 3 s of every boot. The vmlinux is extracted once per
+# kernel build and cached under build/e2e/kernel/<version>/.
 #
 # Host side only. Needs E2E_ROOT and E2E_BUILD (set by the runner).
 
+# The series the default module targets (build/kernel/otattest.ko...) are
+# built for; any other kernel's modules go to build/kernels/<name>/.
+E2E_KERNEL_DEFAULT=6.1
+
 # e2e_kernel_version: the version the guest boots.
 e2e_kernel_version() {
-	"$E2E_ROOT/scripts/kernel-version.sh"
+	"$E2E_ROOT/scripts/kernel-version.sh" --kernel "${E2E_KERNEL:-$E2E_KERNEL_DEFAULT}"
+}
+
+# e2e_kernel_prepare: make sure E2E_KERNEL can boot: the debug kernel is
+# built (minutes the first time, then cached); the others need nothing.
+e2e_kernel_prepare() {
+	[ "${E2E_KERNEL:-}" = debug ] || return 0
+	"$E2E_ROOT/scripts/kernel-debug.sh" >/dev/null
+}
+
+# e2e_kernel_module_target T: the make target of module T (a default
+# target, build/...) for E2E_KERNEL.
+e2e_kernel_module_target() {
+	local k=${E2E_KERNEL:-$E2E_KERNEL_DEFAULT}
+	if [ "$k" = "$E2E_KERNEL_DEFAULT" ]; then
+		echo "$1"
+	else
+		echo "build/kernels/$k/${1#build/}"
+	fi
+}
+
+# e2e_kernel_has_modules: whether the guest kernel has modules on the host
+# to resolve (the debug kernel has what the guest needs built in).
+e2e_kernel_has_modules() {
+	[ "${E2E_KERNEL:-}" != debug ]
 }
 
 # e2e_kernel_extract BZIMAGE OUT: write the vmlinux ELF in BZIMAGE's payload
@@ -59,6 +94,10 @@ e2e_kernel_extract() {
 e2e_kernel_image() {
 	local ver img dir key
 	ver=$(e2e_kernel_version) || return 1
+	if [ "${E2E_KERNEL:-}" = debug ]; then
+		"$E2E_ROOT/scripts/kernel-version.sh" --kernel debug --image
+		return
+	fi
 	img=/boot/vmlinuz-$ver
 	if [ "${E2E_KERNEL_BOOT:-vmlinux}" = bzimage ]; then
 		echo "$img"

@@ -6,7 +6,52 @@
 # headers the kernel prints for a bug, a warning, an oops, a lockdep or
 # sanitizer report, a stall or a panic; ordinary messages that merely
 # contain "bug" ("...and report a bug") do not match.
-E2E_KERNEL_PROBLEMS='BUG:|kernel BUG at|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|kernel NULL pointer dereference|Unable to handle|unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|lockdep|KASAN|UBSAN|kmemleak|INFO: task .* blocked for more than|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption|double free|use-after-free'
+E2E_KERNEL_PROBLEMS='BUG:|kernel BUG at|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|kernel NULL pointer dereference|Unable to handle|unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|lockdep|KASAN|KFENCE|UBSAN|suspected memory leak|INFO: task .* blocked for more than|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption|double free|use-after-free'
+
+# (kmemleak's own boot lines name it too, so its pattern is the line a scan
+# that found something prints; the report itself comes from
+# e2e_kmemleak_problems.)
+
+# e2e_kernel_checker LINE: the name of the kernel checker that printed a
+# problem line, or nothing for an ordinary BUG/WARNING.
+e2e_kernel_checker() {
+	case $1 in
+	*KASAN*) echo KASAN ;;
+	*KFENCE*) echo KFENCE ;;
+	*UBSAN*) echo UBSAN ;;
+	*"circular locking"* | *"recursive locking"* | *"inconsistent lock state"* | *"suspicious RCU usage"* | *lockdep* | *"lock held when returning"* | *"bad unlock balance"*)
+		echo lockdep ;;
+	*"sleeping function called from invalid context"* | *"scheduling while atomic"*) echo DEBUG_ATOMIC_SLEEP ;;
+	*ODEBUG*) echo DEBUG_OBJECTS ;;
+	*"memory leak"* | *"unreferenced object"*) echo kmemleak ;;
+	esac
+}
+
+# e2e_kernel_problem_summary LINE: the line without its timestamp, after
+# the checker's name in brackets when a checker printed it.
+e2e_kernel_problem_summary() {
+	local c line
+	line=$(sed 's/^\[ *[0-9.]*\] //' <<<"$1")
+	c=$(e2e_kernel_checker "$line")
+	echo "${c:+[$c] }$line"
+}
+
+# e2e_kmemleak_problems FILE: one line per object in a kmemleak report
+# (/sys/kernel/debug/kmemleak as the guest saved it), naming the first
+# caller in the backtrace past the allocator.
+e2e_kmemleak_problems() {
+	[ -s "$1" ] || return 0
+	awk '
+		/^unreferenced object/ { if (obj != "") print obj; obj = "kmemleak: " $0; fn = 0; next }
+		/^    \[<[0-9a-f]+>\] / && obj != "" && !fn {
+			f = $2
+			if (f !~ /^(kmemleak_|__kmalloc|kmalloc|kmem_cache_|__kmem_cache|kvmalloc|__kvmalloc|kzalloc|slab_|__slab|krealloc|__alloc|alloc_pages|__do_kmalloc|__create_object|__vmalloc|vmalloc)/) {
+				obj = obj " allocated in " f; fn = 1
+			}
+		}
+		END { if (obj != "") print obj }
+	' "$1"
+}
 
 # e2e_strip_escapes < raw > clean: drop the terminal control sequences
 # SeaBIOS and systemd write to the serial port, and carriage returns.

@@ -14,6 +14,7 @@ e2e_scenario_defaults() {
 	E2E_PROVISION=0        # 1: provision a device (lib/provision.sh) and load it
 	E2E_QEMU_ARGS=()       # extra QEMU arguments (devices, ...)
 	E2E_KERNEL_ARGS=""     # extra kernel command line
+	E2E_KERNEL=${E2E_KERNEL_RUN:-6.1} # guest kernel: 6.1, 6.12 or debug (lib/kernel.sh); default: the run's (--kernel)
 	E2E_KERNEL_IMAGE=""    # bzimage: boot the compressed image, not PVH
 	E2E_MEM=512            # guest memory, MiB
 	E2E_SMP=1              # guest CPUs (each one is a host thread under TCG)

@@ -1,6 +1,10 @@
 # Firmware: freestanding boot stages and runtime, in the order they run,
 # against firmware/include/hal.h (the chip) and firmware/include/firmware.h
 # (what the board calls). Each folder uses only the folders before it:
+#  drivers/  hal.h over the chip's registers (qemu-model/regs), one file per
+#            block, through firmware/include/mmio.h: volatile accesses on
+#            rv32, the model's bus on the host (docs/hal.md); the blocks not
+#            converted yet are still implemented by qemu-model/chip
 #  lib/      the shared checks: stage check (manifest, policy, tag fast path,
 #            delegation, signatures), tag table, boot data, slots, retention,
 #            and the handoff state one stage leaves for the next
@@ -8,7 +12,7 @@
 #  rom_ext/  ROM_EXT: verifies BL0, commits rotations, the SVN key chain, the
 #            identity and alias keys and their certificates
 #  runtime/  BL0: mailbox commands, attestation, stable keys, reset requests
-FW_DIRS := lib rom rom_ext runtime
+FW_DIRS := drivers lib rom rom_ext runtime
 FW_SRCS := $(foreach d,$(FW_DIRS),$(wildcard firmware/$(d)/*.c))
 FW_OBJS := $(FW_SRCS:%.c=$(B)/%.o)
 FW_A := $(B)/libotafw.a

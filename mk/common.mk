@@ -37,7 +37,7 @@ PKG_MNL := $(shell pkg-config --cflags --libs libmnl 2>/dev/null || echo -lmnl)
 FREESTANDING_FLAGS := -DOTA_FREESTANDING
 RV32_FLAGS := --specs=picolibc.specs -march=rv32imc -mabi=ilp32 -Os -ffreestanding -fno-builtin \
 	-nostdlib -ffunction-sections -fdata-sections -std=gnu11 $(WARN) \
-	-Ilibotattest/include -Ifirmware/include -DOTA_FREESTANDING
+	-Ilibotattest/include -Iqemu-model/regs -Ifirmware/include -DOTA_FREESTANDING
 
 # Generic object rule: build/<path>.o from <path>.c, with dependency files.
 $(B)/%.o: %.c

@@ -33,6 +33,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # chip's own headers are not for it. A use marked ":calls" allows calls
 # into the folder but no include from it.
 CHIP_BY_HAL = "qemu-model/chip:calls"
+# The stages reach the drivers the same way: hal.h's calls, no include.
+DRIVERS_BY_HAL = "firmware/drivers:calls"
 
 # (folder, what it is, folders it may use besides itself), bottom first.
 LAYERS = [
@@ -49,20 +51,23 @@ LAYERS = [
      ["libotattest/include", "libotattest/src/core", "libotattest/util"]),
     ("qemu-model/chip", "the emulated chip: the one implementation of hal.h, the bus over the register map",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", "libotattest/util"]),
+    ("firmware/drivers", "hal.h over the chip's registers, one driver per block (MMIO: the bus on the host)",
+     ["libotattest/include", "qemu-model/regs", "firmware/include", CHIP_BY_HAL]),
     ("firmware/lib", "the shared checks and the hand-off state between stages",
-     ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL]),
+     ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL,
+      DRIVERS_BY_HAL]),
     ("firmware/rom", "ROM: reset entry, verifies ROM_EXT",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL,
-      "firmware/lib"]),
+      DRIVERS_BY_HAL, "firmware/lib"]),
     ("firmware/rom_ext", "ROM_EXT: verifies BL0, rotation, key chain, identity and alias",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL,
-      "firmware/lib"]),
+      DRIVERS_BY_HAL, "firmware/lib"]),
     ("firmware/runtime", "BL0: mailbox commands, attestation, reset requests",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL,
-      "firmware/lib"]),
+      DRIVERS_BY_HAL, "firmware/lib"]),
     ("qemu-model/board", "otattest-model: runs the stages on the chip, ivshmem, control socket",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", "libotattest/util",
-      "qemu-model/chip", "firmware/lib", "firmware/rom", "firmware/rom_ext", "firmware/runtime",
+      "qemu-model/chip", "firmware/drivers", "firmware/lib", "firmware/rom", "firmware/rom_ext", "firmware/runtime",
       "libotattest/src/host"]),
     ("kernel", "otattest.ko: shared memory, mailbox, sysfs, generic netlink",
      ["libotattest/include"]),
@@ -222,7 +227,7 @@ def markdown():
     lines = ["| layer | folder | what | may use |", "|---|---|---|---|"]
     for i, (name, what, uses) in enumerate(LAYERS):
         may = "anything" if uses is None else (", ".join(
-            f"`{u.split(':')[0]}` (calls through `hal.h` only)" if u.endswith(":calls") else f"`{u}`"
+            f"`{u.split(':')[0]}` (calls through `hal.h` or `mmio.h` only)" if u.endswith(":calls") else f"`{u}`"
             for u in uses) or "nothing")
         lines.append(f"| {i} | `{name}/` | {what} | {may} |")
     lines.append("")

@@ -116,6 +116,7 @@ int swhal_open(const char *state_dir, const struct swhal_options *opt)
 	}
 	swhal_default_rom_identity(swhal_dev.rom_identity);
 	swhal_keys_seed();
+	chip_soc_wire();
 	swhal_dev.open = true;
 	return 0;
 }
@@ -141,6 +142,7 @@ int swhal_power_on(void)
 	swhal_reset_engines();
 	swhal_locks_clear();
 	swhal_dev.powered = true;
+	chip_rstmgr_started(OTA_RESET_COLD);
 	return 0;
 }
 
@@ -157,21 +159,7 @@ bool swhal_powered(void)
 	return swhal_dev.open && swhal_dev.powered;
 }
 
-static bool reset_reason_known(uint32_t reason)
-{
-	return reason == OTA_RESET_COLD || reason == OTA_RESET_WARM || reason == OTA_RESET_UPDATE;
-}
-
-ota_status_t hal_reset_request(uint32_t reason)
-{
-	if (!swhal_powered())
-		return OTA_HAL_POWER_LOST;
-	if (!reset_reason_known(reason))
-		return OTA_HAL_BAD_ARGUMENT;
-	swhal_dev.reset_pending = true;
-	swhal_dev.reset_reason = reason;
-	return OTA_OK;
-}
+/* hal_reset_request is firmware/drivers/rstmgr.c over rstmgr.c's registers. */
 
 bool swhal_reset_take(uint32_t *reason)
 {
@@ -196,6 +184,7 @@ ota_status_t swhal_reset(uint32_t reason)
 		swhal_locks_clear();
 		swhal_keys_reset(false);
 		swhal_reset_engines();
+		chip_rstmgr_started(reason);
 		return OTA_OK;
 	}
 	return OTA_HAL_BAD_ARGUMENT;

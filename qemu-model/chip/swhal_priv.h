@@ -144,6 +144,13 @@ void swhal_keys_seed(void);
 /* flash_tear.c: bytes of a torn write that land, noted for swhal_last_tear. */
 uint32_t swhal_tear_landed(bool erase, uint32_t addr, const uint8_t *src, uint32_t len);
 
+/* soc.c: each converted block's hooks on the bus (bus.h). */
+void chip_soc_wire(void);
+/* rstmgr.c: the reset manager's registers; the reason the core (re)started in ROM. */
+struct chip_block_ops;
+extern const struct chip_block_ops chip_rstmgr_ops;
+void chip_rstmgr_started(uint32_t reason);
+
 /* device.c */
 void swhal_reset_engines(void);
 int swhal_persist_generation_mark(uint32_t mark);

@@ -71,7 +71,7 @@ if [ "$nodep" -eq 0 ]; then
 else
 	bad "$nodep of ${#objs[@]} rv32 objects have no dependency file (-MMD)"
 fi
-for pair in firmware/include/hal.h:firmware/lib/tag firmware/include/hal.h:firmware/runtime/attest \
+for pair in firmware/include/hal/keymgr.h:firmware/lib/tag firmware/include/hal/mbox.h:firmware/runtime/attest \
 	libotattest/include/otattest/sha256.h:libotattest/src/core/sha256; do
 	hdr=${pair%%:*} obj=$B/rv32/${pair#*:}.o
 	if make -n -W "$hdr" B="$B" "$obj" 2>&1 | grep -q -- "-c -o $obj "; then
@@ -107,8 +107,8 @@ fi
 "$NM" -u "${objs[@]}" 2>/dev/null | awk 'NF == 2 { print $2 }' | sort -u >"$work/used"
 "$NM" --defined-only "${objs[@]}" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u >"$work/defined"
 comm -23 "$work/used" "$work/defined" >"$work/external"
-# HAL entry points are the functions hal.h declares.
-grep -oE '\bhal_[a-z0-9_]+\(' firmware/include/hal.h | tr -d '(' | sort -u >"$work/hal"
+# HAL entry points are the functions hal.h and its per-block headers declare.
+grep -ohE '\bhal_[a-z0-9_]+\(' firmware/include/hal.h firmware/include/hal/*.h | tr -d '(' | sort -u >"$work/hal"
 grep -vxFf "$work/hal" "$work/external" | grep -vE "$LIBGCC" >"$work/foreign"
 if [ -s "$work/foreign" ]; then
 	bad "symbols outside hal.h and libgcc: $(tr '\n' ' ' <"$work/foreign")"

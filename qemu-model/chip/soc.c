@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The SoC's wiring: which blocks have their behaviour behind registers
+ * (docs/hal.md, "Registers and the bus"). Blocks are converted one at a
+ * time; a block not listed here is still reached through its hal.h calls
+ * in this folder, and its registers have no effect yet.
+ */
+#include "bus.h"
+#include "swhal_priv.h"
+
+void chip_soc_wire(void)
+{
+	chip_bus_set_ops(TOP_BLOCK_RSTMGR, &chip_rstmgr_ops);
+}

@@ -150,6 +150,10 @@ void chip_soc_wire(void);
 struct chip_block_ops;
 extern const struct chip_block_ops chip_rstmgr_ops;
 void chip_rstmgr_started(uint32_t reason);
+/* entropy_src.c, rv_timer.c, rom_ctrl.c: the TRNG, the timer, the ROM digest. */
+extern const struct chip_block_ops chip_entropy_src_ops;
+extern const struct chip_block_ops chip_rv_timer_ops;
+extern const struct chip_block_ops chip_rom_ctrl_ops;
 
 /* device.c */
 void swhal_reset_engines(void);

@@ -42,11 +42,19 @@ static uint32_t rd(uint32_t addr)
 	return v;
 }
 
-/* Every register reads its reset value after power-on (wo ones read 0). */
+/*
+ * Every register reads its reset value after power-on (wo ones read 0):
+ * the bus alone, without the behaviour of the converted blocks (whose
+ * reads refresh a counter, a random word, a digest, and whose reset
+ * says why the core started).
+ */
 START_TEST(every_register_reads_its_reset_value)
 {
 	uint32_t i, r, n = 0;
 
+	for (i = 0; i < TOP_BLOCK_COUNT; i++)
+		chip_bus_set_ops((enum top_block)i, NULL);
+	chip_bus_reset();
 	for (i = 0; i < TOP_BLOCK_COUNT; i++) {
 		const struct chip_block *b = &chip_blocks[i];
 

@@ -6,10 +6,14 @@
  * is the mechanism (a store a core makes to it does what the call does).
  */
 #include <check.h>
+#include <string.h>
 
 #include "bus.h"
 #include "hal.h"
+#include "entropy_src_regs.h"
+#include "rom_ctrl_regs.h"
 #include "rstmgr_regs.h"
+#include "rv_timer_regs.h"
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_main.h"
@@ -89,6 +93,80 @@ START_TEST(no_request_without_power)
 }
 END_TEST
 
+#define ENTROPY(reg) (TOP_ENTROPY_SRC_BASE_ADDR + ENTROPY_SRC_##reg##_REG_OFFSET)
+
+/* The TRNG: words from ENTROPY_DATA; refusals leave nothing random behind. */
+START_TEST(trng_is_entropy_data)
+{
+	uint8_t a[37], b[37], zero[37] = { 0 };
+	uint32_t w1, w2;
+
+	ck_assert_uint_eq(hal_trng_fill(a, sizeof(a)), OTA_OK);
+	ck_assert_uint_eq(hal_trng_fill(b, sizeof(b)), OTA_OK);
+	ck_assert(memcmp(a, b, sizeof(a)) != 0);
+	ck_assert(memcmp(a + 32, zero, 5) != 0 || memcmp(b + 32, zero, 5) != 0);
+	ck_assert_uint_eq(hal_trng_fill(NULL, 0), OTA_OK);
+	ck_assert_uint_eq(hal_trng_fill(NULL, 4), OTA_HAL_BAD_ARGUMENT);
+	/* a core's reads */
+	w1 = rd(ENTROPY(ENTROPY_DATA));
+	w2 = rd(ENTROPY(ENTROPY_DATA));
+	ck_assert(w1 != w2 || rd(ENTROPY(ENTROPY_DATA)) != w1);
+	/* a disabled source fails its reads until re-enabled; the driver re-enables it */
+	ck_assert_uint_eq(chip_bus_write32(ENTROPY(CONF), 0), OTA_OK);
+	ck_assert_uint_eq(rd(ENTROPY(ENTROPY_DATA)), 0);
+	ck_assert_uint_eq(rd(ENTROPY(ERR_CODE)), OTA_HAL_CRYPTO_FAILED);
+	ck_assert_uint_eq(rd(ENTROPY(STATUS)), ENTROPY_SRC_STATUS_ERROR_MASK);
+	ck_assert_uint_eq(hal_trng_fill(a, sizeof(a)), OTA_OK);
+	/* no power: POWER_LOST and a buffer with nothing in it */
+	swhal_power_off();
+	memset(a, 0x5a, sizeof(a));
+	ck_assert_uint_eq(hal_trng_fill(a, sizeof(a)), OTA_HAL_POWER_LOST);
+	ck_assert_mem_eq(a, zero, sizeof(a));
+}
+END_TEST
+
+#define TIMER(reg) (TOP_RV_TIMER_BASE_ADDR + RV_TIMER_##reg##_REG_OFFSET)
+
+/* The timer: MTIME counts the 100 MHz nominal clock; LOW latches HIGH. */
+START_TEST(timer_is_mtime)
+{
+	uint64_t c0 = hal_cycles(), t0 = hal_time_ns(), c1, t1;
+	uint32_t lo, hi;
+
+	ck_assert_uint_eq(rd(TIMER(FREQ_HZ)), 100000000u);
+	while (hal_time_ns() - t0 < 2000000u)
+		;
+	c1 = hal_cycles();
+	t1 = hal_time_ns();
+	ck_assert_uint_ge(c1 - c0, 200000u - 1u);
+	ck_assert_uint_ge(t1 - t0, 2000000u - 10u);
+	ck_assert_uint_eq(t1 % 10u, 0);
+	lo = rd(TIMER(MTIME_LOW));
+	hi = rd(TIMER(MTIME_HIGH));
+	ck_assert_uint_ge((uint64_t)hi << 32 | lo, c1);
+	/* the high word stays as latched until the next low read */
+	ck_assert_uint_eq(rd(TIMER(MTIME_HIGH)), hi);
+}
+END_TEST
+
+/* The ROM identity is rom_ctrl's DIGEST, whatever ROM the chip emulates. */
+START_TEST(rom_identity_is_the_digest)
+{
+	uint8_t want[OTA_SHA256_BYTES], got[OTA_SHA256_BYTES];
+	uint32_t i;
+
+	swhal_default_rom_identity(want);
+	hal_rom_identity(got);
+	ck_assert_mem_eq(got, want, sizeof(got));
+	for (i = 0; i < sizeof(want); i++)
+		want[i] = (uint8_t)(0xa0 + i);
+	swhal_set_rom_identity(want);
+	hal_rom_identity(got);
+	ck_assert_mem_eq(got, want, sizeof(got));
+	ck_assert_uint_eq(rd(TOP_ROM_CTRL_BASE_ADDR + ROM_CTRL_DIGEST_REG_OFFSET(1)), 0xa7a6a5a4u);
+}
+END_TEST
+
 static Suite *drivers_suite(void)
 {
 	Suite *s = suite_create("drivers");
@@ -98,6 +176,12 @@ static Suite *drivers_suite(void)
 	tcase_add_test(tc, reset_request_is_the_register);
 	tcase_add_test(tc, unknown_reasons_are_refused);
 	tcase_add_test(tc, no_request_without_power);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("entropy_src, rv_timer, rom_ctrl");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, trng_is_entropy_data);
+	tcase_add_test(tc, timer_is_mtime);
+	tcase_add_test(tc, rom_identity_is_the_digest);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -28,6 +28,7 @@ PKG_OPENSSL := $(shell pkg-config --cflags --libs libcrypto 2>/dev/null || echo 
 PKG_CHECK := $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lcheck)
 PKG_SYSTEMD := $(shell pkg-config --cflags --libs libsystemd 2>/dev/null || echo -lsystemd)
 PKG_MNL := $(shell pkg-config --cflags --libs libmnl 2>/dev/null || echo -lmnl)
+PKG_UNICORN := $(shell pkg-config --cflags --libs unicorn 2>/dev/null || echo -lunicorn)
 
 # Freestanding code (libotattest core, firmware) must not use libc beyond
 # mem*/str*: it is also built for rv32imc with no libc at all. Debian's

@@ -44,3 +44,15 @@ regs-gen:
 regs-gen-check:
 	B=$(B) qemu-model/regs/check-gen.sh
 TEST_SUITES += qemu-model/regs/check-gen.sh
+
+# The emulated rv32imc core (qemu-model/core/, docs/model.md): Unicorn's
+# RISC-V CPU with the chip's memory map, register blocks as MMIO into the
+# chip's bus, ELF loading with libelf. Not in the model's boot path yet;
+# tests/unit/test_core runs an image on it.
+CORE_SRCS := $(wildcard qemu-model/core/*.c)
+CORE_A := $(B)/libcore.a
+EXTRA_CFLAGS_qemu-model_core_ := -Iqemu-model/chip
+$(CORE_A): $(CORE_SRCS:%.c=$(B)/%.o)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+ALL_TARGETS += $(CORE_A)

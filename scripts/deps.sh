@@ -18,6 +18,7 @@ packages=(
 	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
 	gcc-riscv64-unknown-elf             # rv32imc -Os size build of the firmware
 	picolibc-riscv64-unknown-elf        # <string.h> for the rv32 build (mem*/str* only)
+	libunicorn-dev                      # the emulated rv32 core (qemu-model/core, Unicorn 2.0.1); libelf-dev loads its images
 	qemu-system-x86 qemu-system-data    # the guest machine (and the ivshmem spec)
 	linux-image-amd64 linux-headers-amd64 # guest kernel + matching headers for kbuild
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 # the second kernel series the module is built and tested on (docs/kernel-abi.md)

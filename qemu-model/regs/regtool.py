@@ -11,6 +11,7 @@ writes, and nothing else may define these numbers:
   qemu-model/regs/<block>_regs.h   offsets, fields, reset values, windows
                                    (for the firmware's drivers and the chip)
   qemu-model/regs/top_regs.h       the memory map, base addresses, IRQs
+  qemu-model/regs/top_memory.ld    the memory map for the stages' linker scripts
   qemu-model/chip/regs_gen.c       the model's register tables (the bus)
   docs/registers.md                the register-map page
 
@@ -247,6 +248,15 @@ def top_header(top):
     return c_header("OTATTEST_TOP_REGS_H", "top.yaml", body)
 
 
+def linker_memory(top):
+    """The memory map as a linker script's MEMORY command (firmware/base/*.ld)."""
+    out = ["/* " + GEN_NOTE.format(src="top.yaml") + " */", "MEMORY", "{"]
+    for m in top["memories"]:
+        out.append(f"\t{m['name']} ({m['access']}) : ORIGIN = 0x{m['base']:08x}, LENGTH = 0x{m['size']:x}")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def model_tables(top):
     out = ["/* SPDX-License-Identifier: MIT */",
            "/* " + GEN_NOTE.format(src="<block>.yaml and top.yaml") + " */",
@@ -348,6 +358,7 @@ def doc(top):
 
 def outputs(top_names):
     return ([f"qemu-model/regs/{n}_regs.h" for n in top_names] + ["qemu-model/regs/top_regs.h",
+            "qemu-model/regs/top_memory.ld",
             "qemu-model/chip/regs_gen.c", "docs/registers.md"])
 
 
@@ -355,6 +366,7 @@ def generate(src):
     top = load(src)
     files = {f"qemu-model/regs/{b['name']}_regs.h": block_header(b) for b in top["blocks"]}
     files["qemu-model/regs/top_regs.h"] = top_header(top)
+    files["qemu-model/regs/top_memory.ld"] = linker_memory(top)
     files["qemu-model/chip/regs_gen.c"] = model_tables(top)
     files["docs/registers.md"] = doc(top)
     return files

@@ -14,3 +14,25 @@ rv32-objs:
 $(RV32_CHECK): $(RV32_OBJS)
 
 TEST_SUITES += $(RV32_CHECK)
+
+# An image for the emulated core (qemu-model/core): the firmware's start-up
+# code and ROM linker script (firmware/base/), the drivers of the converted
+# blocks, and tests/rv32/core_probe.c; tests/unit/test_core runs it on
+# Unicorn against the chip. Not among RV32_OBJS: an image links what the
+# objects leave open.
+CORE_PROBE := $(B)/rv32/core_probe.elf
+CORE_PROBE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/tests/rv32/core_probe.o \
+	$(B)/rv32/firmware/drivers/rom_ctrl.o $(B)/rv32/firmware/drivers/rstmgr.o \
+	$(B)/rv32/firmware/drivers/rv_timer.o $(B)/rv32/firmware/lib/rv32_libc.o
+$(B)/rv32/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(RV32_FLAGS) -MMD -MP -c -o $@ $<
+$(CORE_PROBE): $(CORE_PROBE_OBJS) firmware/base/rom.ld qemu-model/regs/top_memory.ld
+	$(RV32_CC) -march=rv32imc -mabi=ilp32 -nostdlib -nostartfiles -static -Wl,--gc-sections \
+		-Lqemu-model/regs -T firmware/base/rom.ld -o $@ $(CORE_PROBE_OBJS) -lgcc
+
+$(B)/tests/unit/test_core.o: CPPFLAGS += -DOTA_CORE_PROBE='"$(abspath $(CORE_PROBE))"' -Iqemu-model/core -Itests/rv32
+$(B)/tests/unit/test_core: $(B)/tests/unit/test_core.o $(CORE_A) $(UNIT_LINK) | $(CORE_PROBE)
+	$(CC) $(LDFLAGS) -o $@ $< $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK) \
+		$(PKG_UNICORN) -lelf
+ALL_TARGETS += $(CORE_PROBE)

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Start-up code of an rv32imc stage image: the core enters here (the
+ * image's entry point) with nothing set up. Set the global and stack
+ * pointers, clear .bss/.sbss (the firmware's RAM holds zero-initialised
+ * objects only, tests/rv32/freestanding.sh), call stage_main, and end
+ * with ecall: the board takes that environment call as the stage having
+ * returned, with stage_main's result in a0.
+ */
+	.section .text.start, "ax"
+	.global _start
+_start:
+	.option push
+	.option norelax
+	la	gp, __global_pointer$
+	.option pop
+	la	sp, __stack_top
+	la	t0, __bss_start
+	la	t1, __bss_end
+1:	bgeu	t0, t1, 2f
+	sw	zero, 0(t0)
+	addi	t0, t0, 4
+	j	1b
+2:	call	stage_main
+	ecall
+3:	j	3b

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The core (core.h) on Unicorn 2.0.1: memory regions from the generated
+ * map, every register block as MMIO into the chip's bus, ELF loading with
+ * libelf, runs that end at the start-up code's ecall (Unicorn 2.0.1
+ * reports a compressed ebreak as an invalid instruction, not to the
+ * interrupt hook).
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <unicorn/unicorn.h>
+
+#include "bus.h"
+#include "core.h"
+
+/*
+ * RISC-V exception numbers Unicorn reports to an interrupt hook: an ecall
+ * from U, S or M mode (Unicorn 2.0.1 runs the hart in U mode from reset).
+ */
+#define RISCV_EXCP_U_ECALL 8u
+#define RISCV_EXCP_M_ECALL 11u
+
+struct mmio_ctx {
+	struct core *c;
+	uint32_t base;
+};
+
+struct core {
+	uc_engine *uc;
+	uc_hook code_hook, intr_hook, bad_hook;
+	struct mmio_ctx mmio[TOP_BLOCK_COUNT];
+	struct core_result *res; /* the run in progress */
+};
+
+/* The memories the core sees as RAM or ROM (flash is mapped with the flash model). */
+static const struct {
+	enum top_memory id;
+	uint32_t perms;
+} memories[] = {
+	{ TOP_MEMORY_ROM, UC_PROT_READ | UC_PROT_EXEC },
+	{ TOP_MEMORY_SRAM, UC_PROT_ALL },
+	{ TOP_MEMORY_RET_SRAM, UC_PROT_READ | UC_PROT_WRITE },
+};
+
+static void fault(struct core *c, uint32_t addr, ota_status_t st)
+{
+	if (c->res && c->res->stop != CORE_STOP_FAULT) {
+		c->res->stop = CORE_STOP_FAULT;
+		c->res->fault = st;
+		c->res->fault_addr = addr;
+	}
+	uc_emu_stop(c->uc);
+}
+
+/* A block's status (ERR_CODE-style) is the peripheral's answer; only a bus error faults. */
+static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *user)
+{
+	struct mmio_ctx *m = user;
+	uint32_t v = 0, addr = m->base + (uint32_t)offset;
+	ota_status_t st = size == 4 ? chip_bus_read32(addr, &v) : chip_bus_read(addr, &v, size);
+
+	(void)uc;
+	if (st == OTA_HAL_BUS_ERROR)
+		fault(m->c, addr, st);
+	return v;
+}
+
+static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t value, void *user)
+{
+	struct mmio_ctx *m = user;
+	uint32_t v = (uint32_t)value, addr = m->base + (uint32_t)offset;
+	ota_status_t st = size == 4 ? chip_bus_write32(addr, v) : chip_bus_write(addr, &v, size);
+
+	(void)uc;
+	if (st == OTA_HAL_BUS_ERROR)
+		fault(m->c, addr, st);
+}
+
+static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+	struct core *c = user;
+
+	(void)uc;
+	(void)size;
+	if (!c->res)
+		return;
+	if (c->res->insns == 0)
+		c->res->first_pc = (uint32_t)address;
+	c->res->insns++;
+}
+
+static void on_intr(uc_engine *uc, uint32_t intno, void *user)
+{
+	struct core *c = user;
+	uint32_t a0 = 0, pc = 0;
+
+	uc_reg_read(uc, UC_RISCV_REG_A0, &a0);
+	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+	if (c->res) {
+		c->res->pc = pc;
+		if (intno >= RISCV_EXCP_U_ECALL && intno <= RISCV_EXCP_M_ECALL && intno != 10u) {
+			c->res->stop = CORE_STOP_RETURNED;
+			c->res->a0 = a0;
+		} else {
+			c->res->stop = CORE_STOP_FAULT;
+			c->res->uc_err = (int)intno;
+		}
+	}
+	uc_emu_stop(uc);
+}
+
+static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
+			void *user)
+{
+	struct core *c = user;
+
+	(void)uc;
+	(void)type;
+	(void)size;
+	(void)value;
+	fault(c, (uint32_t)address, 0);
+	return false;
+}
+
+int core_open(struct core **out)
+{
+	struct core *c = calloc(1, sizeof(*c));
+	uint32_t i;
+
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	if (uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &c->uc) != UC_ERR_OK)
+		goto fail;
+	for (i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
+		const struct chip_memory *m = &chip_memories[memories[i].id];
+
+		if (uc_mem_map(c->uc, m->base, m->size, memories[i].perms) != UC_ERR_OK)
+			goto fail;
+	}
+	for (i = 0; i < TOP_BLOCK_COUNT; i++) {
+		c->mmio[i].c = c;
+		c->mmio[i].base = chip_blocks[i].base;
+		if (uc_mmio_map(c->uc, chip_blocks[i].base, chip_blocks[i].size, mmio_read, &c->mmio[i],
+				mmio_write, &c->mmio[i]) != UC_ERR_OK)
+			goto fail;
+	}
+	if (uc_hook_add(c->uc, &c->code_hook, UC_HOOK_CODE, (void *)on_code, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &c->intr_hook, UC_HOOK_INTR, (void *)on_intr, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &c->bad_hook, UC_HOOK_MEM_INVALID, (void *)on_unmapped, c, 1, 0) !=
+		    UC_ERR_OK)
+		goto fail;
+	*out = c;
+	return 0;
+fail:
+	core_close(c);
+	return -EIO;
+}
+
+void core_close(struct core *c)
+{
+	if (!c)
+		return;
+	if (c->uc)
+		uc_close(c->uc);
+	free(c);
+}
+
+/* Whether [addr, addr + len) lies inside one of the loadable memories (ROM, SRAM). */
+static bool loadable(uint64_t addr, uint64_t len)
+{
+	static const enum top_memory where[] = { TOP_MEMORY_ROM, TOP_MEMORY_SRAM };
+	uint32_t i;
+
+	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		const struct chip_memory *m = &chip_memories[where[i]];
+
+		if (addr >= m->base && len <= m->size && addr - m->base <= m->size - len)
+			return true;
+	}
+	return false;
+}
+
+ota_status_t core_load_elf(struct core *c, const uint8_t *image, size_t len, uint32_t *entry)
+{
+	ota_status_t st = OTA_HAL_BAD_ARGUMENT;
+	GElf_Ehdr eh;
+	size_t n, i;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || !image || !len)
+		return st;
+	elf = elf_memory((char *)(uintptr_t)image, len);
+	if (!elf)
+		return st;
+	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS32 || !gelf_getehdr(elf, &eh) ||
+	    eh.e_machine != EM_RISCV || eh.e_type != ET_EXEC || elf_getphdrnum(elf, &n) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph))
+			goto out;
+		if (ph.p_type != PT_LOAD || ph.p_memsz == 0)
+			continue;
+		if (ph.p_filesz > ph.p_memsz || ph.p_offset > len || ph.p_filesz > len - ph.p_offset ||
+		    !loadable(ph.p_vaddr, ph.p_memsz))
+			goto out;
+		if (ph.p_filesz &&
+		    uc_mem_write(c->uc, ph.p_vaddr, image + ph.p_offset, ph.p_filesz) != UC_ERR_OK)
+			goto out;
+	}
+	*entry = (uint32_t)eh.e_entry;
+	st = OTA_OK;
+out:
+	elf_end(elf);
+	return st;
+}
+
+ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
+{
+	uc_err err;
+
+	memset(res, 0, sizeof(*res));
+	c->res = res;
+	err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns);
+	if (!res->stop) {
+		res->stop = err == UC_ERR_OK ? CORE_STOP_LIMIT : CORE_STOP_FAULT;
+		res->uc_err = (int)err;
+	}
+	if (!res->pc)
+		uc_reg_read(c->uc, UC_RISCV_REG_PC, &res->pc);
+	c->res = NULL;
+	return OTA_OK;
+}
+
+ota_status_t core_mem_read(struct core *c, uint32_t addr, void *buf, uint32_t len)
+{
+	return uc_mem_read(c->uc, addr, buf, len) == UC_ERR_OK ? OTA_OK : OTA_HAL_BAD_ARGUMENT;
+}
+
+ota_status_t core_mem_write(struct core *c, uint32_t addr, const void *buf, uint32_t len)
+{
+	return uc_mem_write(c->uc, addr, buf, len) == UC_ERR_OK ? OTA_OK : OTA_HAL_BAD_ARGUMENT;
+}

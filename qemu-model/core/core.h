@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The emulated rv32imc core (issue 26): Unicorn's RISC-V CPU (QEMU's TCG
+ * as a library, Debian's libunicorn-dev) with the chip's memory map
+ * (qemu-model/regs/top.yaml): ROM and SRAM and retention SRAM as memory,
+ * flash read-mapped, every register block as MMIO whose accesses go to
+ * the chip's bus (qemu-model/chip/bus.h), so a driver running on the core
+ * meets the same registers and rules as on the host build.
+ *
+ * Not yet in the model's boot path: today the board still calls the
+ * stages compiled for the host; tests/unit/test_core.c runs an image here.
+ */
+#ifndef OTATTEST_CORE_H
+#define OTATTEST_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <otattest/status.h>
+
+struct core;
+
+/* Why a run ended. */
+enum core_stop {
+	CORE_STOP_RETURNED = 1, /* the image's start-up code made its ecall: a0 is the result */
+	CORE_STOP_FAULT,        /* a bus error, an unmapped access, an illegal instruction */
+	CORE_STOP_LIMIT,        /* max_insns retired */
+};
+
+struct core_result {
+	enum core_stop stop;
+	uint32_t a0;            /* the stage's result (CORE_STOP_RETURNED) */
+	uint32_t pc;            /* where it stopped */
+	uint32_t first_pc;      /* the first instruction fetched */
+	uint64_t insns;         /* instructions retired */
+	uint32_t fault_addr;    /* CORE_STOP_FAULT by a register access: its address */
+	ota_status_t fault;     /* CORE_STOP_FAULT: HAL_BUS_ERROR for a register access, else 0 */
+	int uc_err;             /* CORE_STOP_FAULT otherwise: Unicorn's error (unmapped, illegal...) */
+};
+
+/* A core with the memory map, nothing loaded; 0 or a negative errno. */
+int core_open(struct core **out);
+void core_close(struct core *c);
+
+/*
+ * Load an ELF32 rv32 executable's PT_LOAD segments (file bytes, the rest
+ * zero) into ROM or SRAM; each must lie inside one of them. Its entry
+ * point in *entry. OTA_OK, or HAL_BAD_ARGUMENT for anything else (not
+ * ELF32 RISC-V, a segment outside ROM and SRAM, a truncated file).
+ */
+ota_status_t core_load_elf(struct core *c, const uint8_t *elf, size_t len, uint32_t *entry);
+
+/* Run from entry until the image returns, faults or retires max_insns. */
+ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res);
+
+/* Bytes of the core's memory (ROM, SRAM, retention SRAM), for the board and tests. */
+ota_status_t core_mem_read(struct core *c, uint32_t addr, void *buf, uint32_t len);
+ota_status_t core_mem_write(struct core *c, uint32_t addr, const void *buf, uint32_t len);
+
+#endif /* OTATTEST_CORE_H */

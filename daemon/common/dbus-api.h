@@ -20,6 +20,8 @@
 #define OTA_POLKIT_ACTION_SIGN "org.otattest.BootAttest1.sign-with-stable-key"
 /* The update agent's life-cycle methods (docs/dbus-api.md, "Updates"). */
 #define OTA_POLKIT_ACTION_INSTALL "org.otattest.BootAttest1.install-image"
+/* CheckImage, a dry run that writes nothing: its own action (an active local session holds it). */
+#define OTA_POLKIT_ACTION_CHECK "org.otattest.BootAttest1.check-image"
 #define OTA_POLKIT_ACTION_COMMIT "org.otattest.BootAttest1.commit"
 #define OTA_POLKIT_ACTION_RATCHET "org.otattest.BootAttest1.ratchet"
 #define OTA_POLKIT_ACTION_REVOKE "org.otattest.BootAttest1.revoke"
@@ -45,7 +47,7 @@
 	X("UpdateReset", OTA_POLKIT_ACTION_UPDATE, OTA_UPDATE_GROUP) \
 	X("SignWithStableKey", OTA_POLKIT_ACTION_SIGN, OTA_SIGN_GROUP) \
 	X("InstallImage", OTA_POLKIT_ACTION_INSTALL, OTA_UPDATE_GROUP) \
-	X("CheckImage", OTA_POLKIT_ACTION_INSTALL, OTA_UPDATE_GROUP) \
+	X("CheckImage", OTA_POLKIT_ACTION_CHECK, OTA_UPDATE_GROUP) \
 	X("Commit", OTA_POLKIT_ACTION_COMMIT, OTA_UPDATE_GROUP)      \
 	X("Ratchet", OTA_POLKIT_ACTION_RATCHET, OTA_UPDATE_GROUP)    \
 	X("Revoke", OTA_POLKIT_ACTION_REVOKE, OTA_UPDATE_GROUP)      \

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../common/macro.h"
 #include "ctl.h"
 
 int ctl_exit_for_class(uint32_t cls)
@@ -24,11 +25,61 @@ int ctl_fail(uint32_t cls, const char *fmt, ...)
 	return ctl_exit_for_class(cls);
 }
 
+const char *ctl_error_hint(const char *what, const char *error_name, char *buf, size_t len)
+{
+	static const struct {
+		const char *method, *action, *group;
+	} privileged[] = {
+#define OTA_X_PRIV(m, a, g) { m, a, g },
+		OTA_PRIVILEGED_METHODS(OTA_X_PRIV)
+#undef OTA_X_PRIV
+	};
+	size_t i;
+
+	if (!error_name)
+		return NULL;
+	if (!strcmp(error_name, SD_BUS_ERROR_ACCESS_DENIED) ||
+	    !strcmp(error_name, OTA_BUS_ERROR_PREFIX "AccessDenied") ||
+	    !strcmp(error_name, SD_BUS_ERROR_INTERACTIVE_AUTHORIZATION_REQUIRED)) {
+		for (i = 0; i < ELEMENTSOF(privileged); i++)
+			if (!strcmp(what, privileged[i].method)) {
+				snprintf(buf, len,
+					 "%s needs root, membership in group %s, or polkit authorization "
+					 "for %s",
+					 what, privileged[i].group, privileged[i].action);
+				return buf;
+			}
+		return NULL;
+	}
+	if (!strcmp(error_name, SD_BUS_ERROR_SERVICE_UNKNOWN) ||
+	    !strcmp(error_name, SD_BUS_ERROR_NAME_HAS_NO_OWNER)) {
+		snprintf(buf, len,
+			 "otattestd is not running and could not be started: see 'systemctl status "
+			 "otattestd' and 'journalctl -u otattestd'");
+		return buf;
+	}
+	return NULL;
+}
+
 int ctl_fail_bus(const char *what, const sd_bus_error *e, int r)
 {
+	char hint[256];
+
 	if (e && sd_bus_error_is_set(e)) {
-		fprintf(stderr, "otattestctl: %s: %s (%s)\n", what, e->message ? e->message : "failed",
-			e->name);
+		const char *h = ctl_error_hint(what, e->name, hint, sizeof(hint));
+
+		/*
+		 * A refusal says what would be allowed, not the bus's own rule
+		 * text (dbus-daemon's "Rejected send message, 2 matched rules...").
+		 */
+		if (h && strstr(h, " needs root"))
+			fprintf(stderr, "otattestctl: %s: not allowed: %s (%s)\n", what, h, e->name);
+		else if (h)
+			fprintf(stderr, "otattestctl: %s: %s (%s)\n  %s\n", what,
+				e->message ? e->message : "failed", e->name, h);
+		else
+			fprintf(stderr, "otattestctl: %s: %s (%s)\n", what, e->message ? e->message : "failed",
+				e->name);
 		return ota_dbus_error_exit_code(e->name);
 	}
 	fprintf(stderr, "otattestctl: %s: %s\n", what, strerror(r < 0 ? -r : r));
@@ -55,7 +106,9 @@ int ctl_connect(struct ctl *c)
 		r = sd_bus_open_system(&c->bus);
 	}
 	if (r < 0)
-		return ctl_fail(OTA_CLASS_UNAVAILABLE, "cannot connect to the system bus: %s", strerror(-r));
+		return ctl_fail(OTA_CLASS_UNAVAILABLE,
+				"cannot connect to the %s: %s\n  is dbus running? see 'systemctl status dbus'",
+				c->bus_address ? c->bus_address : "system bus", strerror(-r));
 	return 0;
 }
 

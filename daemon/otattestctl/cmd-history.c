@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * otattestctl history [--json] [--since TIME] [-n N]: the boots otattestd
- * has seen (Manager.GetHistory), oldest first, with each stage's path, why
- * it was not the tag path, its status and its key chain by name.
+ * otattestctl history [--json] [--all] [--since TIME] [-n N]: the boots
+ * otattestd has seen (Manager.GetHistory), oldest first, with each stage's
+ * path, why it was not the tag path, its status and its key chain by name.
+ * --all adds the records that changed within a boot (an install, a dry
+ * run, a commit pending), which are not boots.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +24,7 @@ static int read_entry(sd_bus_message *m, struct ctl_history_entry *e)
 	int r;
 
 	memset(e, 0, sizeof(*e));
+	e->boot = true; /* a daemon that does not say */
 	r = sd_bus_message_enter_container(m, 'a', "{sv}");
 	if (r <= 0)
 		return r;
@@ -38,6 +41,12 @@ static int read_entry(sd_bus_message *m, struct ctl_history_entry *e)
 			r = sd_bus_message_read(m, "v", "s", &e->device);
 		else if (!strcmp(key, "seen_usec") && !strcmp(contents, "t"))
 			r = sd_bus_message_read(m, "v", "t", &e->seen_usec);
+		else if (!strcmp(key, "boot") && !strcmp(contents, "b")) {
+			int b;
+
+			r = sd_bus_message_read(m, "v", "b", &b);
+			e->boot = b;
+		}
 		else if (!strcmp(key, "record") && !strcmp(contents, "ay")) {
 			r = sd_bus_message_enter_container(m, 'v', "ay");
 			if (r >= 0)
@@ -60,8 +69,8 @@ static int read_entry(sd_bus_message *m, struct ctl_history_entry *e)
 }
 
 /* Append one page (aa{sv}, t) to *v; pointers into reply, which must outlive v. */
-static int read_page(sd_bus_message *reply, struct ctl_history_entry **v, size_t *n, size_t *cap,
-		     uint64_t *next)
+static int read_page(sd_bus_message *reply, bool all, struct ctl_history_entry **v, size_t *n,
+		     size_t *cap, uint64_t *next)
 {
 	int r;
 
@@ -74,6 +83,8 @@ static int read_page(sd_bus_message *reply, struct ctl_history_entry **v, size_t
 		r = read_entry(reply, &e);
 		if (r <= 0)
 			break;
+		if (!all && !e.boot)
+			continue; /* a change within a boot: an install, a dry run */
 		if (*n == *cap) {
 			struct ctl_history_entry *nv;
 
@@ -98,13 +109,14 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "since", required_argument, NULL, 's' },
 		{ "lines", required_argument, NULL, 'n' },
+		{ "all", no_argument, NULL, 'a' },
 		{ 0 },
 	};
 	sd_bus_error e = SD_BUS_ERROR_NULL;
 	sd_bus_message **replies = NULL;
 	size_t n_replies = 0, cap = 0;
 	struct ctl_history_entry *v = NULL, *shown;
-	bool since_given = false;
+	bool since_given = false, all = false;
 	uint32_t count = HISTORY_DEFAULT_COUNT;
 	uint64_t since = 0;
 	bool json = c->json;
@@ -116,9 +128,10 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &now);
 	/* 0, not 1: glibc then re-reads the ordering (main parsed with "+"). */
 	optind = 0;
-	while ((o = getopt_long(argc, argv, "js:n:", opts, NULL)) >= 0) {
+	while ((o = getopt_long(argc, argv, "js:n:a", opts, NULL)) >= 0) {
 		switch (o) {
 		case 'j': json = true; break;
+		case 'a': all = true; break;
 		case 's':
 			if (ctl_parse_since(optarg, (uint64_t)now.tv_sec * 1000000u + (uint64_t)now.tv_nsec / 1000u,
 					    &since) < 0) {
@@ -144,6 +157,14 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 	r = ctl_load_names(c);
 	if (r)
 		return r;
+	if (c->device) {
+		/* A name otattestd never saw is an error, not an empty history. */
+		char path[160];
+
+		r = ctl_device_path(c, path, sizeof(path));
+		if (r)
+			return r;
+	}
 	/*
 	 * -d names one device; by default every device's boots, interleaved
 	 * in order. Page after page (GetHistory gives a bounded page and
@@ -165,7 +186,7 @@ int cmd_history(struct ctl *c, int argc, char **argv)
 			sd_bus_error_free(&e);
 			goto out;
 		}
-		r = read_page(replies[n_replies++], &v, &n, &cap, &since);
+		r = read_page(replies[n_replies++], all, &v, &n, &cap, &since);
 		if (r < 0) {
 			r = ctl_fail(OTA_CLASS_PROTOCOL, "bad reply to GetHistory: %s", strerror(-r));
 			goto out;

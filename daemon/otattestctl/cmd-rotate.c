@@ -30,6 +30,10 @@ static int on_progress(sd_bus_message *m, void *userdata, sd_bus_error *ret_erro
 		otu_json_emit(stdout, doc);
 		fflush(stdout);
 	} else if (!c->quiet) {
+		/* Said once it runs (the first progress), not before the call was allowed. */
+		if (!c->progress_shown)
+			printf("rotating boot tags...\n");
+		c->progress_shown = true;
 		printf("re-tagged %u of %u stage(s)\n", done, total);
 		fflush(stdout);
 	}
@@ -50,8 +54,6 @@ int cmd_rotate(struct ctl *c, int argc, char **argv)
 	r = ctl_device_path(c, path, sizeof(path));
 	if (r)
 		return r;
-	if (!c->json && !c->quiet)
-		printf("rotating boot tags...\n");
 	r = ctl_admin_call(c, path, "RotateTags", "RotationProgress", on_progress, c, &reply, NULL);
 	if (r)
 		return r;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* otattestctl status [DEVICE...]: every device's state and boot summary. */
+/* otattestctl status [DEVICE...]: every (or each named, or -d's) device's state and boot summary. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +30,18 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 			}
 			paths[i - 1] = strdup(path);
 		}
+	} else if (c->device) {
+		/* -d NAME: that device, as `status NAME` (it named the first one). */
+		char path[160];
+
+		r = ctl_device_path(c, path, sizeof(path));
+		if (r)
+			return r;
+		paths = calloc(2, sizeof(char *));
+		if (!paths || !(paths[0] = strdup(path))) {
+			free(paths);
+			return ctl_fail(OTA_CLASS_INTERNAL, "out of memory");
+		}
 	} else {
 		r = ctl_list_devices(c, &paths);
 		if (r)
@@ -50,13 +62,23 @@ int cmd_status(struct ctl *c, int argc, char **argv)
 			ctl_print_status(stdout, &devs[i], c->color);
 		}
 	}
-	/* Scripts can rely on the exit code: no device, or one not ready. */
+	/*
+	 * Scripts and monitoring can rely on the exit code: no device (16),
+	 * one not ready (19), else one whose last boot needs an operator
+	 * (CTL_EXIT_ATTENTION, 3), else 0.
+	 */
 	r = 0;
 	if (n == 0)
 		r = ctl_exit_for_class(OTA_CLASS_NOT_FOUND);
 	for (i = 0; i < n && !r; i++)
 		if (strcmp(devs[i].state, "ready") != 0)
 			r = ctl_exit_for_class(OTA_CLASS_UNAVAILABLE);
+	for (i = 0; i < n && !r; i++) {
+		struct ctl_attention att[CTL_ATTENTION_MAX];
+
+		if (ctl_device_attention(&devs[i], att, CTL_ATTENTION_MAX))
+			r = CTL_EXIT_ATTENTION;
+	}
 	free(devs);
 	return r;
 }

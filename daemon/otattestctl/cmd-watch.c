@@ -43,7 +43,8 @@ static const char *device_of(const char *path)
  * One simple variant value as text, and as JSON when jv is not NULL (*jv:
  * the value, or NULL for null); complex ones are skipped.
  */
-static int print_value(sd_bus_message *m, struct json_object **jv, char *text, size_t tlen)
+static int print_value(sd_bus_message *m, const char *name, struct json_object **jv, char *text,
+		       size_t tlen)
 {
 	const char *contents, *s;
 	uint32_t u;
@@ -68,7 +69,11 @@ static int print_value(sd_bus_message *m, struct json_object **jv, char *text, s
 		r = sd_bus_message_read(m, "u", &u);
 		if (r >= 0 && jv)
 			*jv = json_object_new_uint64(u);
-		snprintf(text, tlen, "%u", u);
+		{
+			char num[16];
+
+			snprintf(text, tlen, "%s", ctl_u32_property_text(name, u, num, sizeof(num)));
+		}
 		break;
 	case 't':
 		r = sd_bus_message_read(m, "t", &t);
@@ -136,7 +141,7 @@ static void properties_changed(struct watch *w, sd_bus_message *m, const char *d
 
 		if (sd_bus_message_read(m, "s", &name) < 0)
 			break;
-		if (print_value(m, changed ? &value : NULL, text, sizeof(text)) < 0) {
+		if (print_value(m, name, changed ? &value : NULL, text, sizeof(text)) < 0) {
 			json_object_put(value);
 			break;
 		}

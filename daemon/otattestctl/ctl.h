@@ -70,12 +70,19 @@ struct ctl {
 	const char *key_names_path;
 	struct otu_keynames names;
 	bool names_loaded;
+	bool progress_shown; /* a long operation's first progress line is out */
 };
 
 /* ---- exit codes: status.h's class table ---- */
 int ctl_exit_for_class(uint32_t cls);
-/* Print a bus error and return its class's exit code. */
+/*
+ * Print a bus error and return its class's exit code. A refusal of a
+ * privileged method names who may call it; otattestd missing says where to
+ * look.
+ */
 int ctl_fail_bus(const char *what, const sd_bus_error *e, int r);
+/* What to do about error_name from what (a method or a step), in buf; NULL: nothing to add. */
+const char *ctl_error_hint(const char *what, const char *error_name, char *buf, size_t len);
 /* Print a local failure and return its class's exit code. */
 int ctl_fail(uint32_t cls, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -133,6 +140,19 @@ int ctl_reset_result(struct ctl *c, const char *what, sd_bus_message *reply);
  */
 bool ctl_want_color(bool no_color, bool json, bool tty, const char *term);
 void ctl_print_status(FILE *out, const struct ctl_device *d, bool color);
+/*
+ * `status` exits with this when a device is ready but its last boot needs
+ * an operator: a tag that did not match its image, no runtime booted, a
+ * slot refused and its fallback booted (and, once the record says so, a
+ * reverted trial). Distinct from every class's code (status.h).
+ */
+#define CTL_EXIT_ATTENTION 3
+#define CTL_ATTENTION_MAX (OTA_RECORD_MAX_STAGES + 1)
+struct ctl_attention {
+	char text[128];
+};
+/* The findings of d that need an operator; how many (at most max). */
+size_t ctl_device_attention(const struct ctl_device *d, struct ctl_attention *out, size_t max);
 void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n);
 /*
  * A boot record from its bytes: validated first (ota_record_validate); a
@@ -145,6 +165,8 @@ ota_status_t ctl_print_record_json(FILE *out, const uint8_t *buf, size_t len,
 /* Copy len bytes into r and validate them (ota_record_validate). */
 ota_status_t ctl_load_record(struct ota_record *r, const uint8_t *buf, size_t len);
 const char *ctl_status_label(uint32_t status); /* "OK", "SIG_ECDSA_INVALID", "0x123456" */
+/* A u32 property's value for people: status codes by name, other numbers as they are. */
+const char *ctl_u32_property_text(const char *property, uint32_t v, char *buf, size_t len);
 
 /* ---- keys.c: key names (docs/keynames.md) ---- */
 /* Load the names once (c->names); 0 or an exit code with the file's line. */
@@ -159,6 +181,7 @@ struct json_object *ctl_key_chain_json(const uint8_t (*ids)[OTA_KEY_ID_BYTES], s
 
 /* ---- history-format.c: otattestctl history ---- */
 struct ctl_history_entry {
+	bool boot; /* the first record of a boot, not a change within one (an install) */
 	const char *device;
 	uint64_t seen_usec; /* when otattestd first saw the record, CLOCK_REALTIME */
 	const uint8_t *record;

@@ -27,6 +27,17 @@ const char *ctl_status_label(uint32_t status)
 	return buf;
 }
 
+const char *ctl_u32_property_text(const char *property, uint32_t v, char *buf, size_t len)
+{
+	/* Status codes by name, as status and record show them (1849 is OK). */
+	if (!strcmp(property, "BootStatus"))
+		return ctl_status_label(v);
+	if (!strcmp(property, "StateDetail"))
+		return v ? ctl_status_label(v) : "none";
+	snprintf(buf, len, "%u", v);
+	return buf;
+}
+
 static const char *state_color(const char *state)
 {
 	if (!strcmp(state, "ready"))
@@ -52,8 +63,9 @@ bool ctl_want_color(bool no_color, bool json, bool tty, const char *term)
 
 void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 {
+	struct ctl_attention att[CTL_ATTENTION_MAX];
 	char hex[2 * OTA_SHA256_BYTES + 1];
-	size_t i;
+	size_t i, n_att;
 
 	if (color)
 		fprintf(out, ANSI_BOLD "%s" ANSI_RESET "  %s%s" ANSI_RESET, d->name, state_color(d->state),
@@ -64,6 +76,12 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	if (d->state_detail && d->state_detail != OTA_OK)
 		fprintf(out, " (%s: %s)", ctl_status_label(d->state_detail), d->state_message);
 	fputc('\n', out);
+	/* What to do next, where the state alone does not say it. */
+	if (!strcmp(d->state, OTA_STATE_UNREACHABLE))
+		fprintf(out, "  hint: the otattest kernel driver is not loaded: modprobe otattest\n"
+			     "        (or see 'journalctl -k' for why it did not bind)\n");
+	else if (!strcmp(d->state, OTA_STATE_ABSENT))
+		fprintf(out, "  hint: the kernel no longer shows this device (unplugged or unbound)\n");
 	if (!d->record_valid) {
 		fprintf(out, "  no valid boot record\n");
 		return;
@@ -85,8 +103,17 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 		fprintf(out, "  %-16s %s%llu seen by otattestd%s\n", "tag mismatches",
 			color ? ANSI_RED : "", (unsigned long long)d->tag_mismatches,
 			color ? ANSI_RESET : "");
-	fprintf(out, "\n  %-8s %-4s %-19s %-21s %-29s %4s %5s %16s  %s\n", "STAGE", "SLOT", "PATH",
-		"WHY NOT TAG", "SCHEME", "SVN", "DEPTH", "VERIFY", "STATUS");
+	n_att = ctl_device_attention(d, att, CTL_ATTENTION_MAX);
+	for (i = 0; i < n_att; i++)
+		fprintf(out, "  %-16s %s%s%s\n", i ? "" : "attention", color ? ANSI_RED : "", att[i].text,
+			color ? ANSI_RESET : "");
+	/*
+	 * 80 columns: the table holds what tells attempts apart (stage, slot,
+	 * path, why not the tag path, SVN, status); the scheme, depth, check
+	 * time, flags and key chain go on the lines below each row.
+	 */
+	fprintf(out, "\n  %-7s %-4s %-18s %-21s %3s  %s\n", "STAGE", "SLOT", "PATH", "WHY NOT TAG", "SVN",
+		"STATUS");
 	for (i = 0; i < d->n_stages; i++) {
 		const struct ctl_stage *s = &d->stages[i];
 		const char *why = ctl_stage_path_reason(d, i);
@@ -95,37 +122,66 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 		/* "none" (the tag path, or refused before a path) and "" (an older daemon): nothing to say. */
 		if (!*why || !strcmp(why, "none"))
 			why = "-";
-		fprintf(out, "  %-8s %-4s ", s->stage, s->slot);
+		fprintf(out, "  %-7s %-4s ", s->stage, s->slot);
 		if (color)
-			fprintf(out, "%s%-19s" ANSI_RESET, !strcmp(s->path, "tag") ? ANSI_GREEN : "", s->path);
+			fprintf(out, "%s%-18s" ANSI_RESET, !strcmp(s->path, "tag") ? ANSI_GREEN : "", s->path);
 		else
-			fprintf(out, "%-19s", s->path);
+			fprintf(out, "%-18s", s->path);
 		if (color && mismatch)
 			fprintf(out, " " ANSI_RED "%-21s" ANSI_RESET, why);
 		else
 			fprintf(out, " %-21s", why);
-		fprintf(out, " %-29s %4u %5u ", s->scheme, s->svn, s->depth);
-		fprintf(out, "%9llu.%03llu ms", (unsigned long long)(s->verify_time_ns / 1000000u),
-			(unsigned long long)(s->verify_time_ns / 1000u % 1000u));
+		fprintf(out, " %3u  ", s->svn);
 		if (color && !ok)
-			fprintf(out, "  " ANSI_RED "%s" ANSI_RESET, ctl_status_label(s->status));
+			fprintf(out, ANSI_RED "%s" ANSI_RESET "\n", ctl_status_label(s->status));
 		else
-			fprintf(out, "  %s", ctl_status_label(s->status));
+			fprintf(out, "%s\n", ctl_status_label(s->status));
+		fprintf(out, "    %s, depth %u, ", s->scheme, s->depth);
+		print_ms(out, s->verify_time_ns);
 		if (s->booted)
-			fputs(" (booted)", out);
+			fputs(", booted", out);
 		if (s->fallback)
-			fputs(" (fallback)", out);
+			fputs(", fallback", out);
 		if (ctl_stage_debug(d, i))
-			fputs(" (debug)", out);
+			fputs(", debug", out);
 		fputc('\n', out);
 		/* The key chain, root first, by name (docs/keynames.md). */
 		if (s->n_keys) {
-			fprintf(out, "  %-8s %-4s keys: ", "", "");
+			fputs("    keys: ", out);
 			ctl_print_key_chain(out, (const uint8_t(*)[OTA_KEY_ID_BYTES])s->key_ids, s->n_keys,
 					    d->names);
 			fputc('\n', out);
 		}
 	}
+}
+
+/*
+ * What an operator must act on, one rule per row (otattestctl.8, EXIT
+ * STATUS; docs/dbus-api.md, "Monitoring"): `status` exits
+ * CTL_EXIT_ATTENTION when any device has one. A rule for a new finding
+ * (a reverted trial, once the record says so) is one more row.
+ */
+size_t ctl_device_attention(const struct ctl_device *d, struct ctl_attention *out, size_t max)
+{
+	size_t n = 0, i;
+
+	if (!d->record_valid)
+		return 0; /* the state says it: not ready */
+	if (d->boot_status != OTA_OK && n < max)
+		snprintf(out[n++].text, sizeof(out->text), "no runtime booted: %s",
+			 ctl_status_label(d->boot_status));
+	for (i = 0; i < d->n_stages && n < max; i++) {
+		const struct ctl_stage *s = &d->stages[i];
+
+		if (!strcmp(ctl_stage_path_reason(d, i), "tag-mismatch"))
+			snprintf(out[n++].text, sizeof(out->text),
+				 "%s slot %s: its boot tag did not match the image", s->stage, s->slot);
+		else if (s->fallback && n < max)
+			snprintf(out[n++].text, sizeof(out->text),
+				 "%s slot %s: booted as fallback, the other was refused", s->stage,
+				 s->slot);
+	}
+	return n;
 }
 
 static struct json_object *stage_json(const struct ctl_device *d, size_t i)
@@ -198,6 +254,15 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 								  d->stages[s].n_keys, d->names));
 		json_object_object_add(o, "stages", stages);
 		otu_json_add_u64(o, "tag_mismatches", d->tag_mismatches);
+		{
+			struct ctl_attention att[CTL_ATTENTION_MAX];
+			struct json_object *arr = json_object_new_array();
+			size_t k, n_att = ctl_device_attention(d, att, CTL_ATTENTION_MAX);
+
+			for (k = 0; k < n_att; k++)
+				json_object_array_add(arr, otu_json_string(att[k].text));
+			json_object_object_add(o, "attention", arr);
+		}
 	}
 	otu_json_emit(out, doc);
 }

@@ -25,10 +25,7 @@ int ctl_load_names(struct ctl *c)
 	/* The default file may be absent (no names); one asked for must exist. */
 	r = otu_keynames_load(path, !c->key_names_path, &c->names, msg, sizeof(msg));
 	if (r < 0)
-		return ctl_fail(r == -EINVAL || r == -EFBIG ? OTA_CLASS_MALFORMED
-			       : r == -ENOENT         ? OTA_CLASS_NOT_FOUND
-						      : OTA_CLASS_IO,
-				"key names: %s", msg);
+		return ctl_fail(ota_status_class(otu_keynames_load_status(r)), "key names: %s", msg);
 	c->names_loaded = true;
 	return 0;
 }

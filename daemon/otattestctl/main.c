@@ -16,7 +16,9 @@ static void help(void)
 	       "\n"
 	       "Commands:\n"
 	       "  status [DEVICE...]        state and boot summary of every (or each named)\n"
-	       "                            device; exits non-zero unless all are ready\n"
+	       "                            device; exits non-zero unless all are ready, 3\n"
+	       "                            when one needs attention (tag mismatch, failed\n"
+	       "                            boot, fallback)\n"
 	       "  record [--json|--raw]     the boot record, validated and decoded; --raw\n"
 	       "                            writes its bytes (stdout must not be a terminal)\n"
 	       "  attest [--nonce HEX] [--output FILE] [--verify --ca FILE [--policy FILE]]\n"
@@ -46,12 +48,13 @@ static void help(void)
 	       "  watch [--json] [--count N] events as they come, one line each\n"
 	       "  metrics [--output FILE]   Prometheus text for node_exporter's textfile\n"
 	       "                            collector; FILE is replaced atomically\n"
-	       "  history [--json] [--since TIME] [-n N]\n"
+	       "  history [--json] [--all] [--since TIME] [-n N]\n"
 	       "                            the boots otattestd has seen, oldest first: each\n"
 	       "                            stage's path, why not the tag path, status, keys;\n"
 	       "                            the last N (default 20, 0: all) since TIME\n"
 	       "                            (@SECONDS, -N[smhd], YYYY-MM-DD[ HH:MM[:SS]] UTC);\n"
-	       "                            every device's unless -d names one\n"
+	       "                            every device's unless -d names one; --all adds\n"
+	       "                            records changed within a boot (installs)\n"
 	       "\n"
 	       "Options:\n"
 	       "  -d, --device NAME         the device (otattestN); default: the first one\n"
@@ -68,14 +71,16 @@ static void help(void)
 	       "Privileged commands need root, membership in group " OTA_UPDATE_GROUP ",\n"
 	       "or polkit authorization (actions " OTA_POLKIT_ACTION_ROTATE ",\n"
 	       OTA_POLKIT_ACTION_UPDATE ", " OTA_POLKIT_ACTION_INSTALL ",\n"
+	       OTA_POLKIT_ACTION_CHECK ",\n"
 	       OTA_POLKIT_ACTION_COMMIT ", " OTA_POLKIT_ACTION_RATCHET ",\n"
 	       OTA_POLKIT_ACTION_REVOKE ", " OTA_POLKIT_ACTION_WARM_RESET ").\n"
 	       "\n"
 	       "Exit status:\n"
 	       "  0    success\n"
 	       "  %d    the verifier checked the evidence and a check or the policy failed\n"
-	       "  %d    usage error\n",
-	       OTA_EXIT_VERDICT_FAILED, OTA_EXIT_USAGE);
+	       "  %d    usage error\n"
+	       "  %d    status: a device is ready but needs attention\n",
+	       OTA_EXIT_VERDICT_FAILED, OTA_EXIT_USAGE, CTL_EXIT_ATTENTION);
 #define OTA_X_HELP(name, num, err, dbus, exitc) \
 	if (exitc)                              \
 		printf("  %-4d %s\n", exitc, dbus);

@@ -61,6 +61,9 @@ void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint
 	family(out, "otattest_device_up", "gauge", "1 when the device is present and ready.");
 	for (i = 0; i < n; i++)
 		dev_sample(out, "otattest_device_up", &devs[i], !strcmp(devs[i].state, "ready"));
+	/* No device at all is a device down too: one sample, no device label, for the alert. */
+	if (n == 0)
+		fputs("otattest_device_up 0\n", out);
 
 	family(out, "otattest_device_state", "gauge", "Device state: 1 for the current state.");
 	for (i = 0; i < n; i++)

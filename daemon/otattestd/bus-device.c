@@ -19,6 +19,7 @@
 
 #include "args.h"
 #include "bus-json.h"
+#include "call.h"
 #include "log.h"
 #include "manager.h"
 
@@ -401,6 +402,38 @@ static int method_get_record(sd_bus_message *msg, void *userdata, sd_bus_error *
 	return sd_bus_send(NULL, reply, NULL);
 }
 
+/*
+ * Each method that goes to the device, with its policy: the command, the
+ * lane (client.h), who may call it (polkit action and the group allowed
+ * without polkit; none: every user), whether it re-verifies images (the
+ * longer deadline) and its audit line. OTA_PRIVILEGED_METHODS (dbus-api.h)
+ * lists the same actions for the shipped policy files and the tests.
+ */
+#define PRIVILEGED(c, act, grp, mid) \
+	{ .cmd = (c), .kind = CLIENT_REQ_PRIVILEGED, .action = (act), .group = (grp), .admin_timeout = true, .audit_mid = (mid) }
+static const struct call_spec spec_attest = { .cmd = OTATTEST_CMD_ATTEST, .kind = CLIENT_REQ_ATTEST };
+static const struct call_spec spec_sign = { .cmd = OTATTEST_CMD_STABLE_SIGN, .kind = CLIENT_REQ_ATTEST,
+					    .action = OTA_POLKIT_ACTION_SIGN, .group = OTA_SIGN_GROUP };
+static const struct call_spec spec_certs = { .cmd = OTATTEST_CMD_GET_CERTS, .kind = CLIENT_REQ_PLAIN };
+static const struct call_spec spec_rotate =
+	PRIVILEGED(OTATTEST_CMD_ROTATE_TAGS, OTA_POLKIT_ACTION_ROTATE, OTA_UPDATE_GROUP, MID_ROTATION_FINISHED);
+static const struct call_spec spec_update_reset =
+	PRIVILEGED(OTATTEST_CMD_UPDATE_RESET, OTA_POLKIT_ACTION_UPDATE, OTA_UPDATE_GROUP, MID_UPDATE_RESET);
+static const struct call_spec spec_warm_reset =
+	PRIVILEGED(OTATTEST_CMD_WARM_RESET, OTA_POLKIT_ACTION_WARM_RESET, OTA_UPDATE_GROUP, MID_WARM_RESET);
+static const struct call_spec spec_install =
+	PRIVILEGED(OTATTEST_CMD_INSTALL_BEGIN, OTA_POLKIT_ACTION_INSTALL, OTA_UPDATE_GROUP, MID_IMAGE_INSTALL);
+/* A dry run writes nothing: its own action, which a local active session holds by default. */
+static const struct call_spec spec_check =
+	PRIVILEGED(OTATTEST_CMD_INSTALL_BEGIN, OTA_POLKIT_ACTION_CHECK, OTA_UPDATE_GROUP, MID_IMAGE_INSTALL);
+static const struct call_spec spec_commit =
+	PRIVILEGED(OTATTEST_CMD_COMMIT, OTA_POLKIT_ACTION_COMMIT, OTA_UPDATE_GROUP, MID_COMMIT);
+static const struct call_spec spec_ratchet =
+	PRIVILEGED(OTATTEST_CMD_RATCHET, OTA_POLKIT_ACTION_RATCHET, OTA_UPDATE_GROUP, MID_RATCHET);
+static const struct call_spec spec_revoke =
+	PRIVILEGED(OTATTEST_CMD_REVOKE, OTA_POLKIT_ACTION_REVOKE, OTA_UPDATE_GROUP, MID_REVOKE);
+#undef PRIVILEGED
+
 /* Device.Describe(): every property as one JSON object, as hostnamed's Describe. */
 static int method_describe(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
@@ -440,7 +473,7 @@ static int method_attest(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	r = read_nonce(msg, nonce, &args.nonce_len, error);
 	if (r < 0)
 		return r;
-	return call_start(msg, userdata, OTATTEST_CMD_ATTEST, &args, error);
+	return call_start(msg, userdata, &spec_attest, &args, error);
 }
 
 static int method_stable_sign(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -458,21 +491,21 @@ static int method_stable_sign(sd_bus_message *msg, void *userdata, sd_bus_error 
 		return r;
 	if (!args_check_svn(args.svn, &e))
 		return ota_bus_error_set(error, &e);
-	return call_start(msg, userdata, OTATTEST_CMD_STABLE_SIGN, &args, error);
+	return call_start(msg, userdata, &spec_sign, &args, error);
 }
 
 static int method_get_certs(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	return call_start(msg, userdata, OTATTEST_CMD_GET_CERTS, NULL, error);
+	return call_start(msg, userdata, &spec_certs, NULL, error);
 }
 
 static int method_rotate(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	return call_start(msg, userdata, OTATTEST_CMD_ROTATE_TAGS, NULL, error);
+	return call_start(msg, userdata, &spec_rotate, NULL, error);
 }
 
 /* UpdateReset(u slot) and Commit(u slot): the slot checked by check, then the call. */
-static int start_with_slot(sd_bus_message *msg, void *userdata, uint8_t cmd,
+static int start_with_slot(sd_bus_message *msg, void *userdata, const struct call_spec *spec,
 			   bool (*check)(uint32_t slot, struct ota_err *e), sd_bus_error *error)
 {
 	struct genl_args args = { .has_slot = true };
@@ -484,17 +517,17 @@ static int start_with_slot(sd_bus_message *msg, void *userdata, uint8_t cmd,
 		return r;
 	if (!check(args.slot, &e))
 		return ota_bus_error_set(error, &e);
-	return call_start(msg, userdata, cmd, &args, error);
+	return call_start(msg, userdata, spec, &args, error);
 }
 
 static int method_update_reset(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	return start_with_slot(msg, userdata, OTATTEST_CMD_UPDATE_RESET, args_check_slot, error);
+	return start_with_slot(msg, userdata, &spec_update_reset, args_check_slot, error);
 }
 
 static int method_warm_reset(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	return call_start(msg, userdata, OTATTEST_CMD_WARM_RESET, NULL, error);
+	return call_start(msg, userdata, &spec_warm_reset, NULL, error);
 }
 
 /*
@@ -515,7 +548,7 @@ static int start_install(sd_bus_message *msg, void *userdata, bool dry_run, sd_b
 		return r;
 	if (!args_parse_stage(stage, &args.stage, &e) || !args_check_slot(args.slot, &e))
 		return ota_bus_error_set(error, &e);
-	return call_start(msg, userdata, OTATTEST_CMD_INSTALL_BEGIN, &args, error);
+	return call_start(msg, userdata, dry_run ? &spec_check : &spec_install, &args, error);
 }
 
 static int method_install_image(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -530,7 +563,7 @@ static int method_check_image(sd_bus_message *msg, void *userdata, sd_bus_error 
 
 static int method_commit(sd_bus_message *msg, void *userdata, sd_bus_error *error)
 {
-	return start_with_slot(msg, userdata, OTATTEST_CMD_COMMIT, args_check_real_slot, error);
+	return start_with_slot(msg, userdata, &spec_commit, args_check_real_slot, error);
 }
 
 static int method_ratchet(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -545,7 +578,7 @@ static int method_ratchet(sd_bus_message *msg, void *userdata, sd_bus_error *err
 		return r;
 	if (!args_parse_stage(stage, &args.stage, &e) || !args_check_floor(args.floor, &e))
 		return ota_bus_error_set(error, &e);
-	return call_start(msg, userdata, OTATTEST_CMD_RATCHET, &args, error);
+	return call_start(msg, userdata, &spec_ratchet, &args, error);
 }
 
 static int method_revoke(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -562,7 +595,7 @@ static int method_revoke(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	if (!args_check_revocation(len, &e))
 		return ota_bus_error_set(error, &e);
 	args.revocation = cmd; /* call_start copies it */
-	return call_start(msg, userdata, OTATTEST_CMD_REVOKE, &args, error);
+	return call_start(msg, userdata, &spec_revoke, &args, error);
 }
 
 /* Commit, Ratchet and Revoke answer the state after the boot that served them. */

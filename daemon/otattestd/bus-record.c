@@ -132,6 +132,8 @@ int bus_append_history_entry(sd_bus_message *m, const struct history_entry *e)
 	if (r >= 0)
 		r = entry(m, "seen_usec", "t", e->seen_usec);
 	if (r >= 0)
+		r = entry(m, "boot", "b", (int)e->new_boot);
+	if (r >= 0)
 		r = entry(m, "generation", "u", rec->hdr.generation);
 	if (r >= 0)
 		r = entry(m, "boot_status", "u", rec->hdr.boot_status);

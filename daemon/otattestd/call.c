@@ -23,57 +23,6 @@
 #include "call.h"
 #include "log.h"
 
-static const struct call_spec *spec_of(uint8_t cmd)
-{
-	static const struct call_spec attest = { .kind = CLIENT_REQ_ATTEST };
-	static const struct call_spec sign = { .kind = CLIENT_REQ_ATTEST,
-					       .action = OTA_POLKIT_ACTION_SIGN,
-					       .group = OTA_SIGN_GROUP };
-	static const struct call_spec certs = { .kind = CLIENT_REQ_PLAIN };
-	static const struct call_spec rotate = { .kind = CLIENT_REQ_PRIVILEGED,
-						 .action = OTA_POLKIT_ACTION_ROTATE,
-						 .group = OTA_UPDATE_GROUP,
-						 .admin_timeout = true,
-						 .audit_mid = MID_ROTATION_FINISHED };
-	static const struct call_spec update = { .kind = CLIENT_REQ_PRIVILEGED,
-						 .action = OTA_POLKIT_ACTION_UPDATE,
-						 .group = OTA_UPDATE_GROUP,
-						 .admin_timeout = true,
-						 .audit_mid = MID_UPDATE_RESET };
-
-	static const struct call_spec warm_reset = { .kind = CLIENT_REQ_PRIVILEGED,
-						     .action = OTA_POLKIT_ACTION_WARM_RESET,
-						     .group = OTA_UPDATE_GROUP,
-						     .admin_timeout = true,
-						     .audit_mid = MID_WARM_RESET };
-
-#define UPDATE_SPEC(name, act, mid)                                                   \
-	static const struct call_spec name = { .kind = CLIENT_REQ_PRIVILEGED,         \
-					       .action = act,                         \
-					       .group = OTA_UPDATE_GROUP,             \
-					       .admin_timeout = true,                 \
-					       .audit_mid = mid }
-	UPDATE_SPEC(install, OTA_POLKIT_ACTION_INSTALL, MID_IMAGE_INSTALL);
-	UPDATE_SPEC(commit, OTA_POLKIT_ACTION_COMMIT, MID_COMMIT);
-	UPDATE_SPEC(ratchet, OTA_POLKIT_ACTION_RATCHET, MID_RATCHET);
-	UPDATE_SPEC(revoke, OTA_POLKIT_ACTION_REVOKE, MID_REVOKE);
-#undef UPDATE_SPEC
-
-	switch (cmd) {
-	case OTATTEST_CMD_ATTEST: return &attest;
-	case OTATTEST_CMD_STABLE_SIGN: return &sign;
-	case OTATTEST_CMD_GET_CERTS: return &certs;
-	case OTATTEST_CMD_ROTATE_TAGS: return &rotate;
-	case OTATTEST_CMD_UPDATE_RESET: return &update;
-	case OTATTEST_CMD_WARM_RESET: return &warm_reset;
-	case OTATTEST_CMD_INSTALL_BEGIN: return &install; /* InstallImage and CheckImage */
-	case OTATTEST_CMD_COMMIT: return &commit;
-	case OTATTEST_CMD_RATCHET: return &ratchet;
-	case OTATTEST_CMD_REVOKE: return &revoke;
-	}
-	return NULL;
-}
-
 static uint64_t now_usec(void)
 {
 	struct timespec ts;
@@ -367,10 +316,10 @@ static int refuse(struct manager *m, struct device *d, const struct log_caller *
 	return ota_bus_error_set(error, e);
 }
 
-int call_start(sd_bus_message *msg, struct device *d, uint8_t cmd, const struct genl_args *args,
-	       sd_bus_error *error)
+int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *spec,
+	       const struct genl_args *args, sd_bus_error *error)
 {
-	const struct call_spec *spec = spec_of(cmd);
+	uint8_t cmd = spec->cmd;
 	struct manager *m = d->m;
 	struct log_caller who = { .sender = sd_bus_message_get_sender(msg),
 				  .member = sd_bus_message_get_member(msg) };

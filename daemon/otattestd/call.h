@@ -11,8 +11,13 @@
 #include "log.h"
 #include "manager.h"
 
-/* What each command needs: its lane, its authorization, its deadline. */
+/*
+ * What a method needs, declared beside the method (bus-device.c), as
+ * timedated's methods each name their polkit action: the command it
+ * sends, its lane, its authorization, its deadline, its audit line.
+ */
 struct call_spec {
+	uint8_t cmd; /* OTATTEST_CMD_*: the first (or only) request */
 	enum client_kind kind;
 	const char *action; /* polkit action; NULL: every user may */
 	const char *group;  /* the group whose members may without polkit */

@@ -96,7 +96,9 @@ bool device_usable(const struct device *d, const struct manager *m, struct ota_e
 	}
 	if (!genl_available(m->genl)) {
 		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE,
-				    "%s: the otattest driver's netlink family is not registered", d->name);
+				    "%s: the otattest kernel driver is not loaded (no netlink family); "
+				    "load it: modprobe otattest",
+				    d->name);
 		return false;
 	}
 	return true;

@@ -32,8 +32,37 @@ static void entry_free(struct history_entry *e)
 }
 
 /* Keep e (its record is taken over), dropping the oldest beyond max. */
+static const uint8_t *device_id_of(const uint8_t *record)
+{
+	return ((const struct ota_record_header *)record)->device_id;
+}
+
+bool history_same_boot(const struct ota_record *a, const struct ota_record *b)
+{
+	return a->hdr.stage_count == b->hdr.stage_count &&
+	       memcmp(a->stage, b->stage, a->hdr.stage_count * sizeof(a->stage[0])) == 0;
+}
+
+/* Is e the first record of its boot: no earlier entry of its device, or one of another boot? */
+static bool starts_a_boot(const struct history *h, const struct history_entry *e)
+{
+	size_t i;
+
+	for (i = h->n; i-- > 0;) {
+		const struct history_entry *p = &h->v[i];
+
+		if (memcmp(device_id_of(p->record), device_id_of(e->record), OTA_DEVICE_ID_BYTES) != 0)
+			continue;
+		/* Both validated: their stages are whole. */
+		return !history_same_boot((const struct ota_record *)p->record,
+					  (const struct ota_record *)e->record);
+	}
+	return true;
+}
+
 static int keep(struct history *h, struct history_entry *e)
 {
+	e->new_boot = starts_a_boot(h, e);
 	if (h->n == h->max) {
 		entry_free(&h->v[0]);
 		memmove(&h->v[0], &h->v[1], (h->n - 1) * sizeof(*h->v));
@@ -248,10 +277,6 @@ void history_close(struct history *h)
 	h->n = h->cap = 0;
 }
 
-static const uint8_t *device_id_of(const uint8_t *record)
-{
-	return ((const struct ota_record_header *)record)->device_id;
-}
 
 static bool is_newest_of_its_device(const struct history *h, const void *record, uint32_t len)
 {

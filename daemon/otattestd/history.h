@@ -50,6 +50,12 @@ struct history_disk_header {
 };
 
 struct history_entry {
+	/*
+	 * The first record of its boot (its stage records differ from the
+	 * device's entry before it): not a record that changed within a boot
+	 * (an install, a dry run). Worked out as entries are kept, not stored.
+	 */
+	bool new_boot;
 	uint64_t seen_usec;
 	char device[OTA_DEVICE_NAME_MAX];
 	uint32_t len;
@@ -79,6 +85,12 @@ void history_close(struct history *h);
  */
 int history_add(struct history *h, const char *device, const void *record, uint32_t len,
 		uint64_t now_usec);
+
+/*
+ * The same boot: the same stage records (each check's time and cycles
+ * included), which a later record of one boot repeats unchanged.
+ */
+bool history_same_boot(const struct ota_record *a, const struct ota_record *b);
 
 /*
  * Walk the entries, oldest first, of device (NULL or "": every one) seen

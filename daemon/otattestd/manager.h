@@ -162,8 +162,9 @@ int bus_append_history_entry(sd_bus_message *m, const struct history_entry *e);
  * sends it and answers it when the kernel replies. Returns 1 (the reply
  * comes later) or a negative errno with error set.
  */
-int call_start(sd_bus_message *msg, struct device *d, uint8_t cmd, const struct genl_args *args,
-	       sd_bus_error *error);
+struct call_spec;
+int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *spec,
+	       const struct genl_args *args, sd_bus_error *error);
 
 /* auth.c */
 typedef void (*auth_done_fn)(void *userdata, bool allowed, const sd_bus_error *error);

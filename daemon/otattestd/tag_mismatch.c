@@ -25,12 +25,6 @@
 #include "log.h"
 #include "manager.h"
 
-static bool same_boot(const struct ota_record *a, const struct ota_record *b)
-{
-	return a->hdr.stage_count == b->hdr.stage_count &&
-	       memcmp(a->stage, b->stage, a->hdr.stage_count * sizeof(a->stage[0])) == 0;
-}
-
 static void report(struct device *d, const struct ota_record *rec, const struct ota_stage_record *s)
 {
 	char f_gen[48], f_stage[48], f_slot[32], f_kv[48], f_meas[96], f_path[64], f_status[96];
@@ -62,7 +56,7 @@ void device_report_tag_mismatches(struct device *d, const struct ota_record *old
 	uint64_t before = d->tag_mismatches;
 	uint32_t i;
 
-	if (had_old && same_boot(old, rec))
+	if (had_old && history_same_boot(old, rec))
 		return;
 	for (i = 0; i < rec->hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++)
 		if (rec->stage[i].path_reason == OTA_REASON_TAG_MISMATCH)

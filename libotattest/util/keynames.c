@@ -202,6 +202,11 @@ int otu_keynames_parse(const char *text, size_t len, struct otu_keynames *out,
 	return 0;
 }
 
+ota_status_t otu_keynames_load_status(int r)
+{
+	return r == -EINVAL || r == -EFBIG ? OTA_HOST_BAD_ARGUMENT : OTA_HOST_IO;
+}
+
 int otu_keynames_load(const char *path, bool missing_ok, struct otu_keynames *out, char *msg,
 		      size_t msg_len)
 {

@@ -150,6 +150,7 @@ static void fill_device(struct ctl_device *d, const char *name, const char *stat
 	d->tag_boot_enabled = true;
 	d->tag_key_version = 4;
 	d->boot_time_ns = 1500000000;
+	d->boot_status = OTA_OK;
 	d->n_stages = 1;
 	snprintf(d->stages[0].stage, sizeof(d->stages[0].stage), "bl0");
 	snprintf(d->stages[0].slot, sizeof(d->stages[0].slot), "a");
@@ -245,31 +246,6 @@ static void status_table_color(FILE *f, void *arg)
 	ctl_print_status(f, arg, true);
 }
 
-/*
- * Columns of the stage table: where VERIFY ends and STATUS starts in the
- * header, and where " ms" ends in the bl0 row; false when one is missing.
- * noinline: inlined into a test, gcc 12 takes the pointers into the
- * memstream buffer for dangling ones (-Wdangling-pointer false positive).
- */
-static __attribute__((noinline)) bool stage_columns(const char *table, long *verify_end,
-						     long *status_col, long *ms_end)
-{
-	const char *head = strstr(table, "  STAGE "), *row = strstr(table, "\n  bl0 ");
-	const char *v, *st, *ms;
-
-	if (!head || !row)
-		return false;
-	row++;
-	v = strstr(head, "VERIFY");
-	st = strstr(head, "STATUS");
-	ms = strstr(row, " ms  ");
-	if (!v || !st || !ms)
-		return false;
-	*verify_end = (long)(v - head) + 6;
-	*status_col = (long)(st - head);
-	*ms_end = (long)(ms - row) + 3;
-	return true;
-}
 
 START_TEST(status_table_plain_without_color)
 {
@@ -281,15 +257,32 @@ START_TEST(status_table_plain_without_color)
 	ck_assert_ptr_null(strchr(out, '\033'));
 	ck_assert_ptr_nonnull(strstr(out, "otattest0  ready\n"));
 	ck_assert_ptr_nonnull(strstr(out, "tag boot         enabled, key version 4"));
-	ck_assert_ptr_nonnull(strstr(out, "bl0      a    tag"));
-	{
-		/* The columns line up: VERIFY over the times, STATUS over the statuses. */
-		long verify_end, status_col, ms_end;
+	ck_assert_ptr_nonnull(strstr(out, "\n  bl0     a    tag                -                       3  OK\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n    , depth 0, 0.250 ms\n"));
+	ck_assert_ptr_null(strstr(out, "attention"));
+	free(out);
+}
+END_TEST
 
-		ck_assert(stage_columns(out, &verify_end, &status_col, &ms_end));
-		ck_assert_int_eq(verify_end, ms_end);
-		ck_assert_int_eq(status_col, ms_end + 2);
-	}
+/* Every line of the table within 80 columns, at the widest a row gets (it was 120). */
+START_TEST(status_table_fits_80_columns)
+{
+	struct ctl_device d;
+	char *out, *line, *save;
+
+	fill_device(&d, "otattest0", "ready");
+	snprintf(d.stages[0].stage, sizeof(d.stages[0].stage), "rom_ext");
+	snprintf(d.stages[0].path, sizeof(d.stages[0].path), "signature-retagged");
+	snprintf(d.stages[0].path_reason, sizeof(d.stages[0].path_reason), "key-version-above-max");
+	snprintf(d.stages[0].scheme, sizeof(d.stages[0].scheme), "ecdsa-p256+slh-dsa-sha2-128s");
+	d.stages[0].svn = 255;
+	d.stages[0].depth = 2;
+	d.stages[0].status = OTA_SIG_ECDSA_INVALID;
+	d.stages[0].verify_time_ns = 999999999ull; /* checks take milliseconds */
+	d.stages[0].booted = d.stages[0].fallback = d.stages[0].debug = true;
+	out = capture(status_table, &d);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		ck_assert_msg(strlen(line) <= 80, "%zu columns: '%s'", strlen(line), line);
 	free(out);
 }
 END_TEST
@@ -298,13 +291,12 @@ END_TEST
 START_TEST(status_table_reasons_debug_mismatches)
 {
 	struct ctl_device d;
-	long verify_end, status_col, ms_end;
 	char *out;
 
 	fill_device(&d, "otattest0", "ready");
 	out = capture(status_table, &d);
 	ck_assert_ptr_null(strstr(out, "tag mismatches"));
-	ck_assert_ptr_nonnull(strstr(out, "bl0      a    tag                 -                     "));
+	ck_assert_ptr_nonnull(strstr(out, "bl0     a    tag                -                     "));
 	free(out);
 
 	snprintf(d.stages[0].path, sizeof(d.stages[0].path), "signature-retagged");
@@ -313,14 +305,91 @@ START_TEST(status_table_reasons_debug_mismatches)
 	d.tag_mismatches = 2;
 	out = capture(status_table, &d);
 	ck_assert_ptr_nonnull(strstr(out, "  tag mismatches   2 seen by otattestd\n"));
-	ck_assert_ptr_nonnull(strstr(out, "bl0      a    signature-retagged  tag-mismatch          "));
-	ck_assert_ptr_nonnull(strstr(out, "OK (debug)\n"));
-	ck_assert(stage_columns(out, &verify_end, &status_col, &ms_end));
-	ck_assert_int_eq(verify_end, ms_end);
+	ck_assert_ptr_nonnull(strstr(out, "  attention        bl0 slot a: its boot tag did not match the image\n"));
+	ck_assert_ptr_nonnull(strstr(out, "bl0     a    signature-retagged tag-mismatch            3  OK\n"));
+	ck_assert_ptr_nonnull(strstr(out, ", debug\n"));
 	free(out);
 	out = capture(status_table_color, &d);
 	ck_assert_ptr_nonnull(strstr(out, "\033[1;31mtag-mismatch"));
 	ck_assert_ptr_nonnull(strstr(out, "\033[1;31m2 seen by otattestd"));
+	free(out);
+}
+END_TEST
+
+/*
+ * What `status` exits 3 for (CTL_EXIT_ATTENTION): one rule per finding; a
+ * tag-mismatch boot said "boot status OK" and exited 0.
+ */
+START_TEST(attention_rule)
+{
+	struct ctl_attention att[CTL_ATTENTION_MAX];
+	struct ctl_device d;
+
+	fill_device(&d, "otattest0", "ready");
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 0);
+	snprintf(d.stages[0].path_reason, sizeof(d.stages[0].path_reason), "tag-mismatch");
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 1);
+	ck_assert_str_eq(att[0].text, "bl0 slot a: its boot tag did not match the image");
+	snprintf(d.stages[0].path_reason, sizeof(d.stages[0].path_reason), "none");
+	d.stages[0].fallback = true;
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 1);
+	ck_assert_str_eq(att[0].text, "bl0 slot a: booted as fallback, the other was refused");
+	d.stages[0].fallback = false;
+	d.boot_status = OTA_SIG_ECDSA_INVALID;
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 1);
+	ck_assert_str_eq(att[0].text, "no runtime booted: SIG_ECDSA_INVALID");
+	/* A device without a record: its state says it (19), not this rule. */
+	d.record_valid = false;
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 0);
+}
+END_TEST
+
+/* With otattestd or the driver missing, the CLI says what to do next (it said nothing). */
+START_TEST(missing_daemon_and_driver_hints)
+{
+	struct ctl_device d;
+	char buf[256], *out;
+
+	ck_assert_ptr_nonnull(strstr(ctl_error_hint("GetDevice", SD_BUS_ERROR_SERVICE_UNKNOWN, buf, sizeof(buf)),
+				     "systemctl status otattestd"));
+	ck_assert_ptr_nonnull(strstr(ctl_error_hint("Devices", SD_BUS_ERROR_NAME_HAS_NO_OWNER, buf, sizeof(buf)),
+				     "journalctl -u otattestd"));
+	ck_assert_ptr_null(ctl_error_hint("GetDevice", OTA_BUS_ERROR_PREFIX "NoSuchDevice", buf, sizeof(buf)));
+	ck_assert_str_eq(ctl_error_hint("InstallImage", SD_BUS_ERROR_ACCESS_DENIED, buf, sizeof(buf)),
+			 "InstallImage needs root, membership in group " OTA_UPDATE_GROUP
+			 ", or polkit authorization for " OTA_POLKIT_ACTION_INSTALL);
+	fill_device(&d, "otattest0", OTA_STATE_UNREACHABLE);
+	d.record_valid = false;
+	out = capture(status_table, &d);
+	ck_assert_ptr_nonnull(strstr(out, "modprobe otattest"));
+	free(out);
+}
+END_TEST
+
+/* watch shows status codes by name (it printed BootStatus=1849). */
+START_TEST(watch_names_status_codes)
+{
+	char buf[16];
+
+	ck_assert_str_eq(ctl_u32_property_text("BootStatus", OTA_OK, buf, sizeof(buf)), "OK");
+	ck_assert_str_eq(ctl_u32_property_text("BootStatus", OTA_SIG_ECDSA_INVALID, buf, sizeof(buf)),
+			 "SIG_ECDSA_INVALID");
+	ck_assert_str_eq(ctl_u32_property_text("StateDetail", 0, buf, sizeof(buf)), "none");
+	ck_assert_str_eq(ctl_u32_property_text("Generation", 1849, buf, sizeof(buf)), "1849");
+}
+END_TEST
+
+/* With no device at all, metrics still says a device is down (it said nothing). */
+START_TEST(metrics_without_devices_says_down)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ctl_metrics_format(f, NULL, 0, 1700000000);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(out, "\notattest_device_up 0\n"));
 	free(out);
 }
 END_TEST
@@ -411,7 +480,7 @@ START_TEST(status_json_document_unchanged)
 		"\"record_valid\":true,\"device_id\":\"00ff\",\"lifecycle\":\"\",\"reset_reason\":\"\","
 		"\"epoch\":0,\"min_svn\":3,\"chain_max_svn\":0,\"floor_rom_ext\":0,\"floor_bl0\":2,"
 		"\"tag_boot_enabled\":true,\"tag_key_version\":4,\"generation\":7,"
-		"\"boot_status\":\"0x000000\",\"boot_data_counter\":0,\"boot_time_ns\":1500000000,"
+		"\"boot_status\":\"OK\",\"boot_data_counter\":0,\"boot_time_ns\":1500000000,"
 		"\"rom_identity\":\"\",\"stages\":[{\"stage\":\"bl0\",\"slot\":\"a\",\"path\":\"tag\","
 		"\"scheme\":\"\",\"status\":\"OK\",\"svn\":3,\"delegation_depth\":0,"
 		"\"tag_key_version\":0,"
@@ -420,7 +489,7 @@ START_TEST(status_json_document_unchanged)
 		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false,"
 		"\"path_reason\":\"\",\"debug\":false,"
 		"\"key_chain\":[{\"key_id\":\"4200000000000000000000000000000000000000000000000000000000000000\",\"name\":null}]}],"
-		"\"tag_mismatches\":0},"
+		"\"tag_mismatches\":0,\"attention\":[]},"
 		"{\"name\":\"otattest1\",\"state\":\"absent\",\"state_detail\":\"OK\","
 		"\"state_detail_code\":0,\"state_message\":\"\",\"record_valid\":false}]}\n";
 	struct ctl_device d[2];
@@ -454,6 +523,11 @@ static Suite *suite(void)
 	tcase_add_test(tc, metrics_exposition_format);
 	tcase_add_test(tc, metrics_label_escaping);
 	tcase_add_test(tc, status_table_plain_without_color);
+	tcase_add_test(tc, status_table_fits_80_columns);
+	tcase_add_test(tc, attention_rule);
+	tcase_add_test(tc, missing_daemon_and_driver_hints);
+	tcase_add_test(tc, watch_names_status_codes);
+	tcase_add_test(tc, metrics_without_devices_says_down);
 	tcase_add_test(tc, status_table_reasons_debug_mismatches);
 	tcase_add_test(tc, status_table_colored_on_a_terminal);
 	suite_add_tcase(s, tc);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otu/hex.h>
 
@@ -151,10 +152,10 @@ START_TEST(history_text_and_json)
 	FILE *f;
 
 	load_names();
-	v[0] = (struct ctl_history_entry){ "otattest0", 1764657601000000ull, (const uint8_t *)&r[0],
+	v[0] = (struct ctl_history_entry){ true, "otattest0", 1764657601000000ull, (const uint8_t *)&r[0],
 					   make_record(&r[0], 7, OTA_PATH_SIGNATURE_RETAGGED,
 						       OTA_REASON_STALE_KEY_VERSION, OTA_OK) };
-	v[1] = (struct ctl_history_entry){ "otattest0", 1764657662500000ull, (const uint8_t *)&r[1],
+	v[1] = (struct ctl_history_entry){ true, "otattest0", 1764657662500000ull, (const uint8_t *)&r[1],
 					   make_record(&r[1], 8, OTA_PATH_NONE, OTA_REASON_TAG_MISMATCH,
 						       OTA_SIG_ECDSA_INVALID) };
 	ck_assert_int_eq(ctl_history_check(v, 2), OTA_OK);
@@ -198,7 +199,7 @@ START_TEST(history_with_invalid_record_refused)
 	struct ctl_history_entry v;
 	uint32_t len = make_record(&r, 1, OTA_PATH_TAG, OTA_REASON_NONE, OTA_OK);
 
-	v = (struct ctl_history_entry){ "otattest0", 0, (const uint8_t *)&r, len };
+	v = (struct ctl_history_entry){ true, "otattest0", 0, (const uint8_t *)&r, len };
 	r.stage[0].path_reason = OTA_REASON_NO_TAG; /* a reason on the tag path: invalid */
 	ck_assert_int_eq(ctl_history_check(&v, 1), OTA_RECORD_BAD_FIELD);
 	v.len = len - 1;
@@ -265,6 +266,35 @@ START_TEST(since_formats)
 }
 END_TEST
 
+/*
+ * A names file that does not parse, or that cannot be read, ends
+ * otattestctl with the code otattest-verify gives for the same file
+ * (tests/tools/verify-names.sh): 10 and 22 (it said 11 and 16).
+ */
+START_TEST(bad_names_file_exits_as_verify_does)
+{
+	char dir[] = "/tmp/ctl-keys.XXXXXX", bad[64], missing[64];
+	struct ctl c;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(bad, sizeof(bad), "%s/bad", dir);
+	snprintf(missing, sizeof(missing), "%s/missing", dir);
+	f = fopen(bad, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "%s bad name\n", ID_ROOT);
+	fclose(f);
+	memset(&c, 0, sizeof(c));
+	c.key_names_path = bad;
+	ck_assert_int_eq(ctl_load_names(&c), 10);
+	memset(&c, 0, sizeof(c));
+	c.key_names_path = missing;
+	ck_assert_int_eq(ctl_load_names(&c), 22);
+	unlink(bad);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *ctl_keys_suite(void)
 {
 	Suite *s = suite_create("ctl_keys");
@@ -276,6 +306,7 @@ static Suite *ctl_keys_suite(void)
 	tcase_add_test(t, history_with_invalid_record_refused);
 	tcase_add_test(t, record_names_keys);
 	tcase_add_test(t, since_formats);
+	tcase_add_test(t, bad_names_file_exits_as_verify_does);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -1730,6 +1730,151 @@ START_TEST(properties_changed_names_only_what_changed)
 }
 END_TEST
 
+/* Read a whole file (a command's captured output) into a string. */
+static char *slurp(int fd)
+{
+	char *buf = calloc(1, 65536);
+	ssize_t n, used = 0;
+
+	ck_assert_ptr_nonnull(buf);
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf + used, 65535 - (size_t)used)) > 0)
+		used += n;
+	close(fd);
+	return buf;
+}
+
+/* Run an otattestctl command in this process, its stdout and stderr captured. */
+static int run_ctl(int (*cmd)(struct ctl *, int, char **), struct ctl *c, int argc, char **argv,
+		   char **out, char **err)
+{
+	char po[] = "/tmp/ctl-out.XXXXXX", pe[] = "/tmp/ctl-err.XXXXXX";
+	int fo = mkstemp(po), fe = mkstemp(pe), so, se, r;
+
+	ck_assert_int_ge(fo, 0);
+	ck_assert_int_ge(fe, 0);
+	unlink(po);
+	unlink(pe);
+	fflush(stdout);
+	fflush(stderr);
+	so = dup(1);
+	se = dup(2);
+	dup2(fo, 1);
+	dup2(fe, 2);
+	r = cmd(c, argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(so, 1);
+	dup2(se, 2);
+	close(so);
+	close(se);
+	*out = slurp(fo);
+	*err = slurp(fe);
+	return r;
+}
+
+/*
+ * What an operator met: status -d of a device that is not there printed
+ * otattest0 and exited 0; history -d of one never seen said "no boots
+ * recorded" and exited 0; a boot with a tag mismatch exited 0 with "boot
+ * status OK". Now: 16, 16 and 3 (CTL_EXIT_ATTENTION), the last with an
+ * attention line.
+ */
+START_TEST(ctl_exit_codes_say_what_is_wrong)
+{
+	char *argv_status[] = { "status", NULL }, *argv_history[] = { "history", NULL };
+	struct ctl c = { 0 };
+	char *out, *err;
+
+	go();
+	c.bus = client;
+	c.device = "otattest7";
+	ck_assert_int_eq(run_ctl(cmd_status, &c, 1, argv_status, &out, &err), 16);
+	ck_assert_ptr_null(strstr(out, "otattest0"));
+	free(out);
+	free(err);
+	c.device = "otattest3";
+	ck_assert_int_eq(run_ctl(cmd_history, &c, 1, argv_history, &out, &err), 16);
+	ck_assert_ptr_null(strstr(out, "no boots recorded"));
+	free(out);
+	free(err);
+	c.device = "otattest0";
+	ck_assert_int_eq(run_ctl(cmd_status, &c, 1, argv_status, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "otattest0  ready"));
+	free(out);
+	free(err);
+
+	kill(server_pid, SIGWINCH); /* a boot with a tag mismatch */
+	pump_until_generation(5);
+	c.device = NULL;
+	ck_assert_int_eq(run_ctl(cmd_status, &c, 1, argv_status, &out, &err), CTL_EXIT_ATTENTION);
+	ck_assert_ptr_nonnull(strstr(out, "  attention        bl0 slot a: its boot tag did not match the image\n"));
+	free(out);
+	free(err);
+	finish();
+}
+END_TEST
+
+/*
+ * History lists boots: a record that changed within a boot (an install,
+ * a dry run) is an entry marked "boot" false, which `history` leaves out
+ * unless --all (it showed each as a boot).
+ */
+START_TEST(history_lists_boots_not_record_changes)
+{
+	char *argv_plain[] = { "history", NULL }, *argv_all[] = { "history", "--all", NULL };
+	struct ctl c = { 0 };
+	char *out, *err;
+
+	go();
+	c.bus = client;
+	kill(server_pid, SIGURG); /* the record moves on within the boot */
+	pump_until_generation(5);
+	kill(server_pid, SIGWINCH); /* a new boot */
+	pump_until_generation(6);
+	ck_assert_int_eq(run_ctl(cmd_history, &c, 1, argv_plain, &out, &err), 0);
+	ck_assert_msg(strstr(out, "generation 5") == NULL, "a record change shown as a boot:\n%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "generation 4"));
+	ck_assert_ptr_nonnull(strstr(out, "generation 6"));
+	free(out);
+	free(err);
+	ck_assert_int_eq(run_ctl(cmd_history, &c, 2, argv_all, &out, &err), 0);
+	ck_assert_ptr_nonnull(strstr(out, "generation 5"));
+	free(out);
+	free(err);
+	finish();
+}
+END_TEST
+
+/* An unprivileged rotate says who may, and says nothing of rotating first. */
+static int nobody_rotates(sd_bus *bus)
+{
+	char *argv[] = { "rotate", NULL };
+	struct ctl c = { 0 };
+	char *out, *err;
+	int r, bad = 0;
+
+	c.bus = bus;
+	r = run_ctl(cmd_rotate, &c, 1, argv, &out, &err);
+	bad |= r != 20;
+	bad |= strstr(out, "rotating") != NULL;
+	bad |= strstr(err, "RotateTags needs root, membership in group " OTA_UPDATE_GROUP
+			   ", or polkit authorization for " OTA_POLKIT_ACTION_ROTATE) == NULL;
+	if (bad)
+		fprintf(stderr, "rotate as nobody: exit %d, stdout '%s', stderr '%s'\n", r, out, err);
+	free(out);
+	free(err);
+	return bad;
+}
+
+START_TEST(unprivileged_rotate_says_who_may)
+{
+	go();
+	as_nobody(nobody_rotates);
+	finish();
+}
+END_TEST
+
 static int nobody_privileged_denied(sd_bus *bus)
 {
 	static const uint8_t msg[16] = "0123456789abcdef";
@@ -1922,8 +2067,46 @@ static const sd_bus_vtable fake_polkit_vtable[] = {
 	SD_BUS_VTABLE_END,
 };
 
+static int image_fd(size_t len);
+
+/* nobody's call, with its error name (NULL: it succeeded) written to *err_name's buffer. */
+typedef int (*nobody_call_fn)(sd_bus *bus, sd_bus_error *e);
+
+static int nobody_rotate_call(sd_bus *bus, sd_bus_error *e)
+{
+	return sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags", e, NULL,
+				  NULL);
+}
+
+static int nobody_check_call(sd_bus *bus, sd_bus_error *e)
+{
+	int fd = image_fd(100);
+
+	return sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "CheckImage", e, NULL,
+				  "hsu", fd, "bl0", OTA_UPDATE_SLOT_OTHER);
+}
+
+static void nobody_with_polkit(nobody_call_fn call, int answer, const char *want_error,
+			       const char *want_action);
+
 /* nobody calls RotateTags; the fake authority (in this process) decides. */
 static void rotate_as_nobody_with_polkit(int answer, const char *want_error)
+{
+	nobody_with_polkit(nobody_rotate_call, answer, want_error, OTA_POLKIT_ACTION_ROTATE);
+}
+
+/* CheckImage, a dry run, asks its own action, not InstallImage's. */
+START_TEST(check_image_asks_its_own_action)
+{
+	cfg.use_polkit = true;
+	go();
+	nobody_with_polkit(nobody_check_call, 0, SD_BUS_ERROR_ACCESS_DENIED, OTA_POLKIT_ACTION_CHECK);
+	finish();
+}
+END_TEST
+
+static void nobody_with_polkit(nobody_call_fn call, int answer, const char *want_error,
+			       const char *want_action)
 {
 	sd_bus *pk;
 	pid_t pid;
@@ -1946,8 +2129,7 @@ static void rotate_as_nobody_with_polkit(int answer, const char *want_error)
 		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
 			_exit(90);
 		bus = connect_bus();
-		r = sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags", &e,
-				       NULL, NULL);
+		r = call(bus, &e);
 		if (want_error ? r >= 0 || strcmp(e.name, want_error) != 0 : r < 0)
 			_exit(91);
 		_exit(0);
@@ -1960,9 +2142,9 @@ static void rotate_as_nobody_with_polkit(int answer, const char *want_error)
 			;
 		sd_bus_wait(pk, 10000);
 	}
-	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "nobody's RotateTags with polkit=%d: %d",
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "nobody's call with polkit=%d: %d",
 		      answer, WEXITSTATUS(status));
-	ck_assert_str_eq(polkit_action, OTA_POLKIT_ACTION_ROTATE);
+	ck_assert_str_eq(polkit_action, want_action);
 	ck_assert_str_eq(polkit_subject_kind, "system-bus-name");
 	sd_bus_flush_close_unref(pk);
 }
@@ -2299,6 +2481,10 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, introspection_matches_xml);
 	tcase_add_test(tc, describe_is_json_of_every_property);
+	tcase_add_test(tc, check_image_asks_its_own_action);
+	tcase_add_test(tc, ctl_exit_codes_say_what_is_wrong);
+	tcase_add_test(tc, history_lists_boots_not_record_changes);
+	tcase_add_test(tc, unprivileged_rotate_says_who_may);
 	tcase_add_test(tc, rotation_finished_once_with_late_progress);
 	tcase_add_test(tc, properties_changed_names_only_what_changed);
 	tcase_add_test(tc, properties_and_record_from_cache);

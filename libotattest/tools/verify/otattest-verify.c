@@ -309,8 +309,7 @@ int main(int argc, char **argv)
 	if ((rc = otu_keynames_load(key_names_path ? key_names_path : OTU_KEYNAMES_PATH, !key_names_path,
 				    &key_names, why, sizeof(why))) < 0)
 		return fail_input("--key-names", key_names_path ? key_names_path : OTU_KEYNAMES_PATH,
-				  rc == -EINVAL || rc == -EFBIG ? OTA_HOST_BAD_ARGUMENT : OTA_HOST_IO,
-				  why);
+				  otu_keynames_load_status(rc), why);
 	vo_set_key_names(&key_names);
 	/* A nonce that is not one is a bad value (exit 10, as --help says), not bad usage. */
 	if (nonce_hex && ((nonce_len = otu_hex_decode(nonce_hex, nonce, sizeof(nonce))) < 0 ||

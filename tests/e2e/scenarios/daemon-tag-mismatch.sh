@@ -72,14 +72,20 @@ guest_main() {
 
 	# The device booted, on the signature path, and says why.
 	e2e_assert_eq "u 1849" "$(daemon_prop BootStatus)" "BootStatus (OTA_OK)"
-	daemon_ctl --json status >/tmp/after.json || e2e_fail "status failed"
+	# Monitoring's check: status exits 3 (attention) after a tag mismatch, 0 before.
+	daemon_expect_exit 3 "otattestctl status after a tag mismatch" sh -c \
+		"$E2E_SRC/build/otattestctl --json status >/tmp/after.json"
 	e2e_save /tmp/after.json status-after.json
+	jq -e '.devices[0].attention | length == 1 and (.[0] | test("bl0 slot a: its boot tag did not match"))' \
+		/tmp/after.json >/dev/null || e2e_fail "status --json attention: $(jq -c '.devices[0].attention' /tmp/after.json)"
 	read -r idx path reason slot <<<"$(bl0_booted /tmp/after.json)"
 	e2e_assert_eq "signature-retagged tag-mismatch a" "$path $reason $slot" "BL0 after the forged tag"
 	e2e_assert_eq 1 "$(jq '.devices[0].tag_mismatches' /tmp/after.json)" "status --json tag_mismatches"
 	e2e_assert_eq tag-mismatch "$(cat /sys/class/otattest/otattest0/stage$idx/path_reason)" "sysfs stage$idx/path_reason"
-	daemon_ctl status >/tmp/after.txt
+	daemon_ctl status >/tmp/after.txt || true
 	e2e_save /tmp/after.txt status-after.txt
+	grep -q '^  attention        bl0 slot a: its boot tag did not match the image$' /tmp/after.txt ||
+		e2e_fail "no attention line: $(cat /tmp/after.txt)"
 	grep -qE '^  bl0 +a +signature-retagged +tag-mismatch ' /tmp/after.txt ||
 		e2e_fail "the status table does not show the mismatch: $(cat /tmp/after.txt)"
 	grep -q '^  tag mismatches   1 seen by otattestd$' /tmp/after.txt || e2e_fail "no 'tag mismatches' line"
@@ -127,7 +133,7 @@ guest_main() {
 	e2e_wait_host again-done 30
 	e2e_wait_for 20 "the record of the next boot" sh -c \
 		"[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE Generation | cut -d' ' -f2)\" -gt $gen ]"
-	daemon_ctl --json status >/tmp/again.json
+	daemon_ctl --json status >/tmp/again.json || e2e_fail "status after a clean boot exits $?"
 	read -r idx path reason slot <<<"$(bl0_booted /tmp/again.json)"
 	e2e_assert_eq "tag none" "$path $reason" "BL0 the boot after"
 	e2e_assert_eq "t 0" "$(daemon_prop TagMismatches)" "TagMismatches after a clean boot"

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <otattest/status.h>
 #include <otattest/types.h>
 
 #define OTU_KEYNAMES_PATH "/etc/otattest/key-names"
@@ -62,6 +63,14 @@ int otu_keynames_parse(const char *text, size_t len, struct otu_keynames *out,
  */
 int otu_keynames_load(const char *path, bool missing_ok, struct otu_keynames *out, char *msg,
 		      size_t msg_len);
+
+/*
+ * The status a tool reports for otu_keynames_load's failure r, so that
+ * every tool exits with the same code for the same file: a file that does
+ * not parse (or is too large) is a bad argument, one that cannot be read
+ * (missing, unreadable) an I/O error.
+ */
+ota_status_t otu_keynames_load_status(int r);
 
 void otu_keynames_free(struct otu_keynames *kn);
 

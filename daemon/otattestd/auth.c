@@ -69,7 +69,7 @@ static bool bus_euid(struct manager *m, sd_bus_message *msg, uid_t *euid)
  * Whether a GetConnectionCredentials reply (a{sv}) lists gid in
  * UnixGroupIDs. A reply without that key (an old bus) lists nothing.
  */
-static bool creds_reply_has_group(sd_bus_message *reply, gid_t gid)
+bool creds_reply_has_group(sd_bus_message *reply, gid_t gid)
 {
 	bool found = false;
 	const char *key;

@@ -8,7 +8,8 @@
  * Stages types them, and the record's bytes, which a verifier validates
  * and decodes as it does GetRecord's. A page holds at most
  * HISTORY_PAGE_MAX entries; next_since_usec is the since_usec of the
- * next page, 0 when there is none.
+ * next page, 0 when there is none. Pages are rate-limited per user
+ * (clients.h, CLIENT_REQ_HISTORY).
  */
 #include <errno.h>
 #include <string.h>
@@ -29,7 +30,10 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	const char *device;
 	uint64_t since, next = 0;
 	uint32_t count, index;
+	struct client *client;
+	bool privileged = false;
 	struct ota_err e;
+	uid_t uid;
 	int r;
 
 	r = sd_bus_message_read(msg, "stu", &device, &since, &count);
@@ -41,6 +45,22 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 		return ota_bus_error_set(error, &e);
 	if (count == 0 || count > HISTORY_PAGE_MAX)
 		count = HISTORY_PAGE_MAX;
+	/*
+	 * A page is up to 64 records (about 80 KB) for a 60-byte call: each
+	 * user gets pages at a bounded rate (Busy beyond, with when to retry),
+	 * in its class's share of the client table.
+	 */
+	r = peer_identify(&m->peers, msg, &uid, &privileged);
+	if (r < 0) {
+		ota_err_set_statusf(&e, OTA_HOST_PERMISSION, "the bus would not say who is calling: %s",
+				    strerror(-r));
+		return ota_bus_error_set(error, &e);
+	}
+	if (!client_admit(&m->clients, uid, privileged ? CLIENT_CLASS_PRIVILEGED : CLIENT_CLASS_USER,
+			  CLIENT_REQ_HISTORY, call_now_usec(), &client, &e)) {
+		m->requests_refused++;
+		return ota_bus_error_set(error, &e);
+	}
 	r = sd_bus_message_new_method_return(msg, &reply);
 	if (r < 0)
 		return r;

@@ -23,7 +23,7 @@
 #include "call.h"
 #include "log.h"
 
-static uint64_t now_usec(void)
+uint64_t call_now_usec(void)
 {
 	struct timespec ts;
 
@@ -324,6 +324,7 @@ int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *sp
 	struct log_caller who = { .sender = sd_bus_message_get_sender(msg),
 				  .member = sd_bus_message_get_member(msg) };
 	struct client *client;
+	bool privileged = false;
 	struct call *c;
 	struct ota_err e;
 	int r;
@@ -332,13 +333,14 @@ int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *sp
 	assert(!args || !args->nonce || args->nonce_len <= OTA_NONCE_MAX);
 	if (!device_usable(d, m, &e))
 		return ota_bus_error_set(error, &e);
-	r = peer_uid(&m->peers, msg, &who.uid);
+	r = peer_identify(&m->peers, msg, &who.uid, &privileged);
 	if (r < 0) {
 		ota_err_set_statusf(&e, OTA_HOST_PERMISSION, "the bus would not say who is calling: %s",
 				    strerror(-r));
 		return ota_bus_error_set(error, &e);
 	}
-	if (!client_admit(&m->clients, who.uid, spec->kind, now_usec(), &client, &e))
+	if (!client_admit(&m->clients, who.uid, privileged ? CLIENT_CLASS_PRIVILEGED : CLIENT_CLASS_USER,
+			  spec->kind, call_now_usec(), &client, &e))
 		return refuse(m, d, &who, &e, error);
 
 	c = calloc(1, sizeof(*c));

@@ -26,15 +26,33 @@ struct client_limits {
 	uint32_t max_queued;     /* requests in flight per user and lane */
 	uint32_t attest_burst;   /* attestations at once */
 	uint32_t attest_per_sec; /* sustained attestations per second */
-	uint32_t max_clients;    /* users tracked at once */
+	uint32_t max_clients;    /* ordinary users tracked at once */
+	uint32_t max_privileged_clients; /* privileged users (root, the groups) tracked at once */
+	uint32_t history_burst;   /* GetHistory pages at once */
+	uint32_t history_per_sec; /* sustained GetHistory pages per second */
 };
 
-#define CLIENT_LIMITS_DEFAULT { .max_queued = 4, .attest_burst = 8, .attest_per_sec = 4, .max_clients = 256 }
+#define CLIENT_LIMITS_DEFAULT                                                                \
+	{ .max_queued = 4, .attest_burst = 8, .attest_per_sec = 4, .max_clients = 256,       \
+	  .max_privileged_clients = 32, .history_burst = 32, .history_per_sec = 8 }
+
+/*
+ * Who a user is, from the credentials the bus vouches for (peer.h): root
+ * or a member of otattest-update or otattest-sign is privileged. Each
+ * class has its own share of the table, so ordinary users, however many,
+ * never lock the update agent out.
+ */
+enum client_class {
+	CLIENT_CLASS_USER,
+	CLIENT_CLASS_PRIVILEGED,
+	CLIENT_CLASSES
+};
 
 enum client_kind {
 	CLIENT_REQ_PLAIN,      /* read lane, queue only */
 	CLIENT_REQ_ATTEST,     /* read lane, also takes an attestation token */
 	CLIENT_REQ_PRIVILEGED, /* privileged lane (rotation, update reset) */
+	CLIENT_REQ_HISTORY,    /* a GetHistory page: a history token, nothing queued, no release */
 };
 
 enum client_lane {
@@ -46,30 +64,33 @@ enum client_lane {
 struct client {
 	struct client *next;
 	uid_t uid;
+	enum client_class cls;
 	uint32_t queued[CLIENT_LANES];
 	struct token_bucket attest;
+	struct token_bucket history;
 	uint64_t refused; /* for the log and metrics */
 };
 
 struct client_table {
 	struct client_limits limits;
 	struct client *head;
-	uint32_t count;
+	uint32_t count[CLIENT_CLASSES];
 };
 
 void client_table_init(struct client_table *t, const struct client_limits *limits);
 void client_table_free(struct client_table *t);
 
 /*
- * Admit one request of `kind` from user `uid`: find or create its entry,
- * check its queue in the kind's lane and (for attestations) its bucket.
+ * Admit one request of `kind` from user `uid` of class `cls`: find or
+ * create its entry (in its class's share of the table), check its queue in
+ * the kind's lane and (for attestations, history pages) its bucket.
  * On success the request is counted and *out names the entry to release
  * later; on refusal `e` says which bound was hit (HOST_QUEUE_FULL,
  * HOST_RATE_LIMITED, or LimitExceeded for a full table) and nothing
  * changes but the bucket and the refusal count.
  */
-bool client_admit(struct client_table *t, uid_t uid, enum client_kind kind, uint64_t now_usec,
-		  struct client **out, struct ota_err *e);
+bool client_admit(struct client_table *t, uid_t uid, enum client_class cls, enum client_kind kind,
+		  uint64_t now_usec, struct client **out, struct ota_err *e);
 
 /* The request of `kind` admitted for c finished (answered or failed). */
 void client_release(struct client *c, enum client_kind kind);

@@ -163,6 +163,8 @@ int bus_append_history_entry(sd_bus_message *m, const struct history_entry *e);
  * comes later) or a negative errno with error set.
  */
 struct call_spec;
+/* CLOCK_MONOTONIC in microseconds: the clients' buckets' time. */
+uint64_t call_now_usec(void);
 int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *spec,
 	       const struct genl_args *args, sd_bus_error *error);
 

@@ -12,6 +12,7 @@
 #ifndef OTATTESTD_PEER_H
 #define OTATTESTD_PEER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -22,6 +23,7 @@
 struct peer_slot {
 	char *name; /* unique name, or NULL */
 	uid_t uid;
+	bool privileged; /* root, or in otattest-update or otattest-sign (bus credentials) */
 };
 
 struct peer_cache {
@@ -35,6 +37,16 @@ struct peer_cache {
  * not say.
  */
 int peer_uid(struct peer_cache *c, sd_bus_message *msg, uid_t *uid);
+/*
+ * The caller's uid and whether it is privileged: euid 0, or the
+ * otattest-update or otattest-sign group among the UnixGroupIDs the bus
+ * reports (GetConnectionCredentials; never /proc). Cached per unique name
+ * as the uid is. privileged may be NULL.
+ */
+int peer_identify(struct peer_cache *c, sd_bus_message *msg, uid_t *uid, bool *privileged);
+
+/* auth.c: a GetConnectionCredentials reply (a{sv}) lists gid in UnixGroupIDs. */
+bool creds_reply_has_group(sd_bus_message *reply, gid_t gid);
 
 void peer_cache_free(struct peer_cache *c);
 

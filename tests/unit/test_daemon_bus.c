@@ -1256,6 +1256,75 @@ END_TEST
  * waiting, leave room for another user (a table of connections was full
  * after the second and refused everyone with LimitExceeded).
  */
+/*
+ * Ordinary users cannot lock the update agent out: with the table's share
+ * for ordinary users full (one, here: nobody's attestation waiting on the
+ * device), root's rotation is still admitted (it was LimitExceeded).
+ */
+static int nobody_holds_a_slot(sd_bus *bus)
+{
+	sd_bus_message *call = new_attest(bus, 16);
+	int r = sd_bus_call(bus, call, 5000000, NULL, NULL);
+
+	sd_bus_message_unref(call);
+	return r < 0;
+}
+
+START_TEST(ordinary_users_cannot_fill_the_agents_share)
+{
+	sd_bus_message *reply = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	pid_t pid;
+	int status;
+
+	cfg.limits.max_clients = 1;
+	cfg.delay_usec[OTATTEST_CMD_ATTEST] = 1500000;
+	go();
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		as_nobody(nobody_holds_a_slot);
+		_exit(0);
+	}
+	usleep(400000); /* nobody's attestation waits on the (fake) device */
+	ck_assert_msg(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "RotateTags",
+					 &e, &reply, NULL) >= 0,
+		      "root's RotateTags: %s", e.message ? e.message : "");
+	sd_bus_message_unref(reply);
+	waitpid(pid, &status, 0);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	finish();
+}
+END_TEST
+
+/* GetHistory pages are rate-limited per user (there was no limit). */
+START_TEST(history_rate_limited)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	int i, ok = 0, busy = 0;
+
+	cfg.limits.history_burst = 5;
+	cfg.limits.history_per_sec = 1;
+	go();
+	for (i = 0; i < 20; i++) {
+		sd_bus_message *reply = NULL;
+
+		if (sd_bus_call_method(client, OTA_BUS_NAME, OTA_BUS_ROOT_PATH, OTA_BUS_MANAGER_IFACE,
+				       "GetHistory", &e, &reply, "stu", "", (uint64_t)0, 0u) >= 0)
+			ok++;
+		else if (sd_bus_error_has_name(&e, OTA_BUS_ERROR_PREFIX "Busy"))
+			busy++;
+		sd_bus_error_free(&e);
+		sd_bus_message_unref(reply);
+	}
+	/* Five at once, and one a second meanwhile. */
+	ck_assert_int_ge(ok, 5);
+	ck_assert_int_le(ok, 7);
+	ck_assert_int_eq(ok + busy, 20);
+	finish();
+}
+END_TEST
+
 START_TEST(connections_do_not_fill_the_table)
 {
 	struct replies rep = { 0 };
@@ -2481,6 +2550,8 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, introspection_matches_xml);
 	tcase_add_test(tc, describe_is_json_of_every_property);
+	tcase_add_test(tc, ordinary_users_cannot_fill_the_agents_share);
+	tcase_add_test(tc, history_rate_limited);
 	tcase_add_test(tc, check_image_asks_its_own_action);
 	tcase_add_test(tc, ctl_exit_codes_say_what_is_wrong);
 	tcase_add_test(tc, history_lists_boots_not_record_changes);

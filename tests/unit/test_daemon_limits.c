@@ -74,17 +74,17 @@ START_TEST(clients_queue_bound_per_user)
 	struct ota_err e;
 
 	client_table_init(&t, &lim);
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &b, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &b, &e));
 	ck_assert_ptr_eq(a, b);
-	ck_assert(!client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &c, &e));
+	ck_assert(!client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &c, &e));
 	ck_assert_uint_eq(e.status, OTA_HOST_QUEUE_FULL);
 	ck_assert_uint_eq(e.cls, OTA_CLASS_BUSY);
 	ck_assert_uint_eq(a->refused, 1);
 	/* Another user is not affected. */
-	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PLAIN, 0, &c, &e));
+	ck_assert(client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &c, &e));
 	client_release(a, CLIENT_REQ_PLAIN);
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &a, &e));
 	client_table_free(&t);
 }
 END_TEST
@@ -98,14 +98,14 @@ START_TEST(clients_privileged_lane_apart)
 	struct ota_err e;
 
 	client_table_init(&t, &lim);
-	ck_assert(client_admit(&t, 4002, CLIENT_REQ_ATTEST, 0, &a, &e));
-	ck_assert(!client_admit(&t, 4002, CLIENT_REQ_PLAIN, 0, &x, &e));
-	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
+	ck_assert(client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(!client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert(client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
 	ck_assert_ptr_eq(a, p);
-	ck_assert(!client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
+	ck_assert(!client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
 	ck_assert_uint_eq(e.status, OTA_HOST_QUEUE_FULL);
 	client_release(p, CLIENT_REQ_PRIVILEGED);
-	ck_assert(client_admit(&t, 4002, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
+	ck_assert(client_admit(&t, 4002, CLIENT_CLASS_USER, CLIENT_REQ_PRIVILEGED, 0, &p, &e));
 	client_table_free(&t);
 }
 END_TEST
@@ -118,15 +118,15 @@ START_TEST(clients_attest_rate)
 	struct ota_err e;
 
 	client_table_init(&t, &lim);
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
-	ck_assert(!client_admit(&t, 4001, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &a, &e));
+	ck_assert(!client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &a, &e));
 	ck_assert_uint_eq(e.status, OTA_HOST_RATE_LIMITED);
 	ck_assert_ptr_nonnull(strstr(e.message, "retry in 1000 ms"));
 	/* Plain and privileged requests do not spend attestation tokens. */
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PLAIN, 0, &a, &e));
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_PRIVILEGED, 0, &a, &e));
-	ck_assert(client_admit(&t, 4001, CLIENT_REQ_ATTEST, SEC, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_PRIVILEGED, 0, &a, &e));
+	ck_assert(client_admit(&t, 4001, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, SEC, &a, &e));
 	ck_assert_uint_eq(a->refused, 1);
 	client_table_free(&t);
 }
@@ -142,22 +142,72 @@ START_TEST(clients_table_bounded_and_collected)
 
 	client_table_init(&t, &lim);
 	for (uid = 0; uid < 3; uid++)
-		ck_assert(client_admit(&t, 5000 + uid, CLIENT_REQ_PLAIN, 0, &c[uid], &e));
-	ck_assert(!client_admit(&t, 5009, CLIENT_REQ_PLAIN, 0, &x, &e));
+		ck_assert(client_admit(&t, 5000 + uid, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &c[uid], &e));
+	ck_assert(!client_admit(&t, 5009, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
 	ck_assert_uint_eq(e.cls, OTA_CLASS_LIMIT);
 	/* A user already known is still served: its entry exists. */
-	ck_assert(client_admit(&t, 5001, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert(client_admit(&t, 5001, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
 	client_release(x, CLIENT_REQ_PLAIN);
 	/* Idle users are forgotten, making room. */
 	client_release(c[0], CLIENT_REQ_PLAIN);
-	ck_assert(client_admit(&t, 5009, CLIENT_REQ_PLAIN, 0, &x, &e));
-	ck_assert_uint_eq(t.count, 3);
+	ck_assert(client_admit(&t, 5009, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert_uint_eq(t.count[CLIENT_CLASS_USER], 3);
 	/* A user with a spent bucket is kept until it refills. */
 	client_release(x, CLIENT_REQ_PLAIN);
-	ck_assert(client_admit(&t, 5009, CLIENT_REQ_ATTEST, 0, &x, &e));
+	ck_assert(client_admit(&t, 5009, CLIENT_CLASS_USER, CLIENT_REQ_ATTEST, 0, &x, &e));
 	client_release(x, CLIENT_REQ_ATTEST);
 	ck_assert_uint_eq(client_table_gc(&t, 0), 0);
 	ck_assert_uint_eq(client_table_gc(&t, SEC), 1);
+	client_table_free(&t);
+}
+END_TEST
+
+/* Each privilege class has its own share: ordinary users never fill the agent's. */
+START_TEST(clients_keyed_by_privilege_class)
+{
+	struct client_limits lim = { .max_queued = 4, .attest_burst = 1, .attest_per_sec = 1,
+				     .max_clients = 3, .max_privileged_clients = 2 };
+	struct client_table t;
+	struct client *x;
+	struct ota_err e;
+	uid_t uid;
+
+	client_table_init(&t, &lim);
+	for (uid = 0; uid < 3; uid++)
+		ck_assert(client_admit(&t, 5000 + uid, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert(!client_admit(&t, 5009, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, 0, &x, &e));
+	ck_assert(client_admit(&t, 0, CLIENT_CLASS_PRIVILEGED, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
+	ck_assert(client_admit(&t, 990, CLIENT_CLASS_PRIVILEGED, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
+	/* The privileged share is bounded too. */
+	ck_assert(!client_admit(&t, 991, CLIENT_CLASS_PRIVILEGED, CLIENT_REQ_PRIVILEGED, 0, &x, &e));
+	ck_assert_uint_eq(e.cls, OTA_CLASS_LIMIT);
+	ck_assert_uint_eq(t.count[CLIENT_CLASS_USER], 3);
+	ck_assert_uint_eq(t.count[CLIENT_CLASS_PRIVILEGED], 2);
+	client_table_free(&t);
+}
+END_TEST
+
+/* History pages: a bucket per user, nothing queued. */
+START_TEST(history_pages_rate_limited)
+{
+	struct client_limits lim = { .max_queued = 1, .attest_burst = 1, .attest_per_sec = 1,
+				     .max_clients = 3, .history_burst = 3, .history_per_sec = 1 };
+	struct client_table t;
+	struct client *x;
+	struct ota_err e;
+	int i;
+
+	client_table_init(&t, &lim);
+	for (i = 0; i < 3; i++)
+		ck_assert(client_admit(&t, 5000, CLIENT_CLASS_USER, CLIENT_REQ_HISTORY, 0, &x, &e));
+	ck_assert(!client_admit(&t, 5000, CLIENT_CLASS_USER, CLIENT_REQ_HISTORY, 0, &x, &e));
+	ck_assert_uint_eq(e.status, OTA_HOST_RATE_LIMITED);
+	ck_assert_ptr_nonnull(strstr(e.message, "retry in"));
+	/* Another user has its own bucket; a second later there is one more page. */
+	ck_assert(client_admit(&t, 5001, CLIENT_CLASS_USER, CLIENT_REQ_HISTORY, 0, &x, &e));
+	ck_assert(client_admit(&t, 5000, CLIENT_CLASS_USER, CLIENT_REQ_HISTORY, SEC, &x, &e));
+	/* Nothing was queued: the plain lane is free (max_queued 1). */
+	ck_assert(client_admit(&t, 5000, CLIENT_CLASS_USER, CLIENT_REQ_PLAIN, SEC, &x, &e));
 	client_table_free(&t);
 }
 END_TEST
@@ -290,6 +340,8 @@ static Suite *suite(void)
 	tcase_add_test(tc, clients_privileged_lane_apart);
 	tcase_add_test(tc, clients_attest_rate);
 	tcase_add_test(tc, clients_table_bounded_and_collected);
+	tcase_add_test(tc, clients_keyed_by_privilege_class);
+	tcase_add_test(tc, history_pages_rate_limited);
 	tcase_add_test(tc, refusals_limited_audit_lines_kept);
 	tcase_add_test(tc, nonce_length_bounds);
 	tcase_add_test(tc, svn_and_slot_bounds);

@@ -33,6 +33,7 @@ packages=(
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests
 	prometheus-node-exporter            # e2e daemon-metrics-timer: Debian's exporter reads the shipped timer's textfile
+	libfuse3-dev fuse3                  # test_daemon_install: an install image on a FUSE file that never answers
 )
 
 missing=()

@@ -12,8 +12,9 @@
  * per device at a time: the kernel's session belongs to otattestd's
  * socket, so two of them would splice each other's chunks.
  *
- * Reading blocks the loop for as long as the file takes; only a caller
- * the daemon already authorized gets that far, and the size is bounded.
+ * The image is read off the loop (image-read.h), bounded in size and
+ * time: a file that never answers (FUSE, a hung NFS server) fails the call
+ * with Timeout while every other call is served.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,14 +24,10 @@
 
 #include "args.h"
 #include "call.h"
-
-/*
- * The most the daemon reads: a slot's worth with room (the device holds
- * an image to its own slot and RAM bounds and refuses a longer one).
- */
-#define OTA_DAEMON_IMAGE_MAX (1024u * 1024u)
+#include "image-read.h"
 
 struct install {
+	struct image_read *reading; /* while the image is read (image-read.h) */
 	uint8_t *image;
 	uint32_t length;
 	uint32_t sent; /* bytes the device acknowledged */
@@ -42,6 +39,7 @@ void install_free(struct install *in)
 {
 	if (!in)
 		return;
+	image_read_abandon(in->reading);
 	free(in->image);
 	free(in);
 }
@@ -54,65 +52,6 @@ static void install_end(struct call *c, struct ota_err *e)
 	if (e)
 		call_failed(c, e);
 	call_free(c);
-}
-
-/* Read the whole image from the call's descriptor into in. */
-static int read_image(struct call *c, struct install *in, struct ota_err *e)
-{
-	struct stat st;
-	uint8_t extra;
-	ssize_t n;
-	int fd, r;
-
-	r = sd_bus_message_rewind(c->msg, true);
-	if (r >= 0)
-		r = sd_bus_message_read(c->msg, "h", &fd);
-	if (r < 0) {
-		ota_err_set_statusf(e, OTA_HOST_INTERNAL, "cannot read the call's image descriptor: %s",
-				    strerror(-r));
-		return -EINVAL;
-	}
-	if (fstat(fd, &st) < 0) {
-		ota_err_set_statusf(e, OTA_HOST_IO, "cannot fstat the image: %s", strerror(errno));
-		return -EIO;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "the image must be a regular file");
-		return -EINVAL;
-	}
-	if (st.st_size <= 0 || (uint64_t)st.st_size > OTA_DAEMON_IMAGE_MAX) {
-		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT,
-				    "the image is %lld bytes; an image is 1 to %u bytes",
-				    (long long)st.st_size, OTA_DAEMON_IMAGE_MAX);
-		return -EINVAL;
-	}
-	in->length = (uint32_t)st.st_size;
-	in->image = malloc(in->length);
-	if (!in->image) {
-		ota_err_set_statusf(e, OTA_HOST_INTERNAL, "out of memory for a %u-byte image", in->length);
-		return -ENOMEM;
-	}
-	/* By offset: the descriptor's position is the caller's business. */
-	for (size_t done = 0; done < in->length; done += (size_t)n) {
-		n = pread(fd, in->image + done, in->length - done, (off_t)done);
-		if (n < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (n <= 0) {
-			ota_err_set_statusf(e, n < 0 ? OTA_HOST_IO : OTA_HOST_BAD_ARGUMENT,
-					    "the image ended after %zu of %u bytes%s%s", done, in->length,
-					    n < 0 ? ": " : " (it changed while read)",
-					    n < 0 ? strerror(errno) : "");
-			return -EIO;
-		}
-	}
-	n = pread(fd, &extra, 1, (off_t)in->length);
-	if (n != 0) {
-		ota_err_set_statusf(e, OTA_HOST_BAD_ARGUMENT, "the image grew while it was read");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 static void emit_progress(struct call *c)
@@ -227,10 +166,36 @@ static void on_step(void *userdata, const struct genl_result *res)
 	install_end(c, &e);
 }
 
+/* The image is in (or could not be read): open the kernel's session. */
+static void on_image(void *userdata, uint8_t *image, uint32_t len, const struct ota_err *err)
+{
+	struct call *c = userdata;
+	struct ota_err e;
+	int r;
+
+	c->install->reading = NULL; /* done: nothing left to abandon */
+	if (err) {
+		e = *err;
+		install_end(c, &e);
+		return;
+	}
+	c->install->image = image;
+	c->install->length = len;
+	c->args.has_image_length = true;
+	c->args.image_length = len;
+	c->cmd = OTATTEST_CMD_INSTALL_BEGIN;
+	r = genl_request(c->m->genl, OTATTEST_CMD_INSTALL_BEGIN, c->d->index, &c->args,
+			 c->m->admin_timeout_usec, on_step, c);
+	if (r < 0) {
+		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));
+		install_end(c, &e);
+	}
+}
+
 void install_submit(struct call *c)
 {
 	struct ota_err e;
-	int r;
+	int fd, r;
 
 	c->install = calloc(1, sizeof(*c->install));
 	if (!c->install) {
@@ -246,19 +211,20 @@ void install_submit(struct call *c)
 		install_end(c, &e);
 		return;
 	}
-	if (read_image(c, c->install, &e) < 0) {
+	r = sd_bus_message_rewind(c->msg, true);
+	if (r >= 0)
+		r = sd_bus_message_read(c->msg, "h", &fd);
+	if (r < 0) {
+		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot read the call's image descriptor: %s",
+				    strerror(-r));
 		install_end(c, &e);
 		return;
 	}
+	/* The device is this call's from now: a second install waits its turn (Busy). */
 	c->d->installing = true;
 	c->install->holds_device = true;
-	c->args.has_image_length = true;
-	c->args.image_length = c->install->length;
-	c->cmd = OTATTEST_CMD_INSTALL_BEGIN;
-	r = genl_request(c->m->genl, OTATTEST_CMD_INSTALL_BEGIN, c->d->index, &c->args,
-			 c->m->admin_timeout_usec, on_step, c);
-	if (r < 0) {
-		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));
+	if (image_read_start(c->m->event, fd,
+			     c->m->image_read_timeout_usec ?: IMAGE_READ_TIMEOUT_USEC, on_image, c,
+			     &c->install->reading, &e) < 0)
 		install_end(c, &e);
-	}
 }

@@ -16,6 +16,7 @@
 #include <otu/num.h>
 #include <systemd/sd-daemon.h>
 
+#include "image-read.h"
 #include "log.h"
 #include "manager.h"
 
@@ -173,6 +174,7 @@ int main(int argc, char **argv)
 
 	m->request_timeout_usec = 30ull * 1000000u;
 	m->admin_timeout_usec = 120ull * 1000000u;
+	m->image_read_timeout_usec = IMAGE_READ_TIMEOUT_USEC;
 	if (parse_args(argc, argv, m, &lim, &history_max) < 0)
 		return OTA_EXIT_USAGE;
 	/* systemd's StateDirectory= (otattestd.service) unless told otherwise. */

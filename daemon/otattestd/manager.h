@@ -95,6 +95,7 @@ struct manager {
 
 	uint64_t request_timeout_usec;
 	uint64_t admin_timeout_usec;
+	uint64_t image_read_timeout_usec; /* an install image's read (image-read.h); 0: the default */
 	const char *bus_address; /* NULL: the system bus */
 	const char *state_dir;   /* the boot history's home; NULL: memory only */
 	bool skip_polkit;

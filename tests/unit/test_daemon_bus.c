@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -53,6 +54,7 @@ struct fake_cfg {
 	 * order is not the order the loop reads them in.
 	 */
 	bool late_rotation_progress;
+	uint64_t image_read_timeout_usec; /* 0: the daemon's default */
 };
 
 static struct fake_cfg cfg;
@@ -490,6 +492,7 @@ static void run_server(void)
 	m.skip_polkit = !cfg.use_polkit;
 	m.request_timeout_usec = 5000000;
 	m.admin_timeout_usec = 5000000;
+	m.image_read_timeout_usec = cfg.image_read_timeout_usec;
 	client_table_init(&m.clients, &cfg.limits);
 	fake.event = m.event;
 	fake.m = &m;
@@ -2283,6 +2286,122 @@ static int call_install(sd_bus *bus, const char *method, int fd, const char *sta
 				  "hsu", fd, stage, slot);
 }
 
+/* The FUSE helper beside this test binary (daemon/build.mk builds it there). */
+static void helper_path(char *out, size_t len, const char *name)
+{
+	char self[512];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	ck_assert_int_gt(n, 0);
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	ck_assert_ptr_nonnull(slash);
+	*slash = '\0';
+	snprintf(out, len, "%s/%s", self, name);
+}
+
+struct async_reply {
+	bool done;
+	char error[128];
+};
+
+static int on_async_reply(sd_bus_message *m, void *userdata, sd_bus_error *e)
+{
+	struct async_reply *a = userdata;
+	const sd_bus_error *err = sd_bus_message_get_error(m);
+
+	a->done = true;
+	snprintf(a->error, sizeof(a->error), "%s", err && err->name ? err->name : "");
+	return 0;
+}
+
+/*
+ * An install image on a FUSE file whose reads never answer (a hung
+ * network or user-space file system): otattestd reads it off its loop,
+ * so it keeps answering other calls, and the install fails with Timeout
+ * at its deadline, leaving the device free for the next install. (It read
+ * on the loop: every call waited, until the watchdog killed it.)
+ */
+START_TEST(install_image_that_never_answers)
+{
+	char mnt[] = "/tmp/fuse-stuck.XXXXXX", helper[600], file[64];
+	struct async_reply install = { 0 };
+	sd_bus_message *call = NULL, *reply = NULL;
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	struct stat st;
+	struct timespec t0, t1;
+	pid_t fs;
+	int fd, i;
+
+	if (access("/dev/fuse", R_OK | W_OK) != 0 || geteuid() != 0) {
+		fprintf(stderr, "install_image_that_never_answers: needs root and /dev/fuse; not run\n");
+		return;
+	}
+	cfg.image_read_timeout_usec = 1500000;
+	go();
+	helper_path(helper, sizeof(helper), "fuse-stuck");
+	ck_assert_ptr_nonnull(mkdtemp(mnt));
+	fs = fork();
+	ck_assert_int_ge(fs, 0);
+	if (fs == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		execl(helper, helper, "-f", mnt, (char *)NULL);
+		_exit(127);
+	}
+	snprintf(file, sizeof(file), "%s/image", mnt);
+	for (i = 0; i < 500 && (stat(file, &st) != 0 || st.st_size != 4096); i++)
+		usleep(10000);
+	ck_assert_msg(stat(file, &st) == 0 && st.st_size == 4096, "the FUSE file system did not come up");
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+
+	ck_assert_int_ge(sd_bus_message_new_method_call(client, &call, OTA_BUS_NAME, DEV_PATH,
+							OTA_BUS_DEVICE_IFACE, "InstallImage"), 0);
+	ck_assert_int_ge(sd_bus_message_append(call, "hsu", fd, "bl0", OTA_UPDATE_SLOT_OTHER), 0);
+	ck_assert_int_ge(sd_bus_call_async(client, NULL, call, on_async_reply, &install, 20000000), 0);
+	sd_bus_message_unref(call);
+	ck_assert_int_ge(sd_bus_flush(client), 0);
+	usleep(300000); /* the read is stuck in the file system by now */
+
+	/* Served meanwhile, promptly. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ck_assert_msg(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "GetRecord", &e,
+					 &reply, NULL) >= 0,
+		      "GetRecord while an image read hangs: %s", e.message ? e.message : "");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sd_bus_message_unref(reply);
+	ck_assert_int_lt(t1.tv_sec - t0.tv_sec, 2);
+
+	for (i = 0; i < 500 && !install.done; i++) {
+		sd_bus_wait(client, 20000);
+		while (sd_bus_process(client, NULL) > 0)
+			;
+	}
+	ck_assert_msg(install.done, "no answer to the install");
+	ck_assert_str_eq(install.error, OTA_BUS_ERROR_PREFIX "Timeout");
+
+	/* The device is free again: a readable image installs. */
+	{
+		int good = image_fd(2 * 4096 + 100);
+
+		reply = NULL;
+		ck_assert_msg(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						 "InstallImage", &e, &reply, "hsu", good, "bl0",
+						 OTA_UPDATE_SLOT_OTHER) >= 0,
+			      "the next install: %s", e.message ? e.message : "");
+		sd_bus_message_unref(reply);
+		close(good);
+	}
+	close(fd);
+	kill(fs, SIGKILL);
+	waitpid(fs, NULL, 0);
+	umount2(mnt, MNT_DETACH);
+	rmdir(mnt);
+	finish();
+}
+END_TEST
+
 START_TEST(install_streams_the_image_with_progress)
 {
 	struct progress_seen seen = { .in_order = true };
@@ -2550,6 +2669,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, introspection_matches_xml);
 	tcase_add_test(tc, describe_is_json_of_every_property);
+	tcase_add_test(tc, install_image_that_never_answers);
 	tcase_add_test(tc, ordinary_users_cannot_fill_the_agents_share);
 	tcase_add_test(tc, history_rate_limited);
 	tcase_add_test(tc, check_image_asks_its_own_action);

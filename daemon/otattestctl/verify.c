@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Evidence verification through libotattest's verifier (verify.h): the
- * same checks and verdict as otattest-verify. Built without it (the
- * library absent), the commands that need it say so and fail with the
- * internal-error exit code instead of pretending.
+ * Evidence verification through libotattest's verifier (verify.h), for
+ * `attest --verify` and `verify`: the same checks and verdict as
+ * otattest-verify.
  */
 #include <stdlib.h>
 
@@ -11,7 +10,6 @@
 
 #include "ctl.h"
 
-#ifdef HAVE_OTA_VERIFY
 #include <otattest/verify.h>
 
 static const char *stage_label(uint32_t stage)
@@ -89,12 +87,3 @@ int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
 	ota_trust_free(ca);
 	return rc;
 }
-#else
-int ctl_verify_evidence(const uint8_t *ev, size_t len, const char *ca_path,
-			const uint8_t *nonce, size_t nonce_len, const char *policy_path,
-			bool json, FILE *out)
-{
-	return ctl_fail(OTA_CLASS_INTERNAL,
-			"this otattestctl was built without the libotattest verifier; use otattest-verify");
-}
-#endif

@@ -171,6 +171,22 @@ START_TEST(catalog_indexed_by_journalctl)
 		  &status);
 	ck_assert_str_eq(out, "");
 	free(out);
+	/* Every MESSAGE_ID in the code has an entry (the catalog had 1 of 15). */
+	out = run("for id in $(grep -ho 'MID_[A-Z_]* \"[0-9a-f]\\{32\\}\"' daemon/otattestd/*.h daemon/otattestd/*.c |"
+		  " grep -o '[0-9a-f]\\{32\\}' | sort -u);"
+		  " do grep -q \"^-- $id\\$\" systemd/otattest.catalog || echo \"missing $id\"; done;"
+		  " grep -ho 'MID_[A-Z_]* \"[0-9a-f]\\{32\\}\"' daemon/otattestd/*.h | wc -l",
+		  &status);
+	ck_assert_msg(strcmp(out, "15\n") == 0, "catalog: %s", out);
+	free(out);
+	/* Indexed: journalctl lists each entry under its id. */
+	out = run("d=$(mktemp -d) && mkdir -p $d/usr/lib/systemd/catalog &&"
+		  " cp systemd/otattest.catalog $d/usr/lib/systemd/catalog/ &&"
+		  " journalctl --root=$d --update-catalog 2>&1 && journalctl --root=$d --list-catalog 2>&1 |"
+		  " grep -c ' otattest'; rm -rf $d",
+		  &status);
+	ck_assert_msg(strcmp(out, "15\n") == 0, "journalctl lists: %s", out);
+	free(out);
 }
 END_TEST
 

@@ -367,6 +367,15 @@ static int on_listen(sd_event_source *src, int fd, uint32_t revents, void *userd
 	conn = unix_accept(fd);
 	if (conn < 0)
 		return 0;
+	/* The control socket powers, tampers and kills the device: its owner (or root) only. */
+	if (!unix_peer_is_owner(conn)) {
+		const char *denied = "error HOST_PERMISSION not the model's user\n";
+
+		(void)!send(conn, denied, strlen(denied), MSG_NOSIGNAL | MSG_DONTWAIT);
+		close(conn);
+		log_warn("control-refused", "reason=peer-uid");
+		return 0;
+	}
 	for (unsigned i = 0; i < CONTROL_MAX_CLIENTS && !c; i++)
 		if (m->control.client[i].fd < 0)
 			c = &m->control.client[i];
@@ -393,7 +402,7 @@ int control_start(struct model *m)
 
 	for (unsigned i = 0; i < CONTROL_MAX_CLIENTS; i++)
 		m->control.client[i].fd = -1;
-	m->control.listen_fd = unix_listen(m->opt.control_path, 8);
+	m->control.listen_fd = unix_listen_private(m->opt.control_path, 8);
 	if (m->control.listen_fd < 0)
 		return m->control.listen_fd;
 	r = sd_event_add_io(m->event, &m->control.listen_src, m->control.listen_fd, EPOLLIN,

@@ -35,7 +35,30 @@ static bool socket_alive(const struct sockaddr_un *sa)
 	return alive;
 }
 
+static int listen_mode(const char *path, int backlog, mode_t mode);
+
 int unix_listen(const char *path, int backlog)
+{
+	return listen_mode(path, backlog, 0);
+}
+
+int unix_listen_private(const char *path, int backlog)
+{
+	return listen_mode(path, backlog, 0600);
+}
+
+bool unix_peer_is_owner(int fd)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0 || len != sizeof(cred))
+		return false;
+	return cred.uid == 0 || cred.uid == geteuid();
+}
+
+/* mode 0: what the umask leaves. */
+static int listen_mode(const char *path, int backlog, mode_t mode)
 {
 	struct sockaddr_un sa;
 	struct stat st;
@@ -55,7 +78,8 @@ int unix_listen(const char *path, int backlog)
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (bind(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(fd, backlog) < 0) {
+	if (bind(fd, (const struct sockaddr *)&sa, sizeof(sa)) < 0 || (mode && chmod(path, mode) < 0) ||
+	    listen(fd, backlog) < 0) {
 		r = -errno;
 		close(fd);
 		return r;

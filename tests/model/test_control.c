@@ -89,6 +89,49 @@ START_TEST(requests_and_refusals)
 }
 END_TEST
 
+/*
+ * The control socket powers, tampers and kills the device: 0600 whatever
+ * the launcher's umask (it was the umask's), and a peer that is not the
+ * model's user (or root) is refused even when the file is opened up.
+ */
+START_TEST(control_socket_owner_only)
+{
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	ck_assert_int_eq(stat(rig.mp.control, &st), 0);
+	ck_assert_uint_eq(st.st_mode & 0777, 0600);
+	if (geteuid() != 0)
+		return; /* the peer check needs another user */
+	ck_assert_int_eq(chmod(rig.mp.control, 0666), 0);
+	ck_assert_int_eq(chmod(rig.mp.dir, 0711), 0); /* its directory too: only the peer check is left */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		char buf[256] = { 0 };
+		ssize_t n;
+		int fd;
+
+		if (setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(90);
+		fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		memcpy(sa.sun_path, rig.mp.control, strlen(rig.mp.control));
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+			_exit(91);
+		(void)!write(fd, "status\n", 7);
+		n = read(fd, buf, sizeof(buf) - 1);
+		_exit(n > 0 && strncmp(buf, "error HOST_PERMISSION", 21) == 0 ? 0 : 92);
+	}
+	waitpid(pid, &status, 0);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "another user's control request: %d",
+		      WEXITSTATUS(status));
+	/* The owner is still served. */
+	expect_reply("status", "ok state=");
+}
+END_TEST
+
 START_TEST(many_requests_on_one_connection)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -489,6 +532,7 @@ static Suite *control_suite(void)
 	tcase_set_timeout(proto, 60);
 	tcase_add_test(proto, requests_and_refusals);
 	tcase_add_test(proto, many_requests_on_one_connection);
+	tcase_add_test(proto, control_socket_owner_only);
 	tcase_add_test(proto, ctl_client_exit_codes_and_json);
 	tcase_add_test(proto, help_documents_everything);
 	tcase_add_test(proto, log_level_filters_lines);

@@ -33,7 +33,8 @@ packages=(
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests
 	prometheus-node-exporter            # e2e daemon-metrics-timer: Debian's exporter reads the shipped timer's textfile
-	libfuse3-dev fuse3                  # test_daemon_install: an install image on a FUSE file that never answers
+	libfuse3-dev fuse3                  # test_daemon_bus: an install image on a FUSE file that never answers
+	prometheus                          # promtool checks and tests the shipped alert rules (tests/tools/prometheus-rules.sh)
 )
 
 missing=()

@@ -52,6 +52,8 @@ install-systemd: $(SYSTEMD_UNIT) $(METRICS_UNIT)
 	install -D -m 0644 systemd/otattestd.socket $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.socket
 	install -D -m 0644 systemd/otattest.sysusers $(DESTDIR)$(SYSUSERSDIR)/otattest.conf
 	install -D -m 0644 systemd/otattest.catalog $(DESTDIR)$(SYSTEMD_CATALOGDIR)/otattest.catalog
+	install -D -m 0644 systemd/otattest-alerts.yml \
+		$(DESTDIR)$(PREFIX)/share/otattest/prometheus/otattest-alerts.yml
 	install -D -m 0644 systemd/99-otattest.rules $(DESTDIR)$(UDEVRULESDIR)/99-otattest.rules
 	install -D -m 0644 systemd/org.otattest.BootAttest1.conf \
 		$(DESTDIR)$(DBUS_SYSTEM_CONFDIR)/org.otattest.BootAttest1.conf

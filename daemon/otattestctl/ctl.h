@@ -149,6 +149,7 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color);
 #define CTL_EXIT_ATTENTION 3
 #define CTL_ATTENTION_MAX (OTA_RECORD_MAX_STAGES + 1)
 struct ctl_attention {
+	const char *kind; /* "tag-mismatch", "boot-failed", "fallback": the metric's label */
 	char text[128];
 };
 /* The findings of d that need an operator; how many (at most max). */

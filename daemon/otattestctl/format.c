@@ -167,19 +167,24 @@ size_t ctl_device_attention(const struct ctl_device *d, struct ctl_attention *ou
 
 	if (!d->record_valid)
 		return 0; /* the state says it: not ready */
-	if (d->boot_status != OTA_OK && n < max)
+	if (d->boot_status != OTA_OK && n < max) {
+		out[n].kind = "boot-failed";
 		snprintf(out[n++].text, sizeof(out->text), "no runtime booted: %s",
 			 ctl_status_label(d->boot_status));
+	}
 	for (i = 0; i < d->n_stages && n < max; i++) {
 		const struct ctl_stage *s = &d->stages[i];
 
-		if (!strcmp(ctl_stage_path_reason(d, i), "tag-mismatch"))
+		if (!strcmp(ctl_stage_path_reason(d, i), "tag-mismatch")) {
+			out[n].kind = "tag-mismatch";
 			snprintf(out[n++].text, sizeof(out->text),
 				 "%s slot %s: its boot tag did not match the image", s->stage, s->slot);
-		else if (s->fallback && n < max)
+		} else if (s->fallback) {
+			out[n].kind = "fallback";
 			snprintf(out[n++].text, sizeof(out->text),
 				 "%s slot %s: booted as fallback, the other was refused", s->stage,
 				 s->slot);
+		}
 	}
 	return n;
 }

@@ -91,6 +91,22 @@ void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint
 		   devs[i].boot_status == OTA_OK)
 #undef DEV_FAMILY
 
+	/* What `otattestctl status` exits 3 for, one sample per finding (the alert rules' input). */
+	family(out, "otattest_attention", "gauge",
+	       "1 for each finding of the last boot an operator must act on (otattestctl status exits 3).");
+	for (i = 0; i < n; i++) {
+		struct ctl_attention att[CTL_ATTENTION_MAX];
+		size_t a, n_att = ctl_device_attention(&devs[i], att, CTL_ATTENTION_MAX);
+
+		for (a = 0; a < n_att; a++) {
+			fputs("otattest_attention{device=\"", out);
+			label(out, devs[i].name);
+			fputs("\",finding=\"", out);
+			label(out, att[a].kind);
+			fputs("\"} 1\n", out);
+		}
+	}
+
 	family(out, "otattest_svn_floor", "gauge", "Effective anti-rollback floor per stage.");
 	for (i = 0; i < n; i++) {
 		if (!devs[i].record_valid)

@@ -28,5 +28,6 @@ TEST_SUITES += tests/tools/verify-names.sh
 tests/tools/man-pages.sh: $(OTA_VERIFY) $(OTATTESTCTL)
 TEST_SUITES += tests/tools/man-pages.sh
 TEST_SUITES += tests/tools/install.sh
+TEST_SUITES += tests/tools/prometheus-rules.sh
 tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 TEST_SUITES += tests/tools/demo.sh

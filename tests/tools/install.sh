@@ -30,7 +30,7 @@ expected=(
 	lib/libotattest.so lib/libotattest.so.1 lib/libotattest.so.1.0 lib/pkgconfig/otattest.pc
 	lib/systemd/system/otattestd.service lib/systemd/system/otattestd.socket lib/sysusers.d/otattest.conf
 	lib/systemd/system/otattest-metrics.service lib/systemd/system/otattest-metrics.timer
-	lib/systemd/catalog/otattest.catalog
+	lib/systemd/catalog/otattest.catalog share/otattest/prometheus/otattest-alerts.yml
 	lib/udev/rules.d/99-otattest.rules
 	share/dbus-1/system.d/org.otattest.BootAttest1.conf
 	share/dbus-1/system-services/org.otattest.BootAttest1.service

@@ -187,6 +187,7 @@ START_TEST(metrics_exposition_format)
 	out = capture(metrics, &a);
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_up{device=\"otattest0\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_up{device=\"otattest1\"} 0\n"));
+	ck_assert_ptr_nonnull(strstr(out, "otattest_attention{device=\"otattest0\",finding=\"tag-mismatch\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_device_state{device=\"otattest1\",state=\"absent\"} 1\n"));
 	ck_assert_ptr_nonnull(strstr(out, "otattest_tag_key_version{device=\"otattest0\"} 4\n"));
 	ck_assert_ptr_null(strstr(out, "otattest_tag_key_version{device=\"otattest1\""));

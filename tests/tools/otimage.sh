@@ -651,6 +651,21 @@ jqt "alias: the fixture's BL0 signature-retagged, hybrid, depth 1, not DEBUG" \
 	'.tcb[1] | .stage == "bl0" and .svn == 5 and .path == "signature-retagged" and .path_reason == "none" and .scheme == "ecdsa-p256+slh-dsa-sha2-128s" and .delegation_depth == 1 and .debug == false and (.key_ids | length) == 2' alias.json
 jqt "alias: the device and the identity that issued it" \
 	'.device_id == "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" and .issuer_device_id == .device_id' alias.json
+# ---- inspect: evidence (ATTEST's COSE_Sign1), described with the verifier's decoders
+rc "inspect evidence" 0 inspect --json --key-names /dev/null ev/evidence.cose
+cp out.txt evidence.json
+jqt "evidence: its nonce, device, generation, the three attempts, not verified" \
+	'.format == "evidence" and .nonce == "'"$(cat ev/nonce.hex)"'" and .device_id == "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" and .generation == 42 and .min_svn == 5 and ([.attempts[] | .stage + "/" + .slot + "/" + .status] == ["rom_ext/a/OK", "bl0/b/SIG_ECDSA_INVALID", "bl0/a/OK"]) and (.verified | startswith("no"))' evidence.json
+jqt "evidence: each certificate of its chain as inspect describes certificates" \
+	'[.certificates[].role] == ["alias", "device-identity"] and .certificates[0].tcb[1].stage == "bl0"' evidence.json
+rc "inspect evidence in text" 0 inspect --key-names /dev/null ev/evidence.cose
+check "text: format, nonce and the attempts" bash -c \
+	'grep -qx "format: evidence" out.txt && grep -qx "nonce: $(cat ev/nonce.hex)" out.txt && grep -qx "    status: SIG_ECDSA_INVALID" out.txt'
+head -c 100 ev/evidence.cose >ev-truncated.cose
+rc "inspect: truncated evidence" $E_MALFORMED inspect ev-truncated.cose
+err_has "COSE_Sign1"
+no_stdout
+
 bl0_root=$(printf '01%.0s' $(seq 32)) bl0_leaf=$(printf '02%.0s' $(seq 32))
 printf '# fleet\n%s owner-root\n' "$bl0_root" >fleet-names
 rc "inspect the DEBUG image's alias certificate with key names" 0 inspect --json \

@@ -62,6 +62,9 @@ enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len)
 	for (i = 0; i < sizeof(at0) / sizeof(at0[0]); i++)
 		if (m0 == at0[i].magic)
 			return at0[i].kind;
+	/* Evidence: CBOR tag 18 (COSE_Sign1) around an array of four. */
+	if (len >= 2 && buf[0] == 0xd2 && buf[1] == 0x84)
+		return OTI_FILE_EVIDENCE;
 	if (len >= 27 && memcmp(buf, "-----BEGIN CERTIFICATE-----", 27) == 0)
 		return OTI_FILE_X509;
 	if (len >= 10 && memcmp(buf, "-----BEGIN", 10) == 0)
@@ -87,6 +90,7 @@ const char *oti_file_kind_name(enum oti_file_kind k)
 	case OTI_FILE_KEY_SPX: return "slhdsa-key";
 	case OTI_FILE_X509: return "x509-certificate";
 	case OTI_FILE_REVOCATION: return "revocation";
+	case OTI_FILE_EVIDENCE: return "evidence";
 	case OTI_FILE_UNKNOWN: break;
 	}
 	return "unknown";
@@ -142,6 +146,7 @@ ota_status_t oti_inspect_named(const char *path, const uint8_t *buf, size_t len,
 	case OTI_FILE_KEY_SPX: st = oti_inspect_spx_key(&o, buf, len, d); break;
 	case OTI_FILE_X509: st = oti_inspect_x509(&o, buf, len, d); break;
 	case OTI_FILE_REVOCATION: st = oti_inspect_revocation(&o, buf, len, d); break;
+	case OTI_FILE_EVIDENCE: st = oti_inspect_evidence(&o, buf, len, d); break;
 	default: st = OTA_TOOL_UNKNOWN_FILE; break;
 	}
 	oti_out_finish(&o);

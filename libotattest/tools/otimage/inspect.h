@@ -33,6 +33,8 @@ ota_status_t oti_inspect_key(struct oti_out *o, const char *path, const uint8_t 
 			     struct oti_diag *d);
 ota_status_t oti_inspect_x509(struct oti_out *o, const uint8_t *buf, size_t len,
 			      struct oti_diag *d);
+ota_status_t oti_inspect_evidence(struct oti_out *o, const uint8_t *buf, size_t len,
+				  struct oti_diag *d);
 ota_status_t oti_inspect_spx_key(struct oti_out *o, const uint8_t *buf, size_t len,
 				 struct oti_diag *d);
 

@@ -464,6 +464,7 @@ enum oti_file_kind {
 	OTI_FILE_KEY_SPX,
 	OTI_FILE_X509, /* a DER or PEM X.509 certificate (CA, identity, alias) */
 	OTI_FILE_REVOCATION, /* a field revocation command (revocation.h) */
+	OTI_FILE_EVIDENCE, /* ATTEST's answer: a tagged COSE_Sign1 (evidence.h) */
 };
 
 enum oti_file_kind oti_file_detect(const uint8_t *buf, size_t len);

@@ -58,3 +58,11 @@ netlink-gen-check:
 TEST_SUITES += kernel/netlink/check-gen.sh
 TEST_SUITES += kernel/check-suite.sh
 include tests/e2e/kernel/build.mk
+
+# The driver under the kernel's checkers (issue 33): the debug kernel built
+# or found cached, the module W=1/sparse against it, every kernel scenario,
+# the daemon scenarios that drive the driver and kernel-fuzz-live (120 s)
+# on it, with a report (tests/e2e/kernel-debug.sh; docs/kernel-abi.md).
+.PHONY: test-kernel-debug
+test-kernel-debug: all
+	tests/e2e/kernel-debug.sh --full

@@ -71,7 +71,8 @@ echo "kernel-debug: building the debug kernel in $dir (minutes; log: $log)" >&2
 		tar -xJf "$tarball" -C "$src" --strip-components=1
 		: >"$src/.unpacked"
 	fi
-	rm -rf "$dir/obj"
+	# An obj/ left by an interrupted build of the same key is kept: kbuild
+	# rebuilds only what is missing or out of date.
 	mkdir -p "$dir/obj"
 	ln -sfn "$src" "$dir/src"
 	kmake() { nice -n 10 make -C "$src" O="$dir/obj" ARCH=x86_64 "$@"; }

@@ -45,6 +45,10 @@ Environment:
   E2E_DEBUG_TIMEOUT_SCALE
                  on the debug kernel every scenario's E2E_TIMEOUT is
                  multiplied by this (default 3: KASAN and lockdep under TCG)
+  E2E_TIMEOUT_SCALE
+                 multiply every scenario's E2E_TIMEOUT by this (default 1;
+                 for a machine so loaded that guests boot in tens of
+                 seconds: the verdict line still says the limit it used)
   E2E_QEMU_WRAP  a command to run QEMU under, for debugging, e.g.
                  "gdb -batch -ex run -ex bt --args" (a crash's backtrace
                  lands in qemu.log)
@@ -298,6 +302,7 @@ run_one() { # runs as a background job: already its own process
 	# KASAN (inline: every access checked), lockdep and kmemleak under TCG
 	# make everything slower; the limit grows, what is checked does not.
 	[ "$E2E_KERNEL" = debug ] && E2E_TIMEOUT=$((E2E_TIMEOUT * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
+	E2E_TIMEOUT=$((E2E_TIMEOUT * ${E2E_TIMEOUT_SCALE:-1}))
 	export E2E_KERNEL E2E_KVER
 	t0=${EPOCHREALTIME/./}
 

@@ -37,19 +37,23 @@ e2e_kernel_problem_summary() {
 }
 
 # e2e_kmemleak_problems FILE: one line per object in a kmemleak report
-# (/sys/kernel/debug/kmemleak as the guest saved it), naming the first
-# caller in the backtrace past the allocator.
+# (/sys/kernel/debug/kmemleak as the guest saved it), naming who allocated
+# it: the first frame in a module ("[otattest]"), else the first past the
+# allocators.
 e2e_kmemleak_problems() {
 	[ -s "$1" ] || return 0
 	awk '
-		/^unreferenced object/ { if (obj != "") print obj; obj = "kmemleak: " $0; fn = 0; next }
-		/^    \[<[0-9a-f]+>\] / && obj != "" && !fn {
-			f = $2
-			if (f !~ /^(kmemleak_|__kmalloc|kmalloc|kmem_cache_|__kmem_cache|kvmalloc|__kvmalloc|kzalloc|slab_|__slab|krealloc|__alloc|alloc_pages|__do_kmalloc|__create_object|__vmalloc|vmalloc)/) {
-				obj = obj " allocated in " f; fn = 1
-			}
+		function flush() {
+			if (obj == "") return
+			print obj (mod != "" ? " allocated in " mod : other != "" ? " allocated in " other : "")
 		}
-		END { if (obj != "") print obj }
+		/^unreferenced object/ { flush(); obj = "kmemleak: " $0; mod = ""; other = ""; next }
+		/^    \[<[0-9a-f]+>\] / && obj != "" {
+			f = $2
+			if (mod == "" && $3 ~ /^\[[a-z0-9_]+\]$/) mod = f " " $3
+			if (other == "" && f !~ /(^(kmemleak_|__kmalloc|kmalloc|kmem_cache_|__kmem_cache|kvmalloc|__kvmalloc|kzalloc|slab_|__slab|krealloc|__alloc|alloc_pages|__do_kmalloc|__create_object|__vmalloc|vmalloc|kmemdup|kstrdup|kvmemdup)|_noprof\+)/) other = f
+		}
+		END { flush() }
 	' "$1"
 }
 

@@ -358,28 +358,24 @@ int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 /*
  * Run one mailbox command with a kvmalloc'd response buffer as large as
  * the command's response bound (otattest/mailbox.h: OTA_EVIDENCE_MAX_BYTES
- * for ATTEST). Rotation and update reset go in the privileged lane, ahead
- * of every waiting reader. On success *resp holds *len bytes; the caller
+ * for ATTEST), in the lane the command table gives it (otattest/mailbox.h). On success *resp holds *len bytes; the caller
  * kvfree()s it.
  */
 ota_status_t otattest_call(struct otattest_device *od, u32 cmd, const void *req, u32 req_len,
 			   void **resp, u32 *len)
 {
-	/*
-	 * The readers are the three commands anyone with device access asks
-	 * for all the time; every other command changes the device (resets,
-	 * flash, fuses) and goes ahead of them.
-	 */
-	enum otattest_lane lane = cmd == OTA_CMD_ATTEST || cmd == OTA_CMD_STABLE_SIGN ||
-						  cmd == OTA_CMD_GET_CERTS
-					  ? OTATTEST_LANE_READER
-					  : OTATTEST_LANE_PRIVILEGED;
 	const struct ota_mbox_command_desc *desc = ota_mbox_command(cmd);
+	enum otattest_lane lane;
 	ota_status_t st;
 
 	*resp = NULL;
 	if (!desc)
 		return OTA_HOST_INTERNAL;
+	/*
+	 * The command table's lane column: a command that changes the device
+	 * (resets, flash, fuses) goes ahead of every waiting reader.
+	 */
+	lane = desc->lane == OTA_MBOX_LANE_READ ? OTATTEST_LANE_READER : OTATTEST_LANE_PRIVILEGED;
 	*resp = kvzalloc(desc->response_max, GFP_KERNEL);
 	if (!*resp)
 		return OTA_HOST_INTERNAL;

@@ -36,6 +36,9 @@ enum genl_lane {
 	GENL_LANES
 };
 
+/* The lane of a family command: its mailbox command's lane column, or the snapshot lane. */
+enum genl_lane genl_lane_of(uint8_t cmd);
+
 struct genl_req {
 	struct genl_req *next;
 	struct genl *g;

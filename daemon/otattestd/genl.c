@@ -97,19 +97,41 @@ static int on_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-static enum genl_lane lane_of(uint8_t cmd)
+/*
+ * The mailbox command each family command sends (the kernel's handlers do
+ * the same), so its lane comes from the command table's lane column
+ * (otattest/mailbox.h); 0 for a command the driver answers from its own
+ * snapshot.
+ */
+static uint32_t mbox_command_of(uint8_t cmd)
 {
 	switch (cmd) {
-	case OTATTEST_CMD_GET_DEVICE:
-	case OTATTEST_CMD_GET_RECORD:
-		return GENL_LANE_SNAPSHOT;
-	case OTATTEST_CMD_ATTEST:
-	case OTATTEST_CMD_STABLE_SIGN:
-	case OTATTEST_CMD_GET_CERTS:
-		return GENL_LANE_READ;
+#define MBOX(name) \
+	case OTATTEST_CMD_##name: return OTA_CMD_##name;
+		MBOX(ATTEST)
+		MBOX(STABLE_SIGN)
+		MBOX(GET_CERTS)
+		MBOX(ROTATE_TAGS)
+		MBOX(UPDATE_RESET)
+		MBOX(WARM_RESET)
+		MBOX(INSTALL_BEGIN)
+		MBOX(INSTALL_CHUNK)
+		MBOX(INSTALL_FINISH)
+		MBOX(COMMIT)
+		MBOX(RATCHET)
+		MBOX(REVOKE)
+#undef MBOX
 	}
-	/* Everything else changes the device: rotation, resets, updates. */
-	return GENL_LANE_PRIVILEGED;
+	return 0;
+}
+
+enum genl_lane genl_lane_of(uint8_t cmd)
+{
+	if (cmd == OTATTEST_CMD_GET_DEVICE || cmd == OTATTEST_CMD_GET_RECORD)
+		return GENL_LANE_SNAPSHOT; /* the driver's snapshot: no mailbox, no wait */
+	/* An unknown command is CHANGE (ota_mbox_command_lane): never ahead of a reader. */
+	return ota_mbox_command_lane(mbox_command_of(cmd)) == OTA_MBOX_LANE_READ ? GENL_LANE_READ
+										  : GENL_LANE_PRIVILEGED;
 }
 
 /* The request as the kernel will read it, for a sender thread. */
@@ -186,7 +208,7 @@ int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_
 	g->pending = req;
 	g->n_pending++;
 	req = NULL;
-	genl_lane_push(g, lane_of(cmd), it);
+	genl_lane_push(g, genl_lane_of(cmd), it);
 	it = NULL;
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "../../daemon/otattestd/clients.h"
 #include "../../daemon/otattestd/log.h"
 #include "../../daemon/otattestd/ratelimit.h"
+#include "../../daemon/otattestd/genl-internal.h"
 #include "tu_main.h"
 
 #define SEC 1000000ull
@@ -212,6 +213,34 @@ START_TEST(history_pages_rate_limited)
 }
 END_TEST
 
+/*
+ * otattestd's sender lanes come from the command table's lane column
+ * (genl.c, genl_lane_of): the snapshot reads, the device reads, and every
+ * command that changes the device (ROTATE_TAGS and UPDATE_RESET lacked
+ * the table's privileged flag, which nothing read).
+ */
+START_TEST(genl_lanes_from_the_command_table)
+{
+	uint8_t cmd;
+
+	for (cmd = 1; cmd <= OTATTEST_CMD_MAX; cmd++) {
+		enum genl_lane want;
+
+		if (cmd == OTATTEST_CMD_EVENT)
+			continue;
+		if (cmd == OTATTEST_CMD_GET_DEVICE || cmd == OTATTEST_CMD_GET_RECORD)
+			want = GENL_LANE_SNAPSHOT;
+		else if (cmd == OTATTEST_CMD_ATTEST || cmd == OTATTEST_CMD_STABLE_SIGN ||
+			 cmd == OTATTEST_CMD_GET_CERTS)
+			want = GENL_LANE_READ;
+		else
+			want = GENL_LANE_PRIVILEGED;
+		ck_assert_msg(genl_lane_of(cmd) == want, "command %u: lane %d", cmd, genl_lane_of(cmd));
+	}
+	ck_assert_int_eq(genl_lane_of(OTATTEST_CMD_MAX + 1), GENL_LANE_PRIVILEGED);
+}
+END_TEST
+
 START_TEST(nonce_length_bounds)
 {
 	struct ota_err e;
@@ -341,6 +370,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, clients_attest_rate);
 	tcase_add_test(tc, clients_table_bounded_and_collected);
 	tcase_add_test(tc, clients_keyed_by_privilege_class);
+	tcase_add_test(tc, genl_lanes_from_the_command_table);
 	tcase_add_test(tc, history_pages_rate_limited);
 	tcase_add_test(tc, refusals_limited_audit_lines_kept);
 	tcase_add_test(tc, nonce_length_bounds);

@@ -21,11 +21,11 @@
 struct row {
 	uint32_t command, number;
 	const char *name;
-	uint32_t request_len, response_max, flags;
+	uint32_t request_len, response_max, flags, lane;
 };
 
 static const struct row rows[] = {
-#define X(name, num, str, req, resp, fl) { OTA_CMD_##name, num, str, req, resp, fl },
+#define X(name, num, str, req, resp, fl, ln) { OTA_CMD_##name, num, str, req, resp, fl, ln },
 	OTA_MBOX_COMMAND_LIST(X)
 #undef X
 };
@@ -44,7 +44,33 @@ START_TEST(lookup_agrees_with_every_row)
 		ck_assert_uint_eq(d->request_len, rows[i].request_len);
 		ck_assert_uint_eq(d->response_max, rows[i].response_max);
 		ck_assert_uint_eq(d->flags, rows[i].flags);
+		ck_assert_uint_eq(d->lane, rows[i].lane);
 	}
+}
+END_TEST
+
+/*
+ * The lane column: the reads are these five; every other command (resets,
+ * installs, fuses, the identity certificate) changes the device, and an
+ * unknown number is treated as a change (never queued ahead of a reader).
+ */
+START_TEST(lanes_read_and_change)
+{
+	static const uint32_t reads[] = { OTA_CMD_GET_RECORD, OTA_CMD_ATTEST, OTA_CMD_STABLE_SIGN,
+					  OTA_CMD_GET_CERTS, OTA_CMD_GET_IDENTITY_CSR };
+	size_t i, k;
+
+	for (i = 0; i < N_ROWS; i++) {
+		bool read = false;
+
+		for (k = 0; k < sizeof(reads) / sizeof(reads[0]); k++)
+			read |= rows[i].number == reads[k];
+		ck_assert_msg(rows[i].lane == (read ? OTA_MBOX_LANE_READ : OTA_MBOX_LANE_CHANGE),
+			      "%s: lane %u", rows[i].name, rows[i].lane);
+		ck_assert_uint_eq(ota_mbox_command_lane(rows[i].number), rows[i].lane);
+	}
+	ck_assert_uint_eq(ota_mbox_command_lane(0), OTA_MBOX_LANE_CHANGE);
+	ck_assert_uint_eq(ota_mbox_command_lane(OTA_CMD_MAX + 1), OTA_MBOX_LANE_CHANGE);
 }
 END_TEST
 
@@ -229,6 +255,7 @@ static Suite *mbox_table_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, lookup_agrees_with_every_row);
+	tcase_add_test(tc, lanes_read_and_change);
 	tcase_add_test(tc, numbers_dense_and_nothing_else_is_a_command);
 	tcase_add_test(tc, names_unique_and_plain);
 	tcase_add_test(tc, requests_fit_the_smallest_request_region);

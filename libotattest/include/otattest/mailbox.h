@@ -282,57 +282,63 @@ OTA_STATIC_ASSERT(sizeof(struct ota_resp_boot_svc) == 32, "ota_resp_boot_svc lay
  * field has no reason to offer these and must not pass them through.
  */
 #define OTA_MBOX_F_FACTORY 0x2u
+
 /*
- * Changes what the device boots or burns fuses (install, commit, ratchet,
- * revoke): the driver and the daemon offer it to privileged callers only,
- * like ROTATE_TAGS and UPDATE_RESET (docs/kernel-abi.md "Permissions").
+ * Lane column: does the command read the device or change it? The driver
+ * queues CHANGE commands in its privileged lane, ahead of waiting readers,
+ * and otattestd sends them from its own; both read it from this table
+ * (docs/mailbox.md "Lanes"). Who may send a command is the driver's and
+ * the daemon's business (docs/kernel-abi.md "Permissions"), not a column.
  */
-#define OTA_MBOX_F_PRIVILEGED 0x4u
+#define OTA_MBOX_LANE_READ 0u   /* evidence, signatures, certificates, the record */
+#define OTA_MBOX_LANE_CHANGE 1u /* what the device boots, its tags, flash, fuses, its state */
 
 /*
  * Columns: name (OTA_CMD_<name>), number, name for logs and tools,
- * request payload length (exact), largest response payload, OTA_MBOX_F_*.
- * docs/mailbox.md describes each command's payloads and refusals.
+ * request payload length (exact), largest response payload, OTA_MBOX_F_*,
+ * lane (OTA_MBOX_LANE_*). docs/mailbox.md describes each command's
+ * payloads and refusals.
  */
-#define OTA_MBOX_COMMAND_LIST(X)                                                              \
-	X(GET_RECORD, 1, "get-record", 0u, (uint32_t)OTA_RECORD_MAX_BYTES, 0u)                 \
-	X(ATTEST, 2, "attest", (uint32_t)sizeof(struct ota_req_attest), OTA_EVIDENCE_MAX_BYTES, \
-	  0u)                                                                                  \
-	X(STABLE_SIGN, 3, "stable-sign", (uint32_t)sizeof(struct ota_req_stable_sign),         \
-	  (uint32_t)sizeof(struct ota_resp_stable_sign), 0u)                                   \
-	X(GET_CERTS, 4, "get-certs", 0u, OTA_CERTS_RESP_MAX, 0u)                               \
-	X(ROTATE_TAGS, 5, "rotate-tags", (uint32_t)sizeof(struct ota_req_rotate),              \
-	  (uint32_t)sizeof(struct ota_resp_rotate), OTA_MBOX_F_RESETS)                         \
-	X(UPDATE_RESET, 6, "update-reset", (uint32_t)sizeof(struct ota_req_update),            \
-	  (uint32_t)sizeof(struct ota_resp_reset), OTA_MBOX_F_RESETS)                          \
-	X(WARM_RESET, 7, "warm-reset", 0u, (uint32_t)sizeof(struct ota_resp_reset),            \
-	  OTA_MBOX_F_RESETS)                                                                   \
-	X(GET_IDENTITY_CSR, 8, "get-identity-csr", 0u, OTA_IDENTITY_CSR_MAX_DER,               \
-	  OTA_MBOX_F_FACTORY)                                                                  \
-	X(SET_IDENTITY_CERT, 9, "set-identity-cert",                                           \
-	  (uint32_t)sizeof(struct ota_req_set_identity_cert), 0u, OTA_MBOX_F_FACTORY)             \
-	X(INSTALL_BEGIN, 10, "install-begin", (uint32_t)sizeof(struct ota_req_install_begin),   \
-	  (uint32_t)sizeof(struct ota_resp_install), OTA_MBOX_F_PRIVILEGED)                    \
-	X(INSTALL_CHUNK, 11, "install-chunk", (uint32_t)sizeof(struct ota_req_install_chunk),   \
-	  (uint32_t)sizeof(struct ota_resp_install), OTA_MBOX_F_PRIVILEGED)                    \
-	X(INSTALL_FINISH, 12, "install-finish", (uint32_t)sizeof(struct ota_req_install_finish), \
-	  (uint32_t)sizeof(struct ota_resp_install_finish), OTA_MBOX_F_PRIVILEGED)             \
-	X(COMMIT, 13, "commit", (uint32_t)sizeof(struct ota_req_commit),                        \
-	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED) \
-	X(RATCHET, 14, "ratchet", (uint32_t)sizeof(struct ota_req_ratchet),                     \
-	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED) \
-	X(REVOKE, 15, "revoke", (uint32_t)sizeof(struct ota_revocation),                        \
-	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS | OTA_MBOX_F_PRIVILEGED)
+#define OTA_MBOX_COMMAND_LIST(X)                                                                   \
+	X(GET_RECORD, 1, "get-record", 0u, (uint32_t)OTA_RECORD_MAX_BYTES, 0u, OTA_MBOX_LANE_READ)  \
+	X(ATTEST, 2, "attest", (uint32_t)sizeof(struct ota_req_attest), OTA_EVIDENCE_MAX_BYTES, 0u,  \
+	  OTA_MBOX_LANE_READ)                                                                       \
+	X(STABLE_SIGN, 3, "stable-sign", (uint32_t)sizeof(struct ota_req_stable_sign),              \
+	  (uint32_t)sizeof(struct ota_resp_stable_sign), 0u, OTA_MBOX_LANE_READ)                    \
+	X(GET_CERTS, 4, "get-certs", 0u, OTA_CERTS_RESP_MAX, 0u, OTA_MBOX_LANE_READ)                \
+	X(ROTATE_TAGS, 5, "rotate-tags", (uint32_t)sizeof(struct ota_req_rotate),                   \
+	  (uint32_t)sizeof(struct ota_resp_rotate), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)         \
+	X(UPDATE_RESET, 6, "update-reset", (uint32_t)sizeof(struct ota_req_update),                 \
+	  (uint32_t)sizeof(struct ota_resp_reset), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)          \
+	X(WARM_RESET, 7, "warm-reset", 0u, (uint32_t)sizeof(struct ota_resp_reset),                 \
+	  OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)                                                   \
+	X(GET_IDENTITY_CSR, 8, "get-identity-csr", 0u, OTA_IDENTITY_CSR_MAX_DER,                    \
+	  OTA_MBOX_F_FACTORY, OTA_MBOX_LANE_READ)                                                    \
+	X(SET_IDENTITY_CERT, 9, "set-identity-cert",                                                \
+	  (uint32_t)sizeof(struct ota_req_set_identity_cert), 0u, OTA_MBOX_F_FACTORY,                \
+	  OTA_MBOX_LANE_CHANGE)                                                                      \
+	X(INSTALL_BEGIN, 10, "install-begin", (uint32_t)sizeof(struct ota_req_install_begin),        \
+	  (uint32_t)sizeof(struct ota_resp_install), 0u, OTA_MBOX_LANE_CHANGE)                       \
+	X(INSTALL_CHUNK, 11, "install-chunk", (uint32_t)sizeof(struct ota_req_install_chunk),        \
+	  (uint32_t)sizeof(struct ota_resp_install), 0u, OTA_MBOX_LANE_CHANGE)                       \
+	X(INSTALL_FINISH, 12, "install-finish", (uint32_t)sizeof(struct ota_req_install_finish),     \
+	  (uint32_t)sizeof(struct ota_resp_install_finish), 0u, OTA_MBOX_LANE_CHANGE)                \
+	X(COMMIT, 13, "commit", (uint32_t)sizeof(struct ota_req_commit),                             \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)       \
+	X(RATCHET, 14, "ratchet", (uint32_t)sizeof(struct ota_req_ratchet),                          \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)       \
+	X(REVOKE, 15, "revoke", (uint32_t)sizeof(struct ota_revocation),                             \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)
 
 enum ota_command {
-#define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags) OTA_CMD_##name = num,
+#define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags, lane) OTA_CMD_##name = num,
 	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_ENUM)
 #undef OTA_X_MBOX_ENUM
 };
 
 /* One per row; the numbers run 1..OTA_CMD_MAX without a gap (asserted below). */
 enum ota_command_row {
-#define OTA_X_MBOX_ROW(name, num, str, req, resp, flags) OTA_CMD_ROW_##name,
+#define OTA_X_MBOX_ROW(name, num, str, req, resp, flags, lane) OTA_CMD_ROW_##name,
 	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_ROW)
 #undef OTA_X_MBOX_ROW
 	OTA_CMD_ROWS
@@ -344,20 +350,24 @@ enum ota_command_row {
  * designated initialisers refusing a repeat, that makes them dense) and
  * lengths in whole little-endian words.
  */
-#define OTA_X_MBOX_CHECK(name, num, str, req, resp, flags)                                   \
+#define OTA_X_MBOX_CHECK(name, num, str, req, resp, flags, lane)                                   \
 	OTA_STATIC_ASSERT((num) >= 1 && (num) <= OTA_CMD_ROWS, #name ": number out of range"); \
-	OTA_STATIC_ASSERT((req) % 4u == 0 && (resp) % 4u == 0, #name ": lengths in words");
+	OTA_STATIC_ASSERT((req) % 4u == 0 && (resp) % 4u == 0, #name ": lengths in words"); \
+	OTA_STATIC_ASSERT((lane) == OTA_MBOX_LANE_READ || (lane) == OTA_MBOX_LANE_CHANGE,       \
+			  #name ": a lane");                                                      \
+	OTA_STATIC_ASSERT(!((flags) & OTA_MBOX_F_RESETS) || (lane) == OTA_MBOX_LANE_CHANGE,      \
+			  #name ": a reset changes the device");
 OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_CHECK)
 #undef OTA_X_MBOX_CHECK
 
 /* The largest request and response any command has (sizeof a union of byte arrays). */
 union ota_mbox_request_bound {
-#define OTA_X_MBOX_REQ(name, num, str, req, resp, flags) uint8_t name[(req) ? (req) : 1u];
+#define OTA_X_MBOX_REQ(name, num, str, req, resp, flags, lane) uint8_t name[(req) ? (req) : 1u];
 	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_REQ)
 #undef OTA_X_MBOX_REQ
 };
 union ota_mbox_response_bound {
-#define OTA_X_MBOX_RESP(name, num, str, req, resp, flags) uint8_t name[(resp) ? (resp) : 1u];
+#define OTA_X_MBOX_RESP(name, num, str, req, resp, flags, lane) uint8_t name[(resp) ? (resp) : 1u];
 	OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_RESP)
 #undef OTA_X_MBOX_RESP
 };
@@ -370,13 +380,14 @@ struct ota_mbox_command_desc {
 	uint32_t request_len;  /* the request payload is exactly this long */
 	uint32_t response_max; /* a response payload is at most this long */
 	uint32_t flags;        /* OTA_MBOX_F_* */
+	uint32_t lane;         /* OTA_MBOX_LANE_* */
 };
 
 /* The row for a command number, or NULL when the number is not a command. */
 static inline const struct ota_mbox_command_desc *ota_mbox_command(uint32_t command)
 {
 	static const struct ota_mbox_command_desc rows[OTA_CMD_MAX + 1u] = {
-#define OTA_X_MBOX_DESC(name, num, str, req, resp, flags) [num] = { str, req, resp, flags },
+#define OTA_X_MBOX_DESC(name, num, str, req, resp, flags, lane) [num] = { str, req, resp, flags, lane },
 		OTA_MBOX_COMMAND_LIST(OTA_X_MBOX_DESC)
 #undef OTA_X_MBOX_DESC
 	};
@@ -384,6 +395,14 @@ static inline const struct ota_mbox_command_desc *ota_mbox_command(uint32_t comm
 	if (command > OTA_CMD_MAX || !rows[command].name)
 		return (const struct ota_mbox_command_desc *)0;
 	return &rows[command];
+}
+
+/* The command's lane; a number that is not a command is CHANGE (never ahead of nothing). */
+static inline uint32_t ota_mbox_command_lane(uint32_t command)
+{
+	const struct ota_mbox_command_desc *d = ota_mbox_command(command);
+
+	return d ? d->lane : OTA_MBOX_LANE_CHANGE;
 }
 
 /* Name for logs ("attest"), or "unknown" for a number that is not a command. */

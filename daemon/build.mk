@@ -3,7 +3,6 @@
 #  otattestd/   every file but main.c forms libotattestd.a (unit tests link it)
 #  otattestctl/ every file but main.c forms libotattestctl.a
 # Hex, numbers, files and JSON (json-c) come from libotattest-util.
-OTATTEST_VERSION ?= 0.1
 
 DAEMON_COMMON_SRCS := $(wildcard daemon/common/*.c)
 OTATTESTD_SRCS := $(filter-out daemon/otattestd/main.c,$(wildcard daemon/otattestd/*.c))
@@ -18,7 +17,7 @@ OTATTESTCTL := $(B)/otattestctl
 # -Wno-unused-parameter, as systemd builds its own daemons: sd-bus, sd-event
 # and libmnl callbacks have fixed signatures whose arguments a callback
 # often does not need, and a (void) cast per argument says nothing.
-DAEMON_CFLAGS := -DOTATTEST_VERSION='"$(OTATTEST_VERSION)"' -Wno-unused-parameter \
+DAEMON_CFLAGS := $(VERSION_CPPFLAGS) -Wno-unused-parameter \
 	$(shell pkg-config --cflags libsystemd libmnl 2>/dev/null)
 EXTRA_CFLAGS_daemon_common_ := $(DAEMON_CFLAGS)
 EXTRA_CFLAGS_daemon_otattestd_ := $(DAEMON_CFLAGS) -pthread
@@ -62,15 +61,17 @@ $(B)/tests/unit/test_ctl%: $(B)/tests/unit/test_ctl%.o $(DAEMON_TEST_LINK)
 EXTRA_CFLAGS_tests_unit_ += $(DAEMON_CFLAGS)
 
 ALL_TARGETS += $(OTATTESTD) $(OTATTESTCTL)
+# The files that print the version (--version, D-Bus Version).
+$(B)/daemon/otattestd/main.o $(B)/daemon/otattestd/bus.o $(B)/daemon/otattestctl/main.o: $(VERSION_STAMP)
 
 .PHONY: install-daemon
-install-daemon: $(OTATTESTD) $(OTATTESTCTL)
+install-daemon: $(OTATTESTD) $(OTATTESTCTL) $(B)/man/otattestd.8 $(B)/man/otattestctl.8
 	install -D -m 0755 $(OTATTESTD) $(DESTDIR)$(LIBEXECDIR)/otattestd
 	install -D -m 0755 $(OTATTESTCTL) $(DESTDIR)$(BINDIR)/otattestctl
 	install -D -m 0644 daemon/org.otattest.BootAttest1.xml \
 		$(DESTDIR)$(PREFIX)/share/dbus-1/interfaces/org.otattest.BootAttest1.xml
-	install -D -m 0644 docs/man/otattestd.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestd.8
-	install -D -m 0644 docs/man/otattestctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestctl.8
+	install -D -m 0644 $(B)/man/otattestd.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestd.8
+	install -D -m 0644 $(B)/man/otattestctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/otattestctl.8
 INSTALL_TARGETS += install-daemon
 
 # A FUSE file system whose reads never answer (tests/unit/fuse/fuse-stuck.c,

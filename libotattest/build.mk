@@ -42,8 +42,12 @@ $(LIBOTA_HOST_A): $(LIBOTA_HOST_OBJS)
 # The private utility library goes in with its symbols hidden: the shared
 # library exports its own API (ota_*) and nothing of libotattest-util.
 # json-c: the EAR (ear_claims.c) is a JSON document.
-$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A)
-	$(CC) -shared -Wl,-soname,libotattest.so.1 -Wl,--exclude-libs,libotattest-util.a $(LDFLAGS) \
+# libotattest.sym names what it exports (the installed headers' API, in
+# the version node OTATTEST_1); everything else is local.
+LIBOTA_SYM := libotattest/libotattest.sym
+$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(LIBOTA_SYM)
+	$(CC) -shared -Wl,-soname,libotattest.so.1 -Wl,--exclude-libs,libotattest-util.a \
+		-Wl,--version-script=$(LIBOTA_SYM) -Wl,--no-undefined $(LDFLAGS) \
 		-o $@ $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(PKG_OPENSSL) $(PKG_JSONC)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
@@ -62,15 +66,19 @@ OTA_VERIFY_SRCS := $(wildcard libotattest/tools/verify/*.c)
 $(OTA_VERIFY): $(OTA_VERIFY_SRCS:%.c=$(B)/%.o) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
 	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
 ALL_TARGETS += $(OTA_VERIFY)
+# --version (otattest-verify, otimage): the one version number (mk/common.mk).
+EXTRA_CFLAGS_libotattest_tools_verify_ += $(VERSION_CPPFLAGS)
+EXTRA_CFLAGS_libotattest_tools_otimage_ += $(VERSION_CPPFLAGS)
+$(B)/libotattest/tools/verify/otattest-verify.o $(B)/libotattest/tools/otimage/main.o: $(VERSION_STAMP)
 INSTALL_TARGETS += $(OTA_VERIFY)
 
 # pkg-config file for libotattest.so: `pkg-config --cflags --libs otattest`.
 OTA_PC := $(B)/otattest.pc
-$(OTA_PC): libotattest/build.mk
+$(OTA_PC): libotattest/build.mk $(VERSION_STAMP)
 	@mkdir -p $(dir $@)
 	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
 		'Name: otattest' 'Description: otattest boot attestation: wire formats and evidence verification' \
-		'Version: 1.0' 'Requires.private: libcrypto json-c' \
+		'Version: $(OTATTEST_VERSION)' 'Requires.private: libcrypto json-c' \
 		'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lotattest' > $@
 ALL_TARGETS += $(OTA_PC)
 

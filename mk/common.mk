@@ -2,6 +2,20 @@
 # the bottom; the top-level Makefile turns them into targets.
 
 B ?= build
+
+# The one version number: debian/changelog's upstream version (the part
+# before the Debian revision). The tools' --version, D-Bus's Version,
+# otattest.pc, the packages and the man pages all take it from here;
+# tests/tools/version.sh holds them to it. A change rebuilds what prints it
+# ($(VERSION_STAMP) is rewritten only when the number differs).
+OTATTEST_VERSION := $(shell sed -n '1s/^[^ ]* (\(.*\)-[^-]*).*/\1/p' debian/changelog)
+ifeq ($(OTATTEST_VERSION),)
+$(error debian/changelog: no upstream version on its first line)
+endif
+VERSION_CPPFLAGS := -DOTATTEST_VERSION='"$(OTATTEST_VERSION)"'
+VERSION_STAMP := $(B)/version.stamp
+$(shell mkdir -p $(B); [ "$$(cat $(VERSION_STAMP) 2>/dev/null)" = "$(OTATTEST_VERSION)" ] || \
+	echo "$(OTATTEST_VERSION)" > $(VERSION_STAMP))
 PREFIX ?= /usr/local
 DESTDIR ?=
 

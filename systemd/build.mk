@@ -44,6 +44,14 @@ $(METRICS_UNIT): systemd/otattest-metrics.service.in systemd/build.mk $(SYSTEMD_
 	sed 's|@BINDIR@|$(BINDIR)|g' $< > $@
 ALL_TARGETS += $(METRICS_UNIT)
 
+# Man pages as installed: docs/man/NAME.SECTION with the version number
+# (mk/common.mk) in place of @VERSION@ in the .TH line.
+MAN_PAGES := $(patsubst docs/man/%,$(B)/man/%,$(wildcard docs/man/*.[1-8]))
+$(B)/man/%: docs/man/% $(VERSION_STAMP)
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(OTATTEST_VERSION)/g' $< > $@
+ALL_TARGETS += $(MAN_PAGES)
+
 .PHONY: install-systemd install-lib
 install-systemd: $(SYSTEMD_UNIT) $(METRICS_UNIT)
 	install -D -m 0644 $(SYSTEMD_UNIT) $(DESTDIR)$(SYSTEMD_UNITDIR)/otattestd.service
@@ -68,7 +76,7 @@ install-systemd: $(SYSTEMD_UNIT) $(METRICS_UNIT)
 
 # The library as other projects link it: libotattest.so.1 with the usual
 # symlinks, the public headers and otattest.pc (from libotattest/build.mk).
-install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY)
+install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY) $(B)/man/otattest-verify.1
 	install -D -m 0755 $(LIBOTA_SO) $(DESTDIR)$(LIBDIR)/libotattest.so.1.0
 	ln -sf libotattest.so.1.0 $(DESTDIR)$(LIBDIR)/libotattest.so.1
 	ln -sf libotattest.so.1 $(DESTDIR)$(LIBDIR)/libotattest.so
@@ -76,7 +84,7 @@ install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY)
 	install -d $(DESTDIR)$(INCLUDEDIR)/otattest
 	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(INCLUDEDIR)/otattest/
 	install -D -m 0755 $(OTA_VERIFY) $(DESTDIR)$(BINDIR)/otattest-verify
-	install -D -m 0644 docs/man/otattest-verify.1 $(DESTDIR)$(PREFIX)/share/man/man1/otattest-verify.1
+	install -D -m 0644 $(B)/man/otattest-verify.1 $(DESTDIR)$(PREFIX)/share/man/man1/otattest-verify.1
 
 install: install-daemon install-systemd install-lib
 

@@ -15,6 +15,10 @@
 #  verify-names.sh  otattest-verify with a key names file: names in the
 #               verdict, key_chain in --json, refusals with their line.
 #  man-pages.sh the man pages against --help (otattest-verify: both ways).
+#  version.sh   every tool's --version, otattest.pc and the man pages say
+#               debian/changelog's version (the one version number).
+#  lib-symbols.sh  libotattest.so exports its public headers' API alone,
+#               in version node OTATTEST_1, as debian/libotattest1.symbols lists.
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE) $(EVIDENCE_TOOL)
 
@@ -31,3 +35,7 @@ TEST_SUITES += tests/tools/install.sh
 TEST_SUITES += tests/tools/prometheus-rules.sh
 tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 TEST_SUITES += tests/tools/demo.sh
+tests/tools/version.sh: $(OTATTESTCTL) $(OTATTESTD) $(OTA_VERIFY) $(OTIMAGE) $(OTA_PC) $(MAN_PAGES)
+TEST_SUITES += tests/tools/version.sh
+tests/tools/lib-symbols.sh: $(LIBOTA_SO) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
+TEST_SUITES += tests/tools/lib-symbols.sh

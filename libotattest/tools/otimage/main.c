@@ -17,6 +17,7 @@ static const char main_help[] =
 	"SYNOPSIS\n"
 	"    otimage COMMAND [OPTIONS]\n"
 	"    otimage COMMAND --help\n"
+	"    otimage --version\n"
 	"\n"
 	"COMMANDS\n"
 	"    keygen        generate an ECDSA P-256 or hybrid (P-256 + SLH-DSA) key\n"
@@ -85,6 +86,10 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0)
 		return oti_print_help(main_help);
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("otimage %s\n", OTATTEST_VERSION);
+		return 0;
+	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].fn(argc - 1, argv + 1);

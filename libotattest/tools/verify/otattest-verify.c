@@ -100,7 +100,9 @@ static const char usage_text[] =
 	"                     followed by their names, each stage's key chain shown by\n"
 	"                     name (key_chain in --json). Default /etc/otattest/key-names\n"
 	"                     when it exists; a file that does not parse is refused\n"
-	"                     with its line (exit 10).\n"	"    -h, --help       show this help.\n"
+	"                     with its line (exit 10).\n"
+	"    --version        print the version and exit.\n"
+	"    -h, --help       show this help.\n"
 	"\n"
 	"POLICY FILE\n"
 	"    'key = value' lines, '#' comments. Keys: min_svn_rom_ext, min_svn_bl0\n"
@@ -211,6 +213,7 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "key-names", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *ca_path = NULL, *nonce_hex = NULL, *policy_path = NULL, *record_path = NULL;
@@ -273,6 +276,7 @@ int main(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'k': key_names_path = optarg; break;
 		case 'h': fputs(usage_text, stdout); return 0;
+		case 'V': printf(PROG " %s\n", OTATTEST_VERSION); return 0;
 		default: fprintf(stderr, "Try '" PROG " --help'.\n"); return OTA_EXIT_USAGE;
 		}
 	}

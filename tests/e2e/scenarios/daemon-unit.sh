@@ -52,7 +52,8 @@ guest_main() {
 	grep -q '^org.otattest.BootAttest1.Manager' /tmp/introspect.txt || e2e_fail "Manager interface not introspected"
 	grep -q '^org.freedesktop.DBus.ObjectManager' /tmp/introspect.txt || e2e_fail "ObjectManager missing"
 	grep -q '^\.GetDevice ' /tmp/introspect.txt || e2e_fail "GetDevice missing"
-	e2e_assert_eq 's "0.1"' "$(busctl --system get-property "$DAEMON_BUS" "$DAEMON_ROOT" org.otattest.BootAttest1.Manager Version)" "Version property"
+	# The one version number (debian/changelog, as the build recorded it).
+	e2e_assert_eq "s \"$(cat "$E2E_SRC/build/version.stamp")\"" "$(busctl --system get-property "$DAEMON_BUS" "$DAEMON_ROOT" org.otattest.BootAttest1.Manager Version)" "Version property"
 
 	# The watchdog is armed (WatchdogSec=) and otattestd keeps it fed.
 	e2e_assert_eq 30s "$(systemctl show -p WatchdogUSec --value otattestd.service)" "WatchdogSec"

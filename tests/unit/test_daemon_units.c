@@ -265,7 +265,8 @@ START_TEST(udev_activation_sysusers)
 	free(run("grep -q 'SUBSYSTEM==\"otattest\".*TAG+=\"systemd\".*SYSTEMD_WANTS}+=\"otattestd.service\"' "
 		 "systemd/99-otattest.rules", &status));
 	ck_assert_int_eq(status, 0);
-	free(run("grep -qx 'SystemdService=otattestd.service' systemd/org.otattest.BootAttest1.service &&"
+	free(run("grep -qx 'SystemdService=dbus-" OTA_BUS_NAME ".service' systemd/org.otattest.BootAttest1.service &&"
+		 " grep -qx 'Alias=dbus-" OTA_BUS_NAME ".service' " UNIT " &&"
 		 " grep -qx 'Name=" OTA_BUS_NAME "' systemd/org.otattest.BootAttest1.service", &status));
 	ck_assert_int_eq(status, 0);
 	free(run("grep -q '^g " OTA_UPDATE_GROUP " ' systemd/otattest.sysusers &&"

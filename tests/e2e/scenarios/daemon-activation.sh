@@ -61,6 +61,12 @@ guest_main() {
 	e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q --json status >/tmp/status.json ||
 		e2e_fail "the call that should have activated otattestd failed: $(cat /tmp/status.json)"
 	daemon_active || e2e_fail "D-Bus activation did not start otattestd.service"
+	# Through the alias the activation file names (hostnamed's pattern).
+	e2e_assert_match '.*dbus-org.otattest.BootAttest1.service.*' "$(systemctl show -p Names --value otattestd.service)" \
+		"otattestd.service's names"
+	journalctl --no-pager -b >/tmp/j.txt 2>&1 || true
+	grep -q "unit='dbus-org.otattest.BootAttest1.service'\|dbus-org.otattest.BootAttest1.service" /tmp/j.txt ||
+		e2e_fail "the bus did not activate through dbus-org.otattest.BootAttest1.service"
 	e2e_log "activated by a call: $(head -c 200 /tmp/status.json)"
 	daemon_save_journal
 }

@@ -90,6 +90,8 @@ daemon_guest_setup() {
 	sed "s|^ExecStart=.*|ExecStart=$src/build/otattestd|" "$src/build/systemd/otattestd.service" \
 		>/etc/systemd/system/otattestd.service
 	cp "$src/systemd/otattestd.socket" /etc/systemd/system/
+	# Enabled as a package enables it: the alias the D-Bus activation file names.
+	systemctl enable --quiet otattestd.service
 	local u
 	for u in otattestd.service otattestd.socket; do
 		mkdir -p /etc/systemd/system/$u.d

@@ -13,6 +13,8 @@ packages=(
 	libssl-dev openssl                  # OpenSSL 3 EVP; openssl verify in tests
 	libsystemd-dev systemd dbus         # sd-bus/sd-event/sd-device/sd-journal; guest init and bus
 	dbus-broker                         # the other system bus the e2e daemon scenarios run on (E2E_BUS)
+	debhelper dh-dkms dkms lintian      # make deb: the Debian packages (debian/), judged by lintian
+	bash-completion                     # tests/tools/completion.sh loads the completion as bash does
 	libmnl-dev                          # generic netlink client
 	libjson-c-dev                       # every JSON document the host programs print
 	clang llvm libclang-rt-14-dev       # libFuzzer, sanitizers
@@ -36,6 +38,31 @@ packages=(
 	libfuse3-dev fuse3                  # test_daemon_bus: an install image on a FUSE file that never answers
 	prometheus                          # promtool checks and tests the shipped alert rules (tests/tools/prometheus-rules.sh)
 )
+
+# Toolchains no Debian 12 package provides at the version the tests need:
+# each is checked first, and a missing one stops deps.sh at once with one
+# message saying what is missing and where it comes from (never halfway
+# through make test).
+#   node, npm    the npm registry's packages for tests/interop (Debian 12's
+#                nodejs and npm packages serve: apt-get install nodejs npm)
+#   go           Go >= the version go.mod names (libotattest/tools/veraison,
+#                tests/interop/go): Debian 12's golang-go is older
+#   python3.11   with pip, for the pinned PyPI packages below
+go_want=$(sed -n 's/^go //p' "$here/libotattest/tools/veraison/go.mod")
+toolchains_missing=()
+command -v node >/dev/null || toolchains_missing+=("node (apt-get install nodejs)")
+command -v npm >/dev/null || toolchains_missing+=("npm (apt-get install npm)")
+go_have=$(go env GOVERSION 2>/dev/null | sed 's/^go//' || true)
+if [ -z "$go_have" ] || [ "$(printf '%s\n%s\n' "$go_want" "$go_have" | sort -V | head -n1)" != "$go_want" ]; then
+	toolchains_missing+=("go >= $go_want (have: ${go_have:-none}; Go's own release for linux-amd64 on PATH)")
+fi
+command -v python3.11 >/dev/null && python3.11 -m pip --version >/dev/null 2>&1 ||
+	toolchains_missing+=("python3.11 with pip (apt-get install python3.11 python3-pip, or a pyenv build)")
+if [ ${#toolchains_missing[@]} -gt 0 ]; then
+	msg=$(printf '%s; ' "${toolchains_missing[@]}")
+	echo "deps: missing toolchains: ${msg%; }" >&2
+	exit 1
+fi
 
 missing=()
 for p in "${packages[@]}"; do

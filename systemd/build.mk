@@ -86,7 +86,31 @@ install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY) $(B)/man/otattest-verify.1
 	install -D -m 0755 $(OTA_VERIFY) $(DESTDIR)$(BINDIR)/otattest-verify
 	install -D -m 0644 $(B)/man/otattest-verify.1 $(DESTDIR)$(PREFIX)/share/man/man1/otattest-verify.1
 
-install: install-daemon install-systemd install-lib
+# The host tools beside otattest-verify: otimage, otattest-veraison (Go,
+# `make veraison-tools`, modules from go.sum only), their man pages, and
+# bash completion for otattestctl, otimage and otattest-verify (one file,
+# scripts/completion/otattest, the other names links to it).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+.PHONY: install-tools install-dkms
+install-tools: $(OTIMAGE) veraison-tools $(B)/man/otimage.1 $(B)/man/otattest-veraison.1
+	install -D -m 0755 $(OTIMAGE) $(DESTDIR)$(BINDIR)/otimage
+	install -D -m 0755 $(VERAISON_OUT)/bin/otattest-veraison $(DESTDIR)$(BINDIR)/otattest-veraison
+	install -D -m 0644 $(B)/man/otimage.1 $(DESTDIR)$(PREFIX)/share/man/man1/otimage.1
+	install -D -m 0644 $(B)/man/otattest-veraison.1 $(DESTDIR)$(PREFIX)/share/man/man1/otattest-veraison.1
+	install -D -m 0644 scripts/completion/otattest $(DESTDIR)$(BASHCOMPDIR)/otattestctl
+	ln -sf otattestctl $(DESTDIR)$(BASHCOMPDIR)/otimage
+	ln -sf otattestctl $(DESTDIR)$(BASHCOMPDIR)/otattest-verify
+
+# The module's source as DKMS builds it (debian/otattest-dkms.dkms):
+# kernel/'s sources and Kbuild, the wire-format headers in uapi/otattest/
+# (OTATTEST_INCLUDE, and <uapi/otattest/genl.h> through -I$(src)).
+DKMS_SRCDIR ?= $(PREFIX)/src/otattest-$(OTATTEST_VERSION)
+install-dkms:
+	install -d $(DESTDIR)$(DKMS_SRCDIR)/uapi/otattest
+	install -m 0644 $(wildcard kernel/*.c kernel/*.h) kernel/Kbuild $(DESTDIR)$(DKMS_SRCDIR)/
+	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi/otattest/
+
+install: install-daemon install-systemd install-lib install-tools
 
 # otattest.pc (libotattest/build.mk) holds PREFIX too: rebuild it with the unit.
 $(OTA_PC): $(SYSTEMD_STAMP)

@@ -17,6 +17,8 @@
 #  man-pages.sh the man pages against --help (otattest-verify: both ways).
 #  version.sh   every tool's --version, otattest.pc and the man pages say
 #               debian/changelog's version (the one version number).
+#  completion.sh the bash completion (scripts/completion/otattest) as
+#               bash-completion runs it, against the man pages.
 #  lib-symbols.sh  libotattest.so exports its public headers' API alone,
 #               in version node OTATTEST_1, as debian/libotattest1.symbols lists.
 # `make $(TEST_SUITES)` builds what each suite runs.
@@ -39,3 +41,5 @@ tests/tools/version.sh: $(OTATTESTCTL) $(OTATTESTD) $(OTA_VERIFY) $(OTIMAGE) $(O
 TEST_SUITES += tests/tools/version.sh
 tests/tools/lib-symbols.sh: $(LIBOTA_SO) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 TEST_SUITES += tests/tools/lib-symbols.sh
+tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
+TEST_SUITES += tests/tools/completion.sh

@@ -37,6 +37,9 @@ expected=(
 	share/dbus-1/interfaces/org.otattest.BootAttest1.xml
 	share/polkit-1/actions/org.otattest.BootAttest1.policy share/polkit-1/rules.d/50-otattest.rules
 	share/man/man8/otattestd.8 share/man/man8/otattestctl.8 share/man/man1/otattest-verify.1
+	bin/otimage bin/otattest-veraison share/man/man1/otimage.1 share/man/man1/otattest-veraison.1
+	share/bash-completion/completions/otattestctl share/bash-completion/completions/otimage
+	share/bash-completion/completions/otattest-verify
 )
 for h in libotattest/include/otattest/*.h; do expected+=("include/otattest/${h##*/}"); done
 

@@ -49,5 +49,27 @@ man_options "$page" OPTIONS AUTHORIZATION >"$work/om"
 comm -23 "$work/oh" "$work/om" >"$work/od"
 ok $([ ! -s "$work/od" ] && echo 0 || echo 1) "every option of otattestctl --help is in otattestctl(8) $(tr '\n' ' ' <"$work/od")"
 
+# otimage(1) and otattest-veraison(1): exactly the commands each program lists.
+otimage=${OTIMAGE:-$B/otimage}
+make -s "$otimage" >/dev/null || { echo "man-pages: cannot build $otimage"; fail=$((fail + 1)); }
+man_cmds() { # PAGE
+	awk '/^\.SH COMMANDS/ {f = 1; next} /^\.SH / {f = 0} f' "$1" | grep -A1 '^\.TP' |
+		grep -v '^\.TP\|^--$' | sed -E 's/\\-/-/g; s/^\.[A-Z]+ //; s/"//g' | awk '{print $1}' | sort -u
+}
+"$otimage" --help | sed -n '/^COMMANDS/,/^[A-Z]/p' | grep -oE '^    [a-z][a-z-]+' | tr -d ' ' | sort -u >"$work/ih"
+man_cmds docs/man/otimage.1 >"$work/im"
+diff "$work/ih" "$work/im" >"$work/id"
+ok $? "otimage(1) documents exactly the commands of otimage --help ($(wc -l <"$work/ih")) $(tr '\n' ' ' <"$work/id")"
+# otattest-veraison lists its commands when run without one (Go source: the table in main.go).
+sed -n 's/^\t{"\([a-z-]*\)", .*/\1/p' libotattest/tools/veraison/cmd/otattest-veraison/main.go | sort -u >"$work/gh"
+man_cmds docs/man/otattest-veraison.1 >"$work/gm"
+diff "$work/gh" "$work/gm" >"$work/gd"
+ok $([ -s "$work/gh" ] && diff -q "$work/gh" "$work/gm" >/dev/null && echo 0 || echo 1) \
+	"otattest-veraison(1) documents exactly the commands of its command table ($(wc -l <"$work/gh")) $(tr '\n' ' ' <"$work/gd")"
+for page in docs/man/otimage.1 docs/man/otattest-veraison.1; do
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$page" 2>"$work/warn" >/dev/null
+	ok $([ $? = 0 ] && [ ! -s "$work/warn" ] && echo 0 || echo 1) "man formats $page without a warning $(head -c 200 "$work/warn")"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
 #   make test     every test: unit (plain and ASan+UBSan), interop, fuzz
 #                 smoke, model, kernel and D-Bus end to end in QEMU
 #   make deps     install the Debian and npm packages (as root)
+#   make deb      the Debian packages (debian/, dpkg-buildpackage) in build/deb-pkg/
 #   make fuzz     each fuzz target to a coverage plateau, coverage, differential
 #   make size     rv32imc -Os code size per firmware module
 #   make bench    benchmarks (see docs/performance.md)
@@ -53,6 +54,14 @@ test: deps-check
 demo: deps-check
 	$(MAKE) $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 	B=$(B) scripts/demo.sh
+
+# The Debian packages from a copy of the tree's files (dpkg-buildpackage
+# writes beside its source): .deb, .changes, .buildinfo and lintian's
+# report in build/deb-pkg/ (scripts/deb-build.sh; fails on any lintian
+# error or warning).
+.PHONY: deb
+deb:
+	scripts/deb-build.sh build/deb-pkg
 
 clean:
 	rm -rf build

@@ -19,6 +19,8 @@
 #               debian/changelog's version (the one version number).
 #  completion.sh the bash completion (scripts/completion/otattest) as
 #               bash-completion runs it, against the man pages.
+#  deb.sh       the Debian packages (scripts/deb-build.sh --cached --upgrade):
+#               lintian, contents, dpkg-gensymbols, debhelper's scripts only.
 #  lib-symbols.sh  libotattest.so exports its public headers' API alone,
 #               in version node OTATTEST_1, as debian/libotattest1.symbols lists.
 # `make $(TEST_SUITES)` builds what each suite runs.
@@ -43,3 +45,4 @@ tests/tools/lib-symbols.sh: $(LIBOTA_SO) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 TEST_SUITES += tests/tools/lib-symbols.sh
 tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
 TEST_SUITES += tests/tools/completion.sh
+TEST_SUITES += tests/tools/deb.sh

@@ -108,6 +108,34 @@ agree "reference values of two releases" "$work/good/evidence.cose" "$work/good/
 	--nonce "$nonce" "${refs[@]}" "$work/booted.corim" "${refs[@]}" "$work/keys.corim"
 agree "a stage listed with other signer keys" "$work/good/evidence.cose" "$work/good/ca.pem" \
 	--nonce "$nonce" "${refs[@]}" "$work/keys.corim"
+# Revocation: the same CRL (crl_make.py, Python's cryptography) given to
+# otattest-verify --crl and to the scheme as Veraison's endorsement store
+# holds it (appraise --crl). A delta CRL, alone or beside the full CRL,
+# and a scoped one are refused by both before any evidence is judged
+# (otattest-verify exit 11; the scheme's provisioning refuses it the same).
+crl_of() { $py tests/interop/crl_make.py "$work/good/evidence.cose" "$work/good/ca.pem" "$work/good/ca.key" "$1" "$work/$1.crl" ||
+	fail_early "crl_make.py $1 failed"; }
+for kind in revoked other expired; do
+	crl_of "$kind"
+	agree "CRL: $kind" "$work/good/evidence.cose" "$work/good/ca.pem" --nonce "$nonce" --crl "$work/$kind.crl"
+done
+for kind in delta full+delta idp; do
+	crl_of "$kind"
+	"$verify" --json --ca "$work/good/ca.pem" --nonce "$nonce" --crl "$work/$kind.crl" "$work/good/evidence.cose" \
+		>"$work/v.json" 2>/dev/null
+	vrc=$?
+	"$scheme" appraise --ca "$work/good/ca.pem" --nonce "$nonce" --crl "$work/$kind.crl" "$work/good/evidence.cose" \
+		>/dev/null 2>"$work/s.err"
+	src=$?
+	if [ "$vrc" = 11 ] && jq -e '.status == "X509_CRL_UNSUPPORTED"' "$work/v.json" >/dev/null &&
+		[ "$src" != 0 ] && grep -q "scope this verifier does not implement" "$work/s.err"; then
+		pass=$((pass + 1))
+		echo "ok - CRL: $kind refused by both before any evidence"
+	else
+		fail=$((fail + 1))
+		echo "not ok - CRL: $kind: otattest-verify exit $vrc $(cat "$work/v.json"), scheme exit $src $(cat "$work/s.err")"
+	fi
+done
 for lc in test_unlocked dev prod prod_end rma; do
 	make_ev "lc-$lc" --lifecycle "$lc"
 	agree "lifecycle $lc" "$work/lc-$lc/evidence.cose" "$work/lc-$lc/ca.pem" \

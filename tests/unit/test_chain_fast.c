@@ -620,6 +620,39 @@ START_TEST(test_each_crl_rule_broken)
 }
 END_TEST
 
+/*
+ * A CRL of another scope that revokes the identity, beside the root's full
+ * CRL (issue 31: OpenSSL's path skipped a delta and accepted): refused
+ * when loaded, so neither path ever holds it, and both still judge by the
+ * full CRL alone - the same verdict, the identity accepted.
+ */
+START_TEST(test_scoped_crl_refused_on_both_paths)
+{
+	const enum tu_crl_scope scope = (enum tu_crl_scope)(TU_CRL_DELTA + _i);
+	ASN1_INTEGER *another = ASN1_INTEGER_new();
+	struct ota_trust *t;
+	struct built b;
+	char *pem;
+	size_t len;
+
+	build(&variants[0], &b);
+	ASN1_INTEGER_set(another, 0x777);
+	t = trust_of(b.ca, NULL);
+	pem = tu_crl_scoped_pem(b.key[CA], b.ca, another, TU_CRL_PLAIN, &len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_OK);
+	free(pem);
+	judge(t, &b, "the full CRL", false, true);
+	pem = tu_crl_scoped_pem(b.key[CA], b.ca, X509_get0_serialNumber(b.id), scope, &len);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(t, pem, len), OTA_X509_CRL_UNSUPPORTED);
+	free(pem);
+	ck_assert_uint_eq(ota_trust_crl_count(t), 1);
+	judge(t, &b, "the full CRL, a scoped one refused", false, true);
+	ota_trust_free(t);
+	ASN1_INTEGER_free(another);
+	built_free(&b);
+}
+END_TEST
+
 static Suite *chain_fast_suite(void)
 {
 	Suite *s = suite_create("chain_fast");
@@ -635,6 +668,8 @@ static Suite *chain_fast_suite(void)
 	tcase_add_loop_test(tc, test_each_rule_broken, 0, (int)(sizeof(variants) / sizeof(variants[0])));
 	tcase_add_loop_test(tc, test_each_crl_rule_broken, 0,
 			    (int)(sizeof(crl_variants) / sizeof(crl_variants[0])));
+	tcase_add_loop_test(tc, test_scoped_crl_refused_on_both_paths, 0,
+			    TU_CRL_INDIRECT - TU_CRL_DELTA + 1);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -191,6 +191,49 @@ START_TEST(test_crl_revoking_another_certificate_passes)
 }
 END_TEST
 
+/*
+ * A delta CRL beside the full one is never ignored (issue 31): OpenSSL
+ * without X509_V_FLAG_USE_DELTAS skips it, so the identity it revokes
+ * passed. It is refused when loaded, as is every CRL of another scope
+ * (issuing distribution point, freshestCRL, indirect), alone or in a file
+ * with a plain CRL, and the refused file adds nothing.
+ */
+START_TEST(test_scoped_crls_are_refused)
+{
+	static const enum tu_crl_scope scopes[] = { TU_CRL_DELTA, TU_CRL_IDP, TU_CRL_FRESHEST,
+						    TU_CRL_INDIRECT };
+	const ASN1_INTEGER *id = X509_get0_serialNumber(f.identity);
+	ASN1_INTEGER *other = ASN1_INTEGER_new();
+	struct ota_policy p;
+	uint32_t len = attest_in(OTA_LC_PROD);
+	char *full, *scoped, *both;
+	size_t n_full, n_scoped;
+
+	ASN1_INTEGER_set(other, 0x7e57);
+	ota_policy_init(&p);
+	full = tu_crl_scoped_pem(f.ca_key, f.ca, other, TU_CRL_PLAIN, &n_full);
+	ck_assert_uint_eq(ota_trust_add_crl_pem(f.trust, full, n_full), OTA_OK);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	for (size_t i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++) {
+		scoped = tu_crl_scoped_pem(f.ca_key, f.ca, id, scopes[i], &n_scoped);
+		ck_assert_msg(ota_trust_add_crl_pem(f.trust, scoped, n_scoped) ==
+				      OTA_X509_CRL_UNSUPPORTED, "scope %zu was loaded", i);
+		/* A file of the full CRL and the scoped one: refused whole. */
+		both = malloc(n_full + n_scoped);
+		ck_assert_ptr_nonnull(both);
+		memcpy(both, full, n_full);
+		memcpy(both + n_full, scoped, n_scoped);
+		ck_assert_uint_eq(ota_trust_add_crl_pem(f.trust, both, n_full + n_scoped),
+				  OTA_X509_CRL_UNSUPPORTED);
+		ck_assert_uint_eq(ota_trust_crl_count(f.trust), 1);
+		free(both);
+		free(scoped);
+	}
+	free(full);
+	ASN1_INTEGER_free(other);
+}
+END_TEST
+
 /* Revocation that cannot be checked does not pass: no CRL of this CA, or an expired one. */
 START_TEST(test_unusable_crl_fails_the_chain)
 {
@@ -343,6 +386,7 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_denied_delegate_is_refused);
 	tcase_add_test(tc, test_revoked_identity_certificate_is_refused);
 	tcase_add_test(tc, test_crl_revoking_another_certificate_passes);
+	tcase_add_test(tc, test_scoped_crls_are_refused);
 	tcase_add_test(tc, test_unusable_crl_fails_the_chain);
 	tcase_add_test(tc, test_policy_crls_not_loaded_fail_the_chain);
 	tcase_add_test(tc, test_policy_file_crl_beside_it);

@@ -292,6 +292,7 @@ enum ota_status_class {
 	/* X.509 */                                                                                \
 	X(X509_BUFFER_FULL, INTERNAL, X509, 1, "certificate does not fit its buffer")              \
 	X(X509_MALFORMED, MALFORMED, X509, 2, "certificate is malformed")                          \
+	X(X509_CRL_UNSUPPORTED, MALFORMED, X509, 3, "the CRL has a scope this verifier does not implement (delta, issuing distribution point, freshest CRL, indirect entries)") \
 	/* runtime */                                                                              \
 	X(RUNTIME_UPDATE_REJECTED, VERIFICATION, RUNTIME, 1, "the updated image failed verification; the running image was kept") \
 	X(RUNTIME_NO_CERTS, NOT_FOUND, RUNTIME, 2, "no device identity certificate is provisioned") \

@@ -91,7 +91,12 @@ void ota_trust_free(struct ota_trust *t);
  * chain (VERIFY_CHAIN_UNTRUSTED) - revocation that cannot be checked is
  * not passed. Call before the store verifies evidence or is shared
  * between threads: chains remembered earlier are forgotten.
- * HOST_IO, HOST_BAD_ARGUMENT (too large), X509_MALFORMED (no CRL in it).
+ * HOST_IO, HOST_BAD_ARGUMENT (too large), X509_MALFORMED (no CRL in it),
+ * X509_CRL_UNSUPPORTED: a CRL of the file is a delta CRL, points at delta
+ * CRLs (freshestCRL), has an issuing distribution point or indirect
+ * entries - a scope the verifier does not implement, so refused rather
+ * than half-read (OpenSSL would skip a delta and pass what it revokes).
+ * A refused file adds nothing.
  */
 ota_status_t ota_trust_add_crl_file(struct ota_trust *t, const char *path);
 ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t len);

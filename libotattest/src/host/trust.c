@@ -86,49 +86,95 @@ ota_status_t ota_trust_load_file(const char *path, struct ota_trust **out)
 	return ota_read_file_with(path, 1u << 20, load_pem, out);
 }
 
+/*
+ * A CRL whose scope is the whole of its issuer's certificates, complete in
+ * itself: what this verifier implements. Refused, because honouring them
+ * needs rules neither verifier has (and OpenSSL without
+ * X509_V_FLAG_USE_DELTAS skips a delta CRL, so a certificate it revokes
+ * would pass): a delta CRL (deltaCRLIndicator), a CRL pointing at its
+ * deltas (freshestCRL), a partitioned or reason-limited one
+ * (issuingDistributionPoint), and an indirect one (an entry's
+ * certificateIssuer). docs/verifier.md, "Policy".
+ */
+static bool crl_scope_whole(X509_CRL *crl)
+{
+	static const int scoped[] = { NID_delta_crl, NID_freshest_crl,
+				      NID_issuing_distribution_point };
+	STACK_OF(X509_REVOKED) *revoked = X509_CRL_get_REVOKED(crl);
+	size_t k;
+	int i;
+
+	for (k = 0; k < sizeof(scoped) / sizeof(scoped[0]); k++)
+		if (X509_CRL_get_ext_by_NID(crl, scoped[k], -1) >= 0)
+			return false;
+	for (i = 0; i < sk_X509_REVOKED_num(revoked); i++)
+		if (X509_REVOKED_get_ext_by_NID(sk_X509_REVOKED_value(revoked, i),
+						NID_certificate_issuer, -1) >= 0)
+			return false;
+	return true;
+}
+
 ota_status_t ota_trust_add_crl_pem(struct ota_trust *t, const void *pem, size_t len)
 {
+	STACK_OF(X509_CRL) *crls;
 	struct ota_chain_cache *fresh;
 	X509_CRL *crl;
 	BIO *bio;
-	time_t next;
-	uint32_t n = 0;
+	time_t next, until = t ? t->crls_until : 0;
+	int i, n;
 	ota_status_t st = OTA_OK;
 
 	if (t == NULL || len > INT32_MAX)
 		return OTA_HOST_BAD_ARGUMENT;
 	bio = BIO_new_mem_buf(pem, (int)len);
 	fresh = ota_chain_cache_new();
-	if (bio == NULL || fresh == NULL) {
-		BIO_free(bio);
-		ota_chain_cache_free(fresh);
-		return OTA_HOST_INTERNAL;
+	crls = sk_X509_CRL_new_null();
+	if (bio == NULL || fresh == NULL || crls == NULL) {
+		st = OTA_HOST_INTERNAL;
+		goto out;
 	}
-	while (st == OTA_OK && (crl = PEM_read_bio_X509_CRL(bio, NULL, NULL, NULL)) != NULL) {
-		if (X509_STORE_add_crl(t->store, crl) != 1)
+	/* All of the file is read and judged before any of it is added: bad input changes nothing. */
+	while ((crl = PEM_read_bio_X509_CRL(bio, NULL, NULL, NULL)) != NULL) {
+		if (!sk_X509_CRL_push(crls, crl)) {
+			X509_CRL_free(crl);
 			st = OTA_HOST_INTERNAL;
-		else if (X509_CRL_get0_nextUpdate(crl) &&
-			 ota_asn1_seconds(X509_CRL_get0_nextUpdate(crl), &next) &&
-			 (t->crls_until == 0 || next < t->crls_until))
-			t->crls_until = next;
-		n++;
-		X509_CRL_free(crl);
+			goto out;
+		}
+		if (!crl_scope_whole(crl)) {
+			st = OTA_X509_CRL_UNSUPPORTED;
+			goto out;
+		}
 	}
-	ERR_clear_error(); /* the loop ends on "no start line" */
-	BIO_free(bio);
-	if (st == OTA_OK && n == 0)
+	n = sk_X509_CRL_num(crls);
+	if (n == 0) {
 		st = OTA_X509_MALFORMED;
-	if (st != OTA_OK) {
-		ota_chain_cache_free(fresh);
-		return st;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		crl = sk_X509_CRL_value(crls, i);
+		if (X509_STORE_add_crl(t->store, crl) != 1) {
+			st = OTA_HOST_INTERNAL;
+			goto out;
+		}
+		if (X509_CRL_get0_nextUpdate(crl) &&
+		    ota_asn1_seconds(X509_CRL_get0_nextUpdate(crl), &next) &&
+		    (until == 0 || next < until))
+			until = next;
 	}
 	/* Chains and identities remembered before were not checked against these CRLs. */
 	ota_chain_cache_free(t->cache);
 	t->cache = fresh;
+	fresh = NULL;
 	ota_fast_forget(t->fast);
 	ota_fast_set_anchors(t->fast, t->store);
-	t->crl_count += n;
-	return OTA_OK;
+	t->crls_until = until;
+	t->crl_count += (uint32_t)n;
+out:
+	ERR_clear_error(); /* the loop ends on "no start line" */
+	BIO_free(bio);
+	sk_X509_CRL_pop_free(crls, X509_CRL_free);
+	ota_chain_cache_free(fresh);
+	return st;
 }
 
 static ota_status_t add_crl_pem(void *t, const void *pem, size_t len)

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/veraison/ear"
 	"github.com/veraison/services/config"
@@ -42,6 +43,23 @@ func refValKey(tenant, stage string) string {
 	return (&url.URL{Scheme: scheme.SchemeName, Host: tenant, Path: "/stage/" + stage}).String()
 }
 
+// A CA's CRLs live with the reference values (VTS hands AppraiseEvidence
+// every endorsement under the keys GetRefValueIDs names, none when there
+// are none; a trust anchor key must hold exactly one), under the key id
+// the CRL names its CA by.
+func crlKey(tenant string, aki []byte) string {
+	return (&url.URL{Scheme: scheme.SchemeName, Host: tenant,
+		Path: "/" + crlSubType + "/" + hex.EncodeToString(aki)}).String()
+}
+
+// crlSubType marks a CRL among the reference-value endorsements.
+const crlSubType = "crl"
+
+// crlAttributes is a provisioned CRL as the stores keep it.
+type crlAttributes struct {
+	DER []byte `json:"crl"`
+}
+
 // ---- endorsements ------------------------------------------------------
 
 // EndorsementHandler decodes otattest CoRIMs.
@@ -52,13 +70,19 @@ func (EndorsementHandler) Close() error                                { return 
 func (EndorsementHandler) GetName() string                             { return "otattest-corim" }
 func (EndorsementHandler) GetAttestationScheme() string                { return scheme.SchemeName }
 func (EndorsementHandler) GetSupportedMediaTypes() []string {
-	return []string{scheme.EndorsementMediaType}
+	return []string{scheme.EndorsementMediaType, scheme.CRLMediaType}
 }
 
 // Decode reads an unsigned CoRIM: otimage's reference values (whose
 // signature the provisioning client checked with the release key) or the
-// manufacturer CA's trust anchor (otattest-veraison ta-corim).
+// manufacturer CA's trust anchor (otattest-veraison ta-corim); or a CA's
+// CRL (application/pkix-crl). Veraison hands Decode the bytes without
+// their media type, so the first byte tells: a DER SEQUENCE (0x30) is a
+// CRL, which no CoRIM (a CBOR tag or map) begins with.
 func (EndorsementHandler) Decode(data []byte) (*handler.EndorsementHandlerResponse, error) {
+	if len(data) > 0 && data[0] == 0x30 {
+		return decodeCRL(data)
+	}
 	c, err := scheme.ReadCorim(data)
 	if err != nil {
 		return nil, err
@@ -83,6 +107,25 @@ func (EndorsementHandler) Decode(data []byte) (*handler.EndorsementHandlerRespon
 	return rsp, nil
 }
 
+// decodeCRL refuses a CRL of a scope the verifiers do not implement, or
+// one that does not name its CA, as otattest-verify refuses it at load.
+func decodeCRL(der []byte) (*handler.EndorsementHandlerResponse, error) {
+	crl, err := scheme.ParseCRL(der)
+	if err != nil {
+		return nil, fmt.Errorf("CRL: %w", err)
+	}
+	if _, err := scheme.CRLKeyID(crl); err != nil {
+		return nil, err
+	}
+	attrs, err := json.Marshal(crlAttributes{DER: der})
+	if err != nil {
+		return nil, err
+	}
+	return &handler.EndorsementHandlerResponse{ReferenceValues: []handler.Endorsement{{
+		Scheme: scheme.SchemeName, Type: handler.EndorsementType_REFERENCE_VALUE,
+		SubType: crlSubType, Attributes: attrs}}}, nil
+}
+
 // ---- stores ------------------------------------------------------------
 
 // StoreHandler names where trust anchors and reference values live.
@@ -93,6 +136,17 @@ func (StoreHandler) GetAttestationScheme() string     { return scheme.SchemeName
 func (StoreHandler) GetSupportedMediaTypes() []string { return nil }
 
 func (StoreHandler) SynthKeysFromRefValue(tenant string, rv *handler.Endorsement) ([]string, error) {
+	if rv.SubType == crlSubType {
+		crl, err := crlOf(rv.Attributes)
+		if err != nil {
+			return nil, err
+		}
+		aki, err := scheme.CRLKeyID(crl)
+		if err != nil {
+			return nil, err
+		}
+		return []string{crlKey(tenant, aki)}, nil
+	}
 	var r scheme.RefValue
 	if err := json.Unmarshal(rv.Attributes, &r); err != nil {
 		return nil, err
@@ -133,12 +187,32 @@ func (StoreHandler) GetTrustAnchorIDs(token *proto.AttestationToken) ([]string, 
 	return []string{taKey(token.TenantId, aki)}, nil
 }
 
-func (StoreHandler) GetRefValueIDs(tenant string, _ []string, _ map[string]any) ([]string, error) {
+// GetRefValueIDs names each stage's reference values and the CRLs of the
+// CA the evidence chains to (none provisioned: no revocation check, as
+// otattest-verify without --crl).
+func (StoreHandler) GetRefValueIDs(tenant string, anchors []string, _ map[string]any) ([]string, error) {
 	var ids []string
 	for s := uint32(scheme.StageROMExt); s <= scheme.StageBL0; s++ {
 		ids = append(ids, refValKey(tenant, scheme.StageName(s)))
 	}
+	cas, err := anchorCAs(anchors)
+	if err != nil {
+		return nil, err
+	}
+	for _, ca := range cas {
+		if len(ca.SubjectKeyId) > 0 {
+			ids = append(ids, crlKey(tenant, ca.SubjectKeyId))
+		}
+	}
 	return ids, nil
+}
+
+func crlOf(attributes []byte) (*x509.RevocationList, error) {
+	var attrs crlAttributes
+	if err := json.Unmarshal(attributes, &attrs); err != nil {
+		return nil, err
+	}
+	return scheme.ParseCRL(attrs.DER)
 }
 
 // ---- evidence ----------------------------------------------------------
@@ -151,28 +225,38 @@ func (StoreHandler) GetRefValueIDs(tenant string, _ []string, _ map[string]any) 
 // no EAR) rather than letting a typo loosen it.
 const PolicyEnv = "OTATTEST_POLICY"
 
-var (
-	policyOnce sync.Once
-	policyVal  *scheme.Policy
-	policyErr  error
-)
+// The policy read, remembered for the path it was read from (the
+// environment is the vts's, fixed for the plugin's life; a test sets
+// another).
+var policyCache struct {
+	sync.Mutex
+	read bool
+	path string
+	val  *scheme.Policy
+	err  error
+}
 
 func policy() (*scheme.Policy, error) {
-	policyOnce.Do(func() {
-		path := os.Getenv(PolicyEnv)
-		if path == "" {
-			return
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			policyErr = err
-			return
-		}
-		if policyVal, err = scheme.ParsePolicy(string(b)); err != nil {
-			policyErr = fmt.Errorf("%s: %w", path, err)
-		}
-	})
-	return policyVal, policyErr
+	path := os.Getenv(PolicyEnv)
+	c := &policyCache
+	c.Lock()
+	defer c.Unlock()
+	if c.read && c.path == path {
+		return c.val, c.err
+	}
+	c.read, c.path, c.val, c.err = true, path, nil, nil
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		c.err = err
+		return nil, err
+	}
+	if c.val, err = scheme.ParsePolicy(string(b)); err != nil {
+		c.err = fmt.Errorf("%s: %w", path, err)
+	}
+	return c.val, c.err
 }
 
 // EvidenceHandler appraises otattest evidence.
@@ -185,6 +269,14 @@ func (EvidenceHandler) GetSupportedMediaTypes() []string {
 }
 
 func trustFrom(anchors []string) (*scheme.Trust, error) {
+	cas, err := anchorCAs(anchors)
+	if err != nil {
+		return nil, err
+	}
+	return scheme.NewTrust(cas), nil
+}
+
+func anchorCAs(anchors []string) ([]*x509.Certificate, error) {
 	var cas []*x509.Certificate
 	for i, s := range anchors {
 		var e handler.Endorsement
@@ -201,7 +293,7 @@ func trustFrom(anchors []string) (*scheme.Trust, error) {
 		}
 		cas = append(cas, ca)
 	}
-	return scheme.NewTrust(cas), nil
+	return cas, nil
 }
 
 // ExtractClaims runs every check of the evidence itself (chain, signature,
@@ -231,11 +323,20 @@ func (EvidenceHandler) AppraiseEvidence(ec *proto.EvidenceContext, endorsements 
 	// No reference values provisioned: none consulted, as otattest-verify
 	// without --corim; once any are, a stage must be among them.
 	var refs []scheme.RefValue
+	var crls []*x509.RevocationList
 	for i, s := range endorsements {
 		var e handler.Endorsement
 		var r scheme.RefValue
 		if err := json.Unmarshal([]byte(s), &e); err != nil {
 			return nil, fmt.Errorf("reference value %d: %w", i, err)
+		}
+		if e.SubType == crlSubType {
+			crl, err := crlOf(e.Attributes)
+			if err != nil {
+				return nil, fmt.Errorf("CRL %d: %w", i, err)
+			}
+			crls = append(crls, crl)
+			continue
 		}
 		if err := json.Unmarshal(e.Attributes, &r); err != nil {
 			return nil, fmt.Errorf("reference value %d: %w", i, err)
@@ -246,6 +347,7 @@ func (EvidenceHandler) AppraiseEvidence(ec *proto.EvidenceContext, endorsements 
 	if err != nil {
 		return nil, err
 	}
+	sum.CheckRevocation(crls, time.Now())
 	sum.CheckPolicy(refs, pol)
 	return sum.Result(config.Version, config.Developer), nil
 }

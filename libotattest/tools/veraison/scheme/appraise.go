@@ -39,11 +39,16 @@ type Summary struct {
 	Lifecycle   uint32         `json:"lifecycle"`
 	Epoch       uint32         `json:"epoch"`
 	Stages      []StageSummary `json:"stages,omitempty"`
+	// The chain's CA (DER) and the identity certificate's serial (hex),
+	// for CheckRevocation; empty when the chain did not verify.
+	RevocationCA   []byte `json:"revocation-ca,omitempty"`
+	IdentitySerial string `json:"identity-serial,omitempty"`
 }
 
 // Summarize keeps what the appraisal and a policy read.
 func (v *Verdict) Summarize() *Summary {
-	s := &Summary{Failures: v.Failures, Authentic: v.Authentic, ClaimsValid: v.Claims != nil}
+	s := &Summary{Failures: v.Failures, Authentic: v.Authentic, ClaimsValid: v.Claims != nil,
+		RevocationCA: v.RevocationCA, IdentitySerial: v.IdentitySerial}
 	if s.Failures == nil {
 		s.Failures = []Failure{}
 	}

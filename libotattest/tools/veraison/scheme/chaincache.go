@@ -60,6 +60,14 @@ func chainOf(t *Trust, certs [][]byte) (*chainFacts, error) {
 	if err != nil {
 		return f, err
 	}
+	// What a CRL is checked against (crl.go): the CA path validation
+	// ended at, and the certificate it issued - the identity certificate,
+	// as libotattest's not_revoked picks it.
+	f.root = chain[len(chain)-1]
+	f.revocable = chain[0]
+	if len(chain) >= 3 {
+		f.revocable = chain[1]
+	}
 	// The validity of every certificate path validation used, the CA's too.
 	e = &cachedChain{facts: f}
 	for i, c := range chain {

@@ -7,9 +7,10 @@ package scheme
 // lines, '#' comments, an unknown key, a scalar given twice, a value out
 // of range or a line without '=' an error naming the line, since a typo
 // must not loosen a policy - and its rules applied as ota_policy_evaluate
-// applies them. One key is refused: crl. Revocation needs the CRLs in the
-// chain check, which the Veraison scheme does not do; a policy that names
-// them is checked with otattest-verify instead of passing here unchecked.
+// applies them. One key is refused: crl. Veraison keeps a CA's CRLs in its
+// endorsement store (provisioned as application/pkix-crl, crl.go), not in
+// files beside a policy; a policy naming files the scheme would not read
+// is refused rather than passing their revocations unchecked.
 
 import (
 	"encoding/hex"
@@ -131,8 +132,8 @@ func (p *Policy) apply(key, val string, seen map[string]bool, no int) error {
 		}
 		return nil
 	case "crl":
-		return fmt.Errorf("line %d: crl: the Veraison scheme does not check revocation; "+
-			"check evidence against this policy with otattest-verify", no)
+		return fmt.Errorf("line %d: crl: Veraison takes a CA's CRLs in its endorsement store "+
+			"(provision them as %s), not from files the policy names", no, CRLMediaType)
 	}
 	var ok bool
 	switch key {

@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
+	"encoding/hex"
 	"errors"
 	"fmt"
 )
@@ -33,6 +34,10 @@ type Verdict struct {
 	Failures  []Failure
 	Authentic bool
 	Claims    *Claims // nil when the claims did not decode
+	// When the chain verified: its CA (DER) and the serial number of the
+	// certificate the CA issued, for the CRL check (crl.go).
+	RevocationCA   []byte
+	IdentitySerial string
 }
 
 func (v *Verdict) add(status string, stage uint32, format string, a ...any) {
@@ -74,6 +79,9 @@ type chainFacts struct {
 	issuerDevice    []byte
 	identityDevice  []byte
 	issuedAlias     bool
+	// Set when the chain verified: the trusted CA it ends at and the
+	// certificate that CA issued (the identity certificate).
+	root, revocable *x509.Certificate
 }
 
 func readFacts(certs [][]byte) *chainFacts {
@@ -169,6 +177,10 @@ func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
 		sigOK = true
 	}
 	v.Authentic = chainErr == nil && sigOK
+	if chainErr == nil && f.root != nil {
+		v.RevocationCA = f.root.Raw
+		v.IdentitySerial = hex.EncodeToString(f.revocable.SerialNumber.Bytes())
+	}
 	c, err := DecodeClaims(s.Payload)
 	if err != nil {
 		v.add("VERIFY_CLAIMS_INVALID", NoStage, "claims set is malformed: %v", err)

@@ -33,8 +33,9 @@ type appraisalJSON struct {
 
 func cmdAppraise(args []string) error {
 	fs := flag.NewFlagSet("appraise", flag.ContinueOnError)
-	var cas, corims multi
+	var cas, corims, crlFiles multi
 	fs.Var(&cas, "ca", "a manufacturer CA (PEM); repeatable")
+	fs.Var(&crlFiles, "crl", "the CA's CRLs (PEM), as Veraison's store holds them; repeatable")
 	fs.Var(&corims, "corim", "reference values (a CoRIM signed by --corim-key); repeatable")
 	corimKey := fs.String("corim-key", "", "the release key (PEM) every --corim is signed with")
 	policyFile := fs.String("policy", "", "otattest-verify's policy file (no crl lines)")
@@ -43,7 +44,7 @@ func cmdAppraise(args []string) error {
 	repeat := fs.Int("repeat", 1, "appraise each evidence this many times (benchmark)")
 	if err := fs.Parse(args); err != nil || len(cas) == 0 || fs.NArg() == 0 ||
 		(*nonceHex == "") == !*noNonce || *repeat < 1 || (len(corims) > 0) != (*corimKey != "") {
-		return usageError("appraise --ca FILE... [--corim FILE... --corim-key PUB] [--policy FILE] (--nonce HEX | --no-nonce) EVIDENCE...")
+		return usageError("appraise --ca FILE... [--crl FILE]... [--corim FILE... --corim-key PUB] [--policy FILE] (--nonce HEX | --no-nonce) EVIDENCE...")
 	}
 	var nonce []byte
 	if !*noNonce {
@@ -89,6 +90,18 @@ func cmdAppraise(args []string) error {
 	if corims == nil {
 		refs = nil
 	}
+	var crls []*x509.RevocationList
+	for _, f := range crlFiles {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		list, err := scheme.ParseCRLsPEM(b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		crls = append(crls, list...)
+	}
 	var pol *scheme.Policy
 	if *policyFile != "" {
 		b, err := os.ReadFile(*policyFile)
@@ -111,6 +124,7 @@ func cmdAppraise(args []string) error {
 		var sum *scheme.Summary
 		for i := 0; i < *repeat; i++ {
 			sum = scheme.Verify(ev, trust, nonce).Summarize()
+			sum.CheckRevocation(crls, time.Now())
 			sum.CheckPolicy(refs, pol)
 			count++
 		}

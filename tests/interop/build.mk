@@ -47,3 +47,11 @@ TEST_SUITES += tests/interop/eat.sh
 # otattest-verify on the evidence suite's corpus, and its Go unit tests.
 tests/interop/veraison-agree.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE) $(CORIM_TOOL)
 TEST_SUITES += tests/interop/veraison-agree.sh
+
+# The consistency tables of docs/evidence.md against ota_attempt_check
+# (attempt_rules prints every combination; consistency_doc.py reads the doc).
+ATTEMPT_RULES := $(B)/tests/interop/attempt_rules
+$(ATTEMPT_RULES): $(B)/tests/interop/attempt_rules.o
+	$(CC) $(LDFLAGS) -o $@ $^
+tests/interop/consistency-doc.sh: $(ATTEMPT_RULES)
+TEST_SUITES += tests/interop/consistency-doc.sh

@@ -184,7 +184,7 @@ lie_case() { # lie expects...
 		--ca "$dir/ca.pem" --nonce "$(cat "$dir/nonce.hex")" "$dir/evidence.cose"
 }
 lie_case root-key bl0=contraindicated:executables=96 rom_ext=affirming
-lie_case path rom_ext=contraindicated:executables=96 bl0=affirming
+lie_case path bl0=contraindicated:executables=96 rom_ext=affirming
 lie_case lifecycle rom_ext=contraindicated:executables=96 bl0=contraindicated:executables=96
 
 # Reference values (docs/corim.md): corim_tool signs, as otimage corim does,

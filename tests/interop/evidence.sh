@@ -175,7 +175,7 @@ lie_refused() { # lie check stage python-check
 lie_refused root-key VERIFY_RESULT_MISMATCH bl0 "bl0 root key id"
 lie_refused delegate-key VERIFY_RESULT_MISMATCH bl0 "bl0 delegate key ids"
 lie_refused depth VERIFY_RESULT_MISMATCH bl0 "bl0 delegation depth"
-lie_refused path VERIFY_RESULT_MISMATCH rom_ext "rom_ext path"
+lie_refused path VERIFY_RESULT_MISMATCH bl0 "bl0 path"
 lie_refused scheme VERIFY_RESULT_MISMATCH rom_ext "rom_ext signature scheme"
 lie_refused stage-tag-key-version VERIFY_RESULT_MISMATCH bl0 "bl0 tag key version"
 lie_refused path-reason VERIFY_RESULT_MISMATCH bl0 "bl0 path reason"

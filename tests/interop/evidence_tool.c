@@ -31,6 +31,8 @@
  * state, which ROM_EXT certifies: honest evidence a production policy
  * must refuse (ear.sh). --debug-image boots a BL0 image whose usage
  * carries the DEBUG flag (debug_images_allowed = false refuses it);
+ * --inconsistent RULE writes a record whose attempts break one rule of
+ * docs/evidence.md's consistency table, which ROM_EXT certifies as it is.
  * --debug-tag-mismatch the same image booted on the slow path after its
  * tag did not match (path reason tag-mismatch), as docs/evidence.md's
  * example: what otimage inspect shows of an alias certificate.
@@ -53,6 +55,41 @@ static int lie = -1;
 static int lifecycle = -1;
 static bool debug_image;
 static bool tag_mismatch;
+static int inconsistent = -1;
+
+/*
+ * What --inconsistent can make: a boot record whose attempts break one
+ * rule of docs/evidence.md's "Consistency of an attempt" table, certified
+ * by ROM_EXT as it is (so only that rule can catch it): both verifiers
+ * must refuse the claims (VERIFY_CLAIMS_INVALID). The first three are what
+ * this tool's fixture wrote before issue 31. (A tag path with a reason
+ * the runtime itself refuses to publish: ota_record_validate.)
+ */
+static const char *const inconsistent_names[] = {
+	"tag-path-without-tag-boot-usage", "retagged-without-reason", "retagged-without-tag-boot-usage",
+	"tag-path-with-tag-boot-off", "refused-on-a-path", "accepted-on-no-path",
+	"check-only-reason", "not-tag-capable-with-tag-boot-usage",
+	"tag-boot-off-reason-with-tag-boot-on",
+};
+
+static void make_inconsistent(struct ota_record *r)
+{
+	struct ota_stage_record *rom_ext = &r->stage[0], *refused = &r->stage[1], *bl0 = &r->stage[2];
+
+	switch (inconsistent) {
+	case 0: rom_ext->effective.usage.flags = 0; break;
+	case 1: bl0->path_reason = OTA_REASON_NONE; break;
+	case 2: bl0->effective.usage.flags = 0; break;
+	case 3: r->hdr.flags &= ~OTA_RECORD_F_TAG_BOOT_ENABLED; break;
+	case 4: refused->path = OTA_PATH_SIGNATURE; break;
+	case 5: /* the refused attempt said accepted, yet on no path and not booted */
+		refused->status = OTA_OK;
+		break;
+	case 6: bl0->path = OTA_PATH_SIGNATURE; bl0->path_reason = OTA_REASON_CHECK_ONLY; break;
+	case 7: refused->path_reason = OTA_REASON_NOT_TAG_CAPABLE; break;
+	case 8: bl0->path = OTA_PATH_SIGNATURE; bl0->path_reason = OTA_REASON_TAG_BOOT_OFF; break;
+	}
+}
 
 /* What --lie can change, each a claim the alias certificate certifies. */
 static const char *const lie_names[] = {
@@ -74,7 +111,7 @@ static void tell_lie(struct ota_record *r)
 		bl0->delegation_depth = 0;
 		memset(bl0->key_ids[1], 0, OTA_KEY_ID_BYTES);
 		break;
-	case 3: rom_ext->path = OTA_PATH_SIGNATURE; break;
+	case 3: bl0->path = OTA_PATH_SIGNATURE; break; /* certified: retagged (same reason) */
 	case 4: rom_ext->sig_scheme = OTA_SCHEME_HYBRID; break;
 	case 5: bl0->tag_key_version++; break;
 	case 6: r->hdr.min_svn++; break;
@@ -85,7 +122,7 @@ static void tell_lie(struct ota_record *r)
 	case 11: r->hdr.tag_key_version++; break;
 	case 12: r->hdr.chain_max_svn = 200; break;
 	case 13: r->hdr.rom_identity[0] ^= 1; break;
-	case 14: bl0->path_reason = OTA_REASON_NO_TAG; break; /* certified: none */
+	case 14: bl0->path_reason = OTA_REASON_NO_TAG; break; /* certified: image-changed */
 	case 15: bl0->effective.usage.flags &= ~OTA_CAP_DEBUG; break; /* certified: DEBUG */
 	}
 }
@@ -145,6 +182,7 @@ START_TEST(make_evidence)
 		ck_assert_uint_eq(f.bs.record.stage[2].path, OTA_PATH_SIGNATURE_RETAGGED);
 		f.bs.record.stage[2].path_reason = OTA_REASON_TAG_MISMATCH;
 	}
+	make_inconsistent(&f.bs.record); /* before ROM_EXT certifies it */
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
@@ -192,14 +230,20 @@ int main(int argc, char **argv)
 		for (uint32_t lc = 0; lc < OTA_LC_COUNT; lc++)
 			if (!strcmp(argv[2], ota_lifecycle_name(lc)))
 				lifecycle = (int)lc;
+	} else if (argc == 4 && !strcmp(argv[1], "--inconsistent")) {
+		for (size_t i = 0; i < sizeof(inconsistent_names) / sizeof(inconsistent_names[0]); i++)
+			if (!strcmp(argv[2], inconsistent_names[i]))
+				inconsistent = (int)i;
 	} else if (argc == 4 && !strcmp(argv[1], "--lie")) {
 		for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
 			if (!strcmp(argv[2], lie_names[i]))
 				lie = (int)i;
 	}
-	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image) {
+	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image &&
+	    inconsistent < 0) {
 		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
-				"--lifecycle STATE | --debug-image | --debug-tag-mismatch] OUTDIR\n");
+				"--lifecycle STATE | --debug-image | --debug-tag-mismatch | "
+				"--inconsistent RULE] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

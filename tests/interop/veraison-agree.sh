@@ -178,6 +178,20 @@ for lie in root-key delegate-key depth path scheme stage-tag-key-version min-svn
 	agree "a runtime that changed $lie" "$work/lie-$lie/evidence.cose" "$work/lie-$lie/ca.pem" \
 		--nonce "$(cat "$work/lie-$lie/nonce.hex")"
 done
+# Attempts that break a rule of docs/evidence.md's consistency table, as
+# ROM_EXT certified them (evidence_tool --inconsistent): both verifiers
+# refuse the claims (VERIFY_CLAIMS_INVALID), whatever the certificate says.
+for rule in tag-path-without-tag-boot-usage retagged-without-reason retagged-without-tag-boot-usage \
+	tag-path-with-tag-boot-off refused-on-a-path accepted-on-no-path check-only-reason \
+	not-tag-capable-with-tag-boot-usage tag-boot-off-reason-with-tag-boot-on; do
+	make_ev "inc-$rule" --inconsistent "$rule"
+	agree "inconsistent: $rule" "$work/inc-$rule/evidence.cose" "$work/inc-$rule/ca.pem" \
+		--nonce "$(cat "$work/inc-$rule/nonce.hex")"
+	if ! jq -e '[.failures[].check] == ["VERIFY_CLAIMS_INVALID"]' "$work/v.json" >/dev/null; then
+		fail=$((fail + 1))
+		echo "not ok - inconsistent: $rule is not VERIFY_CLAIMS_INVALID alone: $(cat "$work/v.json")"
+	fi
+done
 # A DEBUG image the runtime says is not: the policy's rule would pass the
 # lie, the certified usage flags do not (RESULT_MISMATCH on both sides).
 policy_agree "debug images refused, DEBUG hidden by the runtime" "debug_images_allowed = no" \

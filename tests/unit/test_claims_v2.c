@@ -54,10 +54,11 @@ static void make_record(struct ota_record *r, uint32_t lifecycle)
 	r->hdr.floor_bl0 = 2;
 	r->hdr.tag_key_version = 4;
 	r->hdr.chain_max_svn = 16;
+	r->hdr.flags = OTA_RECORD_F_TAG_BOOT_ENABLED; /* the tag path was open */
 	memset(r->hdr.rom_identity, 0x77, 32);
 	add_stage(r, OTA_STAGE_ROM_EXT, OTA_SLOT_A, OTA_OK, OTA_PATH_TAG, 0, 2, 0x10,
 		  OTA_STAGE_F_BOOTED);
-	add_stage(r, OTA_STAGE_BL0, OTA_SLOT_A, OTA_SIG_ECDSA_INVALID, OTA_PATH_SIGNATURE, 2, 12,
+	add_stage(r, OTA_STAGE_BL0, OTA_SLOT_A, OTA_SIG_ECDSA_INVALID, OTA_PATH_NONE, 2, 12,
 		  0x20, 0);
 	add_stage(r, OTA_STAGE_BL0, OTA_SLOT_B, OTA_OK, OTA_PATH_SIGNATURE_RETAGGED, 1, 11, 0x30,
 		  OTA_STAGE_F_BOOTED | OTA_STAGE_F_FALLBACK);
@@ -150,10 +151,10 @@ START_TEST(test_components_in_the_documented_shape)
 	ck_assert_uint_eq(find(buf + at, len - at, bl0_keys, sizeof(bl0_keys)), 18 + 31);
 	at = find(buf, len, refused_id, sizeof(refused_id));
 	ck_assert_mem_eq(buf + at - 3, refused, sizeof(refused));
-	/* measres: one group per attempt, path in the system name, 1 success / 2 fail */
+	/* measres: one group per attempt, path in the system name, 1 success / 3 not run */
 	find(buf, len, "\x19\x01\x12\x83", 4);
 	find(buf, len, "\x82\x71otattest-boot/tag\x81\x82\x67rom_ext\x01", 29);
-	find(buf, len, "\x82\x77otattest-boot/signature\x81\x82\x63" "bl0\x02", 31);
+	find(buf, len, "\x82\x72otattest-boot/none\x81\x82\x63" "bl0\x03", 26);
 	find(buf, len, "\x82\x78\x20otattest-boot/signature-retagged\x81\x82\x63" "bl0\x01", 41);
 	/* the private keys: record-digest first, attempts last */
 	find(buf, len, "\x3a\x6f\x74\x61\x01\x58\x20\xdd", 8);
@@ -248,6 +249,7 @@ START_TEST(test_dbgstat_and_oemboot_follow_the_record)
 	make_record(&r, OTA_LC_PROD);
 	r.stage[2].flags = OTA_STAGE_F_FALLBACK;
 	r.stage[2].status = OTA_SIG_ECDSA_INVALID;
+	r.stage[2].path = OTA_PATH_NONE;
 	len = encode(&r, buf, sizeof(buf));
 	find(buf, len, "\x19\x01\x06\xf4", 4);
 	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, NULL, 0), OTA_OK);

@@ -79,11 +79,18 @@ static inline void evfix_record(struct ota_boot_state *bs, const uint8_t device_
 	hal_rom_identity(r->hdr.rom_identity);
 	r->hdr.boot_time_ns = 1234567;
 
+	/*
+	 * Each attempt as the firmware records it (docs/evidence.md,
+	 * "Consistency of an attempt"): the tag path needs a TAG_BOOT image,
+	 * a retagged one a reason the tag path was open to it, a refused one
+	 * path none.
+	 */
 	s = &r->stage[0]; /* ROM_EXT A, accepted by tag */
 	s->stage = OTA_STAGE_ROM_EXT;
 	s->slot = OTA_SLOT_A;
 	s->status = OTA_OK;
 	s->path = OTA_PATH_TAG;
+	s->effective.usage.flags = OTA_CAP_TAG_BOOT;
 	s->sig_scheme = OTA_SCHEME_ECDSA_P256;
 	s->security_version = 2;
 	s->tag_key_version = 3;
@@ -92,11 +99,13 @@ static inline void evfix_record(struct ota_boot_state *bs, const uint8_t device_
 	s->flags = OTA_STAGE_F_BOOTED;
 	s->verify_time_ns = 21000;
 
-	s = &r->stage[1]; /* BL0 B refused: bad signature */
+	s = &r->stage[1]; /* BL0 B refused: bad signature, checked after its tag was missing */
 	s->stage = OTA_STAGE_BL0;
 	s->slot = OTA_SLOT_B;
 	s->status = OTA_SIG_ECDSA_INVALID;
 	s->path = OTA_PATH_NONE;
+	s->path_reason = OTA_REASON_NO_TAG;
+	s->effective.usage.flags = OTA_CAP_TAG_BOOT;
 	s->sig_scheme = OTA_SCHEME_HYBRID;
 	s->delegation_depth = 2;
 	s->security_version = 6;
@@ -106,11 +115,13 @@ static inline void evfix_record(struct ota_boot_state *bs, const uint8_t device_
 	memset(s->key_ids[2], 0x03, 32);
 	s->verify_time_ns = 900000;
 
-	s = &r->stage[2]; /* BL0 A: the fallback that booted */
+	s = &r->stage[2]; /* BL0 A: the fallback that booted, its tag made for the image B replaced */
 	s->stage = OTA_STAGE_BL0;
 	s->slot = OTA_SLOT_A;
 	s->status = OTA_OK;
 	s->path = OTA_PATH_SIGNATURE_RETAGGED;
+	s->path_reason = OTA_REASON_IMAGE_CHANGED;
+	s->effective.usage.flags = OTA_CAP_TAG_BOOT;
 	s->sig_scheme = OTA_SCHEME_HYBRID;
 	s->delegation_depth = 1;
 	s->security_version = 5;

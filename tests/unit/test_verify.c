@@ -664,6 +664,7 @@ START_TEST(test_refused_stage_without_fallback)
 
 	rec.stage[1].flags = 0; /* BL0 attempt not booted: the device ran no BL0 */
 	rec.stage[1].status = OTA_SIG_ECDSA_INVALID;
+	rec.stage[1].path = OTA_PATH_NONE; /* a refused attempt has no path */
 	reissue_alias(&good);
 	len = make_evidence(&rec, ev, sizeof(ev));
 	ota_policy_init(&p);
@@ -775,8 +776,9 @@ static void tell_lie(enum lie_kind k, struct ota_record *r, struct ota_policy *p
 		memset(bl0->key_ids[1], 0, 32);
 		p->max_delegation_depth = 0;
 		break;
-	case LIE_PATH: /* signatures checked, not just the tag */
+	case LIE_PATH: /* signatures checked, not just the tag: for want of one, it says */
 		bl0->path = OTA_PATH_SIGNATURE;
+		bl0->path_reason = OTA_REASON_NO_TAG; /* else the claims contradict themselves */
 		p->tag_path_allowed = false;
 		break;
 	case LIE_SCHEME: /* hybrid-signed */
@@ -844,8 +846,19 @@ START_TEST(test_certified_claim_changed_is_refused)
 			    l->rule);
 	/* The lie passes that policy; the alias certificate says otherwise. */
 	len = make_evidence(&liar, ev, sizeof(ev));
-	expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p, NULL, 0, &v),
-		    l->want);
+	if (_i == LIE_PATH) {
+		/* A consistent lie of a path changes its reason too: both refused. */
+		ck_assert_uint_eq(ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p,
+						      NULL, 0, &v),
+				  l->want);
+		ck_assert_uint_eq(v.failure_count, 2);
+		ck_assert_uint_eq(v.failures[1].status, l->want);
+		ck_assert_str_eq(v.failures[1].detail, "bl0 path reason claimed 1, certified 0");
+	} else {
+		expect_only(&v, ota_verify_evidence(ev, len, good.trust, nonce, sizeof(nonce), &p,
+						    NULL, 0, &v),
+			    l->want);
+	}
 	ck_assert(v.authentic); /* the genuine alias key signed it */
 	ck_assert_uint_eq(v.failures[0].stage, l->stage);
 	ck_assert_str_eq(v.failures[0].detail, l->detail);

@@ -324,7 +324,7 @@ START_TEST(test_debug_flag_on_a_refused_attempt_passes)
 	struct ota_policy p;
 	uint32_t len;
 
-	f.bs.record.stage[1].effective.usage.flags = OTA_CAP_DEBUG; /* BL0 B, refused */
+	f.bs.record.stage[1].effective.usage.flags |= OTA_CAP_DEBUG; /* BL0 B, refused */
 	len = attest_in(OTA_LC_PROD);
 	parse(&p, "debug_images_allowed = no\n");
 	ck_assert_uint_eq(verify(len, &p), OTA_OK);

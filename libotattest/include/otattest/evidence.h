@@ -133,6 +133,79 @@ static inline const char *ota_dbgstat_name(uint32_t dbgstat)
 	return "unknown";
 }
 
+/*
+ * What an attempt's path, status, path reason, usage flags and the
+ * record's tag-boot flag must say of each other (docs/evidence.md,
+ * "Consistency of an attempt"), as firmware/lib/stage_check.c decides
+ * them: the reasons are tried in order (check-only, tag-boot-off,
+ * not-tag-capable, key-version-above-max, then the tag's own), a refused
+ * attempt always has path none, the tag path has no reason, and only an
+ * image the tag path was open to (TAG_BOOT, tag boot enabled, not past
+ * its max key version) is retagged. Each mask has bit r set for the path
+ * reasons r the path allows; check-only is the runtime's pre-check of an
+ * update, never published, so no evidence carries it.
+ */
+#define OTA_PATH_REASONS_NONE 0x5ffu      /* refused: none (before a path was decided) or the one it had */
+#define OTA_PATH_REASONS_TAG 0x001u       /* none */
+#define OTA_PATH_REASONS_SIGNATURE 0x5feu /* any but none and check-only */
+#define OTA_PATH_REASONS_RETAGGED 0x58eu  /* no-tag, stale-key-version, tag-mismatch, rotation, tag-key-unavailable, image-changed */
+/* Reasons that say the tag path was open to the image: TAG_BOOT in its usage, tag boot enabled. */
+#define OTA_REASONS_TAG_OPEN 0x5ceu       /* no-tag .. tag-mismatch, key-version-above-max .. tag-key-unavailable, image-changed */
+
+enum ota_attempt_rule {
+	OTA_ATTEMPT_CONSISTENT = 0,
+	OTA_ATTEMPT_STATUS_PATH,   /* accepted on no path, or refused on one */
+	OTA_ATTEMPT_PATH_REASON,   /* a reason the path does not allow */
+	OTA_ATTEMPT_TAG_BOOT_FLAG, /* the reason or path and the record's tag-boot flag disagree */
+	OTA_ATTEMPT_USAGE_TAG_BOOT, /* the reason or path and the image's TAG_BOOT usage disagree */
+};
+
+static inline uint32_t ota_path_reasons(uint32_t path)
+{
+	switch (path) {
+	case OTA_PATH_NONE: return OTA_PATH_REASONS_NONE;
+	case OTA_PATH_TAG: return OTA_PATH_REASONS_TAG;
+	case OTA_PATH_SIGNATURE: return OTA_PATH_REASONS_SIGNATURE;
+	case OTA_PATH_SIGNATURE_RETAGGED: return OTA_PATH_REASONS_RETAGGED;
+	}
+	return 0;
+}
+
+/* The first rule of the table an attempt breaks, or OTA_ATTEMPT_CONSISTENT. */
+static inline enum ota_attempt_rule ota_attempt_check(uint32_t status, uint32_t path,
+						      uint32_t reason, uint32_t usage,
+						      uint32_t record_flags)
+{
+	bool open = path == OTA_PATH_TAG || (reason <= OTA_REASON_MAX &&
+					     (OTA_REASONS_TAG_OPEN >> reason) & 1u);
+	bool tag_boot = (record_flags & OTA_RECORD_F_TAG_BOOT_ENABLED) != 0;
+
+	if ((status == OTA_OK) != (path != OTA_PATH_NONE))
+		return OTA_ATTEMPT_STATUS_PATH;
+	if (reason > OTA_REASON_MAX || !((ota_path_reasons(path) >> reason) & 1u))
+		return OTA_ATTEMPT_PATH_REASON;
+	if ((open || reason == OTA_REASON_NOT_TAG_CAPABLE) != tag_boot &&
+	    (open || reason == OTA_REASON_NOT_TAG_CAPABLE || reason == OTA_REASON_TAG_BOOT_OFF))
+		return OTA_ATTEMPT_TAG_BOOT_FLAG;
+	if ((open && !(usage & OTA_CAP_TAG_BOOT)) ||
+	    (reason == OTA_REASON_NOT_TAG_CAPABLE && (usage & OTA_CAP_TAG_BOOT)))
+		return OTA_ATTEMPT_USAGE_TAG_BOOT;
+	return OTA_ATTEMPT_CONSISTENT;
+}
+
+/* What a verifier says of a broken rule (its detail), shared with the Veraison scheme. */
+static inline const char *ota_attempt_rule_text(enum ota_attempt_rule r)
+{
+	switch (r) {
+	case OTA_ATTEMPT_CONSISTENT: return "consistent";
+	case OTA_ATTEMPT_STATUS_PATH: return "its status and path disagree (accepted on no path, or refused on one)";
+	case OTA_ATTEMPT_PATH_REASON: return "its path reason is not one its path allows";
+	case OTA_ATTEMPT_TAG_BOOT_FLAG: return "its path reason or path disagrees with the record's tag-boot flag";
+	case OTA_ATTEMPT_USAGE_TAG_BOOT: return "its path reason or path disagrees with its image's TAG_BOOT usage";
+	}
+	return "unknown rule";
+}
+
 /* The measres result an attempt's status and path call for. */
 static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
 {

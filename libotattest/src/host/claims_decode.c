@@ -199,6 +199,7 @@ static ota_status_t assemble(struct ota_evidence_claims *c, const struct claims_
 			     char *why, size_t why_len)
 {
 	bool rom_ext = false, bl0 = false;
+	enum ota_attempt_rule rule;
 	uint32_t i, booted = 0;
 
 	if (parts->measres_count != c->stage_count)
@@ -212,6 +213,11 @@ static ota_status_t assemble(struct ota_evidence_claims *c, const struct claims_
 		if (m->stage != s->stage || m->result != ota_measres_result(s->status, s->path))
 			return why_fmt(why, why_len, "measres group %u does not match attempt %u",
 				       i, i);
+		/* Path, status, reason, usage and tag-boot flag: one table (evidence.h). */
+		rule = ota_attempt_check(s->status, s->path, s->path_reason, s->usage_flags,
+					 c->record_flags);
+		if (rule != OTA_ATTEMPT_CONSISTENT)
+			return why_fmt(why, why_len, "attempt %u: %s", i, ota_attempt_rule_text(rule));
 		if (!(s->flags & OTA_STAGE_F_BOOTED))
 			continue;
 		if (booted >= parts->component_count ||

@@ -31,6 +31,16 @@ int main(void)
 	printf("\tNonceMin        = %u // OTA_NONCE_MIN\n", (unsigned)OTA_NONCE_MIN);
 	printf("\tNonceMax        = %u // OTA_NONCE_MAX\n", (unsigned)OTA_NONCE_MAX);
 	printf("\tStatusOK        = 0x%x // OTA_OK\n", (unsigned)OTA_OK);
+	/* The consistency table of an attempt (evidence.h, ota_attempt_check). */
+	printf("\tPathReasonsNone      = 0x%x // OTA_PATH_REASONS_NONE\n", (unsigned)OTA_PATH_REASONS_NONE);
+	printf("\tPathReasonsTag       = 0x%x // OTA_PATH_REASONS_TAG\n", (unsigned)OTA_PATH_REASONS_TAG);
+	printf("\tPathReasonsSignature = 0x%x // OTA_PATH_REASONS_SIGNATURE\n", (unsigned)OTA_PATH_REASONS_SIGNATURE);
+	printf("\tPathReasonsRetagged  = 0x%x // OTA_PATH_REASONS_RETAGGED\n", (unsigned)OTA_PATH_REASONS_RETAGGED);
+	printf("\tReasonsTagOpen       = 0x%x // OTA_REASONS_TAG_OPEN\n", (unsigned)OTA_REASONS_TAG_OPEN);
+	printf("\tReasonTagBootOff     = %u // OTA_REASON_TAG_BOOT_OFF\n", (unsigned)OTA_REASON_TAG_BOOT_OFF);
+	printf("\tReasonNotTagCapable  = %u // OTA_REASON_NOT_TAG_CAPABLE\n", (unsigned)OTA_REASON_NOT_TAG_CAPABLE);
+	printf("\tCapTagBoot           = %u // OTA_CAP_TAG_BOOT\n", (unsigned)OTA_CAP_TAG_BOOT);
+	printf("\tRecordFlagTagBoot    = %u // OTA_RECORD_F_TAG_BOOT_ENABLED\n", (unsigned)OTA_RECORD_F_TAG_BOOT_ENABLED);
 	/*
 	 * The alias certificate's vendorInfo versions: DeviceState's, and
 	 * StageResults' (version 2 adds the path reason and usage flags;

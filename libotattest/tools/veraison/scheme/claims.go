@@ -424,6 +424,9 @@ func (c *Claims) decodeAttempts(measres, attempts any) error {
 		if a.Result != wantResult {
 			return bad("attempt %d's measres result is not its status's", i)
 		}
+		if why := attemptInconsistency(&a, c.RecordFlags); why != "" {
+			return bad("attempt %d: %s", i, why)
+		}
 		raw, has := m[AttemptComponent]
 		keys := len(fields) + 1
 		if a.Flags&StageFlagBooted != 0 {

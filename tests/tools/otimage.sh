@@ -646,9 +646,9 @@ cp out.txt alias.json
 jqt "alias: the device state ROM_EXT certified" \
 	'.role == "alias" and .certifies_results == true and .device_state == {"lifecycle": "prod", "epoch": 1, "min_svn": 5, "floor_rom_ext": 1, "floor_bl0": 4, "chain_max_svn": 128, "tag_key_version": 3, "rom_identity": .device_state.rom_identity, "dice_flags": "0x00000001"} and (.device_state.rom_identity | test("^[0-9a-f]{64}$"))' alias.json
 jqt "alias: ROM_EXT on the tag path, ECDSA, no DEBUG, its root key as short hex" \
-	'.tcb[0] | .stage == "rom_ext" and .svn == 2 and .path == "tag" and .path_reason == "none" and .scheme == "ecdsa-p256" and .delegation_depth == 0 and .tag_key_version == 3 and .usage_flags == "none" and .debug == false and .key_ids == ["'"$(printf 'c1%.0s' $(seq 32))"'"] and .keys == ["c1c1c1c1c1c1c1c1"]' alias.json
+	'.tcb[0] | .stage == "rom_ext" and .svn == 2 and .path == "tag" and .path_reason == "none" and .scheme == "ecdsa-p256" and .delegation_depth == 0 and .tag_key_version == 3 and .usage_flags == "tag-boot" and .debug == false and .key_ids == ["'"$(printf 'c1%.0s' $(seq 32))"'"] and .keys == ["c1c1c1c1c1c1c1c1"]' alias.json
 jqt "alias: the fixture's BL0 signature-retagged, hybrid, depth 1, not DEBUG" \
-	'.tcb[1] | .stage == "bl0" and .svn == 5 and .path == "signature-retagged" and .path_reason == "none" and .scheme == "ecdsa-p256+slh-dsa-sha2-128s" and .delegation_depth == 1 and .debug == false and (.key_ids | length) == 2' alias.json
+	'.tcb[1] | .stage == "bl0" and .svn == 5 and .path == "signature-retagged" and .path_reason == "image-changed" and .scheme == "ecdsa-p256+slh-dsa-sha2-128s" and .delegation_depth == 1 and .debug == false and (.key_ids | length) == 2' alias.json
 jqt "alias: the device and the identity that issued it" \
 	'.device_id == "d0d1d2d3d4d5d6d7d8d9dadbdcdddedf" and .issuer_device_id == .device_id' alias.json
 # ---- inspect: evidence (ATTEST's COSE_Sign1), described with the verifier's decoders
@@ -672,11 +672,11 @@ rc "inspect the DEBUG image's alias certificate with key names" 0 inspect --json
 	--key-names fleet-names evd/alias.pem
 cp out.txt aliasd.json
 jqt "alias: BL0 slow path after a tag mismatch, DEBUG by name, its signers by name or short hex" \
-	'.tcb[1] | .path == "signature-retagged" and .path_reason == "tag-mismatch" and .usage_flags == "debug" and .debug == true and .key_ids == ["'"$bl0_root"'", "'"$bl0_leaf"'"] and .keys == ["owner-root", "0202020202020202"]' aliasd.json
+	'.tcb[1] | .path == "signature-retagged" and .path_reason == "tag-mismatch" and .usage_flags == "tag-boot,debug" and .debug == true and .key_ids == ["'"$bl0_root"'", "'"$bl0_leaf"'"] and .keys == ["owner-root", "0202020202020202"]' aliasd.json
 rc "the same in text" 0 inspect --key-names fleet-names evd/alias.pem
 check "text: device state, path reason, usage flags and key names" bash -c \
 	'grep -qx "device_state:" out.txt && grep -qx "  lifecycle: prod" out.txt && grep -qx "  min_svn: 5" out.txt &&
-	 grep -qx "    path_reason: tag-mismatch" out.txt && grep -qx "    usage_flags: debug" out.txt &&
+	 grep -qx "    path_reason: tag-mismatch" out.txt && grep -qx "    usage_flags: tag-boot,debug" out.txt &&
 	 grep -qx "    debug: yes" out.txt && grep -qx "      - owner-root" out.txt && grep -qx "      - 0202020202020202" out.txt'
 printf '%s owner-root\n%s bad name\n' "$bl0_root" "$bl0_leaf" >bad-names
 rc "inspect: a key names file that does not parse" $E_INVALID inspect --key-names bad-names evd/alias.pem

@@ -223,7 +223,7 @@ void bus_update_status(struct manager *m)
 	if (m->stopping)
 		return;
 	sd_notifyf(0, "STATUS=%u device(s), %u ready%s", present, ready,
-		   genl_available(m->genl) ? "" : "; otattest driver not loaded");
+		   transport_available(&m->transport) ? "" : "; otattest driver not loaded");
 }
 
 /* ---- setup ---- */

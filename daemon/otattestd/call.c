@@ -275,7 +275,7 @@ static void call_submit(struct call *c)
 	}
 	if (c->cmd == OTATTEST_CMD_ROTATE_TAGS)
 		c->d->rotation_ours = true;
-	r = genl_request(c->m->genl, c->cmd, c->d->index, &c->args, timeout, on_call_done, c);
+	r = transport_request(&c->m->transport, c->cmd, c->d->index, &c->args, timeout, on_call_done, c);
 	if (r < 0) {
 		if (c->cmd == OTATTEST_CMD_ROTATE_TAGS)
 			c->d->rotation_ours = false;

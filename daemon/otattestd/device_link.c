@@ -77,7 +77,7 @@ const char *device_state_string(const struct device *d)
 {
 	if (!d->present)
 		return OTA_STATE_ABSENT;
-	if (!genl_available(d->m->genl) || !d->have_state)
+	if (!transport_available(&d->m->transport) || !d->have_state)
 		return OTA_STATE_UNREACHABLE;
 	/* The driver's own verdicts (record_invalid, ...) first: genl.h. */
 	return otattest_driver_state_name(d->state) ?: ota_device_state_name(d->state);
@@ -94,7 +94,7 @@ bool device_usable(const struct device *d, const struct manager *m, struct ota_e
 		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE, "%s went away", d->name);
 		return false;
 	}
-	if (!genl_available(m->genl)) {
+	if (!transport_available(&m->transport)) {
 		ota_err_set_statusf(e, OTA_HOST_DEVICE_GONE,
 				    "%s: the otattest kernel driver is not loaded (no netlink family); "
 				    "load it: modprobe otattest",
@@ -293,7 +293,7 @@ static void on_device_info(void *userdata, const struct genl_result *res)
 		device_set_present(d, false);
 		return;
 	}
-	r = genl_request(d->m->genl, OTATTEST_CMD_GET_RECORD, d->index, NULL,
+	r = transport_request(&d->m->transport, OTATTEST_CMD_GET_RECORD, d->index, NULL,
 			 d->m->request_timeout_usec, on_record, d);
 	if (r < 0) {
 		d->refreshing = false;
@@ -307,7 +307,7 @@ static void refresh_start(struct device *d, int kind)
 	int r;
 
 	assert(kind == REFRESH_RECORD || kind == REFRESH_FULL);
-	if (!d->present || !genl_available(d->m->genl))
+	if (!d->present || !transport_available(&d->m->transport))
 		return;
 	if (d->refreshing) {
 		if (kind > (int)d->refresh_again)
@@ -315,10 +315,10 @@ static void refresh_start(struct device *d, int kind)
 		return;
 	}
 	if (kind == REFRESH_FULL)
-		r = genl_request(d->m->genl, OTATTEST_CMD_GET_DEVICE, d->index, NULL,
+		r = transport_request(&d->m->transport, OTATTEST_CMD_GET_DEVICE, d->index, NULL,
 				 d->m->request_timeout_usec, on_device_info, d);
 	else
-		r = genl_request(d->m->genl, OTATTEST_CMD_GET_RECORD, d->index, NULL,
+		r = transport_request(&d->m->transport, OTATTEST_CMD_GET_RECORD, d->index, NULL,
 				 d->m->request_timeout_usec, on_record, d);
 	if (r < 0) {
 		log_event(LOG_WARNING, r, NULL, d->name, NULL, 0, "cannot refresh: %m");

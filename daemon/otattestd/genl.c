@@ -22,6 +22,7 @@
 #include "../common/macro.h"
 #include "genl-internal.h"
 #include "log.h"
+#include "transport.h"
 
 #define GENL_RCVBUF_BYTES (1u << 20)
 
@@ -365,3 +366,33 @@ struct genl *genl_free(struct genl *g)
 	free(g);
 	return NULL;
 }
+
+/* ---- as otattestd's transport (transport.h) ---- */
+
+static int transport_genl_request(void *impl, uint8_t cmd, uint32_t index, const struct genl_args *args,
+				  uint64_t timeout_usec, genl_done_fn done, void *userdata)
+{
+	return genl_request(impl, cmd, index, args, timeout_usec, done, userdata);
+}
+
+static bool transport_genl_available(const void *impl)
+{
+	return genl_available(impl);
+}
+
+static bool transport_genl_events_joined(const void *impl)
+{
+	return genl_events_joined(impl);
+}
+
+static int transport_genl_resolve(void *impl)
+{
+	return genl_resolve(impl);
+}
+
+const struct transport_ops genl_transport_ops = {
+	.request = transport_genl_request,
+	.available = transport_genl_available,
+	.events_joined = transport_genl_events_joined,
+	.resolve = transport_genl_resolve,
+};

@@ -81,7 +81,7 @@ static void send_next(struct call *c)
 		args.image_offset = in->sent;
 	}
 	c->cmd = cmd;
-	r = genl_request(c->m->genl, cmd, c->d->index, &args, c->m->admin_timeout_usec, on_step, c);
+	r = transport_request(&c->m->transport, cmd, c->d->index, &args, c->m->admin_timeout_usec, on_step, c);
 	if (r < 0) {
 		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));
 		install_end(c, &e);
@@ -184,7 +184,7 @@ static void on_image(void *userdata, uint8_t *image, uint32_t len, const struct 
 	c->args.has_image_length = true;
 	c->args.image_length = len;
 	c->cmd = OTATTEST_CMD_INSTALL_BEGIN;
-	r = genl_request(c->m->genl, OTATTEST_CMD_INSTALL_BEGIN, c->d->index, &c->args,
+	r = transport_request(&c->m->transport, OTATTEST_CMD_INSTALL_BEGIN, c->d->index, &c->args,
 			 c->m->admin_timeout_usec, on_step, c);
 	if (r < 0) {
 		ota_err_set_statusf(&e, OTA_HOST_INTERNAL, "cannot send the request: %s", strerror(-r));

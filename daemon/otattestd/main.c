@@ -200,7 +200,8 @@ int main(int argc, char **argv)
 		log_error_errno(r, "cannot open generic netlink: %m");
 		goto out;
 	}
-	if (!genl_available(m->genl))
+	m->transport = (struct transport){ .ops = &genl_transport_ops, .impl = m->genl };
+	if (!transport_available(&m->transport))
 		log_notice("the otattest driver is not loaded (no generic netlink family \"%s\"); "
 			   "waiting for it", OTATTEST_GENL_NAME);
 	/* Before the bus: the first record seen must find the history loaded. */

@@ -24,6 +24,7 @@
 #include "genl.h"
 #include "history.h"
 #include "peer.h"
+#include "transport.h"
 
 #define OTA_MAX_DEVICES 64u
 /* At least the number of Device properties (bus-device.c asserts it). */
@@ -79,7 +80,8 @@ struct device {
 struct manager {
 	sd_event *event;
 	sd_bus *bus;
-	struct genl *genl;
+	struct genl *genl;           /* main.c owns it; everyone else goes through transport */
+	struct transport transport; /* the way to the kernel (transport.h) */
 	sd_device_monitor *monitor;
 
 	struct device *devices;

@@ -44,8 +44,8 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 		d = device_for(m, dev, true);
 		if (!d)
 			return 0;
-		if (!genl_available(m->genl))
-			genl_resolve(m->genl); /* the module was just loaded */
+		if (!transport_available(&m->transport))
+			transport_resolve(&m->transport); /* the module was just loaded */
 		device_set_present(d, true); /* refreshes a device that was not present */
 		break;
 	case SD_DEVICE_CHANGE:
@@ -54,7 +54,7 @@ static int on_uevent(sd_device_monitor *mon, sd_device *dev, void *userdata)
 			return 0;
 		if (!d->present)
 			device_set_present(d, true);
-		else if (!genl_events_joined(m->genl))
+		else if (!transport_events_joined(&m->transport))
 			device_refresh(d);
 		break;
 	case SD_DEVICE_REMOVE:

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * otattestd's D-Bus API end to end on a private dbus-daemon, with the
- * kernel replaced by a fake generic netlink client: this file defines
- * genl_request() and friends, so the linker takes these instead of
- * genl.o from libotattestd.a (genl-parse.o, the real attribute parser, is
- * still used to turn the fake's netlink messages into results). The fake
+ * kernel replaced by a fake one plugged in as the daemon's transport
+ * (daemon/otattestd/transport.h; genl-parse.o, the real attribute parser,
+ * still turns the fake's netlink messages into results). The fake
  * answers after configurable delays and can fail a command with an errno
  * and extack message, exactly as the kernel reports failures.
  *
@@ -59,7 +58,7 @@ struct fake_cfg {
 
 static struct fake_cfg cfg;
 
-struct genl {
+struct fake_kernel {
 	sd_event *event;
 	struct manager *m;
 	bool available;
@@ -69,7 +68,7 @@ struct genl {
 };
 
 struct fake_req {
-	struct genl *g;
+	struct fake_kernel *g;
 	uint8_t cmd;
 	uint32_t index;
 	uint8_t nonce[OTA_NONCE_MAX];
@@ -81,7 +80,7 @@ struct fake_req {
 	void *userdata;
 };
 
-static struct genl fake;
+static struct fake_kernel fake;
 
 /* The fake device's install session: the image as it arrived. */
 static struct {
@@ -168,30 +167,28 @@ static void build_record(struct ota_record *r, uint32_t *len, uint32_t generatio
 	*len = r->hdr.length;
 }
 
-bool genl_available(const struct genl *g)
+static bool fake_available(const void *impl)
 {
-	return g && g->available;
+	const struct fake_kernel *k = impl;
+
+	return k && k->available;
 }
 
-int genl_resolve(struct genl *g)
+static int fake_resolve(void *impl)
 {
-	return g->available ? 0 : -ENOENT;
+	return fake_available(impl) ? 0 : -ENOENT;
 }
 
-bool genl_events_joined(const struct genl *g)
-{
-	return genl_available(g);
-}
+static int fake_request(void *impl, uint8_t cmd, uint32_t index, const struct genl_args *args,
+			uint64_t timeout_usec, genl_done_fn done, void *userdata);
 
-unsigned genl_pending(const struct genl *g)
-{
-	return g->pending;
-}
-
-struct genl *genl_free(struct genl *g)
-{
-	return NULL;
-}
+/* The fake kernel, plugged in where otattestd takes its transport (transport.h). */
+static const struct transport_ops fake_transport = {
+	.request = fake_request,
+	.available = fake_available,
+	.events_joined = fake_available,
+	.resolve = fake_resolve,
+};
 
 static struct nlmsghdr *msg_start(uint8_t *buf, uint8_t cmd)
 {
@@ -376,9 +373,10 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-int genl_request(struct genl *g, uint8_t cmd, uint32_t index, const struct genl_args *args,
-		 uint64_t timeout_usec, genl_done_fn done, void *userdata)
+static int fake_request(void *impl, uint8_t cmd, uint32_t index, const struct genl_args *args,
+			uint64_t timeout_usec, genl_done_fn done, void *userdata)
 {
+	struct fake_kernel *g = impl;
 	struct fake_req *r;
 	uint64_t delay = cfg.delay_usec[cmd];
 
@@ -498,7 +496,7 @@ static void run_server(void)
 	fake.m = &m;
 	fake.available = true;
 	build_record(&fake.record, &fake.record_len, 4, 1);
-	m.genl = &fake;
+	m.transport = (struct transport){ .ops = &fake_transport, .impl = &fake };
 	ck_assert_int_eq(manager_setup_signals(&m), 0);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGUSR1);

@@ -1392,6 +1392,7 @@ START_TEST(rotation_finished_once_with_late_progress)
 {
 	sd_bus_message *reply = NULL;
 	struct rot rot = { 0 };
+	uint32_t gen;
 	int i;
 
 	cfg.late_rotation_progress = true;
@@ -1402,14 +1403,17 @@ START_TEST(rotation_finished_once_with_late_progress)
 	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
 					    "RotateTags", NULL, &reply, NULL), 0);
 	sd_bus_message_unref(reply);
-	for (i = 0; i < 100 && rot.progress < 2; i++) {
+	/* The late progress, and the rotation's record in the daemon's cache. */
+	for (i = 0; i < 100 && (rot.progress < 2 || rot.record_changed < 1); i++) {
 		sd_bus_wait(client, 20000);
 		while (sd_bus_process(client, NULL) > 0)
 			;
 	}
 	ck_assert_int_eq(rot.progress, 2);
+	ck_assert_int_ge(rot.record_changed, 1);
+	gen = generation(); /* before the signal: the change may be done before we look */
 	kill(server_pid, SIGURG); /* the next record */
-	pump_until_generation(generation() + 1);
+	pump_until_generation(gen + 1);
 	for (i = 0; i < 10; i++) {
 		sd_bus_wait(client, 20000);
 		while (sd_bus_process(client, NULL) > 0)

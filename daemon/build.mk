@@ -90,3 +90,15 @@ $(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD) \
 FUZZ_SRCS_fuzz_daemon_genl := daemon/otattestd/genl-parse.c
 FUZZ_LDLIBS_fuzz_daemon_genl := $(PKG_MNL)
 build/fuzz/fuzz_daemon_genl: $(FUZZ_SRCS_fuzz_daemon_genl)
+
+# fwupd with the otattest plugin (daemon/fwupd/otattest) built in, from
+# Debian's fwupd source, cached under /var/cache/otattest/fwupd by version and
+# plugin digest (scripts/fwupd-build.sh; the first build takes minutes).
+# `make cab IMAGE=signed.img [CAB=out.cab]`: a cabinet fwupdmgr installs.
+.PHONY: fwupd cab
+fwupd:
+	scripts/fwupd-build.sh
+CAB ?= $(basename $(IMAGE)).cab
+cab: $(OTIMAGE)
+	@[ -n "$(IMAGE)" ] || { echo "make cab IMAGE=signed.img [CAB=out.cab]" >&2; exit 2; }
+	OTIMAGE=$(OTIMAGE) scripts/fwupd-cab.sh $(IMAGE) $(CAB)

@@ -37,6 +37,10 @@ packages=(
 	prometheus-node-exporter            # e2e daemon-metrics-timer: Debian's exporter reads the shipped timer's textfile
 	libfuse3-dev fuse3                  # test_daemon_bus: an install image on a FUSE file that never answers
 	prometheus                          # promtool checks and tests the shipped alert rules (tests/tools/prometheus-rules.sh)
+	dpkg-dev meson libglib2.0-dev libjson-glib-dev libxmlb-dev libjcat-dev libzstd-dev \
+	libcurl4-gnutls-dev libusb-1.0-0-dev libarchive-dev liblzma-dev zlib1g-dev libsqlite3-dev \
+	python3-jinja2 python3-packaging hwdata # fwupd 2.0.20 from Debian's source with the otattest plugin (scripts/fwupd-build.sh; deb-src, docs/update-agents.md)
+	gcab                                # make cab: the cabinet fwupdmgr installs
 )
 
 # Toolchains no Debian 12 package provides at the version the tests need:
@@ -93,12 +97,25 @@ for p in "${pypi[@]}"; do
 	[ "$have" = "${p#*==}" ] || pypi_missing+=("$p")
 done
 
+# scripts/fwupd-build.sh fetches Debian's fwupd source package: deb-src
+# must be in the apt sources (Debian 12's debian.sources lists only deb).
+debsrc_missing=0
+grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources ||
+	grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list || debsrc_missing=1
+
 if [ "${1:-}" = "--check" ]; then
-	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && exit 0
+	[ $debsrc_missing = 1 ] && echo "deps: no deb-src in the apt sources (scripts/fwupd-build.sh needs it)" >&2
+	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && [ $debsrc_missing = 0 ] && exit 0
 	[ ${#missing[@]} -gt 0 ] && echo "deps: missing Debian packages: ${missing[*]}" >&2
 	[ $npm_missing -eq 1 ] && echo "deps: npm packages for tests/interop are not installed" >&2
 	[ ${#pypi_missing[@]} -gt 0 ] && echo "deps: missing PyPI packages for python3.11: ${pypi_missing[*]}" >&2
 	exit 1
+fi
+
+if [ $debsrc_missing = 1 ] && [ -f /etc/apt/sources.list.d/debian.sources ] && [ "$(id -u)" -eq 0 ]; then
+	echo "deps: adding deb-src to /etc/apt/sources.list.d/debian.sources (Debian's fwupd source)"
+	sed -i 's/^Types: deb$/Types: deb deb-src/' /etc/apt/sources.list.d/debian.sources
+	apt-get update -q
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

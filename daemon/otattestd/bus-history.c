@@ -31,7 +31,6 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	uint64_t since, next = 0;
 	uint32_t count, index;
 	struct client *client;
-	bool privileged = false;
 	struct ota_err e;
 	uid_t uid;
 	int r;
@@ -50,14 +49,13 @@ int bus_method_get_history(sd_bus_message *msg, void *userdata, sd_bus_error *er
 	 * user gets pages at a bounded rate (Busy beyond, with when to retry),
 	 * in its class's share of the client table.
 	 */
-	r = peer_identify(&m->peers, msg, &uid, &privileged);
+	r = peer_uid(&m->peers, msg, &uid);
 	if (r < 0) {
 		ota_err_set_statusf(&e, OTA_HOST_PERMISSION, "the bus would not say who is calling: %s",
 				    strerror(-r));
 		return ota_bus_error_set(error, &e);
 	}
-	if (!client_admit(&m->clients, uid, privileged ? CLIENT_CLASS_PRIVILEGED : CLIENT_CLASS_USER,
-			  CLIENT_REQ_HISTORY, call_now_usec(), &client, &e)) {
+	if (!call_admit(m, msg, uid, CLIENT_REQ_HISTORY, &client, &e)) {
 		m->requests_refused++;
 		return ota_bus_error_set(error, &e);
 	}

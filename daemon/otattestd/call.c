@@ -23,6 +23,23 @@
 #include "call.h"
 #include "log.h"
 
+bool call_admit(struct manager *m, sd_bus_message *msg, uid_t uid, enum client_kind kind,
+		struct client **out, struct ota_err *e)
+{
+	uint64_t now = call_now_usec();
+
+	if (client_admit(&m->clients, uid, uid == 0 ? CLIENT_CLASS_PRIVILEGED : CLIENT_CLASS_USER, kind,
+			 now, out, e))
+		return true;
+	/*
+	 * The ordinary users' share is full: a member of otattest-update or
+	 * otattest-sign (the bus says which, asked only now) has a share of
+	 * its own, so however many users fill theirs the agent gets in.
+	 */
+	return e->cls == OTA_CLASS_LIMIT && uid != 0 && peer_is_privileged(&m->peers, msg, uid) &&
+	       client_admit(&m->clients, uid, CLIENT_CLASS_PRIVILEGED, kind, now, out, e);
+}
+
 uint64_t call_now_usec(void)
 {
 	struct timespec ts;
@@ -324,7 +341,6 @@ int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *sp
 	struct log_caller who = { .sender = sd_bus_message_get_sender(msg),
 				  .member = sd_bus_message_get_member(msg) };
 	struct client *client;
-	bool privileged = false;
 	struct call *c;
 	struct ota_err e;
 	int r;
@@ -333,14 +349,13 @@ int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *sp
 	assert(!args || !args->nonce || args->nonce_len <= OTA_NONCE_MAX);
 	if (!device_usable(d, m, &e))
 		return ota_bus_error_set(error, &e);
-	r = peer_identify(&m->peers, msg, &who.uid, &privileged);
+	r = peer_uid(&m->peers, msg, &who.uid);
 	if (r < 0) {
 		ota_err_set_statusf(&e, OTA_HOST_PERMISSION, "the bus would not say who is calling: %s",
 				    strerror(-r));
 		return ota_bus_error_set(error, &e);
 	}
-	if (!client_admit(&m->clients, who.uid, privileged ? CLIENT_CLASS_PRIVILEGED : CLIENT_CLASS_USER,
-			  spec->kind, call_now_usec(), &client, &e))
+	if (!call_admit(m, msg, who.uid, spec->kind, &client, &e))
 		return refuse(m, d, &who, &e, error);
 
 	c = calloc(1, sizeof(*c));

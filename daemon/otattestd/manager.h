@@ -168,6 +168,9 @@ int bus_append_history_entry(sd_bus_message *m, const struct history_entry *e);
 struct call_spec;
 /* CLOCK_MONOTONIC in microseconds: the clients' buckets' time. */
 uint64_t call_now_usec(void);
+/* Admit a request of uid in its class's share of the client table (clients.h). */
+bool call_admit(struct manager *m, sd_bus_message *msg, uid_t uid, enum client_kind kind,
+		struct client **out, struct ota_err *e);
 int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *spec,
 	       const struct genl_args *args, sd_bus_error *error);
 

@@ -57,51 +57,55 @@ static bool ask_privileged(sd_bus_message *msg, const char *sender, uid_t uid)
 	return in_group(reply, OTA_UPDATE_GROUP) || in_group(reply, OTA_SIGN_GROUP);
 }
 
-int peer_identify(struct peer_cache *c, sd_bus_message *msg, uid_t *uid, bool *privileged)
+int peer_uid(struct peer_cache *c, sd_bus_message *msg, uid_t *uid)
 {
 	const char *sender = sd_bus_message_get_sender(msg);
 	struct peer_slot *s;
 	char *copy;
-	bool priv;
 	int r;
 
 	assert(c);
 	assert(uid);
 	/* A direct connection has no sender name: its peer's credentials, not cached. */
-	if (!sender) {
-		r = ask_bus(msg, uid);
-		if (r >= 0 && privileged)
-			*privileged = *uid == 0;
-		return r;
-	}
+	if (!sender)
+		return ask_bus(msg, uid);
 	s = &c->slot[name_hash(sender) % PEER_CACHE_SLOTS];
 	if (s->name && strcmp(s->name, sender) == 0) {
 		c->hits++;
 		*uid = s->uid;
-		if (privileged)
-			*privileged = s->privileged;
 		return 0;
 	}
 	c->misses++;
 	r = ask_bus(msg, uid);
 	if (r < 0)
 		return r;
-	priv = ask_privileged(msg, sender, *uid);
-	if (privileged)
-		*privileged = priv;
 	copy = strdup(sender);
 	if (copy) {
 		free(s->name);
 		s->name = copy;
 		s->uid = *uid;
-		s->privileged = priv;
+		s->privileged = -1;
 	}
 	return 0;
 }
 
-int peer_uid(struct peer_cache *c, sd_bus_message *msg, uid_t *uid)
+bool peer_is_privileged(struct peer_cache *c, sd_bus_message *msg, uid_t uid)
 {
-	return peer_identify(c, msg, uid, NULL);
+	const char *sender = sd_bus_message_get_sender(msg);
+	struct peer_slot *s;
+	bool priv;
+
+	if (uid == 0)
+		return true;
+	if (!sender)
+		return false;
+	s = &c->slot[name_hash(sender) % PEER_CACHE_SLOTS];
+	if (s->name && strcmp(s->name, sender) == 0 && s->uid == uid && s->privileged >= 0)
+		return s->privileged;
+	priv = ask_privileged(msg, sender, uid);
+	if (s->name && strcmp(s->name, sender) == 0 && s->uid == uid)
+		s->privileged = priv;
+	return priv;
 }
 
 void peer_cache_free(struct peer_cache *c)

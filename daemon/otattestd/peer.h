@@ -23,7 +23,7 @@
 struct peer_slot {
 	char *name; /* unique name, or NULL */
 	uid_t uid;
-	bool privileged; /* root, or in otattest-update or otattest-sign (bus credentials) */
+	int privileged; /* -1 not asked yet; else root or in otattest-update/-sign (bus credentials) */
 };
 
 struct peer_cache {
@@ -38,12 +38,13 @@ struct peer_cache {
  */
 int peer_uid(struct peer_cache *c, sd_bus_message *msg, uid_t *uid);
 /*
- * The caller's uid and whether it is privileged: euid 0, or the
+ * Whether the caller (uid from peer_uid) is privileged: euid 0, or the
  * otattest-update or otattest-sign group among the UnixGroupIDs the bus
- * reports (GetConnectionCredentials; never /proc). Cached per unique name
- * as the uid is. privileged may be NULL.
+ * reports (GetConnectionCredentials; never /proc). Asked only when it
+ * matters (the ordinary users' share of the client table is full), then
+ * cached per unique name as the uid is.
  */
-int peer_identify(struct peer_cache *c, sd_bus_message *msg, uid_t *uid, bool *privileged);
+bool peer_is_privileged(struct peer_cache *c, sd_bus_message *msg, uid_t uid);
 
 /* auth.c: a GetConnectionCredentials reply (a{sv}) lists gid in UnixGroupIDs. */
 bool creds_reply_has_group(sd_bus_message *reply, gid_t gid);

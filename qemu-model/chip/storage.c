@@ -7,6 +7,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "bus.h"
+#include "otp_ctrl_regs.h"
+#include "sram_ctrl_ret_regs.h"
 #include "swhal_priv.h"
 
 /* ---- flash ---------------------------------------------------------------- */
@@ -72,8 +75,7 @@ void swhal_external_programmer(bool on)
 
 void swhal_locks_clear(void)
 {
-	swhal_dev.vault_locked = false;
-	swhal_dev.otp_counters_locked = false;
+	/* The vault and OTP counters locks are w1s registers: the bus reset clears them. */
 	swhal_dev.flash_protect_count = 0;
 	memset(swhal_dev.flash_protect, 0, sizeof(swhal_dev.flash_protect));
 }
@@ -221,7 +223,8 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 		return OTA_HAL_BAD_ARGUMENT;
 	if (len && offset < OTA_OTP_COUNTERS_START)
 		return OTA_HAL_OTP_LOCKED;
-	if (len && swhal_dev.otp_counters_locked && !swhal_dev.external_programmer)
+	if (len && chip_lock_set(TOP_BLOCK_OTP_CTRL, OTP_CTRL_COUNTERS_LOCK_REG_OFFSET) &&
+	    !swhal_dev.external_programmer)
 		return OTA_HAL_OTP_COUNTERS_LOCKED;
 	for (i = 0; i < len; i++)
 		if (dst[i] & ~src[i])
@@ -248,13 +251,7 @@ uint64_t swhal_otp_programs(void)
 	return swhal_dev.otp_programs;
 }
 
-ota_status_t hal_otp_lock_counters(void)
-{
-	if (!swhal_powered())
-		return OTA_HAL_POWER_LOST;
-	swhal_dev.otp_counters_locked = true;
-	return OTA_OK;
-}
+/* hal_otp_lock_counters is firmware/drivers/otp_ctrl.c over COUNTERS_LOCK (locks.c). */
 
 /* ---- retention RAM ------------------------------------------------------------ */
 
@@ -276,7 +273,8 @@ ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
 	if (!ota_range_ok(offset, len, HAL_RETENTION_BYTES) || (!buf && len))
 		return OTA_HAL_BAD_ARGUMENT;
 	/* The lock, not the caller, decides: no write into the vault once locked. */
-	if (swhal_dev.vault_locked && len && offset < HAL_RETENTION_VAULT_BYTES)
+	if (chip_lock_set(TOP_BLOCK_SRAM_CTRL_RET, SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET) && len &&
+	    offset < HAL_RETENTION_VAULT_BYTES)
 		return OTA_HAL_RETENTION_LOCKED;
 	if (!len || !memcmp(swhal_dev.ret.ram + offset, buf, len))
 		return OTA_OK; /* unchanged: no file write on the fast path */
@@ -285,13 +283,7 @@ ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
 	return OTA_OK;
 }
 
-ota_status_t hal_retention_lock(void)
-{
-	if (!swhal_powered())
-		return OTA_HAL_POWER_LOST;
-	swhal_dev.vault_locked = true;
-	return OTA_OK;
-}
+/* hal_retention_lock is firmware/drivers/sram_ctrl_ret.c over VAULT_LOCK (locks.c). */
 
 void swhal_set_flash_latency(uint32_t us)
 {

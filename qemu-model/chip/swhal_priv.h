@@ -36,8 +36,6 @@ struct swhal_device {
 	bool open;
 	bool powered;
 	bool reset_pending;    /* hal_reset_request: performed by the board */
-	bool vault_locked;     /* hal_retention_lock: until the next reset */
-	bool otp_counters_locked; /* hal_otp_lock_counters: until the next reset */
 	bool external_programmer; /* swhal_external_programmer: locks do not apply */
 	uint32_t flash_protect_count; /* hal_flash_protect: until the next reset */
 	struct {
@@ -154,6 +152,10 @@ void chip_rstmgr_started(uint32_t reason);
 extern const struct chip_block_ops chip_entropy_src_ops;
 extern const struct chip_block_ops chip_rv_timer_ops;
 extern const struct chip_block_ops chip_rom_ctrl_ops;
+/* locks.c: the vault lock (sram_ctrl_ret) and the OTP counters lock (otp_ctrl), w1s until reset. */
+extern const struct chip_block_ops chip_sram_ctrl_ret_ops;
+extern const struct chip_block_ops chip_otp_ctrl_ops;
+bool chip_lock_set(unsigned block, uint32_t reg_offset);
 
 /* device.c */
 void swhal_reset_engines(void);

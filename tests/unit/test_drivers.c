@@ -9,8 +9,12 @@
 #include <string.h>
 
 #include "bus.h"
+#include <otattest/otp.h>
+
 #include "hal.h"
 #include "entropy_src_regs.h"
+#include "otp_ctrl_regs.h"
+#include "sram_ctrl_ret_regs.h"
 #include "rom_ctrl_regs.h"
 #include "rstmgr_regs.h"
 #include "rv_timer_regs.h"
@@ -167,6 +171,64 @@ START_TEST(rom_identity_is_the_digest)
 }
 END_TEST
 
+#define RET(reg) (TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_##reg##_REG_OFFSET)
+#define OTPC(reg) (TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_##reg##_REG_OFFSET)
+
+/* The vault lock is VAULT_LOCK: set by the driver or a core's store, cleared only by a reset. */
+START_TEST(vault_lock_is_the_register)
+{
+	uint8_t b = 1;
+
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
+	ck_assert_uint_eq(rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK, 0);
+	ck_assert_uint_eq(hal_retention_lock(), OTA_OK);
+	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 1);
+	ck_assert_uint_eq(rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK,
+			  SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK);
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_HAL_RETENTION_LOCKED);
+	ck_assert_uint_eq(hal_retention_write(HAL_RETENTION_VAULT_BYTES, &b, 1), OTA_OK);
+	/* a 0 written does not unlock; a warm reset does */
+	ck_assert_uint_eq(chip_bus_write32(RET(VAULT_LOCK), 0), OTA_OK);
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_HAL_RETENTION_LOCKED);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 0);
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
+	/* a core's store locks it as the call does */
+	ck_assert_uint_eq(chip_bus_write32(RET(VAULT_LOCK), 1), OTA_OK);
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_HAL_RETENTION_LOCKED);
+	/* without power the lock does not take */
+	swhal_power_off();
+	ck_assert_uint_eq(hal_retention_lock(), OTA_HAL_POWER_LOST);
+	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
+}
+END_TEST
+
+/* The OTP counters lock is COUNTERS_LOCK, the same way; the lab programmer is not held by it. */
+START_TEST(otp_counters_lock_is_the_register)
+{
+	uint8_t one = 1;
+	uint32_t off = OTA_OTP_COUNTERS_START;
+
+	ck_assert_uint_eq(hal_otp_lock_counters(), OTA_OK);
+	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 1);
+	ck_assert_uint_eq(rd(OTPC(ERR_CODE)), OTA_OK);
+	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_HAL_OTP_COUNTERS_LOCKED);
+	ck_assert_uint_eq(chip_bus_write32(OTPC(COUNTERS_LOCK), 0), OTA_OK);
+	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_HAL_OTP_COUNTERS_LOCKED);
+	swhal_external_programmer(true);
+	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_OK);
+	swhal_external_programmer(false);
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_UPDATE), OTA_OK);
+	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 0);
+	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_OK);
+	swhal_power_off();
+	ck_assert_uint_eq(hal_otp_lock_counters(), OTA_HAL_POWER_LOST);
+	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 0);
+}
+END_TEST
+
 static Suite *drivers_suite(void)
 {
 	Suite *s = suite_create("drivers");
@@ -182,6 +244,11 @@ static Suite *drivers_suite(void)
 	tcase_add_test(tc, trng_is_entropy_data);
 	tcase_add_test(tc, timer_is_mtime);
 	tcase_add_test(tc, rom_identity_is_the_digest);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("locks: sram_ctrl_ret, otp_ctrl");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, vault_lock_is_the_register);
+	tcase_add_test(tc, otp_counters_lock_is_the_register);
 	suite_add_tcase(s, tc);
 	return s;
 }

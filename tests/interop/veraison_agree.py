@@ -15,9 +15,23 @@ import json
 import sys
 
 
-def ear_submods(jwt):
+def ear_claims(jwt):
     payload = jwt.strip().split(".")[1]
-    claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def ear_reasons(jwt):
+    """Each submodule's ear.veraison.policy-claims failures, as (status, stage) pairs, and its policy id."""
+    out = {}
+    for name, sub in ear_claims(jwt)["submods"].items():
+        pc = sub.get("ear.veraison.policy-claims") or {}
+        out[name] = (sorted((f["status"], f["stage"]) for f in pc.get("failures") or []),
+                     sub.get("ear.appraisal-policy-id"))
+    return out
+
+
+def ear_submods(jwt):
+    claims = ear_claims(jwt)
     out = {}
     for name, sub in claims["submods"].items():
         vec = {k: v for k, v in sub.get("ear.trustworthiness-vector", {}).items() if v != 0}
@@ -47,6 +61,15 @@ def main():
         problems.append(f"failures: libotattest {lib_failures}, scheme {scheme_failures}")
     if lib_subs != scheme_subs:
         problems.append(f"EAR submods: libotattest {lib_subs}, scheme {scheme_subs}")
+    # The reasons otattest-verify's EAR gives each submodule, as the scheme's
+    # EAR gives them (ear.veraison.policy-claims; stage "" for the device),
+    # and the policy id Veraison sets (policy:OTATTEST).
+    lib_reasons = ear_reasons(open(vear).read())
+    scheme_reasons = {n: (sorted((f["status"], stages[str(f["stage"])].replace("-", ""))
+                                 for f in (s["failures"] or [])), "policy:OTATTEST")
+                      for n, s in mine["submods"].items()}
+    if not tier_only and lib_reasons != scheme_reasons:
+        problems.append(f"EAR reasons: libotattest {lib_reasons}, scheme {scheme_reasons}")
     if problems:
         print(f"not ok - {name}: " + "; ".join(problems))
         sys.exit(1)

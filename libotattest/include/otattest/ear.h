@@ -24,6 +24,8 @@ extern "C" {
 
 /* The EAT profile every EAR names (eat_profile). */
 #define OTA_EAR_PROFILE "tag:github.com,2023:veraison/ear"
+/* ear.appraisal-policy-id of otattest's rules: the one Veraison gives the scheme's EAR. */
+#define OTA_EAR_POLICY_ID "policy:OTATTEST"
 
 /*
  * One stage's appraisal: the value of each AR4SI claim (by enum

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <otu/hex.h>
 #include <otu/json.h>
 
 #include "otattest/ear.h"
@@ -27,6 +28,41 @@ static bool add_b64url(struct json_object *o, const char *key, const void *buf, 
 	return true;
 }
 
+/*
+ * ear.veraison.policy-claims, as the Veraison scheme writes it (its
+ * Summary.Result): the device id (hex, "" when the claims did not decode)
+ * and the failures that speak for the stage - its own and the device's -
+ * each {status, stage, detail}, stage "" for the device; null when none.
+ */
+static struct json_object *policy_claims(const struct ota_verdict *v, uint32_t stage)
+{
+	struct json_object *pc = json_object_new_object(), *list = NULL;
+	char hex[2 * OTA_DEVICE_ID_BYTES + 1] = "";
+
+	if (v->claims_valid) {
+		otu_hex_encode(hex, v->claims.device_id, OTA_DEVICE_ID_BYTES);
+		hex[2 * OTA_DEVICE_ID_BYTES] = '\0';
+	}
+	otu_json_add_str(pc, "device-id", hex);
+	for (uint32_t i = 0; i < v->failure_count && i < OTA_VERDICT_MAX_FAILURES; i++) {
+		const struct ota_verdict_failure *f = &v->failures[i];
+		struct json_object *one;
+
+		if (f->stage != OTA_VERDICT_NO_STAGE && f->stage != stage)
+			continue;
+		if (list == NULL)
+			list = json_object_new_array();
+		one = json_object_new_object();
+		otu_json_add_str(one, "status", ota_status_name(f->status));
+		otu_json_add_str(one, "stage",
+				 f->stage == OTA_VERDICT_NO_STAGE ? "" : ota_stage_name(f->stage));
+		otu_json_add_str(one, "detail", f->detail);
+		json_object_array_add(list, one);
+	}
+	json_object_object_add(pc, "failures", list);
+	return pc;
+}
+
 static struct json_object *submodule(const struct ota_verdict *v, uint32_t stage,
 				     const struct ota_ear_options *o, bool *ok)
 {
@@ -40,6 +76,7 @@ static struct json_object *submodule(const struct ota_verdict *v, uint32_t stage
 	json_object_object_add(sub, "ear.trustworthiness-vector", tv);
 	if (o->policy_id)
 		otu_json_add_str(sub, "ear.appraisal-policy-id", o->policy_id);
+	json_object_object_add(sub, "ear.veraison.policy-claims", policy_claims(v, stage));
 	if (o->raw_evidence && !add_b64url(sub, "ear.raw-evidence", o->raw_evidence,
 					   o->raw_evidence_len))
 		*ok = false;

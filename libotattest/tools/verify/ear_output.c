@@ -31,6 +31,7 @@ int ve_print(FILE *out, const struct ota_verdict *v, const struct ota_ear_key *k
 		.nonce_len = nonce_len,
 		.raw_evidence = raw,
 		.raw_evidence_len = raw_len,
+		.policy_id = OTA_EAR_POLICY_ID,
 	};
 	ota_status_t st;
 	char *jwt;

@@ -8,8 +8,7 @@
 # scripts are debhelper's alone. Prints "N passed, N failed".
 # The packages come from scripts/deb-build.sh --cached --upgrade (what
 # `make deb` runs, kept under the digest of the tree's files and the build
-# tools, DEB_CACHE): e2e deb-lifecycle installs the same build, and a
-# second run of the same tree builds nothing.
+# tools, DEB_CACHE): a second run of the same tree builds nothing.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 suite=deb

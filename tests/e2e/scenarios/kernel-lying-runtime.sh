@@ -19,13 +19,15 @@ E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
 E2E_BUILD_TARGETS=(build/otattest-verify)
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
-# FIELD VALUE the reason the verifier must give
+# FIELD VALUE the reason the verifier must give. Each lie keeps the claims
+# consistent (docs/evidence.md, "Consistency of an attempt"): BL0 booted on
+# the tag path keeps TAG_BOOT in its usage, only DEBUG is claimed.
 LIES=(
 	"bl0-path tag VERIFY_RESULT_MISMATCH"
 	"bl0-scheme ecdsa-p256+slh-dsa-sha2-128s VERIFY_RESULT_MISMATCH"
 	"bl0-depth 0 VERIFY_RESULT_MISMATCH"
 	"bl0-root-key flip VERIFY_RESULT_MISMATCH"
-	"bl0-usage-flags 2 VERIFY_RESULT_MISMATCH"
+	"bl0-usage-flags 3 VERIFY_RESULT_MISMATCH"
 	"min-svn 7 VERIFY_STATE_MISMATCH"
 	"epoch 9 VERIFY_STATE_MISMATCH"
 	"floor-bl0 9 VERIFY_STATE_MISMATCH"

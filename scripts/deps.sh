@@ -41,6 +41,7 @@ packages=(
 	libcurl4-gnutls-dev libusb-1.0-0-dev libarchive-dev liblzma-dev zlib1g-dev libsqlite3-dev \
 	python3-jinja2 python3-packaging hwdata # fwupd 2.0.20 from Debian's source with the otattest plugin (scripts/fwupd-build.sh; deb-src, docs/update-agents.md)
 	gcab                                # make cab: the cabinet fwupdmgr installs
+	rauc rauc-service squashfs-tools    # e2e rauc-update: RAUC 1.8 with the otattest backend and install handler
 )
 
 # Toolchains no Debian 12 package provides at the version the tests need:

@@ -110,7 +110,22 @@ install-dkms:
 	install -m 0644 $(wildcard kernel/*.c kernel/*.h) kernel/Kbuild $(DESTDIR)$(DKMS_SRCDIR)/
 	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(DKMS_SRCDIR)/uapi/otattest/
 
-install: install-daemon install-systemd install-lib install-tools
+install: install-daemon install-systemd install-lib install-tools install-rauc
+
+# RAUC's otattest backend, install handler and rauc.service drop-in
+# (docs/update-agents.md); the example system.conf beside them.
+RAUCLIBDIR ?= $(LIBEXECDIR)/otattest/rauc
+.PHONY: install-rauc
+install-rauc:
+	install -D -m 0755 systemd/rauc/otattest-rauc-backend $(DESTDIR)$(RAUCLIBDIR)/otattest-rauc-backend
+	install -D -m 0755 systemd/rauc/otattest-rauc-install $(DESTDIR)$(RAUCLIBDIR)/otattest-rauc-install
+	install -D -m 0755 systemd/rauc/otattest-rauc-service $(DESTDIR)$(RAUCLIBDIR)/otattest-rauc-service
+	install -D -m 0644 systemd/rauc/otattest-rauc.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/otattest-rauc.conf
+	install -d $(DESTDIR)$(SYSTEMD_UNITDIR)/rauc.service.d $(DESTDIR)$(PREFIX)/share/otattest/rauc
+	sed 's|@RAUCLIBDIR@|$(RAUCLIBDIR)|g' systemd/rauc/otattest-rauc.conf \
+		>$(DESTDIR)$(SYSTEMD_UNITDIR)/rauc.service.d/otattest-rauc.conf
+	sed 's|@RAUCLIBDIR@|$(RAUCLIBDIR)|g' systemd/rauc/system.conf \
+		>$(DESTDIR)$(PREFIX)/share/otattest/rauc/system.conf
 
 # otattest.pc (libotattest/build.mk) holds PREFIX too: rebuild it with the unit.
 $(OTA_PC): $(SYSTEMD_STAMP)

@@ -40,6 +40,9 @@ expected=(
 	bin/otimage bin/otattest-veraison share/man/man1/otimage.1 share/man/man1/otattest-veraison.1
 	share/bash-completion/completions/otattestctl share/bash-completion/completions/otimage
 	share/bash-completion/completions/otattest-verify
+	libexec/otattest/rauc/otattest-rauc-backend libexec/otattest/rauc/otattest-rauc-install
+	libexec/otattest/rauc/otattest-rauc-service lib/systemd/system/rauc.service.d/otattest-rauc.conf
+	lib/tmpfiles.d/otattest-rauc.conf share/otattest/rauc/system.conf
 )
 for h in libotattest/include/otattest/*.h; do expected+=("include/otattest/${h##*/}"); done
 

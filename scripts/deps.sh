@@ -42,6 +42,7 @@ packages=(
 	python3-jinja2 python3-packaging hwdata # fwupd 2.0.20 from Debian's source with the otattest plugin (scripts/fwupd-build.sh; deb-src, docs/update-agents.md)
 	gcab                                # make cab: the cabinet fwupdmgr installs
 	rauc rauc-service squashfs-tools    # e2e rauc-update: RAUC 1.8 with the otattest backend and install handler
+	libglib2.0-dev-bin python3-dbus-next # e2e dbus-clients: gdbus-codegen's C client, the Python client
 )
 
 # Toolchains no Debian 12 package provides at the version the tests need:

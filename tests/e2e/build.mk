@@ -32,3 +32,16 @@ e2e:
 	tests/e2e/run.sh
 
 TEST_SUITES += tests/e2e/run.sh
+
+# The C client of the dbus-clients scenario: gdbus-codegen's proxies, made
+# from the shipped introspection XML at build time, and a small main.
+GDBUS_CLIENT_DIR := $(B)/tests/e2e/clients
+GDBUS_CLIENT := $(GDBUS_CLIENT_DIR)/otattest-gdbus-client
+$(GDBUS_CLIENT_DIR)/otattest-gdbus.c: daemon/org.otattest.BootAttest1.xml
+	@mkdir -p $(dir $@)
+	cd $(GDBUS_CLIENT_DIR) && gdbus-codegen --interface-prefix org.otattest.BootAttest1. \
+		--c-namespace Ota --generate-c-code otattest-gdbus $(abspath $<)
+$(GDBUS_CLIENT_DIR)/otattest-gdbus.h: $(GDBUS_CLIENT_DIR)/otattest-gdbus.c
+$(GDBUS_CLIENT): tests/e2e/clients/otattest-gdbus-client.c $(GDBUS_CLIENT_DIR)/otattest-gdbus.c
+	$(CC) -O2 -g -Wall -Werror -I$(GDBUS_CLIENT_DIR) $(shell pkg-config --cflags gio-unix-2.0) \
+		-o $@ $^ $(shell pkg-config --libs gio-unix-2.0)

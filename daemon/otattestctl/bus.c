@@ -69,12 +69,16 @@ int ctl_fail_bus(const char *what, const sd_bus_error *e, int r)
 		const char *h = ctl_error_hint(what, e->name, hint, sizeof(hint));
 
 		/*
-		 * A refusal says what would be allowed, not the bus's own rule
-		 * text (dbus-daemon's "Rejected send message, 2 matched rules...").
+		 * A refusal says first what would be allowed; who refused and
+		 * why (otattestd's text, or the bus's own rule text such as
+		 * dbus-daemon's "Rejected send message, 2 matched rules...")
+		 * follows as the detail, for whoever has to debug a policy.
 		 */
-		if (h && strstr(h, " needs root"))
+		if (h && strstr(h, " needs root")) {
 			fprintf(stderr, "otattestctl: %s: not allowed: %s (%s)\n", what, h, e->name);
-		else if (h)
+			if (e->message && *e->message)
+				fprintf(stderr, "  detail: %s\n", e->message);
+		} else if (h)
 			fprintf(stderr, "otattestctl: %s: %s (%s)\n  %s\n", what,
 				e->message ? e->message : "failed", e->name, h);
 		else

@@ -121,20 +121,22 @@ rotate_as() {
 # The bus policy's refusal, as dbus-daemon and dbus-broker word it.
 BUS_REFUSAL='Rejected send message|Sender is not authorized to send message'
 
-# otattestd's own refusals (auth.c), as otattestctl prints them.
-DENIED_BY_DAEMON='RotateTags requires root, membership in group otattest-update, or polkit authorization (org.freedesktop.DBus.Error.AccessDenied)'
-CHALLENGED_BY_DAEMON='interactive authentication is required (org.freedesktop.DBus.Error.InteractiveAuthorizationRequired)'
+# otattestd's own refusals (auth.c): otattestctl says first who may, then
+# the refusal's own text as its detail.
+DENIED_BY_DAEMON='RotateTags requires root, membership in group otattest-update, or polkit authorization'
+CHALLENGED_BY_DAEMON='interactive authentication is required'
+WHO_MAY='otattestctl: RotateTags: not allowed: RotateTags needs root, membership in group otattest-update, or polkit authorization for org.otattest.BootAttest1.rotate-tags'
 
-# expect_daemon_denied USER WHY [TEXT]: USER's RotateTags is refused by
-# otattestd itself with TEXT (default: its AccessDenied).
+# expect_daemon_denied USER WHY [TEXT [ERROR]]: USER's RotateTags is refused
+# by otattestd itself with TEXT and ERROR (default: its AccessDenied).
 expect_daemon_denied() {
-	local user=$1 why=$2 text=${3:-$DENIED_BY_DAEMON} n0 kv0 rc
+	local user=$1 why=$2 text=${3:-$DENIED_BY_DAEMON} error=${4:-org.freedesktop.DBus.Error.AccessDenied} n0 kv0 rc
 	n0=$(denials)
 	kv0=$(key_version)
 	rc=$(rotate_as "$user")
 	e2e_assert_eq 20 "$rc" "$user's rotate exit code ($why)"
-	grep -qF "otattestctl: RotateTags: $text" /tmp/rot.out ||
-		e2e_fail "$user ($why): not otattestd's '$text': $(cat /tmp/rot.out)"
+	grep -qF "$WHO_MAY ($error)" /tmp/rot.out && grep -qF "  detail: $text" /tmp/rot.out ||
+		e2e_fail "$user ($why): not otattestd's '$text' ($error): $(cat /tmp/rot.out)"
 	grep -qE "$BUS_REFUSAL" /tmp/rot.out && e2e_fail "$user ($why): the bus refused, not otattestd"
 	e2e_wait_for 5 "otattestd's MID_ACCESS_DENIED entry for $user" test "$(denials)" -gt "$n0"
 	e2e_assert_eq "$kv0" "$(key_version)" "TagKeyVersion after $user's refused rotation"
@@ -191,7 +193,8 @@ guest_main() {
 	# otattestctl allows interaction there is no agent to ask).
 	expect_rotated "$POLKIT_ROTATOR"
 	expect_daemon_denied e2e-user "the polkit rule says no"
-	expect_daemon_denied "$POLKIT_NORULE" "no polkit rule, auth_admin" "$CHALLENGED_BY_DAEMON"
+	expect_daemon_denied "$POLKIT_NORULE" "no polkit rule, auth_admin" "$CHALLENGED_BY_DAEMON" \
+		org.freedesktop.DBus.Error.InteractiveAuthorizationRequired
 
 	# No polkitd: masked so that D-Bus activation cannot start it again.
 	systemctl mask --runtime polkit.service

@@ -64,9 +64,18 @@ guest_main() {
 	# Through the alias the activation file names (hostnamed's pattern).
 	e2e_assert_match '.*dbus-org.otattest.BootAttest1.service.*' "$(systemctl show -p Names --value otattestd.service)" \
 		"otattestd.service's names"
-	journalctl --no-pager -b >/tmp/j.txt 2>&1 || true
-	grep -q "unit='dbus-org.otattest.BootAttest1.service'\|dbus-org.otattest.BootAttest1.service" /tmp/j.txt ||
-		e2e_fail "the bus did not activate through dbus-org.otattest.BootAttest1.service"
+	if systemctl -q is-active dbus-broker.service; then
+		# dbus-broker logs no successful activation: it asks systemd for
+		# the unit the activation file names, and that file names only
+		# the alias, so the activation that just worked went through it.
+		grep -qx 'SystemdService=dbus-org.otattest.BootAttest1.service' \
+			/etc/dbus-1/system-services/org.otattest.BootAttest1.service ||
+			e2e_fail "the activation file does not name dbus-org.otattest.BootAttest1.service"
+	else
+		journalctl --no-pager -b >/tmp/j.txt 2>&1 || true
+		grep -q "unit='dbus-org.otattest.BootAttest1.service'" /tmp/j.txt ||
+			e2e_fail "dbus-daemon did not activate through dbus-org.otattest.BootAttest1.service"
+	fi
 	e2e_log "activated by a call: $(head -c 200 /tmp/status.json)"
 	daemon_save_journal
 }

@@ -136,8 +136,18 @@ PY
 }
 
 kt_host_run() {
-	local cmd=$1
+	local cmd=$1 a args=()
 	shift
+	# A systemd guest whose tree lies under /tmp or /run sees it at
+	# /run/e2e/src (tests/e2e/guest/init): a file path it names there is
+	# this tree's on the host, where the model opens it.
+	for a in "$@"; do
+		case $a in
+		/run/e2e/src/*) args+=("$E2E_ROOT/${a#/run/e2e/src/}") ;;
+		*) args+=("$a") ;;
+		esac
+	done
+	set -- "${args[@]}"
 	case $cmd in
 	model) e2e_model_ctl "$@" ;;
 	qmp) e2e_qmp "$@" ;;

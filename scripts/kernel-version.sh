@@ -8,7 +8,7 @@
 #              and /usr/src/linux-headers-<v>
 #   debug      the debug kernel built from linux-source-6.12 with KASAN,
 #              lockdep, kmemleak, KFENCE and UBSAN (scripts/kernel-debug.sh;
-#              `make kernel-debug` builds it): its kbuild tree and vmlinux
+#              `make kernel-debug` builds it): its kbuild tree and bzImage
 #
 #   scripts/kernel-version.sh [--kernel K]            the version
 #   scripts/kernel-version.sh [--kernel K] --headers  the directory kbuild runs in
@@ -36,7 +36,7 @@ if [ "$kernel" = debug ]; then
 	fi
 	case $what in
 	headers) echo "$dir/obj" ;;
-	image) echo "$dir/vmlinux" ;;
+	image) echo "$dir/bzImage" ;;
 	*) cat "$dir/release" ;;
 	esac
 	exit 0

@@ -5,8 +5,11 @@
 # dmesg matches one of these (case-sensitive, extended regex). They are the
 # headers the kernel prints for a bug, a warning, an oops, a lockdep or
 # sanitizer report, a stall or a panic; ordinary messages that merely
-# contain "bug" ("...and report a bug") do not match.
-E2E_KERNEL_PROBLEMS='BUG:|kernel BUG at|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|kernel NULL pointer dereference|Unable to handle|unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|lockdep|KASAN|KFENCE|UBSAN|suspected memory leak|INFO: task .* blocked for more than|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption|double free|use-after-free'
+# contain "bug" ("...and report a bug") do not match, nor do the debug
+# kernel's boot lines that name a checker ("RCU lockdep checking is
+# enabled", "kasan: KernelAddressSanitizer initialized"): a checker is
+# matched by the header of its report.
+E2E_KERNEL_PROBLEMS='BUG:|kernel BUG at|WARNING:|Oops|Call Trace|general protection fault|Kernel panic|kernel NULL pointer dereference|Unable to handle|unable to handle|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|DEBUG_LOCKS_WARN_ON|turning off the locking correctness validator|BUG: KASAN:|BUG: KFENCE:|UBSAN:|ODEBUG:|suspected memory leak|INFO: task .* blocked for more than|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|refcount_t:|list_add corruption|list_del corruption|double free|use-after-free'
 
 # (kmemleak's own boot lines name it too, so its pattern is the line a scan
 # that found something prints; the report itself comes from

@@ -16,6 +16,12 @@ e2e_qemu_args() {
 	# the 8254 timer reaches the IO-APIC can miss its window and panic
 	# ("IO-APIC + timer doesn't work!"), as it did for 6.12 here.
 	append="console=ttyS0 panic=-1 loglevel=5 no_timer_check $E2E_KERNEL_ARGS"
+	# The debug kernel (KASAN inline, lockdep) runs several times slower
+	# under TCG: at the 21 s default, a host busy with the other scenarios
+	# starved it into "rcu_sched detected stalls" reports that were the
+	# host's doing (kernel-netlink here, with every step passing). Its
+	# stall window is 120 s, as its timeouts are scaled.
+	[ "${E2E_KERNEL:-}" != debug ] || append="$append rcupdate.rcu_cpu_stall_timeout=120"
 	# E2E_QEMU_WRAP (environment, for debugging): a command QEMU runs
 	# under, e.g. "gdb -batch -ex run -ex bt --args" for a backtrace of a
 	# QEMU crash in qemu.log.

@@ -34,14 +34,6 @@ static void teardown(void)
 	tu_hal_close();
 }
 
-static uint32_t rd(uint32_t addr)
-{
-	uint32_t v = 0xdeadbeef;
-
-	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
-	return v;
-}
-
 /*
  * Every register reads its reset value after power-on (wo ones read 0):
  * the bus alone, without the behaviour of the converted blocks (whose
@@ -61,15 +53,15 @@ START_TEST(every_register_reads_its_reset_value)
 		for (r = 0; r < b->nregs; r++, n++) {
 			uint32_t want = b->regs[r].access == CHIP_ACCESS_WO ? 0 : b->regs[r].resval;
 
-			ck_assert_msg(rd(b->base + b->regs[r].offset) == want, "%s.%s", b->name,
+			ck_assert_msg(tu_bus_rd(b->base + b->regs[r].offset) == want, "%s.%s", b->name,
 				      b->regs[r].name);
 		}
 	}
 	ck_assert_uint_gt(n, 100);
 	/* Spot checks against the firmware's headers. */
-	ck_assert_uint_eq(rd(TOP_HMAC_BASE_ADDR + HMAC_ERR_CODE_REG_OFFSET), OTA_OK);
-	ck_assert_uint_eq(rd(TOP_HMAC_BASE_ADDR + HMAC_STATUS_REG_OFFSET), HMAC_STATUS_IDLE_MASK);
-	ck_assert_uint_eq(rd(TOP_KMAC_BASE_ADDR + KMAC_OUT_LEN_REG_OFFSET), 32);
+	ck_assert_uint_eq(tu_bus_rd(TOP_HMAC_BASE_ADDR + HMAC_ERR_CODE_REG_OFFSET), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(TOP_HMAC_BASE_ADDR + HMAC_STATUS_REG_OFFSET), HMAC_STATUS_IDLE_MASK);
+	ck_assert_uint_eq(tu_bus_rd(TOP_KMAC_BASE_ADDR + KMAC_OUT_LEN_REG_OFFSET), 32);
 }
 END_TEST
 
@@ -110,30 +102,30 @@ START_TEST(access_types)
 
 	/* rw keeps only its fields' bits. */
 	ck_assert_uint_eq(chip_bus_write32(kmac + KMAC_OUT_LEN_REG_OFFSET, 0xffffffff), OTA_OK);
-	ck_assert_uint_eq(rd(kmac + KMAC_OUT_LEN_REG_OFFSET), KMAC_OUT_LEN_LEN_MASK);
+	ck_assert_uint_eq(tu_bus_rd(kmac + KMAC_OUT_LEN_REG_OFFSET), KMAC_OUT_LEN_LEN_MASK);
 	/* rw without fields keeps all 32 bits. */
 	ck_assert_uint_eq(chip_bus_write32(kmac + KMAC_KEY_HANDLE_REG_OFFSET, 0x12345678), OTA_OK);
-	ck_assert_uint_eq(rd(kmac + KMAC_KEY_HANDLE_REG_OFFSET), 0x12345678);
+	ck_assert_uint_eq(tu_bus_rd(kmac + KMAC_KEY_HANDLE_REG_OFFSET), 0x12345678);
 	/* ro: a write is ignored. */
 	ck_assert_uint_eq(chip_bus_write32(h + HMAC_STATUS_REG_OFFSET, 0), OTA_OK);
-	ck_assert_uint_eq(rd(h + HMAC_STATUS_REG_OFFSET), HMAC_STATUS_RESVAL);
+	ck_assert_uint_eq(tu_bus_rd(h + HMAC_STATUS_REG_OFFSET), HMAC_STATUS_RESVAL);
 	/* wo: reads 0 even after a write. */
 	ck_assert_uint_eq(chip_bus_write32(h + HMAC_CMD_REG_OFFSET, 1), OTA_OK);
-	ck_assert_uint_eq(rd(h + HMAC_CMD_REG_OFFSET), 0);
+	ck_assert_uint_eq(tu_bus_rd(h + HMAC_CMD_REG_OFFSET), 0);
 	/* w1s: sets, and a 0 or a later write never clears it. */
-	ck_assert_uint_eq(rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 0);
+	ck_assert_uint_eq(tu_bus_rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 0);
 	ck_assert_uint_eq(chip_bus_write32(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET, 1), OTA_OK);
 	ck_assert_uint_eq(chip_bus_write32(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET, 0), OTA_OK);
-	ck_assert_uint_eq(rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 1);
+	ck_assert_uint_eq(tu_bus_rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 1);
 	/* w1c: the hardware sets, writing 1 clears. */
 	chip_reg_set(TOP_BLOCK_MPROT, MPROT_FAULT_STATUS_REG_OFFSET, 0x5);
 	ck_assert_uint_eq(chip_bus_write32(TOP_MPROT_BASE_ADDR + MPROT_FAULT_STATUS_REG_OFFSET, 0x4), OTA_OK);
-	ck_assert_uint_eq(rd(TOP_MPROT_BASE_ADDR + MPROT_FAULT_STATUS_REG_OFFSET), 0x1);
+	ck_assert_uint_eq(tu_bus_rd(TOP_MPROT_BASE_ADDR + MPROT_FAULT_STATUS_REG_OFFSET), 0x1);
 	/* A reset of the chip (power-on or warm) puts it all back. */
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 0);
-	ck_assert_uint_eq(rd(kmac + KMAC_OUT_LEN_REG_OFFSET), KMAC_OUT_LEN_RESVAL);
-	ck_assert_uint_eq(rd(TOP_MPROT_BASE_ADDR + MPROT_FAULT_STATUS_REG_OFFSET), 0);
+	ck_assert_uint_eq(tu_bus_rd(otp + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 0);
+	ck_assert_uint_eq(tu_bus_rd(kmac + KMAC_OUT_LEN_REG_OFFSET), KMAC_OUT_LEN_RESVAL);
+	ck_assert_uint_eq(tu_bus_rd(TOP_MPROT_BASE_ADDR + MPROT_FAULT_STATUS_REG_OFFSET), 0);
 }
 END_TEST
 
@@ -148,7 +140,7 @@ START_TEST(bus_errors)
 	ck_assert_uint_eq(chip_bus_write32(k + KMAC_KEY_HANDLE_REG_OFFSET + 1, 0), OTA_HAL_BUS_ERROR);
 	ck_assert_uint_eq(chip_bus_read32(k + KMAC_KEY_HANDLE_REG_OFFSET + 2, &v), OTA_HAL_BUS_ERROR);
 	ck_assert_uint_eq(v, 0);
-	ck_assert_uint_eq(rd(k + KMAC_KEY_HANDLE_REG_OFFSET), 0x55);
+	ck_assert_uint_eq(tu_bus_rd(k + KMAC_KEY_HANDLE_REG_OFFSET), 0x55);
 	/* a hole in the block (after the last register, before the first window) */
 	ck_assert_uint_eq(chip_bus_write32(k + 0x80, 1), OTA_HAL_BUS_ERROR);
 	ck_assert_uint_eq(chip_bus_read32(k + 0x80, &v), OTA_HAL_BUS_ERROR);
@@ -223,7 +215,7 @@ START_TEST(block_hooks)
 	ck_assert_uint_eq(hook_reg, RSTMGR_RESET_REQ_REG_OFFSET);
 	ck_assert_uint_eq(hook_value, 2);
 	ck_assert_uint_eq(chip_bus_write32(r + RSTMGR_RESET_REQ_REG_OFFSET, 0xf), OTA_HAL_BAD_ARGUMENT);
-	ck_assert_uint_eq(rd(r + RSTMGR_RESET_INFO_REG_OFFSET), 3);
+	ck_assert_uint_eq(tu_bus_rd(r + RSTMGR_RESET_INFO_REG_OFFSET), 3);
 	/* a ro write and a bus error reach no hook */
 	hook_calls = 0;
 	ck_assert_uint_eq(chip_bus_write32(r + RSTMGR_RESET_INFO_REG_OFFSET + 1, 1), OTA_HAL_BUS_ERROR);

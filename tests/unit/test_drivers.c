@@ -34,35 +34,27 @@ static void teardown(void)
 	tu_hal_close();
 }
 
-static uint32_t rd(uint32_t addr)
-{
-	uint32_t v = 0xdeadbeef;
-
-	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
-	return v;
-}
-
 /* A reset request is RESET_REQ; the board takes it, RESET_INFO says why the core restarted. */
 START_TEST(reset_request_is_the_register)
 {
 	uint32_t reason = 0;
 
-	ck_assert_uint_eq(rd(RSTMGR(RESET_INFO)), OTA_RESET_COLD);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_INFO)), OTA_RESET_COLD);
 	ck_assert_uint_eq(hal_reset_request(OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(rd(RSTMGR(RESET_REQ)), OTA_RESET_WARM);
-	ck_assert_uint_eq(rd(RSTMGR(ERR_CODE)), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_REQ)), OTA_RESET_WARM);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(ERR_CODE)), OTA_OK);
 	ck_assert(swhal_reset_take(&reason));
 	ck_assert_uint_eq(reason, OTA_RESET_WARM);
 	ck_assert_uint_eq(swhal_reset(reason), OTA_OK);
-	ck_assert_uint_eq(rd(RSTMGR(RESET_INFO)), OTA_RESET_WARM);
-	ck_assert_uint_eq(rd(RSTMGR(RESET_REQ)), 0);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_INFO)), OTA_RESET_WARM);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_REQ)), 0);
 	ck_assert(!swhal_reset_take(&reason));
 	/* A core's store does what the call does. */
 	ck_assert_uint_eq(chip_bus_write32(RSTMGR(RESET_REQ), OTA_RESET_UPDATE), OTA_OK);
 	ck_assert(swhal_reset_take(&reason));
 	ck_assert_uint_eq(reason, OTA_RESET_UPDATE);
 	ck_assert_uint_eq(swhal_reset(reason), OTA_OK);
-	ck_assert_uint_eq(rd(RSTMGR(RESET_INFO)), OTA_RESET_UPDATE);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_INFO)), OTA_RESET_UPDATE);
 }
 END_TEST
 
@@ -74,13 +66,13 @@ START_TEST(unknown_reasons_are_refused)
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ck_assert_msg(hal_reset_request(bad[i]) == OTA_HAL_BAD_ARGUMENT, "reason 0x%x", bad[i]);
-		ck_assert_uint_eq(rd(RSTMGR(ERR_CODE)), OTA_HAL_BAD_ARGUMENT);
-		ck_assert_uint_eq(rd(RSTMGR(RESET_REQ)), 0);
+		ck_assert_uint_eq(tu_bus_rd(RSTMGR(ERR_CODE)), OTA_HAL_BAD_ARGUMENT);
+		ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_REQ)), 0);
 		ck_assert(!swhal_reset_take(&reason));
 	}
 	/* a good request after a refusal clears the error */
 	ck_assert_uint_eq(hal_reset_request(OTA_RESET_UPDATE), OTA_OK);
-	ck_assert_uint_eq(rd(RSTMGR(ERR_CODE)), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(ERR_CODE)), OTA_OK);
 }
 END_TEST
 
@@ -92,7 +84,7 @@ START_TEST(no_request_without_power)
 	ck_assert_uint_eq(hal_reset_request(OTA_RESET_WARM), OTA_HAL_POWER_LOST);
 	ck_assert(!swhal_reset_take(&reason));
 	ck_assert_int_eq(swhal_power_on(), 0);
-	ck_assert_uint_eq(rd(RSTMGR(RESET_INFO)), OTA_RESET_COLD);
+	ck_assert_uint_eq(tu_bus_rd(RSTMGR(RESET_INFO)), OTA_RESET_COLD);
 	ck_assert_uint_eq(hal_reset_request(OTA_RESET_WARM), OTA_OK);
 }
 END_TEST
@@ -112,14 +104,14 @@ START_TEST(trng_is_entropy_data)
 	ck_assert_uint_eq(hal_trng_fill(NULL, 0), OTA_OK);
 	ck_assert_uint_eq(hal_trng_fill(NULL, 4), OTA_HAL_BAD_ARGUMENT);
 	/* a core's reads */
-	w1 = rd(ENTROPY(ENTROPY_DATA));
-	w2 = rd(ENTROPY(ENTROPY_DATA));
-	ck_assert(w1 != w2 || rd(ENTROPY(ENTROPY_DATA)) != w1);
+	w1 = tu_bus_rd(ENTROPY(ENTROPY_DATA));
+	w2 = tu_bus_rd(ENTROPY(ENTROPY_DATA));
+	ck_assert(w1 != w2 || tu_bus_rd(ENTROPY(ENTROPY_DATA)) != w1);
 	/* a disabled source fails its reads until re-enabled; the driver re-enables it */
 	ck_assert_uint_eq(chip_bus_write32(ENTROPY(CONF), 0), OTA_OK);
-	ck_assert_uint_eq(rd(ENTROPY(ENTROPY_DATA)), 0);
-	ck_assert_uint_eq(rd(ENTROPY(ERR_CODE)), OTA_HAL_CRYPTO_FAILED);
-	ck_assert_uint_eq(rd(ENTROPY(STATUS)), ENTROPY_SRC_STATUS_ERROR_MASK);
+	ck_assert_uint_eq(tu_bus_rd(ENTROPY(ENTROPY_DATA)), 0);
+	ck_assert_uint_eq(tu_bus_rd(ENTROPY(ERR_CODE)), OTA_HAL_CRYPTO_FAILED);
+	ck_assert_uint_eq(tu_bus_rd(ENTROPY(STATUS)), ENTROPY_SRC_STATUS_ERROR_MASK);
 	ck_assert_uint_eq(hal_trng_fill(a, sizeof(a)), OTA_OK);
 	/* no power: POWER_LOST and a buffer with nothing in it */
 	swhal_power_off();
@@ -137,7 +129,7 @@ START_TEST(timer_is_mtime)
 	uint64_t c0 = hal_cycles(), t0 = hal_time_ns(), c1, t1;
 	uint32_t lo, hi;
 
-	ck_assert_uint_eq(rd(TIMER(FREQ_HZ)), 100000000u);
+	ck_assert_uint_eq(tu_bus_rd(TIMER(FREQ_HZ)), 100000000u);
 	while (hal_time_ns() - t0 < 2000000u)
 		;
 	c1 = hal_cycles();
@@ -145,11 +137,11 @@ START_TEST(timer_is_mtime)
 	ck_assert_uint_ge(c1 - c0, 200000u - 1u);
 	ck_assert_uint_ge(t1 - t0, 2000000u - 10u);
 	ck_assert_uint_eq(t1 % 10u, 0);
-	lo = rd(TIMER(MTIME_LOW));
-	hi = rd(TIMER(MTIME_HIGH));
+	lo = tu_bus_rd(TIMER(MTIME_LOW));
+	hi = tu_bus_rd(TIMER(MTIME_HIGH));
 	ck_assert_uint_ge((uint64_t)hi << 32 | lo, c1);
 	/* the high word stays as latched until the next low read */
-	ck_assert_uint_eq(rd(TIMER(MTIME_HIGH)), hi);
+	ck_assert_uint_eq(tu_bus_rd(TIMER(MTIME_HIGH)), hi);
 }
 END_TEST
 
@@ -167,7 +159,7 @@ START_TEST(rom_identity_is_the_digest)
 	swhal_set_rom_identity(want);
 	hal_rom_identity(got);
 	ck_assert_mem_eq(got, want, sizeof(got));
-	ck_assert_uint_eq(rd(TOP_ROM_CTRL_BASE_ADDR + ROM_CTRL_DIGEST_REG_OFFSET(1)), 0xa7a6a5a4u);
+	ck_assert_uint_eq(tu_bus_rd(TOP_ROM_CTRL_BASE_ADDR + ROM_CTRL_DIGEST_REG_OFFSET(1)), 0xa7a6a5a4u);
 }
 END_TEST
 
@@ -180,10 +172,10 @@ START_TEST(vault_lock_is_the_register)
 	uint8_t b = 1;
 
 	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
-	ck_assert_uint_eq(rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK, 0);
+	ck_assert_uint_eq(tu_bus_rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK, 0);
 	ck_assert_uint_eq(hal_retention_lock(), OTA_OK);
-	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 1);
-	ck_assert_uint_eq(rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK,
+	ck_assert_uint_eq(tu_bus_rd(RET(VAULT_LOCK)), 1);
+	ck_assert_uint_eq(tu_bus_rd(RET(STATUS)) & SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK,
 			  SRAM_CTRL_RET_STATUS_VAULT_LOCKED_MASK);
 	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_HAL_RETENTION_LOCKED);
 	ck_assert_uint_eq(hal_retention_write(HAL_RETENTION_VAULT_BYTES, &b, 1), OTA_OK);
@@ -191,7 +183,7 @@ START_TEST(vault_lock_is_the_register)
 	ck_assert_uint_eq(chip_bus_write32(RET(VAULT_LOCK), 0), OTA_OK);
 	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_HAL_RETENTION_LOCKED);
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
-	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 0);
+	ck_assert_uint_eq(tu_bus_rd(RET(VAULT_LOCK)), 0);
 	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
 	/* a core's store locks it as the call does */
 	ck_assert_uint_eq(chip_bus_write32(RET(VAULT_LOCK), 1), OTA_OK);
@@ -199,7 +191,7 @@ START_TEST(vault_lock_is_the_register)
 	/* without power the lock does not take */
 	swhal_power_off();
 	ck_assert_uint_eq(hal_retention_lock(), OTA_HAL_POWER_LOST);
-	ck_assert_uint_eq(rd(RET(VAULT_LOCK)), 0);
+	ck_assert_uint_eq(tu_bus_rd(RET(VAULT_LOCK)), 0);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(hal_retention_write(0, &b, 1), OTA_OK);
 }
@@ -212,8 +204,8 @@ START_TEST(otp_counters_lock_is_the_register)
 	uint32_t off = OTA_OTP_COUNTERS_START;
 
 	ck_assert_uint_eq(hal_otp_lock_counters(), OTA_OK);
-	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 1);
-	ck_assert_uint_eq(rd(OTPC(ERR_CODE)), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(OTPC(COUNTERS_LOCK)), 1);
+	ck_assert_uint_eq(tu_bus_rd(OTPC(ERR_CODE)), OTA_OK);
 	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_HAL_OTP_COUNTERS_LOCKED);
 	ck_assert_uint_eq(chip_bus_write32(OTPC(COUNTERS_LOCK), 0), OTA_OK);
 	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_HAL_OTP_COUNTERS_LOCKED);
@@ -221,11 +213,11 @@ START_TEST(otp_counters_lock_is_the_register)
 	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_OK);
 	swhal_external_programmer(false);
 	ck_assert_uint_eq(swhal_reset(OTA_RESET_UPDATE), OTA_OK);
-	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 0);
+	ck_assert_uint_eq(tu_bus_rd(OTPC(COUNTERS_LOCK)), 0);
 	ck_assert_uint_eq(hal_otp_program(off, &one, 1), OTA_OK);
 	swhal_power_off();
 	ck_assert_uint_eq(hal_otp_lock_counters(), OTA_HAL_POWER_LOST);
-	ck_assert_uint_eq(rd(OTPC(COUNTERS_LOCK)), 0);
+	ck_assert_uint_eq(tu_bus_rd(OTPC(COUNTERS_LOCK)), 0);
 }
 END_TEST
 

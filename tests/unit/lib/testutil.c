@@ -12,6 +12,7 @@
 #include <otattest/flash.h>
 
 #include "swhal.h"
+#include "bus.h"
 #include "testutil.h"
 
 void tu_sha256(const void *data, size_t len, uint8_t out[32])
@@ -122,4 +123,12 @@ void tu_rmdir_state(char *dir)
 	}
 	rmdir(dir);
 	free(dir);
+}
+
+uint32_t tu_bus_rd(uint32_t addr)
+{
+	uint32_t v = 0xdeadbeef;
+
+	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
+	return v;
 }

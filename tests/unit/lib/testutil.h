@@ -32,6 +32,8 @@ void tu_otp_secret_only(struct ota_otp *otp, const uint8_t secret[32]);
 
 /* Open the emulated device in memory (flash_size 0: default) and power it on. */
 void tu_hal_open_memory(uint32_t flash_size);
+/* tu_bus_rd: a 32-bit read on the chip's bus that must succeed. */
+uint32_t tu_bus_rd(uint32_t addr);
 void tu_hal_close(void);
 /* Bytes equal to v in raw flash [addr, addr + len), len at most one page (swhal_peek_flash). */
 uint32_t tu_flash_count_byte(uint32_t addr, uint32_t len, uint8_t v);

@@ -48,3 +48,20 @@ size: $(RV32_OBJS)
 	@scripts/size-report.sh $(B)/rv32 $(RV32_OBJS)
 	@scripts/size-budget.sh "delegation verifier (deleg_verify+deleg+dlgc+usage)" 2048 $(DELEG_VERIFIER_OBJS)
 	@scripts/size-budget.sh "delegation with policy and parsing (+stage_policy+manifest_ext)" 3584 $(DELEG_FULL_OBJS)
+
+# Stage images for the emulated core (qemu-model/core; docs/hal.md, "Stage
+# images"): the start-up code and linker script of firmware/base/, the
+# stage's objects and the libotattest core (--gc-sections keeps what the
+# stage reaches), and firmware/base/hal_svc.c, the service calls for the
+# blocks not behind registers yet. ROM is the mask ROM the board loads at
+# power-on.
+RV32_LD := $(RV32_CC) -march=rv32imc -mabi=ilp32 -nostdlib -nostartfiles -static \
+	-Wl,--gc-sections -Lqemu-model/regs
+FW_BASE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/firmware/base/hal_svc.o
+FW_ROM_ELF := $(B)/rv32/rom.elf
+FW_ROM_OBJS := $(filter $(B)/rv32/firmware/drivers/% $(B)/rv32/firmware/lib/% \
+	$(B)/rv32/firmware/rom/% $(B)/rv32/libotattest/%,$(RV32_OBJS))
+$(FW_ROM_ELF): $(FW_BASE_OBJS) $(FW_ROM_OBJS) firmware/base/rom.ld qemu-model/regs/top_memory.ld
+	$(RV32_LD) -T firmware/base/rom.ld -Wl,--defsym=stage_main=ota_rom_start -o $@ \
+		$(FW_BASE_OBJS) -Wl,--start-group $(FW_ROM_OBJS) -Wl,--end-group -lgcc
+ALL_TARGETS += $(FW_ROM_ELF)

@@ -65,8 +65,9 @@ LAYERS = [
     ("firmware/runtime", "BL0: mailbox commands, attestation, reset requests",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", CHIP_BY_HAL,
       DRIVERS_BY_HAL, "firmware/lib"]),
-    ("qemu-model/core", "the emulated rv32imc core: Unicorn with the chip's memory map, MMIO into the bus, ELF loading",
-     ["libotattest/include", "qemu-model/regs", "qemu-model/chip"]),
+    ("qemu-model/core", "the emulated rv32imc core: Unicorn with the chip's memory map, MMIO into the bus, ELF loading, "
+     "service calls for the blocks not yet behind registers",
+     ["libotattest/include", "qemu-model/regs", "firmware/include", "qemu-model/chip"]),
     ("qemu-model/board", "otattest-model: runs the stages on the chip, ivshmem, control socket",
      ["libotattest/include", "qemu-model/regs", "firmware/include", "libotattest/src/core", "libotattest/util",
       "qemu-model/chip", "firmware/drivers", "firmware/lib", "firmware/rom", "firmware/rom_ext", "firmware/runtime",

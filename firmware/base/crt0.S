@@ -4,8 +4,9 @@
  * image's entry point) with nothing set up. Set the global and stack
  * pointers, clear .bss/.sbss (the firmware's RAM holds zero-initialised
  * objects only, tests/rv32/freestanding.sh), call stage_main, and end
- * with ecall: the board takes that environment call as the stage having
- * returned, with stage_main's result in a0.
+ * with ecall and a7 = 0: the board takes that environment call as the
+ * stage having returned, with stage_main's result in a0 (another a7 is a
+ * service call, firmware/include/hal/svc.h).
  */
 	.section .text.start, "ax"
 	.global _start
@@ -22,5 +23,6 @@ _start:
 	addi	t0, t0, 4
 	j	1b
 2:	call	stage_main
+	li	a7, 0
 	ecall
 3:	j	3b

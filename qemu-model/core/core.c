@@ -2,9 +2,9 @@
 /*
  * The core (core.h) on Unicorn 2.0.1: memory regions from the generated
  * map, every register block as MMIO into the chip's bus, ELF loading with
- * libelf, runs that end at the start-up code's ecall (Unicorn 2.0.1
- * reports a compressed ebreak as an invalid instruction, not to the
- * interrupt hook).
+ * libelf, service calls for the blocks not behind registers yet (svc.c),
+ * runs that end at the start-up code's ecall (Unicorn 2.0.1 reports a
+ * compressed ebreak as an invalid instruction, not to the interrupt hook).
  */
 #include <errno.h>
 #include <gelf.h>
@@ -16,6 +16,8 @@
 
 #include "bus.h"
 #include "core.h"
+#include "hal/svc.h"
+#include "svc.h"
 
 /*
  * RISC-V exception numbers Unicorn reports to an interrupt hook: an ecall
@@ -93,16 +95,39 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 	c->res->insns++;
 }
 
+/*
+ * An environment call: number 0 in a7 is the start-up code's last one (the
+ * stage returned, its result in a0); another is a service call
+ * (firmware/include/hal/svc.h), answered here; the core resumes after the
+ * ecall (Unicorn 2.0.1 hands the hook the PC of the next instruction
+ * already, and continues there when the hook returns without stopping).
+ * Any other exception ends the run as a fault.
+ */
 static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 {
 	struct core *c = user;
-	uint32_t a0 = 0, pc = 0;
+	uint32_t a0 = 0, a7 = 0, pc = 0, bad = 0;
+	bool ecall = intno >= RISCV_EXCP_U_ECALL && intno <= RISCV_EXCP_M_ECALL && intno != 10u;
 
 	uc_reg_read(uc, UC_RISCV_REG_A0, &a0);
+	uc_reg_read(uc, UC_RISCV_REG_A7, &a7);
 	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+	if (ecall && a7 != HAL_SVC_STAGE_END) {
+		if (core_svc(uc, a7, &bad)) {
+			if (c->res)
+				c->res->svc_calls++;
+			return;
+		}
+		if (c->res) {
+			c->res->pc = pc;
+			c->res->svc_refused = a7;
+		}
+		fault(c, bad, OTA_HAL_BAD_ARGUMENT);
+		return;
+	}
 	if (c->res) {
 		c->res->pc = pc;
-		if (intno >= RISCV_EXCP_U_ECALL && intno <= RISCV_EXCP_M_ECALL && intno != 10u) {
+		if (ecall) {
 			c->res->stop = CORE_STOP_RETURNED;
 			c->res->a0 = a0;
 		} else {
@@ -185,16 +210,21 @@ static bool loadable(uint64_t addr, uint64_t len)
 	return false;
 }
 
+/* libelf's view of an image in memory, or NULL. */
+static Elf *elf_open_memory(const uint8_t *image, size_t len)
+{
+	if (elf_version(EV_CURRENT) == EV_NONE || !image || !len)
+		return NULL;
+	return elf_memory((char *)(uintptr_t)image, len);
+}
+
 ota_status_t core_load_elf(struct core *c, const uint8_t *image, size_t len, uint32_t *entry)
 {
 	ota_status_t st = OTA_HAL_BAD_ARGUMENT;
+	Elf *elf = elf_open_memory(image, len);
 	GElf_Ehdr eh;
 	size_t n, i;
-	Elf *elf;
 
-	if (elf_version(EV_CURRENT) == EV_NONE || !image || !len)
-		return st;
-	elf = elf_memory((char *)(uintptr_t)image, len);
 	if (!elf)
 		return st;
 	if (elf_kind(elf) != ELF_K_ELF || gelf_getclass(elf) != ELFCLASS32 || !gelf_getehdr(elf, &eh) ||
@@ -246,4 +276,70 @@ ota_status_t core_mem_read(struct core *c, uint32_t addr, void *buf, uint32_t le
 ota_status_t core_mem_write(struct core *c, uint32_t addr, const void *buf, uint32_t len)
 {
 	return uc_mem_write(c->uc, addr, buf, len) == UC_ERR_OK ? OTA_OK : OTA_HAL_BAD_ARGUMENT;
+}
+
+ota_status_t core_elf_symbol(const uint8_t *image, size_t len, const char *name, uint32_t *value)
+{
+	ota_status_t st = OTA_HAL_BAD_ARGUMENT;
+	Elf *elf = elf_open_memory(image, len);
+	Elf_Scn *scn = NULL;
+
+	if (!elf)
+		return st;
+	while (st != OTA_OK && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *data;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			if (!gelf_getsym(data, (int)i, &sym))
+				break;
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && strcmp(n, name) == 0) {
+				*value = (uint32_t)sym.st_value;
+				st = OTA_OK;
+				break;
+			}
+		}
+	}
+	elf_end(elf);
+	return st;
+}
+
+#define STACK_PAINT 0x5au
+
+ota_status_t core_stack_paint(struct core *c, uint32_t lo, uint32_t hi)
+{
+	uint8_t *p;
+	ota_status_t st;
+
+	if (hi <= lo || hi - lo > chip_memories[TOP_MEMORY_SRAM].size || !(p = malloc(hi - lo)))
+		return OTA_HAL_BAD_ARGUMENT;
+	memset(p, STACK_PAINT, hi - lo);
+	st = core_mem_write(c, lo, p, hi - lo);
+	free(p);
+	return st;
+}
+
+ota_status_t core_stack_used(struct core *c, uint32_t lo, uint32_t hi, uint32_t *used)
+{
+	uint8_t *p;
+	uint32_t i;
+	ota_status_t st;
+
+	if (hi <= lo || hi - lo > chip_memories[TOP_MEMORY_SRAM].size || !(p = malloc(hi - lo)))
+		return OTA_HAL_BAD_ARGUMENT;
+	st = core_mem_read(c, lo, p, hi - lo);
+	for (i = 0; st == OTA_OK && i < hi - lo && p[i] == STACK_PAINT; i++)
+		;
+	if (st == OTA_OK)
+		*used = hi - lo - i;
+	free(p);
+	return st;
 }

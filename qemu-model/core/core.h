@@ -23,7 +23,8 @@ struct core;
 /* Why a run ended. */
 enum core_stop {
 	CORE_STOP_RETURNED = 1, /* the image's start-up code made its ecall: a0 is the result */
-	CORE_STOP_FAULT,        /* a bus error, an unmapped access, an illegal instruction */
+	CORE_STOP_FAULT,        /* a bus error, an unmapped access, an illegal instruction,
+				 * a service call refused */
 	CORE_STOP_LIMIT,        /* max_insns retired */
 };
 
@@ -34,7 +35,10 @@ struct core_result {
 	uint32_t first_pc;      /* the first instruction fetched */
 	uint64_t insns;         /* instructions retired */
 	uint32_t fault_addr;    /* CORE_STOP_FAULT by a register access: its address */
-	ota_status_t fault;     /* CORE_STOP_FAULT: HAL_BUS_ERROR for a register access, else 0 */
+	ota_status_t fault;     /* CORE_STOP_FAULT: HAL_BUS_ERROR for a register access,
+				 * HAL_BAD_ARGUMENT for a refused service call, else 0 */
+	uint32_t svc_refused;   /* that call's number (firmware/include/hal/svc.h) */
+	uint32_t svc_calls;     /* service calls answered */
 	int uc_err;             /* CORE_STOP_FAULT otherwise: Unicorn's error (unmapped, illegal...) */
 };
 
@@ -52,6 +56,17 @@ ota_status_t core_load_elf(struct core *c, const uint8_t *elf, size_t len, uint3
 
 /* Run from entry until the image returns, faults or retires max_insns. */
 ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res);
+
+/* The value of an ELF image's symbol (the stack's bounds, a result's address). */
+ota_status_t core_elf_symbol(const uint8_t *elf, size_t len, const char *name, uint32_t *value);
+
+/*
+ * Stack painting: fill [lo, hi) of SRAM with a pattern before a run; after
+ * it, the bytes from lo up to the first one the run changed were never
+ * used, so hi minus that is the stack's high-water mark in bytes.
+ */
+ota_status_t core_stack_paint(struct core *c, uint32_t lo, uint32_t hi);
+ota_status_t core_stack_used(struct core *c, uint32_t lo, uint32_t hi, uint32_t *used);
 
 /* Bytes of the core's memory (ROM, SRAM, retention SRAM), for the board and tests. */
 ota_status_t core_mem_read(struct core *c, uint32_t addr, void *buf, uint32_t len);

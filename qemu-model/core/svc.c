@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Service calls (svc.h, firmware/include/hal/svc.h): a stage image on the
+ * core asks for a hal.h call of a block that is not behind registers yet,
+ * and this runs the chip's implementation of it. Each buffer the call
+ * names is read from the core's memory first (so an address the core
+ * cannot reach faults before the chip does anything), handed to the chip
+ * as host memory, and written back when the call fills it. Address 0 is
+ * the NULL pointer the call may take.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hal.h"
+#include "hal/svc.h"
+#include "svc.h"
+
+/* More than any memory of the core: such a buffer cannot be the core's. */
+#define SVC_BUF_MAX (16u << 20)
+
+struct buf {
+	uint32_t addr, len;
+	uint8_t *p; /* NULL for address 0 */
+};
+
+static bool buf_in(uc_engine *uc, uint32_t addr, uint32_t len, struct buf *b, uint32_t *bad)
+{
+	b->addr = addr;
+	b->len = len;
+	b->p = NULL;
+	if (!addr)
+		return true;
+	if (len > SVC_BUF_MAX || !(b->p = calloc(1, len ? len : 1)) ||
+	    (len && uc_mem_read(uc, addr, b->p, len) != UC_ERR_OK)) {
+		free(b->p);
+		b->p = NULL;
+		*bad = addr;
+		return false;
+	}
+	return true;
+}
+
+static bool buf_out(uc_engine *uc, struct buf *b, uint32_t *bad)
+{
+	bool ok = !b->p || !b->len || uc_mem_write(uc, b->addr, b->p, b->len) == UC_ERR_OK;
+
+	if (!ok)
+		*bad = b->addr;
+	return ok;
+}
+
+static void buf_free(struct buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+}
+
+/* A NUL-terminated label of at most HAL_SVC_LABEL_MAX bytes, or NULL for address 0. */
+static bool label_in(uc_engine *uc, uint32_t addr, char out[HAL_SVC_LABEL_MAX], const char **label,
+		     uint32_t *bad)
+{
+	uint32_t i;
+
+	*label = NULL;
+	if (!addr)
+		return true;
+	for (i = 0; i < HAL_SVC_LABEL_MAX; i++) {
+		if (uc_mem_read(uc, addr + i, &out[i], 1) != UC_ERR_OK) {
+			*bad = addr + i;
+			return false;
+		}
+		if (!out[i]) {
+			*label = out;
+			return true;
+		}
+	}
+	*bad = addr;
+	return false; /* no terminator within the bound */
+}
+
+/* One call's buffers: up to three, read in before the call, some written back after. */
+struct frame {
+	uc_engine *uc;
+	struct buf b[3];
+	uint32_t n;
+	uint32_t *bad;
+	bool ok;
+};
+
+static uint8_t *in(struct frame *f, uint32_t addr, uint32_t len)
+{
+	struct buf *b = &f->b[f->n++];
+
+	if (f->ok && !buf_in(f->uc, addr, len, b, f->bad))
+		f->ok = false;
+	return b->p;
+}
+
+static bool finish(struct frame *f, uint32_t outputs)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->ok && (outputs & (1u << i)) && !buf_out(f->uc, &f->b[i], f->bad))
+			f->ok = false;
+		buf_free(&f->b[i]);
+	}
+	return f->ok;
+}
+
+static bool derive(uc_engine *uc, uint32_t addr, uint32_t *r, uint32_t *bad)
+{
+	struct hal_svc_derive d;
+	struct frame f = { .uc = uc, .bad = bad, .ok = true };
+	char label_buf[HAL_SVC_LABEL_MAX];
+	const char *label;
+	hal_key_t key = HAL_KEY_INVALID;
+	uint8_t *ctx, *out;
+
+	if (uc_mem_read(uc, addr, &d, sizeof(d)) != UC_ERR_OK) {
+		*bad = addr;
+		return false;
+	}
+	if (!label_in(uc, d.label, label_buf, &label, bad))
+		return false;
+	ctx = in(&f, d.context, d.context_len);
+	out = in(&f, d.out, sizeof(key));
+	if (f.ok) {
+		*r = hal_keymgr_derive(d.parent, label, ctx, d.context_len, d.key_version,
+				       d.max_key_version, d.purpose, out ? &key : NULL);
+		if (out)
+			memcpy(out, &key, sizeof(key));
+	}
+	return finish(&f, 1u << 1);
+}
+
+bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
+{
+	struct frame f = { .uc = uc, .bad = bad, .ok = true };
+	uint32_t a[3] = { 0 }, r = 0, outputs = 0;
+	uint8_t *p, *q, *s;
+
+	uc_reg_read(uc, UC_RISCV_REG_A0, &a[0]);
+	uc_reg_read(uc, UC_RISCV_REG_A1, &a[1]);
+	uc_reg_read(uc, UC_RISCV_REG_A2, &a[2]);
+	*bad = 0;
+	switch (nr) {
+	case HAL_SVC_SHA256_START:
+		r = hal_sha256_start();
+		break;
+	case HAL_SVC_SHA256_UPDATE:
+		p = in(&f, a[0], a[1]);
+		if (f.ok)
+			r = hal_sha256_update(p, a[1]);
+		break;
+	case HAL_SVC_SHA256_FINISH:
+		p = in(&f, a[0], OTA_SHA256_BYTES);
+		if (f.ok)
+			r = hal_sha256_finish(p);
+		outputs = 1;
+		break;
+	case HAL_SVC_KMAC_START:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_kmac_start(a[0], p, a[2]);
+		break;
+	case HAL_SVC_KMAC_UPDATE:
+		p = in(&f, a[0], a[1]);
+		if (f.ok)
+			r = hal_kmac_update(p, a[1]);
+		break;
+	case HAL_SVC_KMAC_FINISH:
+		p = in(&f, a[0], a[1]);
+		if (f.ok)
+			r = hal_kmac_finish(p, a[1]);
+		outputs = 1;
+		break;
+	case HAL_SVC_ECDSA_VERIFY:
+		p = in(&f, a[0], OTA_P256_PUBKEY_BYTES);
+		q = in(&f, a[1], OTA_SHA256_BYTES);
+		s = in(&f, a[2], OTA_P256_SIG_BYTES);
+		if (f.ok)
+			r = hal_ecdsa_verify(p, q, s);
+		break;
+	case HAL_SVC_ECDSA_SIGN:
+		p = in(&f, a[1], OTA_SHA256_BYTES);
+		q = in(&f, a[2], OTA_P256_SIG_BYTES);
+		if (f.ok)
+			r = hal_ecdsa_sign(a[0], p, q);
+		outputs = 1u << 1;
+		break;
+	case HAL_SVC_ECDSA_PUBKEY:
+		p = in(&f, a[1], OTA_P256_PUBKEY_BYTES);
+		if (f.ok)
+			r = hal_ecdsa_pubkey(a[0], p);
+		outputs = 1;
+		break;
+	case HAL_SVC_KEYMGR_ADVANCE:
+		p = in(&f, a[1], sizeof(struct hal_keymgr_binding));
+		if (f.ok)
+			r = hal_keymgr_advance(a[0], (const struct hal_keymgr_binding *)p);
+		break;
+	case HAL_SVC_KEYMGR_STATE:
+		r = hal_keymgr_state();
+		break;
+	case HAL_SVC_KEYMGR_CDI:
+		r = hal_keymgr_cdi(a[0]);
+		break;
+	case HAL_SVC_KEYMGR_DERIVE:
+		if (!derive(uc, a[0], &r, bad))
+			return false;
+		break;
+	case HAL_SVC_KEY_DESTROY:
+		hal_key_destroy(a[0]);
+		break;
+	case HAL_SVC_KEY_RETAIN:
+		r = hal_key_retain(a[0], a[1]);
+		break;
+	case HAL_SVC_KEY_RETAINED: {
+		hal_key_t key = HAL_KEY_INVALID;
+
+		p = in(&f, a[1], sizeof(key));
+		if (f.ok) {
+			r = hal_key_retained(a[0], p ? &key : NULL);
+			if (p)
+				memcpy(p, &key, sizeof(key));
+		}
+		outputs = 1;
+		break;
+	}
+	case HAL_SVC_KEY_RETAINED_CLEAR:
+		hal_key_retained_clear(a[0]);
+		break;
+	case HAL_SVC_FLASH_SIZE:
+		r = hal_flash_size();
+		break;
+	case HAL_SVC_FLASH_PAGE_SIZE:
+		r = hal_flash_page_size();
+		break;
+	case HAL_SVC_FLASH_READ:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_flash_read(a[0], p, a[2]);
+		outputs = 1;
+		break;
+	case HAL_SVC_FLASH_ERASE_PAGE:
+		r = hal_flash_erase_page(a[0]);
+		break;
+	case HAL_SVC_FLASH_PROGRAM:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_flash_program(a[0], p, a[2]);
+		break;
+	case HAL_SVC_FLASH_PROTECT:
+		r = hal_flash_protect(a[0], a[1]);
+		break;
+	case HAL_SVC_FLASH_READ_SHA256:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_flash_read_sha256(a[0], p, a[2]);
+		outputs = 1;
+		break;
+	case HAL_SVC_OTP_READ:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_otp_read(a[0], p, a[2]);
+		outputs = 1;
+		break;
+	case HAL_SVC_OTP_PROGRAM:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_otp_program(a[0], p, a[2]);
+		break;
+	case HAL_SVC_RETENTION_READ:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_retention_read(a[0], p, a[2]);
+		outputs = 1;
+		break;
+	case HAL_SVC_RETENTION_WRITE:
+		p = in(&f, a[1], a[2]);
+		if (f.ok)
+			r = hal_retention_write(a[0], p, a[2]);
+		break;
+	case HAL_SVC_HOST_PUBLISH_RECORD:
+		p = in(&f, a[0], a[1]);
+		if (f.ok && p && a[1] >= sizeof(struct ota_record_header))
+			r = hal_host_publish_record((struct ota_record_header *)p, a[1]);
+		outputs = 1;
+		break;
+	case HAL_SVC_HOST_SET_STATE:
+		hal_host_set_state(a[0], a[1]);
+		break;
+	case HAL_SVC_HOST_PROGRESS:
+		hal_host_progress(a[0], a[1]);
+		break;
+	default:
+		*bad = 0;
+		return false;
+	}
+	if (!finish(&f, outputs))
+		return false;
+	uc_reg_write(uc, UC_RISCV_REG_A0, &r);
+	return true;
+}

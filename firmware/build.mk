@@ -50,18 +50,32 @@ size: $(RV32_OBJS)
 	@scripts/size-budget.sh "delegation with policy and parsing (+stage_policy+manifest_ext)" 3584 $(DELEG_FULL_OBJS)
 
 # Stage images for the emulated core (qemu-model/core; docs/hal.md, "Stage
-# images"): the start-up code and linker script of firmware/base/, the
-# stage's objects and the libotattest core (--gc-sections keeps what the
-# stage reaches), and firmware/base/hal_svc.c, the service calls for the
-# blocks not behind registers yet. ROM is the mask ROM the board loads at
-# power-on.
+# images"): the start-up code and linker scripts of firmware/base/, the
+# stage's objects, lib and the drivers, and the libotattest core
+# (--gc-sections keeps what the stage reaches), and firmware/base/hal_svc.c,
+# the service calls for the blocks not behind registers yet. Every image
+# links lib's objects in the same order, so the hand-off state (stage.ld)
+# lies at the same addresses in each. ROM is the mask ROM the board loads
+# at power-on; ROM_EXT runs from SRAM.
 RV32_LD := $(RV32_CC) -march=rv32imc -mabi=ilp32 -nostdlib -nostartfiles -static \
-	-Wl,--gc-sections -Lqemu-model/regs
+	-Wl,--gc-sections -Wl,--no-warn-rwx-segments -Lqemu-model/regs -Lfirmware/base
 FW_BASE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/firmware/base/hal_svc.o
+FW_STAGE_LDS := firmware/base/stage.ld qemu-model/regs/top_memory.ld
+FW_COMMON_OBJS := $(filter $(B)/rv32/firmware/drivers/% $(B)/rv32/firmware/lib/% \
+	$(B)/rv32/libotattest/%,$(RV32_OBJS))
+# $(call fw_stage_link,linker script,entry function,stage objects)
+fw_stage_link = $(RV32_LD) -T $(1) -Wl,--defsym=stage_main=$(2) -o $@ $(FW_BASE_OBJS) \
+	-Wl,--start-group $(FW_COMMON_OBJS) $(3) -Wl,--end-group -lgcc
+
 FW_ROM_ELF := $(B)/rv32/rom.elf
-FW_ROM_OBJS := $(filter $(B)/rv32/firmware/drivers/% $(B)/rv32/firmware/lib/% \
-	$(B)/rv32/firmware/rom/% $(B)/rv32/libotattest/%,$(RV32_OBJS))
-$(FW_ROM_ELF): $(FW_BASE_OBJS) $(FW_ROM_OBJS) firmware/base/rom.ld qemu-model/regs/top_memory.ld
-	$(RV32_LD) -T firmware/base/rom.ld -Wl,--defsym=stage_main=ota_rom_start -o $@ \
-		$(FW_BASE_OBJS) -Wl,--start-group $(FW_ROM_OBJS) -Wl,--end-group -lgcc
-ALL_TARGETS += $(FW_ROM_ELF)
+FW_ROM_OBJS := $(filter $(B)/rv32/firmware/rom/%,$(RV32_OBJS))
+$(FW_ROM_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_ROM_OBJS) firmware/base/rom.ld $(FW_STAGE_LDS)
+	$(call fw_stage_link,firmware/base/rom.ld,ota_rom_start,$(FW_ROM_OBJS))
+
+FW_ROM_EXT_ELF := $(B)/rv32/rom_ext.elf
+FW_ROM_EXT_OBJS := $(filter $(B)/rv32/firmware/rom_ext/%,$(RV32_OBJS))
+$(FW_ROM_EXT_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_ROM_EXT_OBJS) firmware/base/rom_ext.ld \
+		$(FW_STAGE_LDS)
+	$(call fw_stage_link,firmware/base/rom_ext.ld,ota_rom_ext_main,$(FW_ROM_EXT_OBJS))
+
+ALL_TARGETS += $(FW_ROM_ELF) $(FW_ROM_EXT_ELF)

@@ -2,8 +2,9 @@
 /*
  * Start-up code of an rv32imc stage image: the core enters here (the
  * image's entry point) with nothing set up. Set the global and stack
- * pointers, clear .bss/.sbss (the firmware's RAM holds zero-initialised
- * objects only, tests/rv32/freestanding.sh), call stage_main, and end
+ * pointers, clear .bss/.sbss from __clear_start (the firmware's RAM holds
+ * zero-initialised objects only, tests/rv32/freestanding.sh; ROM clears
+ * the hand-off state too, firmware/base/stage.ld), call stage_main, and end
  * with ecall and a7 = 0: the board takes that environment call as the
  * stage having returned, with stage_main's result in a0 (another a7 is a
  * service call, firmware/include/hal/svc.h).
@@ -16,7 +17,7 @@ _start:
 	la	gp, __global_pointer$
 	.option pop
 	la	sp, __stack_top
-	la	t0, __bss_start
+	la	t0, __clear_start
 	la	t1, __bss_end
 1:	bgeu	t0, t1, 2f
 	sw	zero, 0(t0)

@@ -27,13 +27,14 @@ CORE_PROBE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/tests/rv32/core_prob
 $(B)/rv32/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(RV32_CC) $(RV32_FLAGS) -MMD -MP -c -o $@ $<
-$(CORE_PROBE): $(CORE_PROBE_OBJS) firmware/base/rom.ld qemu-model/regs/top_memory.ld
-	$(RV32_CC) -march=rv32imc -mabi=ilp32 -nostdlib -nostartfiles -static -Wl,--gc-sections \
-		-Lqemu-model/regs -T firmware/base/rom.ld -o $@ $(CORE_PROBE_OBJS) -lgcc
+$(CORE_PROBE): $(CORE_PROBE_OBJS) firmware/base/rom.ld $(FW_STAGE_LDS)
+	$(RV32_LD) -T firmware/base/rom.ld -o $@ $(CORE_PROBE_OBJS) -lgcc
 
 $(B)/tests/unit/test_core.o: CPPFLAGS += -DOTA_CORE_PROBE='"$(abspath $(CORE_PROBE))"' \
-	-DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' -Iqemu-model/core -Itests/rv32
-$(B)/tests/unit/test_core: $(B)/tests/unit/test_core.o $(CORE_A) $(UNIT_LINK) | $(CORE_PROBE) $(FW_ROM_ELF)
+	-DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' -DOTA_ROM_EXT_ELF='"$(abspath $(FW_ROM_EXT_ELF))"' \
+	-Iqemu-model/core -Itests/rv32
+$(B)/tests/unit/test_core: $(B)/tests/unit/test_core.o $(CORE_A) $(UNIT_LINK) | $(CORE_PROBE) \
+	$(FW_ROM_ELF) $(FW_ROM_EXT_ELF)
 	$(CC) $(LDFLAGS) -o $@ $< $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK) \
 		$(PKG_UNICORN) -lelf
 ALL_TARGETS += $(CORE_PROBE)

@@ -51,7 +51,15 @@ $(OTATTESTCTL): $(B)/daemon/otattestctl/main.o $(OTATTESTCTL_A) $(DAEMON_COMMON_
 # not know our archives or libsystemd/libmnl, so these more specific
 # patterns take over for test_daemon* and test_ctl*. From tests/unit/lib they
 # take OTA_TEST_MAIN, the JSON reader and a record maker, not the device fixtures.
-DAEMON_TEST_LINK := $(OTATTESTD_A) $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) \
+# tests/unit/bus: a private dbus-daemon, and the fixture of the
+# test_daemon_bus_*.c suites (one per topic): the fake kernel, the server
+# process, the client helpers. An archive: a test links what it uses.
+TESTBUS_A := $(B)/libtestbus.a
+EXTRA_CFLAGS_tests_unit_bus_ = $(EXTRA_CFLAGS_tests_unit_)
+$(TESTBUS_A): $(patsubst %.c,$(B)/%.o,$(wildcard tests/unit/bus/*.c))
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+DAEMON_TEST_LINK := $(TESTBUS_A) $(OTATTESTD_A) $(OTATTESTCTL_A) $(DAEMON_COMMON_A) $(CTL_VERIFY_DEPS) \
 	$(B)/tests/unit/lib/tu_main.o $(B)/tests/unit/lib/tu_json.o $(B)/tests/unit/lib/tu_record.o $(UTIL_A)
 DAEMON_TEST_LIBS := $(CTL_VERIFY_LIBS) $(UTIL_A) $(PKG_SYSTEMD) $(PKG_MNL) $(PKG_JSONC) $(PKG_CHECK)
 $(B)/tests/unit/test_daemon%: $(B)/tests/unit/test_daemon%.o $(DAEMON_TEST_LINK)
@@ -75,12 +83,12 @@ install-daemon: $(OTATTESTD) $(OTATTESTCTL) $(B)/man/otattestd.8 $(B)/man/otatte
 INSTALL_TARGETS += install-daemon
 
 # A FUSE file system whose reads never answer (tests/unit/fuse/fuse-stuck.c,
-# on Debian's libfuse3): test_daemon_bus hands its file to InstallImage.
+# on Debian's libfuse3): test_daemon_bus_update hands its file to InstallImage.
 FUSE_STUCK := $(B)/tests/unit/fuse-stuck
 $(FUSE_STUCK): tests/unit/fuse/fuse-stuck.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(shell pkg-config --cflags fuse3) -o $@ $< $(LDFLAGS) $(shell pkg-config --libs fuse3)
-$(B)/tests/unit/test_daemon_bus: $(FUSE_STUCK)
+$(B)/tests/unit/test_daemon_bus_update: $(FUSE_STUCK)
 
 # test_daemon_units checks the units as built and the binaries they name.
 $(B)/tests/unit/test_daemon_units: $(B)/systemd/otattestd.service $(OTATTESTD) \

@@ -35,7 +35,7 @@ packages=(
 	valgrind                            # callgrind instruction counts in benchmarks
 	jq                                  # JSON checks in shell tests
 	prometheus-node-exporter            # e2e daemon-metrics-timer: Debian's exporter reads the shipped timer's textfile
-	libfuse3-dev fuse3                  # test_daemon_bus: an install image on a FUSE file that never answers
+	libfuse3-dev fuse3                  # test_daemon_bus_update: an install image on a FUSE file that never answers
 	prometheus                          # promtool checks and tests the shipped alert rules (tests/tools/prometheus-rules.sh)
 	dpkg-dev meson libglib2.0-dev libjson-glib-dev libxmlb-dev libjcat-dev libzstd-dev \
 	libcurl4-gnutls-dev libusb-1.0-0-dev libarchive-dev liblzma-dev zlib1g-dev libsqlite3-dev \

@@ -3,7 +3,7 @@
  * The way to the kernel, as the rest of otattestd sees it: requests for a
  * device, whether the driver's family is there, whether its events come.
  * main.c plugs in the generic netlink client (genl.h); the unit tests plug
- * in a fake kernel of their own (tests/unit/test_daemon_bus.c), an
+ * in a fake kernel of their own (tests/unit/bus/bus_fixture.c), an
  * explicit seam instead of a link-time override of genl.o's symbols.
  */
 #ifndef OTATTESTD_TRANSPORT_H

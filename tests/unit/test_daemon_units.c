@@ -10,7 +10,6 @@
  */
 #include <check.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,6 +24,7 @@
 
 #include "../../daemon/common/dbus-api.h"
 #include "../../daemon/otattestd/log.h"
+#include "bus/private_bus.h"
 #include "tu_main.h"
 
 #define UNIT "build/systemd/otattestd.service"
@@ -287,7 +287,7 @@ END_TEST
 
 /* ---- the D-Bus policy, enforced by dbus-daemon ---- */
 
-static char dir[64], address[160];
+static struct private_bus policy_bus;
 
 static int method_ok(sd_bus_message *m, void *userdata, sd_bus_error *error)
 {
@@ -315,29 +315,9 @@ static const sd_bus_vtable stub_vtable[] = {
 	SD_BUS_VTABLE_END,
 };
 
-/*
- * The socket file exists from bind() on, a moment before dbus-daemon
- * listens: retry until a connection completes its Hello.
- */
 static sd_bus *connect_bus(void)
 {
-	int i;
-
-	for (i = 0; i < 200; i++) {
-		sd_bus *bus = NULL;
-
-		if (sd_bus_new(&bus) >= 0 && sd_bus_set_address(bus, address) >= 0 &&
-		    sd_bus_set_bus_client(bus, true) >= 0 && sd_bus_start(bus) >= 0) {
-			const char *unique;
-
-			if (sd_bus_get_unique_name(bus, &unique) >= 0)
-				return bus;
-		}
-		sd_bus_flush_close_unref(bus);
-		usleep(10000);
-	}
-	ck_abort_msg("cannot connect to %s", address);
-	return NULL;
+	return private_bus_connect(&policy_bus);
 }
 
 static int call(sd_bus *bus, const char *member, char *err, size_t len)
@@ -353,42 +333,15 @@ static int call(sd_bus *bus, const char *member, char *err, size_t len)
 
 START_TEST(policy_enforced)
 {
-	char conf[256], sock[128], cwd[512], err[256];
-	pid_t bus_pid, srv_pid, cli;
+	char policy[600], cwd[512], err[256];
+	pid_t srv_pid, cli;
 	sd_bus *root;
-	FILE *f;
 	int status, i;
 
 	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
-	snprintf(dir, sizeof(dir), "/tmp/otattest-policy.XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	chmod(dir, 0755);
-	snprintf(conf, sizeof(conf), "%s/bus.conf", dir);
-	snprintf(sock, sizeof(sock), "%s/bus", dir);
-	snprintf(address, sizeof(address), "unix:path=%s", sock);
-	f = fopen(conf, "w");
-	ck_assert_ptr_nonnull(f);
 	/* Like the system bus: everything allowed but what our file restricts. */
-	fprintf(f, "<busconfig><type>system</type><listen>unix:path=%s</listen><auth>EXTERNAL</auth>"
-		   "<policy context=\"default\"><allow user=\"*\"/><allow send_destination=\"*\"/>"
-		   "<allow own=\"*\"/><allow receive_sender=\"*\"/></policy>"
-		   "<include>%s/systemd/org.otattest.BootAttest1.conf</include></busconfig>\n",
-		sock, cwd);
-	fclose(f);
-	bus_pid = fork();
-	if (bus_pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		dup2(null, 2); /* the otattestd user and group do not exist here */
-		execlp("dbus-daemon", "dbus-daemon", "--config-file", conf, "--nofork", "--nopidfile",
-		       (char *)NULL);
-		_exit(127);
-	}
-	for (i = 0; i < 500 && access(sock, F_OK) != 0; i++)
-		usleep(10000);
-	ck_assert_msg(access(sock, F_OK) == 0, "dbus-daemon refused the policy");
-	chmod(sock, 0777);
+	snprintf(policy, sizeof(policy), "%s/systemd/org.otattest.BootAttest1.conf", cwd);
+	private_bus_start(&policy_bus, policy);
 
 	srv_pid = fork();
 	if (srv_pid == 0) {
@@ -415,11 +368,9 @@ START_TEST(policy_enforced)
 
 	cli = fork();
 	if (cli == 0) {
-		gid_t none = 65534;
 		sd_bus *b;
 
-		if (setgroups(1, &none) < 0 || setgid(65534) < 0 || setuid(65534) < 0)
-			_exit(90);
+		private_bus_become_nobody();
 		b = connect_bus();
 		if (call(b, "GetRecord", err, sizeof(err)) < 0 || call(b, "Attest", err, sizeof(err)) < 0 ||
 		    call(b, "GetCertificates", err, sizeof(err)) < 0)
@@ -456,11 +407,7 @@ START_TEST(policy_enforced)
 	sd_bus_flush_close_unref(root);
 	kill(srv_pid, SIGKILL);
 	waitpid(srv_pid, NULL, 0);
-	kill(bus_pid, SIGKILL);
-	waitpid(bus_pid, NULL, 0);
-	unlink(conf);
-	unlink(sock);
-	rmdir(dir);
+	private_bus_stop(&policy_bus);
 }
 END_TEST
 

@@ -3,7 +3,7 @@
  * fuse-stuck MOUNTPOINT: a FUSE file system (Debian's fuse3) holding one
  * file, /image, of 4096 bytes, whose every read never answers: what a
  * hung network or user-space file system looks like to a reader.
- * test_daemon_bus hands such a file to InstallImage and checks otattestd
+ * test_daemon_bus_update hands such a file to InstallImage and checks otattestd
  * keeps answering and fails the install with Timeout. Runs in the
  * foreground until SIGTERM (libfuse then unmounts).
  */

@@ -21,3 +21,12 @@ struct json_object *tu_json_parse_strict(const char *text)
 	json_tokener_free(tok);
 	return o;
 }
+
+struct json_object *tu_json_member(struct json_object *obj, const char *key)
+{
+	struct json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(obj, key, &v), "no member \"%s\" in %s", key,
+		      json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN));
+	return v;
+}

@@ -11,4 +11,7 @@
  */
 struct json_object *tu_json_parse_strict(const char *text);
 
+/* obj's member key; the test fails when obj has none. */
+struct json_object *tu_json_member(struct json_object *obj, const char *key);
+
 #endif /* OTATTEST_TU_JSON_H */

@@ -26,8 +26,8 @@ int main(int argc, char **argv)
 	size_t rec_len = 0, corim_len = 0;
 	uint32_t i, n = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: corim_tool RECORD KEY OUT\n");
+	if ((argc != 4 && argc != 5) || (argc == 5 && strcmp(argv[4], "veraison") != 0)) {
+		fprintf(stderr, "usage: corim_tool RECORD KEY OUT [veraison]\n");
 		return 2;
 	}
 	if (otu_read_file(argv[1], OTA_RECORD_MAX_BYTES, &rec, &rec_len) != 0 ||
@@ -51,7 +51,8 @@ int main(int argc, char **argv)
 	}
 	oti_diag_clear(&d);
 	if (oti_key_load(argv[2], true, &key, &d) != OTA_OK ||
-	    oti_corim_build("evidence-tool-release", "otattest interop", stages, n, &key, &corim,
+	    oti_corim_build("evidence-tool-release", "otattest interop", stages, n,
+			    argc == 5 ? OTI_CORIM_FORM_VERAISON : OTI_CORIM_FORM_DRAFT, &key, &corim,
 			    &corim_len) != OTA_OK ||
 	    otu_write_file_atomic(argv[3], corim, corim_len, 0644, OTU_WRITE_NO_SYNC) != 0) {
 		fprintf(stderr, "corim_tool: cannot write the CoRIM\n");

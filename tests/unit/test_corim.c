@@ -73,7 +73,8 @@ static ota_status_t load(const struct oti_corim_stage *st, uint32_t n, const str
 	size_t len = 0;
 	ota_status_t s;
 
-	ck_assert_uint_eq(oti_corim_build("release-1", "otattest test", st, n, signer, &corim, &len),
+	ck_assert_uint_eq(oti_corim_build("release-1", "otattest test", st, n, OTI_CORIM_FORM_DRAFT, signer,
+					  &corim, &len),
 			  OTA_OK);
 	s = ota_corim_load(corim, len, release.pub, r, why, 200);
 	free(corim);
@@ -197,7 +198,8 @@ START_TEST(every_truncation_and_flip_refused)
 	char why[200];
 	ota_status_t st;
 
-	ck_assert_uint_eq(oti_corim_build("release-1", "otattest", booted, 2, &release, &corim, &len),
+	ck_assert_uint_eq(oti_corim_build("release-1", "otattest", booted, 2, OTI_CORIM_FORM_DRAFT, &release,
+					  &corim, &len),
 			  OTA_OK);
 	ota_refvals_init(&r);
 	for (i = 0; i < len; i++) {
@@ -223,7 +225,9 @@ END_TEST
 /* ---- hand-made payloads, signed by the right key ------------------------ */
 
 enum variant {
-	V_GOOD,        /* the profile, as the draft writes tags: 506 directly */
+	V_GOOD,        /* the profile; tags as the draft's CDDL: 506(<< CoMID >>) */
+	V_VERAISON,    /* tags as Veraison's corim library v1.1: << 506(CoMID) >> */
+	V_BARE_TAG,    /* 506(CoMID) with no byte string: neither form, refused */
 	V_UNTAGGED,    /* payload map without tag 501, as Veraison writes it */
 	V_RAW_VALUE,   /* mval key 4 (raw-value): would narrow, not implemented */
 	V_VENDOR,      /* class vendor "acme" */
@@ -242,20 +246,12 @@ static void put_text(struct ota_cbor_enc *e, const char *s)
 	ota_cbor_put_text(e, s, (uint32_t)strlen(s));
 }
 
-static void put_variant_payload(struct ota_cbor_enc *e, enum variant v)
+static void put_variant_comid(struct ota_cbor_enc *e, enum variant v)
 {
 	static const uint8_t rom_ext_class[] = OTA_CORIM_CLASS_ROM_EXT;
 	static const uint8_t bl0_class[] = OTA_CORIM_CLASS_BL0;
 	const struct oti_corim_stage *s = &booted[1];
 
-	if (v != V_UNTAGGED)
-		ota_cbor_put_tag(e, OTA_CORIM_TAG_UNSIGNED);
-	ota_cbor_put_map(e, v == V_VALIDITY ? 3 : 2);
-	ota_cbor_put_uint(e, OTA_CORIM_K_ID);
-	put_text(e, "hand-made");
-	ota_cbor_put_uint(e, OTA_CORIM_K_TAGS);
-	ota_cbor_put_array(e, 1);
-	ota_cbor_put_tag(e, v == V_COSWID ? 505u : OTA_CORIM_TAG_COMID);
 	ota_cbor_put_map(e, 2);
 	ota_cbor_put_uint(e, OTA_COMID_K_TAG_IDENTITY);
 	ota_cbor_put_map(e, 1);
@@ -303,6 +299,32 @@ static void put_variant_payload(struct ota_cbor_enc *e, enum variant v)
 		ota_cbor_put_uint(e, 4);
 		ota_cbor_put_bytes(e, "x", 1);
 	}
+}
+
+static void put_variant_payload(struct ota_cbor_enc *e, enum variant v)
+{
+	uint8_t comid[1024];
+	struct ota_cbor_enc c;
+	uint32_t n;
+
+	if (v != V_UNTAGGED)
+		ota_cbor_put_tag(e, OTA_CORIM_TAG_UNSIGNED);
+	ota_cbor_put_map(e, v == V_VALIDITY ? 3 : 2);
+	ota_cbor_put_uint(e, OTA_CORIM_K_ID);
+	put_text(e, "hand-made");
+	ota_cbor_put_uint(e, OTA_CORIM_K_TAGS);
+	ota_cbor_put_array(e, 1);
+	ota_cbor_enc_init(&c, comid, sizeof(comid));
+	if (v == V_VERAISON)
+		ota_cbor_put_tag(&c, OTA_CORIM_TAG_COMID);
+	put_variant_comid(&c, v);
+	ck_assert_uint_eq(ota_cbor_enc_finish(&c, &n), OTA_OK);
+	if (v != V_VERAISON)
+		ota_cbor_put_tag(e, v == V_COSWID ? 505u : OTA_CORIM_TAG_COMID);
+	if (v == V_BARE_TAG)
+		ota_cbor_put_raw(e, comid, n);
+	else
+		ota_cbor_put_bytes(e, comid, n);
 	if (v == V_VALIDITY) {
 		ota_cbor_put_uint(e, OTA_CORIM_K_VALIDITY);
 		ota_cbor_put_map(e, 0);
@@ -371,7 +393,10 @@ START_TEST(draft_and_veraison_forms_accepted)
 	char why[200];
 
 	expect_variant(V_GOOD, OTA_OK, NULL);
+	expect_variant(V_VERAISON, OTA_OK, NULL);
 	expect_variant(V_UNTAGGED, OTA_OK, NULL);
+	/* Tag 506 straight around the map: the draft's CDDL has a byte string. */
+	expect_variant(V_BARE_TAG, OTA_CORIM_MALFORMED, "byte string");
 	/* A min SVN of 5 lets BL0's SVN 5 through; then ROM_EXT is unlisted. */
 	ota_refvals_init(&r);
 	len = sign_variant(V_MIN_SVN, corim, sizeof(corim));

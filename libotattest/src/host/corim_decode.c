@@ -503,7 +503,7 @@ static ota_status_t tag_identity(struct rd *r)
 	return OTA_OK;
 }
 
-/* concise-mid-tag, the cursor just past its tag 506. */
+/* concise-mid-tag: the map. */
 static ota_status_t comid(struct rd *r, struct ota_refvals *out)
 {
 	uint64_t pairs;
@@ -536,36 +536,48 @@ static ota_status_t comid(struct rd *r, struct ota_refvals *out)
 	return OTA_OK;
 }
 
-/*
- * One entry of the corim-map's tags: a CoMID, tagged 506 - as the draft
- * writes it, or inside a byte string, as Veraison's corim library (v1.1)
- * reads and writes it and otimage therefore does (docs/corim.md).
- */
-static ota_status_t concise_tag(struct rd *r, struct ota_refvals *out)
+/* The CoMID inside a byte string (checked as CBOR of its own), optionally
+ * behind its own tag 506. */
+static ota_status_t comid_in_bytes(struct rd *r, bool tagged_inside, struct ota_refvals *out)
 {
-	uint32_t major;
 	uint64_t tag;
 	const uint8_t *p;
 	size_t n;
 	struct rd in;
 	ota_status_t st;
 
-	if (ota_cbor_peek(&r->d, &major) != OTA_OK)
-		return bad(r, "tags: truncated");
-	if (major != OTA_CBOR_BSTR) {
-		if (ota_cbor_get_tag(&r->d, &tag) != OTA_OK || tag != OTA_CORIM_TAG_COMID)
-			return bad(r, "tags: an entry that is not a CoMID (tag 506)");
-		return comid(r, out);
-	}
 	if (ota_cbor_get_bytes(&r->d, &p, &n) != OTA_OK)
-		return bad(r, "tags: malformed");
+		return bad(r, "tags: a CoMID must be a byte string inside tag 506 "
+			      "(tagged-concise-mid-tag)");
 	st = ota_cbor_check_tags(p, n, &corim_limits, corim_tags, CORIM_TAG_COUNT);
 	if (st != OTA_OK)
 		return st;
 	rd_init(&in, p, n, r->why, r->why_len);
-	if (ota_cbor_get_tag(&in.d, &tag) != OTA_OK || tag != OTA_CORIM_TAG_COMID)
+	if (tagged_inside &&
+	    (ota_cbor_get_tag(&in.d, &tag) != OTA_OK || tag != OTA_CORIM_TAG_COMID))
 		return bad(r, "tags: a byte string that does not hold a CoMID (tag 506)");
 	return comid(&in, out);
+}
+
+/*
+ * One entry of the corim-map's tags: a CoMID as the draft's CDDL has it,
+ * tag 506 around a byte string holding the CoMID (tagged-concise-mid-tag =
+ * #6.506(bytes .cbor concise-mid-tag)), or as Veraison's corim library
+ * (v1.1) reads and writes it, a byte string holding 506(CoMID)
+ * (docs/corim.md). Tag 506 straight around the map is neither.
+ */
+static ota_status_t concise_tag(struct rd *r, struct ota_refvals *out)
+{
+	uint32_t major;
+	uint64_t tag;
+
+	if (ota_cbor_peek(&r->d, &major) != OTA_OK)
+		return bad(r, "tags: truncated");
+	if (major == OTA_CBOR_BSTR)
+		return comid_in_bytes(r, true, out);
+	if (ota_cbor_get_tag(&r->d, &tag) != OTA_OK || tag != OTA_CORIM_TAG_COMID)
+		return bad(r, "tags: an entry that is not a CoMID (tag 506)");
+	return comid_in_bytes(r, false, out);
 }
 
 static ota_status_t corim_map(const uint8_t *p, size_t n, struct ota_refvals *out, char *why,

@@ -15,7 +15,8 @@ static const char corim_help[] =
 	"    otimage corim - the reference values of a release as a signed CoRIM\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    otimage corim --key KEY --id ID [--signer NAME] --out FILE [--force] IMAGE...\n"
+	"    otimage corim --key KEY --id ID [--signer NAME] [--tag-form FORM] --out FILE\n"
+	"                  [--force] IMAGE...\n"
 	"\n"
 	"DESCRIPTION\n"
 	"    Reads each signed ROM_EXT or BL0 image (otimage sign) with the device's\n"
@@ -26,7 +27,7 @@ static const char corim_help[] =
 	"    signer chain (root key first). The CoRIM is signed as a COSE_Sign1 with\n"
 	"    ES256 by KEY (its P-256 half); a verifier takes it with\n"
 	"    otattest-verify --corim FILE --corim-key KEY.pub, and Veraison's cocli\n"
-	"    displays it (cocli corim display). The profile is docs/corim.md.\n"
+	"    reads it. The profile is docs/corim.md.\n"
 	"\n"
 	"    The images' signatures are not checked here: otimage inspect --root-key\n"
 	"    does that; this command only reads what they are.\n"
@@ -36,6 +37,12 @@ static const char corim_help[] =
 	"    --id ID        the CoRIM id, naming the release (1 to 128 bytes); each\n"
 	"                   CoMID's tag id is ID/STAGE.\n"
 	"    --signer NAME  the signer name in the CoRIM's meta (default \"otattest\").\n"
+	"    --tag-form FORM  how each CoMID sits in the CoRIM's tags: draft (the\n"
+	"                   default) writes 506(<< CoMID >>), tag 506 around a byte\n"
+	"                   string, as draft-ietf-rats-corim's CDDL says; veraison\n"
+	"                   writes << 506(CoMID) >>, the only form Veraison's corim\n"
+	"                   library v1.1.x and its cocli read. otattest-verify and\n"
+	"                   otattest's Veraison scheme read both.\n"
 	"    --out FILE     where to write the signed CoRIM.\n"
 	"    --force        replace FILE if it exists.\n"
 	"    -h, --help     show this help.\n"
@@ -76,6 +83,7 @@ int oti_cmd_corim(int argc, char **argv)
 		{ "key", required_argument, NULL, 'k' }, { "id", required_argument, NULL, 'i' },
 		{ "signer", required_argument, NULL, 's' }, { "out", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },        { "help", no_argument, NULL, 'h' },
+		{ "tag-form", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *key_path = NULL, *id = NULL, *signer = "otattest", *out_path = NULL;
@@ -86,6 +94,7 @@ int oti_cmd_corim(int argc, char **argv)
 	struct oti_diag d;
 	uint8_t *corim = NULL;
 	size_t corim_len = 0;
+	enum oti_corim_form form = OTI_CORIM_FORM_DRAFT;
 	bool force = false;
 	ota_status_t st;
 	uint32_t i, count;
@@ -100,6 +109,14 @@ int oti_cmd_corim(int argc, char **argv)
 		case 's': signer = optarg; break;
 		case 'o': out_path = optarg; break;
 		case 'f': force = true; break;
+		case 't':
+			if (strcmp(optarg, "draft") == 0)
+				form = OTI_CORIM_FORM_DRAFT;
+			else if (strcmp(optarg, "veraison") == 0)
+				form = OTI_CORIM_FORM_VERAISON;
+			else
+				return oti_usage_error("corim", "--tag-form is draft or veraison");
+			break;
 		case 'h': return oti_print_help(corim_help);
 		default: return oti_usage_error("corim", "unknown option");
 		}
@@ -126,7 +143,7 @@ int oti_cmd_corim(int argc, char **argv)
 	st = oti_key_load(key_path, true, &key, &d);
 	if (st != OTA_OK)
 		return oti_fail(&d, st);
-	st = oti_corim_build(id, signer, stages, count, &key, &corim, &corim_len);
+	st = oti_corim_build(id, signer, stages, count, form, &key, &corim, &corim_len);
 	if (st != OTA_OK) {
 		oti_diag_set(&d, st, out_path, "corim", NULL);
 	} else {

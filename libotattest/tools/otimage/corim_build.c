@@ -58,7 +58,7 @@ static void put_str(struct ota_cbor_enc *e, const char *s)
 	ota_cbor_put_text(e, s, (uint32_t)strlen(s));
 }
 
-/* concise-mid-tag, tagged 506: the stage's class and its one measurement. */
+/* concise-mid-tag: the stage's class and its one measurement. */
 static void put_comid(struct ota_cbor_enc *e, const char *id, const struct oti_corim_stage *s)
 {
 	static const uint8_t class_ids[OTA_STAGE_COUNT][OTA_CORIM_UUID_BYTES] = {
@@ -67,7 +67,6 @@ static void put_comid(struct ota_cbor_enc *e, const char *id, const struct oti_c
 	const char *stage = ota_stage_name(s->stage);
 	uint32_t i;
 
-	ota_cbor_put_tag(e, OTA_CORIM_TAG_COMID);
 	ota_cbor_put_map(e, 2);
 	ota_cbor_put_uint(e, OTA_COMID_K_TAG_IDENTITY);
 	ota_cbor_put_map(e, 1);
@@ -120,12 +119,14 @@ static void put_comid(struct ota_cbor_enc *e, const char *id, const struct oti_c
 }
 
 /*
- * tagged-unsigned-corim-map. Each CoMID goes in as a byte string holding
- * the tagged CoMID: how Veraison's corim library reads a CoRIM's tags
- * (docs/corim.md says why; otattest's reader takes both forms).
+ * tagged-unsigned-corim-map. Each CoMID is a tagged-concise-mid-tag,
+ * 506(<< CoMID >>), as the draft's CDDL has it, or, in Veraison's form, a
+ * byte string holding 506(CoMID) (docs/corim.md says why both; otattest's
+ * reader and the Veraison scheme take both).
  */
 static void put_payload(struct ota_cbor_enc *e, const char *id,
-			const struct oti_corim_stage *stages, uint32_t count)
+			const struct oti_corim_stage *stages, uint32_t count,
+			enum oti_corim_form form)
 {
 	uint8_t comid[1024];
 	struct ota_cbor_enc c;
@@ -139,11 +140,15 @@ static void put_payload(struct ota_cbor_enc *e, const char *id,
 	ota_cbor_put_array(e, count);
 	for (i = 0; i < count; i++) {
 		ota_cbor_enc_init(&c, comid, sizeof(comid));
+		if (form == OTI_CORIM_FORM_VERAISON)
+			ota_cbor_put_tag(&c, OTA_CORIM_TAG_COMID);
 		put_comid(&c, id, &stages[i]);
 		if (ota_cbor_enc_finish(&c, &n) != OTA_OK) {
 			e->err = OTA_CBOR_BUFFER_FULL;
 			return;
 		}
+		if (form == OTI_CORIM_FORM_DRAFT)
+			ota_cbor_put_tag(e, OTA_CORIM_TAG_COMID);
 		ota_cbor_put_bytes(e, comid, n);
 	}
 }
@@ -203,6 +208,7 @@ struct build {
 	const char *id, *signer;
 	const struct oti_corim_stage *stages;
 	uint32_t count;
+	enum oti_corim_form form;
 	const struct oti_key *key;
 	const uint8_t *prot, *payload, *sig;
 	uint32_t prot_len, payload_len;
@@ -212,7 +218,7 @@ static void put_payload_of(struct ota_cbor_enc *e, const void *arg)
 {
 	const struct build *b = arg;
 
-	put_payload(e, b->id, b->stages, b->count);
+	put_payload(e, b->id, b->stages, b->count, b->form);
 }
 
 static void put_protected_of(struct ota_cbor_enc *e, const void *arg)
@@ -248,9 +254,10 @@ static void put_sign1(struct ota_cbor_enc *e, const void *arg)
 
 ota_status_t oti_corim_build(const char *id, const char *signer,
 			     const struct oti_corim_stage *stages, uint32_t count,
-			     const struct oti_key *key, uint8_t **out, size_t *out_len)
+			     enum oti_corim_form form, const struct oti_key *key, uint8_t **out,
+			     size_t *out_len)
 {
-	struct build b = { id, signer, stages, count, key, NULL, NULL, NULL, 0, 0 };
+	struct build b = { id, signer, stages, count, form, key, NULL, NULL, NULL, 0, 0 };
 	uint8_t *prot = NULL, *payload = NULL, *tbs = NULL, *signed_corim = NULL;
 	uint8_t digest[OTA_SHA256_BYTES], sig[OTA_P256_SIG_BYTES];
 	uint32_t tbs_len = 0, len = 0;

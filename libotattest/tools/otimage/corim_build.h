@@ -28,12 +28,24 @@ ota_status_t oti_corim_stage_from_image(const uint8_t *img, size_t len,
 					struct oti_corim_stage *out, struct oti_diag *d);
 
 /*
+ * How each CoMID sits in the corim-map's tags (docs/corim.md, "Where
+ * Veraison and the draft differ"): the draft's CDDL puts tag 506 around a
+ * byte string holding the CoMID; Veraison's corim library up to v1.1.x
+ * reads a byte string holding the tagged CoMID.
+ */
+enum oti_corim_form {
+	OTI_CORIM_FORM_DRAFT,    /* 506(<< concise-mid-tag >>) */
+	OTI_CORIM_FORM_VERAISON, /* << 506(concise-mid-tag) >> */
+};
+
+/*
  * The signed CoRIM: id names the release (1..OTA_CORIM_MAX_TEXT bytes),
  * signer the corim-meta signer name; signed with key's P-256 half.
  * *out is malloc'd.
  */
 ota_status_t oti_corim_build(const char *id, const char *signer,
 			     const struct oti_corim_stage *stages, uint32_t count,
-			     const struct oti_key *key, uint8_t **out, size_t *out_len);
+			     enum oti_corim_form form, const struct oti_key *key, uint8_t **out,
+			     size_t *out_len);
 
 #endif

@@ -113,11 +113,77 @@ type CorimContents struct {
 	CAs       []*comid.KeyTriple
 }
 
+// unsignedCorimTag is tagged-unsigned-corim-map; comidTagNumber is
+// tagged-concise-mid-tag (OTA_CORIM_TAG_UNSIGNED, OTA_CORIM_TAG_COMID).
+const (
+	unsignedCorimTag = 501
+	comidTagNumber   = 506
+	corimKeyTags     = 1
+)
+
+// asLibraryReadsTags gives an unsigned CoRIM's tags the form Veraison's
+// corim library (v1.1, the version pinned) reads, a byte string holding
+// 506(CoMID). The draft's CDDL has tag 506 around a byte string holding
+// the CoMID, which otimage writes by default and the library refuses
+// (docs/corim.md, "Where Veraison and the draft differ"); entries already
+// in the library's form are kept. Only the tags array changes.
+func asLibraryReadsTags(payload []byte) ([]byte, error) {
+	body, tagged := payload, false
+	var top cbor.RawTag
+	if err := cbor.Unmarshal(payload, &top); err == nil {
+		if top.Number != unsignedCorimTag {
+			return nil, fmt.Errorf("the payload's tag is %d, not unsigned-corim-map (501)", top.Number)
+		}
+		body, tagged = top.Content, true
+	}
+	var m map[int]cbor.RawMessage
+	if err := cbor.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("not an unsigned CoRIM: %w", err)
+	}
+	var entries []cbor.RawMessage
+	if err := cbor.Unmarshal(m[corimKeyTags], &entries); err != nil {
+		return nil, fmt.Errorf("the CoRIM's tags are not an array: %w", err)
+	}
+	changed := false
+	for i, e := range entries {
+		var t cbor.RawTag
+		if cbor.Unmarshal(e, &t) != nil {
+			continue // a byte string: the library's own form
+		}
+		var inner []byte
+		if t.Number != comidTagNumber || cbor.Unmarshal(t.Content, &inner) != nil {
+			return nil, fmt.Errorf("tag %d is not a CoMID as 506(<< CoMID >>)", i)
+		}
+		b, err := cbor.Marshal(append(append([]byte{}, corim.ComidTag...), inner...))
+		if err != nil {
+			return nil, err
+		}
+		entries[i], changed = b, true
+	}
+	if !changed {
+		return payload, nil
+	}
+	var err error
+	if m[corimKeyTags], err = cbor.Marshal(entries); err != nil {
+		return nil, err
+	}
+	out, err := cbor.Marshal(m)
+	if err != nil || !tagged {
+		return out, err
+	}
+	return cbor.Marshal(cbor.RawTag{Number: unsignedCorimTag, Content: out})
+}
+
 // ReadCorim reads an unsigned CoRIM: otimage's (tag 501, no profile) or
-// one with this scheme's profile; any other profile is refused.
+// one with this scheme's profile; any other profile is refused. Its CoMIDs
+// may be in the draft's form or in Veraison's (asLibraryReadsTags).
 func ReadCorim(payload []byte) (*CorimContents, error) {
 	if len(payload) > CorimMaxBytes {
 		return nil, errors.New("the CoRIM is larger than 16 KiB")
+	}
+	payload, err := asLibraryReadsTags(payload)
+	if err != nil {
+		return nil, err
 	}
 	var uc corim.UnsignedCorim
 	if err := uc.FromCBOR(payload); err != nil {

@@ -89,6 +89,7 @@ fi
 pypi=(
 	PyJWT==2.15.1 cryptography==50.0.2  # ear_check.py: the EAR's ES256 JWT (PyJWT's ES256 needs cryptography)
 	cwt==3.3.0 cbor2==5.9.0 pyhpke==0.6.5  # evidence_cwt.py: evidence v2 as a CWT (cwt's own dependencies pinned too)
+	cddl-verifier==1.5.3 cbor-diag==1.2.0  # cddl_check.py: the specs' CDDL on evidence, CoRIM, EAR (docs/verifier.md, "Grammars")
 )
 py311=$(command -v python3.11 || true)
 pypi_missing=()

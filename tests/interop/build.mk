@@ -55,3 +55,8 @@ $(ATTEMPT_RULES): $(B)/tests/interop/attempt_rules.o
 	$(CC) $(LDFLAGS) -o $@ $^
 tests/interop/consistency-doc.sh: $(ATTEMPT_RULES)
 TEST_SUITES += tests/interop/consistency-doc.sh
+
+# Grammars: evidence, CoRIM and EAR against the specifications' own CDDL
+# (tests/interop/cddl/, vendored; cddl_check.py with PyPI cddl-verifier).
+tests/interop/cddl.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(CORIM_TOOL)
+TEST_SUITES += tests/interop/cddl.sh

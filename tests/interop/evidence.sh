@@ -34,12 +34,7 @@ nonce=$(cat "$work/nonce.hex")
 $py tests/interop/evidence_check.py "$work/evidence.cose" "$work/ca.pem" "$nonce" \
 	"$work/record.bin" >"$work/py.out" 2>&1
 py_rc=$?
-while read -r line; do
-	case "$line" in
-	"ok - "*) pass=$((pass + 1)); echo "python: $line" ;;
-	"not ok - "*) fail=$((fail + 1)); echo "python: $line" ;;
-	esac
-done <"$work/py.out"
+tally python "$work/py.out"
 [ $py_rc = 0 ]
 ok $? "evidence_check.py exits 0"
 

@@ -25,6 +25,16 @@ expect_rc() { # want name cmd...
 	ok $? "$name (exit $rc, want $want)"
 }
 
+tally() { # label file: a checker's "ok - "/"not ok - " lines counted as ours
+	local line
+	while read -r line; do
+		case "$line" in
+		"ok - "*) pass=$((pass + 1)); echo "$1: $line" ;;
+		"not ok - "*) fail=$((fail + 1)); echo "$1: $line" ;;
+		esac
+	done <"$2"
+}
+
 finish() {
 	echo "$pass passed, $fail failed"
 	[ "$fail" = 0 ]

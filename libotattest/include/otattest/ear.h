@@ -59,7 +59,7 @@ struct ota_ear_options {
 	int64_t iat;                  /* issued at (seconds since the epoch); 0: now */
 	const uint8_t *nonce;         /* the nonce the verifier sent: eat_nonce; NULL: none */
 	size_t nonce_len;
-	const uint8_t *raw_evidence;  /* ear.raw-evidence in each submodule; NULL: none */
+	const uint8_t *raw_evidence;  /* ear.raw-evidence (top level); NULL: none */
 	size_t raw_evidence_len;
 	const char *policy_id;        /* ear.appraisal-policy-id; NULL: none */
 };

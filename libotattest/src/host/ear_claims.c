@@ -64,7 +64,7 @@ static struct json_object *policy_claims(const struct ota_verdict *v, uint32_t s
 }
 
 static struct json_object *submodule(const struct ota_verdict *v, uint32_t stage,
-				     const struct ota_ear_options *o, bool *ok)
+				     const struct ota_ear_options *o)
 {
 	struct json_object *sub = json_object_new_object(), *tv = json_object_new_object();
 	struct ota_ear_appraisal a;
@@ -77,9 +77,6 @@ static struct json_object *submodule(const struct ota_verdict *v, uint32_t stage
 	if (o->policy_id)
 		otu_json_add_str(sub, "ear.appraisal-policy-id", o->policy_id);
 	json_object_object_add(sub, "ear.veraison.policy-claims", policy_claims(v, stage));
-	if (o->raw_evidence && !add_b64url(sub, "ear.raw-evidence", o->raw_evidence,
-					   o->raw_evidence_len))
-		*ok = false;
 	return sub;
 }
 
@@ -97,8 +94,13 @@ static struct json_object *claims_set(const struct ota_verdict *v, const struct 
 	/* EAT's JSON form of a byte-string nonce: base64url text. */
 	if (o->nonce && !add_b64url(doc, "eat_nonce", o->nonce, o->nonce_len))
 		*ok = false;
+	/* The EAR draft's CDDL has ear.raw-evidence in the EAR itself, not in an
+	 * appraisal, and Veraison's ear library reads it only there. */
+	if (o->raw_evidence &&
+	    !add_b64url(doc, "ear.raw-evidence", o->raw_evidence, o->raw_evidence_len))
+		*ok = false;
 	for (uint32_t stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)
-		json_object_object_add(subs, ota_stage_name(stage), submodule(v, stage, o, ok));
+		json_object_object_add(subs, ota_stage_name(stage), submodule(v, stage, o));
 	json_object_object_add(doc, "submods", subs);
 	return doc;
 }

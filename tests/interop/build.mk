@@ -60,3 +60,10 @@ TEST_SUITES += tests/interop/consistency-doc.sh
 # (tests/interop/cddl/, vendored; cddl_check.py with PyPI cddl-verifier).
 tests/interop/cddl.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(CORIM_TOOL)
 TEST_SUITES += tests/interop/cddl.sh
+
+# Veraison's arc (the EAR tool), pinned in tests/interop/arc/go.mod and
+# go.sum, built once into /var/cache/otattest/arc (scripts/arc-build.sh);
+# the e2e veraison-fleet scenario verifies both verifiers' EARs with it.
+.PHONY: arc
+arc:
+	@scripts/arc-build.sh

@@ -9,14 +9,16 @@
 # evidence, a lying runtime (the model's "compromise") and a byte flipped
 # in each part of the evidence each get the status otattest-verify --ear
 # gives the same evidence. Every EAR is
-# verified with PyJWT (host_check, veraison-check.py).
-E2E_DESCRIPTION="Veraison's services with the otattest scheme appraise the guest's evidence; EARs checked by PyJWT"
+# verified with PyJWT (host_check, veraison-check.py), and with Veraison's
+# own arc (scripts/arc-build.sh), which must show the same statuses,
+# reasons and policy ids for Veraison's EAR and otattest-verify's.
+E2E_DESCRIPTION="Veraison's services with the otattest scheme appraise the guest's evidence; EARs checked by PyJWT and arc"
 E2E_MODE=systemd
 E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service
-	build/otimage build/otattest-verify veraison)
+	build/otimage build/otattest-verify veraison arc)
 # Skipped (named so in the verdict) only where Go itself is missing: make
 # veraison builds Veraison's services and the scheme with it.
 E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c
@@ -186,8 +188,9 @@ host_hook() {
 }
 
 host_check() {
-	local py311
+	local py311 arc
 	py311=$(command -v python3.11) || e2e_fail "python3.11 with PyJWT is needed (scripts/deps.sh)"
+	arc=$("$E2E_ROOT/scripts/arc-build.sh" --print-path) || e2e_fail "scripts/arc-build.sh failed"
 	"$py311" "$E2E_ROOT/tests/e2e/scenarios/veraison-check.py" "$E2E_OUT" "$E2E_ROOT/build/otattest-verify" \
-		$VERAISON_CASES
+		"$arc" $VERAISON_CASES
 }

@@ -136,3 +136,4 @@ include tests/model/build.mk
 include tests/e2e/build.mk
 include tests/bench/build.mk
 include tests/makefile/build.mk
+include tests/mutation/build.mk

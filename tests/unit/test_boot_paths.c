@@ -4,9 +4,12 @@
  * signature path and re-tagged, the second boot of an unchanged image on
  * the tag path, a tampered tag sent back to the slow path and rewritten,
  * the OTP bit and the image capability that turn tags off, and the boot
- * record every boot publishes.
+ * record every boot publishes. The tags themselves against their
+ * definition, computed here with OpenSSL from the device secret (the
+ * "definition" case, which the mutation tests run).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <otattest/flash.h>
@@ -304,10 +307,115 @@ START_TEST(test_no_keys_left_for_the_runtime)
 }
 END_TEST
 
+
+/* ---- the tag as docs/boot-flow.md defines it ------------------------------ */
+
+static void le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/*
+ * tag key = KDF(cdi, "otattest-tag-key", stage || salt, key_version, MAC)
+ * tag     = KMAC256(tag key, measurement || signature-block digest || stage
+ *                   || key_version, 256, "otattest-boot-tag")[0, 24)
+ *           || measurement[0, 8)
+ * with the labels as the page spells them, not the firmware's macros.
+ */
+static void expected_tag(const uint8_t cdi[32], uint32_t stage, const struct tu_blob *img,
+			 uint32_t key_version, uint8_t out[OTA_TAG_BYTES])
+{
+	struct ota_image_view v;
+	uint8_t ctx[4 + 32], key[32], msg[32 + 32 + 8], mac[32], *unsigned_part;
+	size_t ctx_len = 4, n;
+
+	ck_assert_uint_eq(ota_image_parse(img->data, (uint32_t)img->len, &v), OTA_OK);
+	le32(ctx, stage);
+	if (v.salt_offset) {
+		memcpy(ctx + 4, img->data + v.salt_offset + sizeof(struct ota_ext_header), 32);
+		ctx_len += 32;
+	}
+	tu_kdf(cdi, "otattest-tag-key", ctx, ctx_len, key_version, HAL_KEY_PURPOSE_MAC, key);
+	tu_measurement(img, msg);
+	/* The signature block: [0, 64) and [signed_end, image_length). */
+	n = 64 + img->len - v.manifest.signed_end;
+	unsigned_part = malloc(n);
+	ck_assert_ptr_nonnull(unsigned_part);
+	memcpy(unsigned_part, img->data, 64);
+	memcpy(unsigned_part + 64, img->data + v.manifest.signed_end, n - 64);
+	tu_sha256(unsigned_part, n, msg + 32);
+	free(unsigned_part);
+	le32(msg + 64, stage);
+	le32(msg + 68, key_version);
+	tu_kmac256(key, "otattest-boot-tag", msg, sizeof(msg), mac, sizeof(mac));
+	memcpy(out, mac, OTA_TAG_MAC_BYTES);
+	memcpy(out + OTA_TAG_MAC_BYTES, msg, OTA_TAG_HINT_BYTES);
+}
+
+static void entry_is(const struct ota_tag_table *t, uint32_t stage, const uint8_t cdi[32],
+		     const struct tu_blob *img, uint32_t key_version)
+{
+	const struct ota_tag_entry *e = &t->entry[ota_tag_index(stage, OTA_SLOT_A)];
+	uint8_t want[OTA_TAG_BYTES];
+
+	ck_assert_uint_eq(e->state, OTA_TAG_STATE_VALID);
+	ck_assert_uint_eq(e->key_version, key_version);
+	expected_tag(cdi, stage, img, key_version, want);
+	ck_assert_msg(memcmp(e->tag, want, OTA_TAG_BYTES) == 0,
+		      "stage %u: the tag is not the one its definition gives", stage);
+}
+
+/*
+ * Both stages salted, after one rotation (key version 1): every input the
+ * definition names - salt, stage (in the key and in the MAC), key version
+ * (in both), measurement, signature block - changes the expected tag, so a
+ * firmware that drops one writes a tag this does not match, however well
+ * it agrees with itself on the next boot.
+ */
+START_TEST(test_tags_match_their_definition)
+{
+	uint8_t root[32], cdi[32], rom[32], adv[4 + 32] = { HAL_KEYMGR_ROM_EXT, 0, 0, 0 };
+	struct ota_resp_rotate out;
+	struct tu_image_spec s;
+	struct ota_tag_table t;
+
+	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
+	s.salt = true;
+	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
+	dev.slot[OTI_ROM_EXT_A] = tu_image(&s);
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 5);
+	s.salt = true;
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = tu_image(&s);
+	tu_device_power_on(&dev);
+	boot_ok();
+	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().tag_key_version, 1);
+	t = tu_tag_table();
+
+	/* ROM tags ROM_EXT with its state's secret, the device root... */
+	hal_rom_identity(rom);
+	tu_kmac256(dev.secret, "otattest-device-root", rom, sizeof(rom), root, sizeof(root));
+	entry_is(&t, OTA_STAGE_ROM_EXT, root, &dev.slot[OTI_ROM_EXT_A], 1);
+	/* ...ROM_EXT tags BL0 with its own, the root advanced by what admitted ROM_EXT. */
+	tu_rom_ext_attest(adv + 4);
+	tu_kdf(root, "otattest-keymgr-attest", adv, sizeof(adv), 0, HAL_KEY_PURPOSE_KDF, cdi);
+	entry_is(&t, OTA_STAGE_BL0, cdi, &dev.slot[OTI_BL0_A], 1);
+	/* And the device agrees: both take the tag path on the next boot. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	boot_ok();
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("boot_paths");
-	TCase *t = tcase_create("paths");
+	TCase *t = tcase_create("paths"), *def;
 
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 30);
@@ -323,6 +431,12 @@ static Suite *suite(void)
 	tcase_add_test(t, test_tags_are_device_unique);
 	tcase_add_test(t, test_no_keys_left_for_the_runtime);
 	suite_add_tcase(s, t);
+
+	def = tcase_create("definition");
+	tcase_add_checked_fixture(def, setup, teardown);
+	tcase_set_timeout(def, 30);
+	tcase_add_test(def, test_tags_match_their_definition);
+	suite_add_tcase(s, def);
 	return s;
 }
 

@@ -94,6 +94,19 @@ static void refused_on_both_paths(ota_status_t boot, uint32_t stage, uint32_t sl
 	reboot_expect(boot, stage, slot, want);
 }
 
+/* A stage's boot data floor, written as the device would (a ratchet). */
+static void boot_data_floor(uint32_t stage, uint32_t floor)
+{
+	struct ota_boot_data bd = tu_boot_data();
+
+	if (stage == OTA_STAGE_ROM_EXT)
+		bd.floor_rom_ext = floor;
+	else
+		bd.floor_bl0 = floor;
+	bd.counter += 1;
+	tu_boot_data_write(&bd);
+}
+
 /* OWNER0 -> LEAF [0, ceiling] -> image svn. */
 static struct tu_blob leaf_image(uint32_t ceiling, uint32_t svn, enum tu_key_id leaf)
 {
@@ -123,15 +136,10 @@ END_TEST
 
 START_TEST(test_boot_data_floor_above_delegate_ceiling_refuses_on_both_paths)
 {
-	struct ota_boot_data bd;
-
 	tu_blob_free(&dev.slot[OTI_BL0_A]);
 	dev.slot[OTI_BL0_A] = leaf_image(10, 5, TU_LEAF);
 	provision_and_tag();
-	bd = tu_boot_data();
-	bd.floor_bl0 = 11;
-	bd.counter += 1;
-	tu_boot_data_write(&bd);
+	boot_data_floor(OTA_STAGE_BL0, 11);
 	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_BL0, OTA_SLOT_A,
 			      OTA_DELEG_REVOKED_BY_FLOOR);
 }
@@ -190,6 +198,16 @@ START_TEST(test_rom_ext_floor)
 {
 	provision_and_tag();
 	tu_otp_raise_floor(OTA_STAGE_ROM_EXT, 2);
+	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_ROM_EXT, OTA_SLOT_A,
+			      OTA_SVN_BELOW_FLOOR);
+}
+END_TEST
+
+/* The ratchet's floor (boot data) holds ROM_EXT too, not only OTP's. */
+START_TEST(test_rom_ext_boot_data_floor)
+{
+	provision_and_tag();
+	boot_data_floor(OTA_STAGE_ROM_EXT, 2);
 	refused_on_both_paths(OTA_NO_BOOTABLE_SLOT, OTA_STAGE_ROM_EXT, OTA_SLOT_A,
 			      OTA_SVN_BELOW_FLOOR);
 }
@@ -363,6 +381,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_floor_spares_delegates_with_a_higher_ceiling);
 	tcase_add_test(t, test_svn_below_floor_refuses_on_both_paths);
 	tcase_add_test(t, test_rom_ext_floor);
+	tcase_add_test(t, test_rom_ext_boot_data_floor);
 	tcase_add_test(t, test_revoked_owner_key_refuses_on_both_paths);
 	tcase_add_test(t, test_revoked_creator_key_refuses_on_both_paths);
 	tcase_add_test(t, test_root_key_not_valid_in_this_lifecycle);

@@ -105,6 +105,14 @@ static struct tu_blob bl0_versioned(uint32_t svn, const char *version)
 	return tu_image(&s);
 }
 
+/* A cold boot, and the BL0 slot it runs. */
+static void cold_boot_runs(uint32_t slot)
+{
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, slot);
+}
+
 /* ---- the whole life ------------------------------------------------------ */
 
 START_TEST(test_install_trial_commit_ratchet)
@@ -211,9 +219,7 @@ START_TEST(test_hybrid_depth2_install)
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->sig_scheme, OTA_SCHEME_HYBRID);
 	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->delegation_depth, 2);
 	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
-	ck_assert_int_eq(swhal_power_on(), 0);
-	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	cold_boot_runs(OTA_SLOT_B);
 	tu_blob_free(&h);
 }
 END_TEST
@@ -418,6 +424,126 @@ START_TEST(test_rom_ext_refuses_a_forged_request)
 }
 END_TEST
 
+/*
+ * A forged request, stored where the runtime would leave it, served by the
+ * warm reset that follows; the status ROM_EXT recorded for it.
+ */
+static ota_status_t forged(const struct ota_boot_svc_request *req)
+{
+	struct ota_boot_svc_request q = *req;
+	struct ota_resp_reset out;
+
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_mask, q.services & OTA_SVC_ALL);
+	return update_section()->service_status;
+}
+
+/*
+ * COMMIT of a slot that is not running, forged past the runtime's own
+ * check: B holds a valid newer image, so a ROM_EXT that took it would make
+ * an image nobody ever saw run the primary. Refused, nothing written, the
+ * next cold boot still A.
+ */
+START_TEST(test_rom_ext_commits_only_the_running_slot)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+	struct ota_boot_svc_request q;
+	struct snapshot s;
+
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v2), OTA_OK);
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_COMMIT;
+	q.commit_slot = OTA_SLOT_B;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_COMMIT_NOT_RUNNING);
+	unchanged(&s, "forged commit of B");
+	q.commit_slot = 7; /* no such slot */
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_COMMIT_NOT_RUNNING);
+	unchanged(&s, "forged commit of slot 7");
+	ck_assert_uint_eq(tu_boot_data().primary_slot, OTA_SLOT_A);
+	cold_boot_runs(OTA_SLOT_A);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+/* The rest of the request, each field judged by ROM_EXT as the runtime would have. */
+START_TEST(test_rom_ext_checks_every_field)
+{
+	struct ota_boot_svc_request q;
+	struct snapshot s;
+
+	/* A stage that does not exist (the floor itself would be harmless: 1 <= 5). */
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_RATCHET;
+	q.ratchet_stage = 3;
+	q.ratchet_floor = 1;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_MBOX_BAD_FIELD);
+	unchanged(&s, "forged ratchet of stage 3");
+	/* A valid ratchet with a reserved word set, and with a service nobody defined. */
+	q.ratchet_stage = OTA_STAGE_BL0;
+	q.reserved[1] = 1;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_MBOX_RESERVED_NONZERO);
+	unchanged(&s, "forged ratchet with a reserved word");
+	q.reserved[1] = 0;
+	q.services = OTA_SVC_RATCHET | 0x80u;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_MBOX_RESERVED_NONZERO);
+	unchanged(&s, "forged ratchet with an unknown service");
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 0);
+}
+END_TEST
+
+/*
+ * A request is served only by the warm reset that asks for it: left in
+ * retention RAM before an update reset (which the agent asked for, not
+ * the services), it is dropped, not applied.
+ */
+START_TEST(test_rom_ext_serves_only_on_a_warm_reset)
+{
+	struct tu_blob v2 = bl0_versioned(6, NULL);
+	struct ota_boot_svc_request q;
+	const struct ota_record *r;
+
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v2), OTA_OK);
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_RATCHET;
+	q.ratchet_stage = OTA_STAGE_BL0;
+	q.ratchet_floor = 5; /* valid on a warm reset */
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	r = tu_record();
+	ck_assert(!(r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION) ||
+		  ota_record_update_of(r)->service_mask == 0);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 0);
+	ck_assert_uint_eq(r->hdr.floor_bl0, 0);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+/* Every region ROM_EXT owns is locked before the runtime runs; the inactive slots are not. */
+START_TEST(test_rom_ext_locks_what_it_owns)
+{
+	static const uint32_t owned[] = { OTA_REGION_BOOT_DATA_0, OTA_REGION_BOOT_DATA_1,
+					  OTA_REGION_TAG_TABLE_0, OTA_REGION_TAG_TABLE_1,
+					  OTA_REGION_OWNER_CONFIG };
+	uint32_t i;
+
+	REFUSED_UNCHANGED(hal_flash_erase_page(0), OTA_HAL_FLASH_LOCKED); /* the layout */
+	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		REFUSED_UNCHANGED(hal_flash_erase_page(tu_region(owned[i])->offset),
+				  OTA_HAL_FLASH_LOCKED);
+	REFUSED_UNCHANGED(hal_flash_erase_page(tu_slot_offset(OTI_ROM_EXT_A)), OTA_HAL_FLASH_LOCKED);
+	REFUSED_UNCHANGED(hal_flash_erase_page(tu_slot_offset(OTI_BL0_A)), OTA_HAL_FLASH_LOCKED);
+	ck_assert_uint_eq(hal_flash_erase_page(tu_slot_offset(OTI_ROM_EXT_B)), OTA_OK);
+	ck_assert_uint_eq(hal_flash_erase_page(tu_slot_offset(OTI_BL0_B)), OTA_OK);
+}
+END_TEST
+
 /* ---- field revocation ----------------------------------------------------- */
 
 /* A has a delegate that may sign up to SVN 10; B runs under another one, SVN 20. */
@@ -597,6 +723,10 @@ static Suite *update_suite(void)
 	tcase_add_test(bad, test_install_session_rules);
 	tcase_add_test(bad, test_ratchet_above_running);
 	tcase_add_test(bad, test_rom_ext_refuses_a_forged_request);
+	tcase_add_test(bad, test_rom_ext_commits_only_the_running_slot);
+	tcase_add_test(bad, test_rom_ext_checks_every_field);
+	tcase_add_test(bad, test_rom_ext_serves_only_on_a_warm_reset);
+	tcase_add_test(bad, test_rom_ext_locks_what_it_owns);
 	suite_add_tcase(su, bad);
 
 	tcase_add_checked_fixture(rev, setup, teardown);

@@ -21,6 +21,8 @@
 #               bash-completion runs it, against the man pages.
 #  deb.sh       the Debian packages (scripts/deb-build.sh --cached --upgrade):
 #               lintian, contents, dpkg-gensymbols, debhelper's scripts only.
+#  deps-chroot.sh  scripts/deps.sh on a minimal Debian 12 (debootstrap,
+#               cached in /var/cache/otattest/deps-chroot/): its messages.
 #  lib-symbols.sh  libotattest.so exports its public headers' API alone,
 #               in version node OTATTEST_1, as debian/libotattest1.symbols lists.
 # `make $(TEST_SUITES)` builds what each suite runs.
@@ -46,3 +48,4 @@ TEST_SUITES += tests/tools/lib-symbols.sh
 tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
 TEST_SUITES += tests/tools/completion.sh
 TEST_SUITES += tests/tools/deb.sh
+TEST_SUITES += tests/tools/deps-chroot.sh

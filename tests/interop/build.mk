@@ -67,3 +67,9 @@ TEST_SUITES += tests/interop/cddl.sh
 .PHONY: arc
 arc:
 	@scripts/arc-build.sh
+
+# A fleet of 1,000 devices (evidence_tool --fleet), some revoked by a CRL,
+# some below the policy: otattest-verify --batch and the Veraison scheme
+# give every device the same verdict (fleet_agree.py).
+tests/interop/fleet-agree.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY)
+TEST_SUITES += tests/interop/fleet-agree.sh

@@ -37,12 +37,22 @@
  * tag did not match (path reason tag-mismatch), as docs/evidence.md's
  * example: what otimage inspect shows of an alias certificate.
  *
+ * --fleet N writes a fleet instead (make bench-fleet, fleet-agree.sh): N
+ * devices, each with its own OTP secret, device id, identity key and
+ * certificate (one CA for all) and alias certificate, each attesting to
+ * the one nonce: dev-NNNN.cose, and fleet.tsv with a line per device: its
+ * file, its identity certificate's serial (hex) and its lifecycle. Every
+ * tenth device (index 3 modulo 10) boots in lifecycle dev, below a
+ * production policy; the rest in prod.
+ *
  * The work runs as one check test (the fixture asserts with check).
  */
 #include <check.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <openssl/rand.h>
 
 #include <otu/file.h>
 #include <otu/hex.h>
@@ -56,6 +66,7 @@ static int lifecycle = -1;
 static bool debug_image;
 static bool tag_mismatch;
 static int inconsistent = -1;
+static long fleet = -1;
 
 /*
  * What --inconsistent can make: a boot record whose attempts break one
@@ -213,6 +224,57 @@ START_TEST(make_evidence)
 }
 END_TEST
 
+START_TEST(make_fleet)
+{
+	static uint8_t ev[OTA_EVIDENCE_MAX_BYTES];
+	uint8_t nonce[32];
+	char hex[2 * sizeof(nonce) + 2], name[32];
+	EVP_PKEY *ca_key;
+	X509 *ca;
+	FILE *tsv;
+	struct evfix f;
+	uint32_t len;
+
+	ck_assert_uint_eq(otimage_ca_create("otattest fleet CA", &ca_key, &ca), OTA_OK);
+	ck_assert_int_eq(RAND_bytes(nonce, sizeof(nonce)), 1); /* the verifier's: no device yet */
+	snprintf(name, sizeof(name), "%s/fleet.tsv", outdir);
+	tsv = fopen(name, "w");
+	ck_assert_ptr_nonnull(tsv);
+	for (long i = 0; i < fleet; i++) {
+		const ASN1_INTEGER *serial;
+		BIGNUM *bn;
+		char *serial_hex;
+
+		evfix_open_fleet(&f, EVFIX_IDCERT_OURS, (uint32_t)i, ca_key, ca);
+		if (i % 10 == 3)
+			f.bs.record.hdr.lifecycle = f.bs.otp.lifecycle = OTA_LC_DEV;
+		evfix_boot_runtime(&f);
+		ck_assert_uint_eq(ota_rt_attest(&f.bs, ota_runtime_current(&f.bs), nonce,
+						sizeof(nonce), ev, sizeof(ev), &len),
+				  OTA_OK);
+		snprintf(name, sizeof(name), "dev-%04ld.cose", i);
+		write_file(name, ev, len);
+		serial = X509_get0_serialNumber(f.identity);
+		bn = ASN1_INTEGER_to_BN(serial, NULL);
+		serial_hex = BN_bn2hex(bn);
+		fprintf(tsv, "%s\t%s\t%s\n", name, serial_hex,
+			ota_lifecycle_name(f.bs.record.hdr.lifecycle));
+		OPENSSL_free(serial_hex);
+		BN_free(bn);
+		if (i == 0)
+			write_file("ca.pem", f.ca_pem, f.ca_pem_len);
+		evfix_close(&f);
+	}
+	ck_assert_int_eq(fclose(tsv), 0);
+	write_ca_key(ca_key);
+	otu_hex_encode(hex, nonce, sizeof(nonce));
+	hex[2 * sizeof(nonce)] = '\n';
+	write_file("nonce.hex", hex, 2 * sizeof(nonce) + 1);
+	EVP_PKEY_free(ca_key);
+	X509_free(ca);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("evidence_tool");
@@ -234,20 +296,26 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(inconsistent_names) / sizeof(inconsistent_names[0]); i++)
 			if (!strcmp(argv[2], inconsistent_names[i]))
 				inconsistent = (int)i;
+	} else if (argc == 4 && !strcmp(argv[1], "--fleet")) {
+		char *end;
+
+		fleet = strtol(argv[2], &end, 10);
+		if (*end || fleet < 1 || fleet > 9999)
+			fleet = -1;
 	} else if (argc == 4 && !strcmp(argv[1], "--lie")) {
 		for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
 			if (!strcmp(argv[2], lie_names[i]))
 				lie = (int)i;
 	}
 	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image &&
-	    inconsistent < 0) {
+	    inconsistent < 0 && fleet < 0) {
 		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
 				"--lifecycle STATE | --debug-image | --debug-tag-mismatch | "
-				"--inconsistent RULE] OUTDIR\n");
+				"--inconsistent RULE | --fleet N] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];
-	tcase_add_test(tc, make_evidence);
+	tcase_add_test(tc, fleet > 0 ? make_fleet : make_evidence);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK);

@@ -174,7 +174,13 @@ static inline void evfix_flash(const struct ota_identity_cert_blob *blob)
 	ck_assert_int_eq(swhal_load_flash(flash, sizeof(flash)), 0);
 }
 
-static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
+/*
+ * Device number `index` of a fleet (its own OTP secret and device id;
+ * index 0 is evfix_open's device), its identity certificate issued by
+ * ca_key/ca when given (the fixture takes a reference), else by a fresh CA.
+ */
+static inline void evfix_open_fleet(struct evfix *f, enum evfix_idcert which, uint32_t index,
+				    EVP_PKEY *ca_key, X509 *ca)
 {
 	struct ota_identity_cert_blob blob;
 	uint8_t rom[OTA_SHA256_BYTES], pub[OTA_P256_PUBKEY_BYTES];
@@ -189,6 +195,10 @@ static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
 		f->secret[i] = (uint8_t)(0x5e ^ i);
 	for (i = 0; i < OTA_DEVICE_ID_BYTES; i++)
 		f->device_id[i] = (uint8_t)(0xd0 + i);
+	for (i = 0; i < 4; i++) { /* the index, big-endian, in the last bytes of both */
+		f->secret[28 + i] ^= (uint8_t)(index >> (24 - 8 * i));
+		f->device_id[OTA_DEVICE_ID_BYTES - 4 + i] ^= (uint8_t)(index >> (24 - 8 * i));
+	}
 
 	tu_hal_open_memory(0);
 	tu_otp_secret_only(&otp, f->secret);
@@ -202,7 +212,14 @@ static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
 	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(f->secret, rom, tu_binding.attest, OTA_IDENTITY_LABEL, NULL, 0,
 						   f->identity_pub),
 			  OTA_OK);
-	ck_assert_uint_eq(otimage_ca_create("otattest test CA", &f->ca_key, &f->ca), OTA_OK);
+	if (ca_key && ca) {
+		ck_assert_int_eq(EVP_PKEY_up_ref(ca_key), 1);
+		ck_assert_int_eq(X509_up_ref(ca), 1);
+		f->ca_key = ca_key;
+		f->ca = ca;
+	} else {
+		ck_assert_uint_eq(otimage_ca_create("otattest test CA", &f->ca_key, &f->ca), OTA_OK);
+	}
 	memcpy(pub, f->identity_pub, sizeof(pub));
 	if (which == EVFIX_IDCERT_FOREIGN)
 		ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(f->secret, rom, tu_binding.attest, "another-label", NULL, 0,
@@ -224,6 +241,11 @@ static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
 	ck_assert_uint_eq(ota_trust_load_pem(f->ca_pem, f->ca_pem_len, &f->trust), OTA_OK);
 
 	evfix_record(&f->bs, f->device_id);
+}
+
+static inline void evfix_open(struct evfix *f, enum evfix_idcert which)
+{
+	evfix_open_fleet(f, which, 0, NULL, NULL);
 }
 
 /* ROM_EXT's last steps: prepare the runtime, then lock the key manager. */

@@ -423,7 +423,7 @@ static u32 otattest_mbox_send(struct otattest_device *od, u32 command, const voi
 	WRITE_ONCE(od->mbox_awaited, seq);
 	spin_unlock(&od->lock);
 	wmb();
-	writel(od->device_peer_id << 16 | OTA_VEC_MAILBOX, od->regs + OTA_IVSHMEM_DOORBELL);
+	writel(OTA_SHM_DEVICE_PEER_ID << 16 | OTA_VEC_MAILBOX, od->regs + OTA_IVSHMEM_DOORBELL);
 	return seq;
 }
 

@@ -206,13 +206,16 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 		return -ENODEV;
 	}
 	od->peer_id = (u32)pos;
-	if (info->device_peer_id > 0xffff || info->device_peer_id == od->peer_id) {
-		dev_warn(&pdev->dev, "declined: device peer id %u cannot be rung from peer %u\n",
-			 info->device_peer_id, od->peer_id);
+	/*
+	 * The device is peer OTA_SHM_DEVICE_PEER_ID, fixed by the ABI and never
+	 * read from the shared memory; a server that gave it to us does not
+	 * reserve it for the device.
+	 */
+	if (od->peer_id == OTA_SHM_DEVICE_PEER_ID) {
+		dev_warn(&pdev->dev, "declined: this guest is peer %u, the device's (reserved for it)\n",
+			 od->peer_id);
 		return -ENODEV;
 	}
-	/* The only peer this binding ever rings (shm.c refuses a change). */
-	od->device_peer_id = info->device_peer_id;
 	return 0;
 }
 
@@ -314,7 +317,7 @@ static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	mutex_lock(&od->state_lock);
 	dev_info(&pdev->dev, "%s: ABI %u.%u, peer %u, device peer %u, state %s, %u-byte record\n",
 		 dev_name(&od->dev), info.abi_major, info.abi_minor, od->peer_id,
-		 info.device_peer_id, otattest_state_name(od->snap.state), od->snap.record_len);
+		 OTA_SHM_DEVICE_PEER_ID, otattest_state_name(od->snap.state), od->snap.record_len);
 	mutex_unlock(&od->state_lock);
 
 	/* Anything that changed between the first read and now. */

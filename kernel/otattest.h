@@ -120,13 +120,7 @@ struct otattest_device {
 	void __iomem *regs; /* BAR0: ivshmem registers */
 	void __iomem *shm;  /* BAR2: shared memory */
 	u32 shm_size;
-	u32 peer_id; /* our ivshmem peer id (IVPosition) */
-	/*
-	 * The device's peer id, from the info block that validated at bind
-	 * and never from a later copy: whoever writes the shared memory
-	 * must not choose which peer the driver rings.
-	 */
-	u32 device_peer_id;
+	u32 peer_id; /* our ivshmem peer id (IVPosition); the device's is OTA_SHM_DEVICE_PEER_ID */
 	struct otattest_layout layout;
 
 	spinlock_t lock; /* gone and the mailbox fields below */

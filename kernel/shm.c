@@ -61,11 +61,10 @@ void otattest_layout_from_info(struct otattest_layout *l, const struct ota_shm_i
 }
 
 /*
- * The mailbox and record offsets and the device's doorbell peer are taken
- * once, at probe. A device that moves them later is refused rather than
- * followed: a request may be in flight at the old place, and a peer id
- * anyone writing the memory can set would let them choose whom the
- * driver's doorbell rings.
+ * The mailbox and record offsets are taken once, at probe. A device that
+ * moves them later is refused rather than followed: a request may be in
+ * flight at the old place. (The doorbell peer is not in the memory at
+ * all: OTA_SHM_DEVICE_PEER_ID.)
  */
 ota_status_t otattest_shm_check_layout(const struct otattest_device *od,
 				       const struct ota_shm_info *info)
@@ -75,9 +74,6 @@ ota_status_t otattest_shm_check_layout(const struct otattest_device *od,
 	otattest_layout_from_info(&now, info);
 	if (memcmp(&now, &od->layout, sizeof(now)))
 		return OTA_DRIVER_LAYOUT_CHANGED;
-	/* Likewise the peer: the driver never rings one the memory names later. */
-	if (info->device_peer_id != od->device_peer_id)
-		return OTA_DRIVER_PEER_CHANGED;
 	return OTA_OK;
 }
 

@@ -6,7 +6,7 @@
  * memory and every eventfd; the device process comes and goes.
  *
  * It speaks the ivshmem protocol, server side, to the device exactly as
- * to a guest: version 0; the device's id (always --device-peer-id); -1
+ * to a guest: version 0; the device's id (always OTA_SHM_DEVICE_PEER_ID); -1
  * with the shared memory; the guest's vectors, when a guest is connected;
  * the device's own vectors. Later: a guest's id with an fd per vector when
  * one connects (sent before that guest's greeting, so the device knows a

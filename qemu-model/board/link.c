@@ -107,13 +107,19 @@ int link_connect(struct model *m)
 		return r;
 	}
 	id = (uint32_t)l->cl.own_id;
+	/* A server that seats the device anywhere else does not speak this ABI. */
+	if (id != OTA_SHM_DEVICE_PEER_ID) {
+		log_error("server-join-failed", "socket=%s reason=\"device peer id %u, not %u\"",
+			  m->opt.connect_path, id, OTA_SHM_DEVICE_PEER_ID);
+		return -EPROTO;
+	}
 	r = peer_adopt(&m->server.device, id, l->cl.own_fd);
 	if (r == 0) {
 		/* The memory is shm.c's now: one fd of it in this process. */
 		int shm_fd = l->cl.shm_fd;
 
 		l->cl.shm_fd = -1;
-		r = shm_attach(&m->shm, shm_fd, id);
+		r = shm_attach(&m->shm, shm_fd);
 	}
 	if (r == 0)
 		r = doorbell_watch(m);

@@ -80,13 +80,10 @@ static const char help_text[] =
 "                            flash.bin, otp.bin, retention.bin, host.bin.\n"
 "    -s, --socket=PATH       ivshmem server socket (default DIR/ivshmem.sock).\n"
 "    -c, --control=PATH      Control socket (default DIR/control.sock).\n"
-"        --device-peer-id=N  The device's ivshmem peer id, 0..65535 (default 0).\n"
-"                            Guests get ids from 1 up, a new one per connection.\n"
 "        --connect=DEVICE-SOCKET\n"
 "                            Split mode: be the device process of the server\n"
 "                            whose device socket this is, instead of serving\n"
-"                            QEMU; not with --socket or --device-peer-id (the\n"
-"                            server has those).\n"
+"                            QEMU; not with --socket (the server has it).\n"
 "        --load-flash=FILE   Program FILE into flash before power-on, as a\n"
 "                            factory programmer does (no NOR rules); persisted.\n"
 "        --load-otp=FILE     Program FILE (1024 bytes) into OTP likewise.\n"
@@ -195,8 +192,7 @@ static const char help_text[] =
 "    docs/model.md, docs/shm-abi.md\n";
 
 enum {
-	OPT_DEVICE_PEER_ID = 0x100,
-	OPT_CONNECT,
+	OPT_CONNECT = 0x100,
 	OPT_LOAD_FLASH,
 	OPT_LOAD_OTP,
 	OPT_FLASH_SIZE,
@@ -222,7 +218,6 @@ static int parse_options(int argc, char **argv, struct model *m)
 		{ "state-dir", required_argument, NULL, 'd' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "control", required_argument, NULL, 'c' },
-		{ "device-peer-id", required_argument, NULL, OPT_DEVICE_PEER_ID },
 		{ "connect", required_argument, NULL, OPT_CONNECT },
 		{ "load-flash", required_argument, NULL, OPT_LOAD_FLASH },
 		{ "load-otp", required_argument, NULL, OPT_LOAD_OTP },
@@ -233,8 +228,7 @@ static int parse_options(int argc, char **argv, struct model *m)
 		{ "version", no_argument, NULL, OPT_VERSION },
 	};
 	static char fault_opt_names[16][40];
-	unsigned base = 12, i;
-	bool peer_id_given = false;
+	unsigned base = 11, i;
 	char err[256];
 	int c;
 
@@ -255,11 +249,6 @@ static int parse_options(int argc, char **argv, struct model *m)
 			break;
 		case 'c':
 			m->opt.control_path = optarg;
-			break;
-		case OPT_DEVICE_PEER_ID:
-			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 0, 65535, &m->opt.device_peer_id) < 0)
-				return cli_usage_error(NULL, "--device-peer-id: '%s' is not 0..65535", optarg);
-			peer_id_given = true;
 			break;
 		case OPT_CONNECT:
 			m->opt.connect_path = optarg;
@@ -305,11 +294,9 @@ static int parse_options(int argc, char **argv, struct model *m)
 	if (!m->opt.state_dir)
 		return cli_usage_error(NULL, "--state-dir is required");
 	if (m->opt.role == MODEL_ROLE_DEVICE) {
-		/* The server serves QEMU and hands out the peer id. */
+		/* The server serves QEMU. */
 		if (m->opt.socket_path)
 			return cli_usage_error(NULL, "--socket: with --connect the server serves QEMU");
-		if (peer_id_given)
-			return cli_usage_error(NULL, "--device-peer-id: with --connect the server gives it");
 	} else if (!m->opt.socket_path) {
 		m->opt.socket_path = join_path(m->opt.state_dir, "ivshmem.sock");
 		if (!m->opt.socket_path)
@@ -337,7 +324,7 @@ static int run(struct model *m)
 
 	/* A device process gets its memory from the server (link_connect). */
 	if (m->opt.role == MODEL_ROLE_WHOLE) {
-		r = shm_create(&m->shm, m->opt.device_peer_id);
+		r = shm_create(&m->shm);
 		if (r < 0) {
 			log_error("shm-create-failed", "errno=%d", -r);
 			return exit_code_for(OTA_HOST_INTERNAL);
@@ -407,7 +394,6 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "server") == 0)
 		return server_main(argc - 1, argv + 1);
 
-	m.opt.device_peer_id = MODEL_DEFAULT_DEVICE_PEER_ID;
 	m.opt.log_level = LOG_LVL_INFO;
 	m.server.seat = (struct seat)SEAT_CLOSED;
 	m.server.device = (struct peer)PEER_INIT;

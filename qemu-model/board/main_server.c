@@ -34,7 +34,7 @@ static const char help_text[] =
 "    and every eventfd, serves QEMU's stock ivshmem-doorbell device on --socket\n"
 "    exactly as the whole model does, and admits the device process\n"
 "    ('otattest-model --state-dir=DIR --connect=DEVICE-SOCKET') on the device\n"
-"    socket, always as the device peer (--device-peer-id), so the guest's\n"
+"    socket, always as the device peer (id 0, fixed by the ABI), so the guest's\n"
 "    doorbells (peer << 16 | vector) reach whichever device process runs. That\n"
 "    process may be killed at any moment and started again: QEMU's connection,\n"
 "    the guest's PCI function and the shared memory stay, as a host keeps its\n"
@@ -73,8 +73,6 @@ static const char help_text[] =
 "OPTIONS\n"
 "    -s, --socket=PATH        ivshmem server socket QEMU connects to; required.\n"
 "        --device-socket=PATH The socket the device process joins; required.\n"
-"        --device-peer-id=N   The device's ivshmem peer id, 0..65535 (default 0).\n"
-"                             Guests get ids from 1 up, a new one per connection.\n"
 "        --log-level=LEVEL    error, warn, info (default) or debug. One line per\n"
 "                             event on stderr: 'otattest-model server: LEVEL EVENT\n"
 "                             k=v ...' (listening, device-listening, ready,\n"
@@ -102,7 +100,6 @@ static const char help_text[] =
 
 enum {
 	OPT_DEVICE_SOCKET = 0x100,
-	OPT_DEVICE_PEER_ID,
 	OPT_LOG_LEVEL,
 	OPT_VERSION,
 };
@@ -114,7 +111,6 @@ static int parse_options(int argc, char **argv, struct model *m)
 	static const struct option long_opts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "device-socket", required_argument, NULL, OPT_DEVICE_SOCKET },
-		{ "device-peer-id", required_argument, NULL, OPT_DEVICE_PEER_ID },
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -129,11 +125,6 @@ static int parse_options(int argc, char **argv, struct model *m)
 			break;
 		case OPT_DEVICE_SOCKET:
 			m->opt.device_socket_path = optarg;
-			break;
-		case OPT_DEVICE_PEER_ID:
-			if (otu_parse_u32(optarg, OTU_DEC_OR_HEX, 0, 65535, &m->opt.device_peer_id) < 0)
-				return cli_usage_error(SERVER_CMD, "--device-peer-id: '%s' is not 0..65535",
-						       optarg);
 			break;
 		case OPT_LOG_LEVEL:
 			if (!log_level_parse(optarg, &m->opt.log_level))
@@ -174,7 +165,7 @@ static int run(struct model *m)
 
 	if (model_event_new(m) < 0)
 		return exit_code_for(OTA_HOST_INTERNAL);
-	r = shm_create(&m->shm, m->opt.device_peer_id);
+	r = shm_create(&m->shm);
 	if (r < 0) {
 		log_error("shm-create-failed", "errno=%d", -r);
 		return exit_code_for(OTA_HOST_INTERNAL);
@@ -191,7 +182,7 @@ static int run(struct model *m)
 		return exit_code_for(OTA_HOST_IO);
 	}
 	log_info("ready", "socket=%s device-socket=%s device-peer=%u", m->opt.socket_path,
-		 m->opt.device_socket_path, m->opt.device_peer_id);
+		 m->opt.device_socket_path, OTA_SHM_DEVICE_PEER_ID);
 	sd_notify(0, "READY=1\nSTATUS=waiting for QEMU and the device");
 
 	r = sd_event_loop(m->event);
@@ -205,7 +196,6 @@ int server_main(int argc, char **argv)
 	int r;
 
 	m.opt.role = MODEL_ROLE_SERVER;
-	m.opt.device_peer_id = MODEL_DEFAULT_DEVICE_PEER_ID;
 	m.opt.log_level = LOG_LVL_INFO;
 	m.server.seat = (struct seat)SEAT_CLOSED;
 	m.server.device = (struct peer)PEER_INIT;

@@ -25,7 +25,6 @@
 #include "seat.h"
 #include "shm.h"
 
-#define MODEL_DEFAULT_DEVICE_PEER_ID 0u
 #define CONTROL_MAX_CLIENTS 8u
 #define CONTROL_LINE_MAX 4096u
 
@@ -45,7 +44,6 @@ struct model_options {
 	const char *state_dir;    /* the emulated hardware's persistent state */
 	const char *load_flash;   /* factory images programmed before power-on */
 	const char *load_otp;
-	uint32_t device_peer_id;
 	uint32_t flash_size;      /* for a state directory without flash yet */
 	bool no_fsync;
 	enum log_level log_level;

@@ -3,7 +3,7 @@
  * The ivshmem server: QEMU's ivshmem-doorbell device (or the host test
  * client) connects here and gets the shared memory and the eventfds.
  *
- * The device is the first peer (id --device-peer-id, 0 by default):
+ * The device is the first peer (id OTA_SHM_DEVICE_PEER_ID, fixed by the ABI):
  * this process itself, or in split mode a separate device process that
  * joins through devsock.c and gets these same eventfds every time it
  * comes back. The server admits one guest at a time: the device has one
@@ -42,7 +42,7 @@ static void guest_gone(struct model *m, const char *why)
 static int admit_guest(struct model *m, int fd)
 {
 	struct server *s = &m->server;
-	uint32_t id = allocate_guest_id(s, m->opt.device_peer_id);
+	uint32_t id = allocate_guest_id(s, OTA_SHM_DEVICE_PEER_ID);
 	int r;
 
 	r = peer_open(&s->guest, id);
@@ -86,7 +86,8 @@ int server_start(struct model *m)
 	 * them again each time it joins (devsock.c says why they are never
 	 * replaced). Only a whole model reads them itself.
 	 */
-	r = peer_open(&s->device, m->opt.device_peer_id);
+	/* The device's peer id is the ABI's (shm.h); no guest is given it. */
+	r = peer_open(&s->device, OTA_SHM_DEVICE_PEER_ID);
 	if (r < 0)
 		return r;
 	if (m->opt.role == MODEL_ROLE_WHOLE) {

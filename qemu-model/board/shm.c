@@ -57,14 +57,13 @@ static volatile uint8_t *record_region(const struct shm *s)
 }
 
 /* The info block the device means to show: the default layout, state OFF. */
-static int fill_info(struct shm *s, uint32_t device_peer_id)
+static int fill_info(struct shm *s)
 {
 	s->info.magic = OTA_SHM_MAGIC;
 	s->info.abi_major = OTA_SHM_ABI_MAJOR;
 	s->info.abi_minor = OTA_SHM_ABI_MINOR;
 	s->info.info_size = sizeof(struct ota_shm_info);
 	s->info.shm_size = OTA_SHM_SIZE;
-	s->info.device_peer_id = device_peer_id;
 	s->info.device_state = OTA_DEV_OFF;
 	s->info.state_detail = OTA_OK;
 	s->info.record_offset = OTA_SHM_RECORD_OFFSET;
@@ -78,17 +77,17 @@ static int fill_info(struct shm *s, uint32_t device_peer_id)
 }
 
 /* Map all of s->fd and decide what the info block says. 0 or -errno. */
-static int map_whole(struct shm *s, uint32_t device_peer_id)
+static int map_whole(struct shm *s)
 {
 	s->base = mmap(NULL, OTA_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, 0);
 	if (s->base == MAP_FAILED) {
 		s->base = NULL;
 		return -errno;
 	}
-	return fill_info(s, device_peer_id);
+	return fill_info(s);
 }
 
-int shm_create(struct shm *s, uint32_t device_peer_id)
+int shm_create(struct shm *s)
 {
 	int r;
 
@@ -105,7 +104,7 @@ int shm_create(struct shm *s, uint32_t device_peer_id)
 		r = -errno;
 		goto fail;
 	}
-	r = map_whole(s, device_peer_id);
+	r = map_whole(s);
 	if (r < 0)
 		goto fail;
 	/* The magic goes last: a reader never sees a valid magic over a half-made block. */
@@ -231,7 +230,7 @@ static uint32_t round_up_even(uint32_t v)
 	return (v + 1u) & ~1u;
 }
 
-int shm_attach(struct shm *s, int fd, uint32_t device_peer_id)
+int shm_attach(struct shm *s, int fd)
 {
 	struct stat st;
 	int seals, r;
@@ -248,7 +247,7 @@ int shm_attach(struct shm *s, int fd, uint32_t device_peer_id)
 		r = -EPROTO;
 		goto fail;
 	}
-	r = map_whole(s, device_peer_id);
+	r = map_whole(s);
 	if (r < 0)
 		goto fail;
 	/*

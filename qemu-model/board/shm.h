@@ -37,7 +37,7 @@ struct shm {
 };
 
 /* memfd of OTA_SHM_SIZE with the default layout; state OFF. 0 or -errno. */
-int shm_create(struct shm *s, uint32_t device_peer_id);
+int shm_create(struct shm *s);
 /*
  * A split model's device process: map the memory its server made (fd is
  * ours from now on, closed by shm_destroy, also when this fails) and take
@@ -46,7 +46,7 @@ int shm_create(struct shm *s, uint32_t device_peer_id);
  * device left them. 0, -EPROTO for memory of the wrong size or unsealed,
  * or -errno.
  */
-int shm_attach(struct shm *s, int fd, uint32_t device_peer_id);
+int shm_attach(struct shm *s, int fd);
 void shm_destroy(struct shm *s);
 
 /* Each of these moves event_counter; the caller rings OTA_VEC_EVENT. */

@@ -72,7 +72,7 @@ int devc_open(struct devc *d, const char *socket_path, int timeout_ms)
 	if (r < 0)
 		return r;
 	if (d->iv.shm_size > UINT32_MAX || devc_read_info(d, &d->info) != OTA_OK ||
-	    !ivc_find_peer(&d->iv, d->info.device_peer_id)) {
+	    !ivc_find_peer(&d->iv, OTA_SHM_DEVICE_PEER_ID)) {
 		ivc_close(&d->iv);
 		return -EPROTO;
 	}
@@ -139,7 +139,7 @@ ota_status_t devc_send(struct devc *d, const struct ota_mbox_header *hdr, const 
 	memcpy((void *)req, hdr, sizeof(*hdr));
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	ivc_drain(&d->iv, OTA_VEC_MAILBOX);
-	if (ivc_ring(&d->iv, d->info.device_peer_id, OTA_VEC_MAILBOX) < 0)
+	if (ivc_ring(&d->iv, OTA_SHM_DEVICE_PEER_ID, OTA_VEC_MAILBOX) < 0)
 		return OTA_HOST_DEVICE_GONE;
 	return OTA_OK;
 }

@@ -103,7 +103,7 @@ static int cmd_info(struct devc *d)
 
 		snprintf(abi, sizeof(abi), "%u.%u", in.abi_major, in.abi_minor);
 		otu_json_add_str(doc, "abi", abi);
-		otu_json_add_u64(doc, "device_peer_id", in.device_peer_id);
+		otu_json_add_u64(doc, "device_peer_id", OTA_SHM_DEVICE_PEER_ID);
 		otu_json_add_i64(doc, "guest_peer_id", d->iv.cl.own_id);
 		otu_json_add_str(doc, "state", ota_device_state_name(in.device_state));
 		otu_json_add_str(doc, "detail", name_of(in.state_detail));
@@ -115,7 +115,7 @@ static int cmd_info(struct devc *d)
 		return 0;
 	}
 	printf("shared memory ABI  %u.%u, %u bytes\n", in.abi_major, in.abi_minor, in.shm_size);
-	printf("device peer        %u (this guest: %lld)\n", in.device_peer_id,
+	printf("device peer        %u (this guest: %lld)\n", OTA_SHM_DEVICE_PEER_ID,
 	       (long long)d->iv.cl.own_id);
 	printf("state              %s (%s)\n", ota_device_state_name(in.device_state),
 	       name_of(in.state_detail));

@@ -295,7 +295,7 @@ END_TEST
 START_TEST(help_documents_everything)
 {
 	static const char *const words[] = {
-		"--state-dir", "--socket", "--control", "--device-peer-id", "--load-flash",
+		"--state-dir", "--socket", "--control", "--load-flash",
 		"--load-otp", "--flash-size", "--no-fsync", "--log-level", "--version",
 		"--fault-delay", "--fault-drop", "--fault-corrupt-record", "--fault-corrupt-response",
 		"--fault-record-length", "--fault-response-length", "--fault-irq-storm",

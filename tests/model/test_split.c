@@ -191,7 +191,7 @@ START_TEST(guest_stays_connected_while_the_device_restarts)
 		ck_assert_uint_eq(devc_read_info(&sp.dev, &info), OTA_OK);
 		ck_assert_uint_eq(info.device_state, OTA_DEV_READY);
 		ck_assert_uint_eq(info.state_detail, OTA_OK);
-		ck_assert_uint_eq(info.device_peer_id, 0);
+		ck_assert_uint_eq(info.reserved0, 0);
 		ck_assert_msg(moved_forward(before.event_counter, info.event_counter),
 			      "event counter %u -> %u", before.event_counter, info.event_counter);
 		read_record(&rec, &seq);
@@ -355,7 +355,7 @@ END_TEST
 START_TEST(help_and_usage)
 {
 	static const char *const server_words[] = {
-		"--socket", "--device-socket", "--device-peer-id", "--log-level", "--version",
+		"--socket", "--device-socket", "--log-level", "--version",
 		"ivshmem-doorbell,chardev=ota,vectors=2", "--connect=DEVICE-SOCKET", "EXIT STATUS",
 		"double free", "device-refused",
 	};

@@ -16,7 +16,7 @@
  *
  * Mailbox: one request in flight. The host writes the request payload,
  * then its header with a fresh sequence number, then rings vector
- * OTA_VEC_MAILBOX at the device's peer. The device answers by writing the
+ * OTA_VEC_MAILBOX at the device's peer (OTA_SHM_DEVICE_PEER_ID). The device answers by writing the
  * response payload, then the response header with the same sequence
  * number, then ringing the host's OTA_VEC_MAILBOX. A response whose
  * sequence number is not the one awaited is stale (a late answer to a
@@ -47,6 +47,16 @@ enum ota_vector {
 };
 #define OTA_VEC_COUNT 2u
 
+/*
+ * The device's ivshmem peer id, the doorbell the host rings: fixed by this
+ * ABI, as a real device's doorbell is where its hardware puts it, and
+ * reserved for the device by the ivshmem server (the model's never gives
+ * it to a guest). Never read from shared memory: whoever can write the
+ * memory - any peer of the region - must not choose whom the host's
+ * doorbell rings. (It was the info block's device_peer_id, now reserved0.)
+ */
+#define OTA_SHM_DEVICE_PEER_ID 0u
+
 /* ivshmem BAR0 register offsets. */
 #define OTA_IVSHMEM_INTR_MASK 0x0u
 #define OTA_IVSHMEM_INTR_STATUS 0x4u
@@ -70,7 +80,7 @@ struct ota_shm_info {
 	uint16_t abi_minor;      /* 6 */
 	uint32_t info_size;      /* 8: sizeof(struct ota_shm_info) */
 	uint32_t shm_size;       /* 12: bytes the device believes are shared */
-	uint32_t device_peer_id; /* 16: ivshmem peer id to ring */
+	uint32_t reserved0;      /* 16: 0 (was device_peer_id; see OTA_SHM_DEVICE_PEER_ID) */
 	uint32_t device_state;   /* 20: enum ota_device_state */
 	uint32_t state_detail;   /* 24: status code explaining the state */
 	uint32_t event_counter;  /* 28: moves on every state or record change */

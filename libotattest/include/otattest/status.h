@@ -354,6 +354,7 @@ enum ota_status_class {
 	X(DRIVER_DEVICE_OFF, UNAVAILABLE, DRIVER, 6, "the device is powered off")                   \
 	X(DRIVER_INFO_TORN, BUSY, DRIVER, 7, "the info block kept changing while being read")       \
 	X(DRIVER_UNRESPONSIVE, UNAVAILABLE, DRIVER, 8, "the device is not answering; the request was refused without waiting") \
+	/* retired: the doorbell peer is fixed by the ABI (OTA_SHM_DEVICE_PEER_ID); kept, never reused */ \
 	X(DRIVER_PEER_CHANGED, PROTOCOL, DRIVER, 9, "the device changed its doorbell peer id while bound; rebind the driver") \
 	/* identity certificate blob in flash */                                                    \
 	X(IDCERT_BAD_MAGIC, MALFORMED, IDCERT, 1, "identity certificate blob magic is wrong (region erased?)") \

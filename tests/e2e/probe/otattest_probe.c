@@ -68,7 +68,7 @@ MODULE_PARM_DESC(own_peer, "this guest's ivshmem peer id (IVPosition)");
 
 static unsigned int device_peer = ~0u;
 module_param(device_peer, uint, 0444);
-MODULE_PARM_DESC(device_peer, "the device's peer id, from the info block");
+MODULE_PARM_DESC(device_peer, "the device's peer id (OTA_SHM_DEVICE_PEER_ID, fixed by the ABI)");
 
 static char device_state[16] = "unknown";
 module_param_string(device_state, device_state, sizeof(device_state), 0444);
@@ -263,7 +263,7 @@ static int probe_round_trip(struct probe_dev *p, u64 *rtt)
 	memcpy_toio(req, &h, sizeof(h));
 	wmb(); /* the request is in shared memory before the doorbell rings */
 	t0 = ktime_get_ns();
-	writel((p->info.device_peer_id << 16) | OTA_VEC_MAILBOX, p->regs + OTA_IVSHMEM_DOORBELL);
+	writel((OTA_SHM_DEVICE_PEER_ID << 16) | OTA_VEC_MAILBOX, p->regs + OTA_IVSHMEM_DOORBELL);
 
 	left = wait_for_completion_timeout(&p->mbox_done, msecs_to_jiffies(timeout_ms));
 	*rtt = ktime_get_ns() - t0;
@@ -357,12 +357,12 @@ static int probe_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	err = probe_wait_settled(p);
 	if (err)
 		goto free_event;
-	device_peer = p->info.device_peer_id;
+	device_peer = OTA_SHM_DEVICE_PEER_ID;
 	strscpy(device_state, ota_device_state_name(p->info.device_state), sizeof(device_state));
 	state_detail = p->info.state_detail;
-	if (device_peer == own_peer || device_peer > 0xffff) {
-		err = probe_fail(p, -EPROTO, "device peer id %u is not another peer (we are %u)",
-				 device_peer, own_peer);
+	if (device_peer == own_peer) {
+		err = probe_fail(p, -EPROTO, "we are peer %u, the device's (the server must reserve it)",
+				 own_peer);
 		goto free_event;
 	}
 

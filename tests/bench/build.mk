@@ -117,3 +117,11 @@ bench-veraison:
 	B=$(B) tests/bench/veraison.sh
 
 bench: bench-veraison
+
+# A 1,000-device fleet (evidence_tool --fleet), some revoked, some below the
+# policy, through otattest-verify --batch, the scheme in-process and
+# Veraison's services, evidences/s and Veraison's p50/p99, one run
+# (tests/bench/fleet.sh, docs/performance.md). Needs Go (make veraison).
+.PHONY: bench-fleet
+bench-fleet:
+	B=$(B) tests/bench/fleet.sh

@@ -39,7 +39,7 @@ rate_verify() { # jobs...: evidences/s from otattest-verify --batch's summary
 base=$(rate_verify --jobs 1)
 all=$(rate_verify)
 inproc=$("$vx" appraise --ca "$work/ca.pem" --nonce "$nonce" --repeat "$local_n" "$work/evidence.cose" 2>&1 >/dev/null |
-	sed -n 's/.*: \([0-9.]*\) evidences\/s/\1/p')
+	sed -n 's/.*: \([0-9.]*\) evidences\/s.*/\1/p')
 
 libotattest/tools/veraison/deploy/veraison.sh start "$work/veraison" >/dev/null
 . "$work/veraison/env"
@@ -48,9 +48,9 @@ libotattest/tools/veraison/deploy/veraison.sh start "$work/veraison" >/dev/null
 # A first session warms the plugin's processes and the stores.
 "$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n 5 --clients 1 "$work/evidence.cose" >/dev/null
 one=$("$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n "$n" --clients 1 "$work/evidence.cose" |
-	sed -n 's/.*: \([0-9.]*\) evidences\/s/\1/p')
+	sed -n 's/.*: \([0-9.]*\) evidences\/s.*/\1/p')
 many=$("$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n "$n" --clients "$clients" "$work/evidence.cose" |
-	sed -n 's/.*: \([0-9.]*\) evidences\/s/\1/p')
+	sed -n 's/.*: \([0-9.]*\) evidences\/s.*/\1/p')
 
 printf 'one honest evidence appraised %d times by each local verifier, %d times by Veraison; %s CPUs, one run\n' \
 	"$local_n" "$n" "$(nproc)"

@@ -12,6 +12,10 @@ for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do
 done
 ln -s "$inc" "$out/uapi" # <uapi/otattest/genl.h> (see Kbuild)
 log=$out/check.log
+# A make above this script (make -jN test-kernel-debug) hands its jobserver
+# down through MAKEFLAGS; kbuild's own make then warns that it cannot use
+# it, and that line would fail the check. The check runs its own make.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 if ! make -C "$kdir" M="$out" OTATTEST_INCLUDE="$inc" W=1 C=2 modules >"$log" 2>&1; then
 	cat "$log"
 	echo "kernel-check: build failed"

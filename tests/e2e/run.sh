@@ -43,8 +43,10 @@ Options:
 Environment:
   E2E_KERNEL     as --kernel
   E2E_DEBUG_TIMEOUT_SCALE
-                 on the debug kernel every scenario's E2E_TIMEOUT is
-                 multiplied by this (default 3: KASAN and lockdep under TCG)
+                 on the debug kernel every scenario's E2E_TIMEOUT, and
+                 the guest's own waits (e2e_wait_for, a listener's -t:
+                 E2E_WAIT_SCALE in the guest), are multiplied by this
+                 (default 3: KASAN and lockdep under TCG)
   E2E_TIMEOUT_SCALE
                  multiply every scenario's E2E_TIMEOUT by this (default 1;
                  for a machine so loaded that guests boot in tens of
@@ -247,7 +249,12 @@ prepare() (
 	{
 		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\nE2E_KERNEL=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS" "$E2E_KERNEL"
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
-		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_DIR E2E_OUT\n'
+		# The guest's own waits (e2e_wait_for, a listener's -t) grow as
+		# the QEMU limit does: on the debug kernel by E2E_DEBUG_TIMEOUT_SCALE.
+		local ws=${E2E_TIMEOUT_SCALE:-1}
+		[ "$E2E_KERNEL" = debug ] && ws=$((ws * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
+		printf 'E2E_WAIT_SCALE=%s\n' "$ws"
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
 		cp "$(e2e_tree_path "$(e2e_kernel_module_target "$t")")" "$root/e2e/modules/"

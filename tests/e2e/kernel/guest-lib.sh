@@ -128,9 +128,16 @@ kt_assert_detail() {
 # or "uevents" in the background, output in /tmp/NAME.out, and return once
 # it is listening. kt_listen_wait NAME waits for it to end.
 kt_listen() {
-	local name=$1
+	local name=$1 a args=() t=0
 	shift
-	"$KT_NLTEST" "$@" >"/tmp/$name.out" 2>&1 &
+	# Its -t grows with the guest's other waits (E2E_WAIT_SCALE: the
+	# debug kernel).
+	for a in "$@"; do
+		[ $t = 1 ] && a=$((a * ${E2E_WAIT_SCALE:-1}))
+		t=0; [ "$a" = -t ] && t=1
+		args+=("$a")
+	done
+	"$KT_NLTEST" "${args[@]}" >"/tmp/$name.out" 2>&1 &
 	eval "KT_LISTENER_$name=\$!"
 	local i
 	for ((i = 0; i < 100; i++)); do

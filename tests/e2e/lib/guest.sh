@@ -45,7 +45,7 @@ e2e_expect_fail() {
 
 # e2e_wait_for SECONDS WHAT CMD...: poll CMD every 50 ms until it succeeds.
 e2e_wait_for() {
-	local secs=$1 what=$2 i n
+	local secs=$((${1} * ${E2E_WAIT_SCALE:-1})) what=$2 i n
 	shift 2
 	n=$((secs * 20))
 	for ((i = 0; i < n; i++)); do

@@ -21,7 +21,21 @@ e2e_qemu_args() {
 	# starved it into "rcu_sched detected stalls" reports that were the
 	# host's doing (kernel-netlink here, with every step passing). Its
 	# stall window is 120 s, as its timeouts are scaled.
-	[ "${E2E_KERNEL:-}" != debug ] || append="$append rcupdate.rcu_cpu_stall_timeout=120"
+	# acpi=noirq: PCI interrupts are not routed through ACPI's _PRT. On
+	# this machine's DSDT _PRT is an AML loop over 128 entries, run for
+	# every PCI function enabled (each virtio-9p, the device, a replug);
+	# under KASAN and lockdep the interpreter hit its 30 s loop timeout
+	# each time ("ACPI Error: Aborting method \_SB.PCI0._PRT ...
+	# AE_AML_LOOP_TIMEOUT"), a minute of every debug boot. Every device
+	# here uses MSI-X; ACPI itself (hotplug, its SCI) is unchanged.
+	# tsc=unstable: the clock is the HPET, not the TSC. Calibrating the
+	# TSC against the PIT needs the vCPU to run steadily for a moment; a
+	# busy host starved the slow debug boot through it and the TSC came
+	# out at 42 MHz instead of 2.4 GHz ("tsc: PIT calibration deviates
+	# from HPET: 42068 2442190"), so guest time ran 58 times too fast and
+	# systemd timed every unit out.
+	[ "${E2E_KERNEL:-}" != debug ] ||
+		append="$append rcupdate.rcu_cpu_stall_timeout=120 acpi=noirq tsc=unstable"
 	# E2E_QEMU_WRAP (environment, for debugging): a command QEMU runs
 	# under, e.g. "gdb -batch -ex run -ex bt --args" for a backtrace of a
 	# QEMU crash in qemu.log.

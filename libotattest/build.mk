@@ -94,7 +94,7 @@ $(OTIMAGE_LIB_A): $(OTIMAGE_LIB_SRCS:%.c=$(B)/%.o)
 # identity certificate comes from the device's own CSR (otimage ca-sign).
 $(OTIMAGE): $(B)/libotattest/tools/otimage/main.o $(OTIMAGE_LIB_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) \
 		$(UTIL_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_LIBELF)
 ALL_TARGETS += $(OTIMAGE)
 
 # docs/otimage.md's exit code table, derived from status.h (every status

@@ -43,6 +43,7 @@ PKG_CHECK := $(shell pkg-config --cflags --libs check 2>/dev/null || echo -lchec
 PKG_SYSTEMD := $(shell pkg-config --cflags --libs libsystemd 2>/dev/null || echo -lsystemd)
 PKG_MNL := $(shell pkg-config --cflags --libs libmnl 2>/dev/null || echo -lmnl)
 PKG_UNICORN := $(shell pkg-config --cflags --libs unicorn 2>/dev/null || echo -lunicorn)
+PKG_LIBELF := $(shell pkg-config --cflags --libs libelf 2>/dev/null || echo -lelf)
 
 # Freestanding code (libotattest core, firmware) must not use libc beyond
 # mem*/str*: it is also built for rv32imc with no libc at all. Debian's

@@ -2,9 +2,9 @@
 /*
  * Start-up code of an rv32imc stage image: the core enters here (the
  * image's entry point) with nothing set up. Set the global and stack
- * pointers, clear .bss/.sbss from __clear_start (the firmware's RAM holds
- * zero-initialised objects only, tests/rv32/freestanding.sh; ROM clears
- * the hand-off state too, firmware/base/stage.ld), call stage_main, and end
+ * pointers, clear .bss/.sbss (the firmware's RAM holds zero-initialised
+ * objects only, tests/rv32/freestanding.sh; ROM clears the hand-off state
+ * too, from __clear_start, firmware/base/stage.ld), call stage_main, and end
  * with ecall and a7 = 0: the board takes that environment call as the
  * stage having returned, with stage_main's result in a0 (another a7 is a
  * service call, firmware/include/hal/svc.h).
@@ -18,12 +18,20 @@ _start:
 	.option pop
 	la	sp, __stack_top
 	la	t0, __clear_start
+	la	t1, __handoff_end
+	call	clear
+	la	t0, __bss_start
 	la	t1, __bss_end
-1:	bgeu	t0, t1, 2f
-	sw	zero, 0(t0)
-	addi	t0, t0, 4
-	j	1b
-2:	call	stage_main
+	call	clear
+	call	stage_main
 	li	a7, 0
 	ecall
-3:	j	3b
+1:	j	1b
+
+/* Zero [t0, t1), word by word (both 4-byte aligned). */
+clear:
+	bgeu	t0, t1, 2f
+	sw	zero, 0(t0)
+	addi	t0, t0, 4
+	j	clear
+2:	ret

@@ -52,6 +52,7 @@ struct boot_stage_outcome {
 	uint8_t root_key_id[OTA_KEY_ID_BYTES]; /* the root key that admitted it */
 	uint32_t retagged;     /* slots re-tagged (rotation) */
 	bool exhausted;        /* a valid image cannot take the rotation's key version */
+	uint32_t entry;        /* rv32: where the placed code starts (boot_stage_place) */
 };
 
 /* What the boot services of this boot did (ROM_EXT, boot_svc.c). */
@@ -108,6 +109,19 @@ struct boot_image {
 	uint8_t measurement[OTA_SHA256_BYTES];
 	uint8_t sigblock[OTA_SHA256_BYTES];
 };
+
+/*
+ * The accepted image's code to where it runs (stage_place.c): in a stage
+ * image on the core, the payload of a stage with a LOAD extension is
+ * copied from the verified RAM copy to its load address, which must lie
+ * in the stage's window of SRAM (firmware/base/stage.ld), and its entry
+ * point noted in out; a ROM_EXT without LOAD, or a LOAD outside the
+ * window, is EXT_BAD_LOAD and the slot is refused (a BL0 without LOAD is
+ * accepted and places nothing until BL0 is an image for the core). The
+ * host build runs the stages compiled into it, so there it places nothing
+ * and succeeds.
+ */
+ota_status_t boot_stage_place(const struct boot_image *img, struct boot_stage_outcome *out);
 
 /* ---- flash records (flash_store.c, boot_data.c, tag_store.c) ------------ */
 

@@ -82,6 +82,11 @@ void boot_run_stage(struct boot_ctx *b, const struct ota_anchors *a, uint32_t st
 			out->exhausted |= b->tag_key_version > stage_img.view.manifest.max_key_version;
 			hal_host_progress(++b->progress_done, b->progress_total);
 		}
+		if (booted == OTA_RECORD_MAX_STAGES &&
+		    (rec->status = boot_stage_place(&stage_img, out)) != OTA_OK) {
+			rec->path = OTA_PATH_NONE; /* valid, but no code this core can run */
+			continue;
+		}
 		if (booted == OTA_RECORD_MAX_STAGES) {
 			booted = h->stage_count - 1u;
 			out->status = OTA_OK;

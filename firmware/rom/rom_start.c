@@ -2,16 +2,29 @@
 /*
  * The mask ROM image's C entry on the core (firmware/base/crt0.S calls it
  * as stage_main): the reason the core started in ROM is the reset
- * manager's RESET_INFO, then the ROM runs. The board, which calls
- * ota_rom_main itself on the host build, does not use this.
+ * manager's RESET_INFO, then the ROM runs. When it hands off, ROM_EXT's
+ * verified code is already at its load address (boot_stage_place, as the
+ * slot was accepted) and ROM jumps to its entry point: ROM_EXT's start-up
+ * code takes its own stack and never returns here. The board, which calls
+ * ota_rom_main and ota_rom_ext_main itself on the host build, does not
+ * use this.
  */
 #include "firmware.h"
 #include "mmio.h"
 #include "rstmgr_regs.h"
+#include "../lib/fwlib.h"
 
 uint32_t ota_rom_start(void);
 
 uint32_t ota_rom_start(void)
 {
-	return ota_rom_main(ota_mmio_read32(TOP_RSTMGR_BASE_ADDR + RSTMGR_RESET_INFO_REG_OFFSET));
+	ota_status_t st = ota_rom_main(
+		ota_mmio_read32(TOP_RSTMGR_BASE_ADDR + RSTMGR_RESET_INFO_REG_OFFSET));
+	uint32_t entry = boot_scratch_ctx()->rom_ext_out.entry;
+
+	if (st != OTA_OK)
+		return st;
+	if (!entry)
+		return OTA_EXT_BAD_LOAD; /* not reached: a slot is accepted only once placed */
+	return ((uint32_t (*)(void))(uintptr_t)entry)();
 }

@@ -36,6 +36,9 @@ struct core {
 	uc_hook code_hook, intr_hook, bad_hook;
 	struct mmio_ctx mmio[TOP_BLOCK_COUNT];
 	struct core_result *res; /* the run in progress */
+	struct {
+		uint32_t lo, hi;
+	} window[CORE_WINDOWS];
 };
 
 /* The memories the core sees as RAM or ROM (flash is mapped with the flash model). */
@@ -85,6 +88,7 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 {
 	struct core *c = user;
+	uint32_t i;
 
 	(void)uc;
 	(void)size;
@@ -93,6 +97,20 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 	if (c->res->insns == 0)
 		c->res->first_pc = (uint32_t)address;
 	c->res->insns++;
+	for (i = 0; i < CORE_WINDOWS; i++) {
+		if (address < c->window[i].lo || address >= c->window[i].hi)
+			continue;
+		if (c->res->window_insns[i]++ == 0)
+			c->res->window_first_pc[i] = (uint32_t)address;
+	}
+}
+
+void core_watch(struct core *c, uint32_t i, uint32_t lo, uint32_t hi)
+{
+	if (i < CORE_WINDOWS) {
+		c->window[i].lo = lo;
+		c->window[i].hi = hi;
+	}
 }
 
 /*

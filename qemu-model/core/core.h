@@ -28,6 +28,9 @@ enum core_stop {
 	CORE_STOP_LIMIT,        /* max_insns retired */
 };
 
+/* Address windows whose instructions a run counts apart (a stage's code). */
+#define CORE_WINDOWS 4u
+
 struct core_result {
 	enum core_stop stop;
 	uint32_t a0;            /* the stage's result (CORE_STOP_RETURNED) */
@@ -39,6 +42,9 @@ struct core_result {
 				 * HAL_BAD_ARGUMENT for a refused service call, else 0 */
 	uint32_t svc_refused;   /* that call's number (firmware/include/hal/svc.h) */
 	uint32_t svc_calls;     /* service calls answered */
+	/* Per window set with core_watch: instructions retired there, the first one's PC (0: none). */
+	uint64_t window_insns[CORE_WINDOWS];
+	uint32_t window_first_pc[CORE_WINDOWS];
 	int uc_err;             /* CORE_STOP_FAULT otherwise: Unicorn's error (unmapped, illegal...) */
 };
 
@@ -53,6 +59,9 @@ void core_close(struct core *c);
  * ELF32 RISC-V, a segment outside ROM and SRAM, a truncated file).
  */
 ota_status_t core_load_elf(struct core *c, const uint8_t *elf, size_t len, uint32_t *entry);
+
+/* Count the instructions of [lo, hi) as window i (0 <= i < CORE_WINDOWS); lo == hi: none. */
+void core_watch(struct core *c, uint32_t i, uint32_t lo, uint32_t hi);
 
 /* Run from entry until the image returns, faults or retires max_insns. */
 ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res);

@@ -316,6 +316,90 @@ START_TEST(test_unknown_noncritical_skipped)
 }
 END_TEST
 
+/* ---- LOAD: where the payload's code runs ------------------------------------ */
+
+/* An image with LOAD (load_address, entry) and extra, unchecked by the builder. */
+static uint8_t *load_image(uint32_t load_address, uint32_t entry, const struct oti_raw_ext *extra,
+			   uint32_t extra_count, size_t *len)
+{
+	struct oti_image_params p = base_params();
+	uint8_t *img = NULL;
+
+	p.has_load = true;
+	p.load.load_address = load_address;
+	p.load.entry = entry;
+	p.extra = extra;
+	p.extra_count = extra_count;
+	p.flags = OTI_UNCHECKED;
+	FIX(oti_image_build(&p, &root, NULL, 0, &img, len, NULL));
+	return img;
+}
+
+/* Edit the LOAD extension's body (after its 16-byte header) of an image in place. */
+static void set_load_word(uint8_t *img, uint32_t word, uint32_t value)
+{
+	uint32_t i = ext_index(img, OTA_EXT_LOAD);
+
+	memcpy(img + man(img)->ext[i].offset + 16 + 4 * word, &value, 4);
+}
+
+START_TEST(test_load_extension)
+{
+	static const uint32_t body[4] = { 0x10200000u, 0x10200000u, 0, 0 };
+	const uint32_t base = 0x10200000u, n = sizeof(payload);
+	const struct oti_raw_ext unsigned_load = { OTA_EXT_LOAD, OTA_EXT_F_CRITICAL, false,
+						   (const uint8_t *)body, sizeof(body) };
+	const struct oti_raw_ext second_load = { OTA_EXT_LOAD, OTA_EXT_F_CRITICAL, true,
+						 (const uint8_t *)body, sizeof(body) };
+	struct { uint32_t word, value; ota_status_t want; } bad[] = {
+		{ 0, base + 2, OTA_EXT_BAD_LOAD },           /* load address not 4-byte aligned */
+		{ 1, base + 5, OTA_EXT_BAD_LOAD },           /* odd entry */
+		{ 1, base + n, OTA_EXT_BAD_LOAD },           /* entry just past the payload */
+		{ 1, base - 4, OTA_EXT_BAD_LOAD },           /* entry before it */
+		{ 0, 0xfffffffcu, OTA_EXT_BAD_LOAD },        /* the span wraps */
+		{ 2, 1, OTA_EXT_RESERVED_NONZERO },
+		{ 3, 0x80000000u, OTA_EXT_RESERVED_NONZERO },
+	};
+	struct ota_image_view v;
+	struct ota_ext_load l;
+	uint8_t *img, *b;
+	size_t len, i;
+
+	img = load_image(base, base + 8, NULL, 0, &len);
+	ck_assert_uint_eq(parse(img, len, &v), OTA_OK);
+	ck_assert_uint_ne(v.load_offset, 0);
+	/* Signed: inside the measured region. */
+	ck_assert_uint_le(v.load_offset + sizeof(l), v.manifest.signed_end);
+	memcpy(&l, img + v.load_offset, sizeof(l));
+	ck_assert_uint_eq(l.hdr.type, OTA_EXT_LOAD);
+	ck_assert_uint_eq(l.load_address, base);
+	ck_assert_uint_eq(l.entry, base + 8);
+	/* The last byte of the payload may be the entry's. */
+	set_load_word(img, 1, base + ((n - 1) & ~1u));
+	ck_assert_uint_eq(parse(img, len, &v), OTA_OK);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b = dup_img(img, len);
+		set_load_word(b, 1, base + 8);
+		set_load_word(b, bad[i].word, bad[i].value);
+		ck_assert_msg(parse(b, len, &v) == bad[i].want, "case %zu: %s", i,
+			      ota_status_name(parse(b, len, &v)));
+		ck_assert_uint_eq(v.bad_ext, ext_index(b, OTA_EXT_LOAD));
+		free(b);
+	}
+	b = dup_img(img, len);
+	SET_HDR(b, ext_index(b, OTA_EXT_LOAD), version = 2);
+	expect(b, len, OTA_EXT_BAD_HEADER);
+	free(b);
+	free(img);
+	img = load_image(base, base, &second_load, 1, &len);
+	expect(img, len, OTA_EXT_DUPLICATE);
+	free(img);
+	img = load_image(base, base, &unsigned_load, 1, &len);
+	expect(img, len, OTA_EXT_WRONG_REGION);
+	free(img);
+}
+END_TEST
+
 /* ---- truncation ---------------------------------------------------------- */
 
 /* Lengths to cut the hybrid image at: every field and extension boundary. */
@@ -937,6 +1021,7 @@ static Suite *manifest_suite(void)
 	tcase_add_test(rt, test_roundtrip_hybrid);
 	tcase_add_test(rt, test_image_in_larger_slot);
 	tcase_add_test(rt, test_unknown_noncritical_skipped);
+	tcase_add_test(rt, test_load_extension);
 	suite_add_tcase(s, rt);
 
 	tcase_add_loop_test(tr, test_truncated, 0, N_CUTS);

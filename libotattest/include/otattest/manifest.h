@@ -40,6 +40,7 @@
 #define OTA_EXT_DLGC OTA_FOURCC('D', 'L', 'G', 'C') /* unsigned: delegation certificate */
 #define OTA_EXT_DLGS OTA_FOURCC('D', 'L', 'G', 'S') /* unsigned: SLH-DSA companion of a DLGC */
 #define OTA_EXT_SPXS OTA_FOURCC('S', 'P', 'X', 'S') /* unsigned: image SLH-DSA signature */
+#define OTA_EXT_LOAD OTA_FOURCC('L', 'O', 'A', 'D') /* signed: where the payload's code runs */
 
 /* Extension table entry flags. */
 #define OTA_EXT_F_CRITICAL 0x1u /* refuse the image if the type is unknown */
@@ -105,6 +106,21 @@ struct ota_ext_salt {
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_ext_salt) == 48, "ota_ext_salt layout");
 
+/*
+ * LOAD: the payload is the stage's code, to be copied to load_address and
+ * entered at entry by the stage before it (docs/formats.md). 32 bytes.
+ * The payload is [load_address, load_address + payload_length) as the
+ * core sees it; entry lies inside it. An image without LOAD has no code
+ * the device can run.
+ */
+struct ota_ext_load {
+	struct ota_ext_header hdr;
+	uint32_t load_address; /* 16: 4-byte aligned */
+	uint32_t entry;        /* 20: 2-byte aligned, inside the payload */
+	uint32_t reserved[2];  /* 24: zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_ext_load) == 32, "ota_ext_load layout");
+
 /* Delegation certificate types; hardened values, signed. */
 #define OTA_CERT_INTERMEDIATE OTA_FOURCC('I', 'N', 'T', 'R')
 #define OTA_CERT_LEAF OTA_FOURCC('L', 'E', 'A', 'F')
@@ -161,6 +177,7 @@ struct ota_image_view {
 	uint32_t cert_spx_offset[OTA_MAX_DELEGATION_DEPTH]; /* 0: no DLGS for that cert */
 	uint32_t spxs_offset;                               /* 0: no image SLH-DSA signature */
 	uint32_t salt_offset;                               /* 0: no SALT */
+	uint32_t load_offset;                               /* 0: no LOAD */
 	/*
 	 * When ota_image_parse fails on one extension: its table index, so a
 	 * tool can name the field. OTA_MANIFEST_MAX_EXT when the failure is

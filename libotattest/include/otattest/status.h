@@ -118,6 +118,7 @@ enum ota_status_class {
 	X(EXT_TOO_MANY_CERTS, MALFORMED, EXT, 10, "more than two delegation certificates or SLH-DSA companions") \
 	X(EXT_SPXS_SIGNER_MISMATCH, MALFORMED, EXT, 11, "image SLH-DSA signature names a signer other than the manifest's") \
 	X(EXT_NO_SUCH_CERT, INVALID_ARGUMENT, EXT, 12, "no delegation certificate with this index") \
+	X(EXT_BAD_LOAD, MALFORMED, EXT, 13, "LOAD's address or entry point is misaligned or outside the payload") \
 	/* delegation certificates */                                                              \
 	X(CERT_BAD_MAGIC, MALFORMED, CERT, 1, "delegation certificate magic is wrong")             \
 	X(CERT_BAD_VERSION, MALFORMED, CERT, 2, "delegation certificate version is not supported") \

@@ -186,7 +186,10 @@ ota_status_t ota_manifest_ext_walk(const uint8_t *img, const struct ota_manifest
 		if (h.reserved != 0 || h.reserved2 != 0)
 			return OTA_EXT_RESERVED_NONZERO;
 
-		if (ext_kind_of(e->type) != NULL) {
+		if (e->type == OTA_EXT_LOAD) {
+			/* Not delegation: manifest_load.c, outside this file's size budget. */
+			OTA_TRY(ota_ext_load_take(img, m, e, in_signed, out));
+		} else if (ext_kind_of(e->type) != NULL) {
 			OTA_TRY(ext_known(img, m, e, &h, in_signed, i, &w, out));
 		} else if (e->flags & OTA_EXT_F_CRITICAL) {
 			return OTA_EXT_UNKNOWN_CRITICAL;

@@ -47,7 +47,12 @@ static const char sign_help[] =
 	"        stage              --stage            rom_ext or bl0 (required)\n"
 	"        security_version   --svn              0..255 (required)\n"
 	"        payload            --payload          file with the code bytes (required);\n"
-	"                                              relative to the config file's directory\n"
+	"                                              relative to the config file's directory;\n"
+	"                                              a stage executable (an ELF32 RISC-V\n"
+	"                                              executable such as build/rv32/rom_ext.elf)\n"
+	"                                              is packed as its code segment, with its\n"
+	"                                              load address and entry point in a signed\n"
+	"                                              LOAD extension\n"
 	"        slots              --slots            a, b, a,b or all\n"
 	"        lifecycle          --lifecycle        test_unlocked,dev,prod,prod_end,rma or all\n"
 	"        flags              --flags            none, tag-boot, debug or tag-boot,debug\n"
@@ -316,11 +321,18 @@ int oti_cmd_sign(int argc, char **argv)
 				 sizeof(payload_path), &d);
 	if (st == OTA_OK)
 		st = oti_file_read(payload_path, OTI_MAX_PAYLOAD, &payload, &payload_len, &d);
+	if (st == OTA_OK) {
+		bool is_elf = false;
+
+		st = oti_payload_elf(payload, payload_len, &p, &is_elf, &d);
+		if (!is_elf) {
+			p.payload = payload;
+			p.payload_len = payload_len;
+		}
+	}
 	if (st == OTA_OK)
 		st = oti_key_load(key_path, true, &k, &d);
 	if (st == OTA_OK) {
-		p.payload = payload;
-		p.payload_len = payload_len;
 		p.device = &dev;
 		p.verdict = &verdict;
 		st = oti_image_build(&p, &k, chain, ncerts, &img, &img_len, &d);

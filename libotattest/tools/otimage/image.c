@@ -115,6 +115,9 @@ static ota_status_t plan_extensions(const struct oti_image_params *p, bool hybri
 	if (p->has_salt)
 		ADD(.type = OTA_EXT_SALT, .flags = OTA_EXT_F_CRITICAL, .in_signed = true,
 		    .body = p->salt, .len = sizeof(struct ota_ext_salt));
+	if (p->has_load)
+		ADD(.type = OTA_EXT_LOAD, .flags = OTA_EXT_F_CRITICAL, .in_signed = true,
+		    .body = (const uint8_t *)&p->load, .len = sizeof(struct ota_ext_load));
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < p->extra_count; i++) {
 			const struct oti_raw_ext *x = &p->extra[i];

@@ -251,6 +251,12 @@ struct oti_image_params {
 	char version_string[OTA_VERSION_STRING_BYTES]; /* NUL padded; all zero: none */
 	bool has_salt;
 	uint8_t salt[32];
+	bool has_load;                 /* a LOAD extension: the payload is code */
+	struct {
+		uint32_t load_address; /* where the payload's first byte runs */
+		uint32_t entry;        /* the first instruction */
+		uint32_t reserved[2];  /* zero */
+	} load;
 	const uint8_t *payload;
 	size_t payload_len;
 	const struct oti_raw_ext *extra; /* NULL or extra_count entries */
@@ -259,6 +265,19 @@ struct oti_image_params {
 	const struct oti_device *device; /* checked for this device; NULL: nothing known */
 	struct oti_verdict *verdict;     /* not NULL: the device check's verdict, on success */
 };
+
+/*
+ * A payload file that is an executable for the device's core (an ELF32
+ * RISC-V executable, like build/rv32/rom_ext.elf): its one segment with
+ * file bytes becomes the payload (p->payload points into file) and its
+ * address and entry point a LOAD extension. OTA_OK and *is_elf false for
+ * any other file, which is packed as it is. OTA_TOOL_BAD_VALUE for an ELF
+ * that is not such an executable (another machine or class, not ET_EXEC,
+ * no or more than one segment with bytes, one whose memory size differs,
+ * an entry point outside it).
+ */
+ota_status_t oti_payload_elf(const uint8_t *file, size_t len, struct oti_image_params *p,
+			     bool *is_elf, struct oti_diag *d);
 
 /*
  * Build and sign an image. chain holds chain_len (0..2) certificates

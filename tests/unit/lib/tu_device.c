@@ -141,8 +141,11 @@ struct tu_blob tu_image(const struct tu_image_spec *s)
 
 	ck_assert_ptr_nonnull(payload);
 	for (i = 0; i < s->payload_len; i++)
-		payload[i] = (uint8_t)(s->payload_seed + i * 131u + (i >> 8));
+		payload[i] = s->code ? s->code[i] : (uint8_t)(s->payload_seed + i * 131u + (i >> 8));
 	memset(&p, 0, sizeof(p));
+	p.has_load = s->has_load;
+	p.load.load_address = s->load_address;
+	p.load.entry = s->entry;
 	p.identifier = s->stage == OTA_STAGE_ROM_EXT ? OTA_ID_ROM_EXT : OTA_ID_BL0;
 	p.security_version = s->svn;
 	p.max_key_version = s->max_key_version;

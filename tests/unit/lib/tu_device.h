@@ -68,6 +68,13 @@ struct tu_image_spec {
 	const struct oti_cert *chain;
 	uint32_t chain_len;
 	bool unchecked;
+	/*
+	 * Code for the core instead of the seeded bytes: the payload (code,
+	 * payload_len bytes) and a LOAD extension (oti_payload_elf gives them).
+	 */
+	const uint8_t *code;
+	bool has_load;
+	uint32_t load_address, entry;
 };
 /*
  * ROM_EXT: signed by TU_CREATOR0. BL0: signed directly by TU_OWNER0.

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Placing a verified stage's code (fwlib.h, boot_stage_place). The bytes
+ * come from the one RAM copy the stage check read and measured
+ * (image_load.c), never from flash again, so what runs is what was
+ * verified. The windows are the linker script's (firmware/base/stage.ld),
+ * so a stage's code never lands on the hand-off state or on the stage
+ * doing the copying.
+ */
+#include <string.h>
+
+#include "fwlib.h"
+
+#if defined(__riscv)
+extern char __rom_ext_window[], __rom_ext_window_end[], __bl0_window[], __bl0_window_end[];
+
+ota_status_t boot_stage_place(const struct boot_image *img, struct boot_stage_outcome *out)
+{
+	const struct ota_image_view *v = &img->view;
+	uint32_t lo = (uint32_t)(uintptr_t)(img->stage == OTA_STAGE_ROM_EXT ? __rom_ext_window
+									     : __bl0_window);
+	uint32_t hi = (uint32_t)(uintptr_t)(img->stage == OTA_STAGE_ROM_EXT ? __rom_ext_window_end
+									     : __bl0_window_end);
+	uint32_t len = v->manifest.payload_length;
+	struct ota_ext_load l;
+
+	/*
+	 * BL0 is not an image for the core yet (the board serves the mailbox
+	 * with the runtime compiled into it), so a BL0 without LOAD is still
+	 * accepted and places nothing; ROM_EXT must be code.
+	 */
+	out->entry = 0;
+	if (!v->load_offset)
+		return img->stage == OTA_STAGE_ROM_EXT ? OTA_EXT_BAD_LOAD : OTA_OK;
+	memcpy(&l, v->image + v->load_offset, sizeof(l));
+	/* The parser checked the entry against the payload; this is the window. */
+	if (l.load_address < lo || l.load_address > hi || len > hi - l.load_address)
+		return OTA_EXT_BAD_LOAD;
+	memcpy((void *)(uintptr_t)l.load_address, v->image + v->manifest.payload_offset, len);
+	out->entry = l.entry;
+	return OTA_OK;
+}
+#else
+ota_status_t boot_stage_place(const struct boot_image *img, struct boot_stage_outcome *out)
+{
+	(void)img;
+	out->entry = 0;
+	return OTA_OK;
+}
+#endif

@@ -339,6 +339,27 @@ static void same_outcome(const struct boot_outcome *h, const struct boot_outcome
 }
 
 /*
+ * The budgets docs/hal.md ("Stage images") holds the images to: code and
+ * constants (the ELF's one segment with bytes) and the stack high-water
+ * mark painted and measured in the runs.
+ */
+#define ROM_CODE_BUDGET (24u << 10)     /* of the 32 KiB mask ROM */
+#define ROM_EXT_CODE_BUDGET (32u << 10) /* of its 512 KiB window */
+#define STAGE_STACK_BUDGET (4u << 10)   /* of each stage's 16 KiB stack */
+
+static uint32_t code_size(const struct tu_blob *elf)
+{
+	struct oti_image_params p;
+	struct oti_diag d;
+	bool is_elf = false;
+
+	memset(&p, 0, sizeof(p));
+	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
+	ck_assert(is_elf);
+	return (uint32_t)p.payload_len;
+}
+
+/*
  * ROM, then the ROM_EXT it verified, copied and entered, on the core;
  * twice (a first boot on the slow path writing the tag tables, then the
  * tag path): as the host build does.
@@ -361,9 +382,24 @@ START_TEST(rom_runs_the_rom_ext_it_verified)
 		ck_assert_uint_gt(r.run.svc_calls, 0);
 		ck_assert_uint_gt(r.rom_stack, 0);
 		ck_assert_uint_gt(r.rom_ext_stack, 0);
+		ck_assert_msg(r.rom_stack <= STAGE_STACK_BUDGET && r.rom_ext_stack <= STAGE_STACK_BUDGET,
+			      "stack: ROM %u, ROM_EXT %u bytes, budget %u", r.rom_stack,
+			      r.rom_ext_stack, STAGE_STACK_BUDGET);
 		/* The second round starts from the flash the first boot left (tags written). */
 		snapshot();
 	}
+}
+END_TEST
+
+/* The images' code and constants within their budgets. */
+START_TEST(stage_images_fit_their_code_budgets)
+{
+	uint32_t rom = code_size(&rom_elf), rom_ext = code_size(&rom_ext_elf);
+
+	printf("code and constants: ROM %u bytes (budget %u), ROM_EXT %u bytes (budget %u)\n", rom,
+	       ROM_CODE_BUDGET, rom_ext, ROM_EXT_CODE_BUDGET);
+	ck_assert_uint_le(rom, ROM_CODE_BUDGET);
+	ck_assert_uint_le(rom_ext, ROM_EXT_CODE_BUDGET);
 }
 END_TEST
 
@@ -447,6 +483,7 @@ static Suite *core_suite(void)
 	tcase_add_checked_fixture(rom, rom_setup, rom_teardown);
 	tcase_set_timeout(rom, 60);
 	tcase_add_test(rom, rom_runs_the_rom_ext_it_verified);
+	tcase_add_test(rom, stage_images_fit_their_code_budgets);
 	tcase_add_test(rom, an_altered_rom_ext_never_runs);
 	tcase_add_test(rom, a_rom_ext_under_a_revoked_key_never_runs);
 	tcase_add_test(rom, rom_ext_code_outside_its_window_is_refused);

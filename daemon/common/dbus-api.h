@@ -71,5 +71,7 @@
 #define OTA_BUS_DICT_SIG "a{sv}"
 /* One element of the Slots property: stage, slot, SVN, version, flags. */
 #define OTA_SLOT_STRUCT_SIG "(ssusas)"
+/* One element of RefusedSlots: stage, slot, the device's status, its message. */
+#define OTA_REFUSED_SLOT_STRUCT_SIG "(ssus)"
 
 #endif /* OTATTESTD_DBUS_API_H */

@@ -236,6 +236,25 @@ GETTER(get_slots)
 	return r < 0 ? r : sd_bus_message_close_container(reply);
 }
 
+/* RefusedSlots: (stage, slot, status, message) of each slot the device refused to boot (slot_refusal.c). */
+GETTER(get_refused_slots)
+{
+	const struct device *d = userdata;
+	size_t i;
+	int r;
+
+	r = sd_bus_message_open_container(reply, 'a', OTA_REFUSED_SLOT_STRUCT_SIG);
+	for (i = 0; r >= 0 && i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
+		const struct slot_refusal *f = &d->refused[i];
+
+		if (f->set)
+			r = sd_bus_message_append(reply, OTA_REFUSED_SLOT_STRUCT_SIG,
+						  ota_stage_name(f->seen.stage), slot_or_none(f->seen.slot),
+						  f->status, ota_status_message(f->status) ?: "");
+	}
+	return r < 0 ? r : sd_bus_message_close_container(reply);
+}
+
 /*
  * Every property, once: the vtable, Describe() and PropertiesChanged are
  * made from this list. CONST: never changes (Name).
@@ -270,7 +289,8 @@ GETTER(get_slots)
 	X("PendingStage", "s", get_pending_stage, CHANGE)        \
 	X("PendingSlot", "s", get_pending_slot, CHANGE)          \
 	X("RevocationSequence", "u", get_revocation_sequence, CHANGE) \
-	X("Slots", "a" OTA_SLOT_STRUCT_SIG, get_slots, CHANGE)
+	X("Slots", "a" OTA_SLOT_STRUCT_SIG, get_slots, CHANGE)        \
+	X("RefusedSlots", "a" OTA_REFUSED_SLOT_STRUCT_SIG, get_refused_slots, CHANGE)
 
 static const struct {
 	const char *name;

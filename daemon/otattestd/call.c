@@ -250,6 +250,9 @@ void call_failed(struct call *c, struct ota_err *e)
 			    c->who.member, e->message);
 	if (c->cmd == OTATTEST_CMD_ROTATE_TAGS)
 		bus_emit_rotation_finished(c->d, 0, 0, 0, e);
+	/* Before the reply: a caller that reads RefusedSlots next finds the slot there. */
+	if (c->cmd == OTATTEST_CMD_UPDATE_RESET)
+		device_note_refused_boot(c->d, c->args.slot, e);
 	call_reply_error(c, e);
 }
 

@@ -250,6 +250,7 @@ static void on_record(void *userdata, const struct genl_result *res)
 			 */
 			if (record_history(d, &rec, len) != 0 || d->have_record)
 				device_report_tag_mismatches(d, &d->record, d->have_record, &rec);
+			device_refusals_on_record(d, &d->record, d->have_record, &rec);
 			d->record = rec;
 			d->record_len = len;
 			d->have_record = true;

@@ -113,6 +113,8 @@ static int reply_finish(struct call *c, const struct genl_result *res, struct ot
 		  "%s by uid %u: %s image of %u bytes, SVN %u, version \"%s\" %s slot %c",
 		  c->who.member, (unsigned)c->who.uid, ota_stage_name(stage), c->install->length, svn,
 		  version, c->install->dry_run ? "accepted for" : "written to", 'a' + (int)slot);
+	if (!c->install->dry_run)
+		device_refusal_clear(c->d, stage, slot);
 	/* "ay" from a buffer: sd_bus_message_append would take its bytes one argument each. */
 	if (sd_bus_message_new_method_return(c->msg, &reply) >= 0 &&
 	    sd_bus_message_append(reply, "suus", ota_stage_name(stage), slot, svn, version) >= 0 &&

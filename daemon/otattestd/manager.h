@@ -73,6 +73,18 @@ struct device {
 	bool rotation_reported;
 	uint32_t rotation_reported_kv;
 
+	/*
+	 * Slots the device refused to boot when UpdateReset asked (its verdict
+	 * on the image there: slot_refusal.c), by ota_tag_index. The record
+	 * goes on calling such a slot verified - its flag is the last boot's
+	 * or install's verdict - until the next boot looks again.
+	 */
+	struct slot_refusal {
+		bool set;
+		ota_status_t status;
+		struct ota_record_slot seen; /* the slot as the record showed it then */
+	} refused[OTA_STAGE_COUNT * OTA_SLOT_COUNT];
+
 	/* Each property's value as last announced, as JSON (bus-device.c). */
 	char *announced[DEVICE_PROPS_MAX];
 };
@@ -128,6 +140,18 @@ void device_free_all(struct manager *m);
 /* tag_mismatch.c: journal, signal and counter for each new boot's tag mismatches. */
 void device_report_tag_mismatches(struct device *d, const struct ota_record *old, bool had_old,
 				  const struct ota_record *rec);
+
+/*
+ * slot_refusal.c: UpdateReset of BL0 slot `slot` (OTA_UPDATE_SLOT_OTHER:
+ * the one not running) failed with e; kept when e is the device's verdict
+ * on the slot's image. The record moved on from old to rec: refusals of a
+ * slot that changed, or of an earlier boot, go. A written install of
+ * stage/slot: its refusal was of another image.
+ */
+void device_note_refused_boot(struct device *d, uint32_t slot, const struct ota_err *e);
+void device_refusals_on_record(struct device *d, const struct ota_record *old, bool had_old,
+			       const struct ota_record *rec);
+void device_refusal_clear(struct device *d, uint32_t stage, uint32_t slot);
 
 /* udev.c */
 int udev_setup(struct manager *m);

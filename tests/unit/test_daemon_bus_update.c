@@ -377,9 +377,78 @@ START_TEST(update_properties_from_the_record)
 }
 END_TEST
 
+/* RefusedSlots as "stage slot status message;" items; how many. */
+static unsigned refused_slots(char *out, size_t len)
+{
+	sd_bus_message *reply = NULL;
+	const char *stage, *slot, *msg;
+	uint32_t status;
+	unsigned n = 0;
+
+	out[0] = '\0';
+	ck_assert_int_ge(sd_bus_get_property(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					     "RefusedSlots", NULL, &reply, "a(ssus)"), 0);
+	ck_assert_int_ge(sd_bus_message_enter_container(reply, 'a', "(ssus)"), 0);
+	while (sd_bus_message_read(reply, "(ssus)", &stage, &slot, &status, &msg) > 0) {
+		size_t used = strlen(out);
+
+		snprintf(out + used, len - used, "%s %s %#x %s;", stage, slot, status, msg);
+		n++;
+	}
+	sd_bus_message_unref(reply);
+	return n;
+}
+
+/*
+ * An UpdateReset the device refuses with its verdict on the slot's image:
+ * the slot is listed in RefusedSlots (the record, unchanged, still calls
+ * it verified: RAUC read it as good), until a new boot judges it again.
+ */
+START_TEST(refused_update_reset_lists_the_slot)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char got[512], want[256];
+
+	fail_command(OTATTEST_CMD_UPDATE_RESET, EBADMSG, OTA_MANIFEST_BAD_MAGIC,
+		     ota_status_message(OTA_MANIFEST_BAD_MAGIC));
+	go();
+	ck_assert_uint_eq(refused_slots(got, sizeof(got)), 0);
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					"UpdateReset", &e, NULL, "u", (uint32_t)OTA_SLOT_A),
+		     &e, OTA_BUS_ERROR_PREFIX "Malformed");
+	ck_assert_uint_eq(refused_slots(got, sizeof(got)), 1);
+	snprintf(want, sizeof(want), "bl0 a %#x %s;", OTA_MANIFEST_BAD_MAGIC,
+		 ota_status_message(OTA_MANIFEST_BAD_MAGIC));
+	ck_assert_str_eq(got, want);
+	/* The next boot's record judges every slot afresh. */
+	kill(server_pid, SIGWINCH);
+	pump_until_generation(5);
+	ck_assert_uint_eq(refused_slots(got, sizeof(got)), 0);
+	finish();
+}
+END_TEST
+
+/* A refusal that says nothing of the image (the device busy) lists nothing. */
+START_TEST(busy_update_reset_lists_nothing)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	char got[512];
+
+	fail_command(OTATTEST_CMD_UPDATE_RESET, EBUSY, OTA_MBOX_BUSY, ota_status_message(OTA_MBOX_BUSY));
+	go();
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					"UpdateReset", &e, NULL, "u", (uint32_t)OTA_UPDATE_SLOT_OTHER),
+		     &e, OTA_BUS_ERROR_PREFIX "Busy");
+	ck_assert_uint_eq(refused_slots(got, sizeof(got)), 0);
+	finish();
+}
+END_TEST
+
 BUS_TEST_MAIN("daemon_bus_update",
 	      install_image_that_never_answers,
 	      install_streams_the_image_with_progress,
 	      update_bad_input_named_errors,
 	      every_device_status_is_a_named_error,
-	      update_properties_from_the_record)
+	      update_properties_from_the_record,
+	      refused_update_reset_lists_the_slot,
+	      busy_update_reset_lists_nothing)

@@ -10,7 +10,8 @@
 # `mark-bad`: the device goes back to B, still primary. SVN 6 into A, then
 # a flash programmer corrupts slot A (the model's `install`) before the
 # reboot: its boot fails, the device stays on B, and RAUC reports B booted
-# and primary.
+# and primary, and A bad (the device refused it: RefusedSlots; the record
+# still carries A's verified flag from the install, and RAUC said "good").
 E2E_DESCRIPTION="RAUC 1.8 with the otattest backend: install a bundle, trial boot, mark-good; mark-bad and a failed boot keep the old slot"
 E2E_MODE=systemd
 E2E_TIMEOUT=600
@@ -156,6 +157,10 @@ guest_main() {
 	e2e_assert_eq b "$(ul_prop RunningBl0Slot)" "RunningBl0Slot after the failed boot"
 	e2e_assert_eq B "$(rauc_status booted)" "RAUC's booted slot after the failed boot"
 	e2e_assert_eq B "$(rauc_status boot_primary)" "RAUC's primary after the failed boot"
+	e2e_assert_eq bad "$(rauc_state A)" "A's state after its refused boot"
+	e2e_assert_eq "a(ssus) 1 \"bl0\" \"a\"" "$(daemon_prop RefusedSlots | cut -d' ' -f1-4)" \
+		"RefusedSlots after the refused boot"
+	e2e_assert_eq good "$(rauc_state B)" "B's state after A's refused boot"
 	rauc status --detailed | tee /tmp/rauc-status-end.txt
 	e2e_save /tmp/rauc-status-end.txt
 	journalctl --no-pager -u rauc.service >/tmp/rauc-journal.txt 2>&1 || true

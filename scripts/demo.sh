@@ -23,9 +23,10 @@ work=${1:-$root/$B/demo}
 otimage=$bin/otimage
 model=$bin/otattest-model
 peer=$bin/tests/model/model-peer
+rom_ext_elf=$bin/rv32/rom_ext.elf
 model_pid=
 
-for tool in "$otimage" "$model" "$peer"; do
+for tool in "$otimage" "$model" "$peer" "$rom_ext_elf"; do
 	[ -x "$tool" ] || { echo "demo: $tool is missing; run 'make demo'" >&2; exit 2; }
 done
 
@@ -68,11 +69,16 @@ done
 echo "   owner -> bl0-signer: leaf delegation, SVN 1..20"
 
 step "Signed images: ROM_EXT by the creator key, BL0 by the delegate (chain in the image); the factory's personalization firmware, signed the same way"
-head -c 16384 /dev/urandom >images/rom_ext.code
+# ROM_EXT is the firmware's rv32 stage image ($B/rv32/rom_ext.elf): its code
+# is the payload, its load address and entry point a signed LOAD extension
+# (docs/formats.md). The model's boot path still runs the firmware compiled
+# into it (docs/model.md); BL0 is not a core image yet, so its code is bytes.
 head -c 32768 /dev/urandom >images/bl0.code
 head -c 4096 /dev/urandom >images/perso.code
-oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload images/rom_ext.code \
+oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload "$rom_ext_elf" \
 	--out images/rom_ext.img
+"$otimage" inspect --json images/rom_ext.img |
+	jq -r '"   rom_ext code: \(.payload_length) bytes from rom_ext.elf, extensions \([.extensions[].type] | join(","))"'
 oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
 	--payload images/bl0.code --out images/bl0.img
 # The model runs the firmware compiled into it whatever the image; another

@@ -9,9 +9,13 @@
 #   otattest-verify --batch              one thread per CPU
 #   otattest-veraison appraise           the scheme's Go code in-process, one thread
 #   Veraison, 1 client / C clients       its services (deploy/veraison.sh: one
-#                                        vts, one verification instance, sqlite
-#                                        stores), the CA as a trust-anchor CoRIM
-#                                        and the CRL provisioned, the policy in
+#                                        vts; one verification instance with
+#                                        sqlite stores, then with PostgreSQL
+#                                        ones (VERAISON_STORE=postgres), then two
+#                                        behind haproxy (VERAISON_VERIFIERS=2)
+#                                        on PostgreSQL), the CA as a
+#                                        trust-anchor CoRIM and the CRL
+#                                        provisioned, the policy in
 #                                        OTATTEST_POLICY; every device once per run
 #
 # evidences per second for each, and for Veraison each appraisal's latency
@@ -32,7 +36,8 @@ deploy=libotattest/tools/veraison/deploy/veraison.sh
 make -s "$tool" "$verify" veraison >/dev/null
 
 work=$(mktemp -d)
-trap '"$deploy" stop "$work/veraison" 2>/dev/null; rm -rf "$work"' EXIT
+configs=("sqlite 1" "postgres 1" "postgres 2") # stores, verification instances
+trap 'for c in "${configs[@]}"; do "$deploy" stop "$work/veraison-${c/ /-}" 2>/dev/null; done; rm -rf "$work"' EXIT
 "$tool" --fleet "$n" "$work" >/dev/null
 ls "$work"/dev-*.cose >"$work/list"
 /usr/bin/python3 tests/interop/fleet_agree.py revoke "$work" 25 13
@@ -55,31 +60,40 @@ inproc=$({ "$vx" appraise "${judge[@]}" $(cat "$work/list") 2>&1 >"$work/scheme.
 	>"$work/agree.out" || { cat "$work/agree.out"; exit 1; }
 agree=$(sed -n 's/^ok - every device the same verdict from both: //p' "$work/agree.out")
 
-VERAISON_POLICY=$work/policy "$deploy" start "$work/veraison" >/dev/null
-. "$work/veraison/env"
-"$vx" ta-corim --ca "$work/ca.pem" --out "$work/ca.corim"
-"$vx" provision --url "$PROVISIONING_URL" "$work/ca.corim" >/dev/null
-"$vx" provision --url "$PROVISIONING_URL" --media-type application/pkix-crl "$work/fleet.crl.der" >/dev/null
 bench() { # clients: the line otattest-veraison bench prints
 	# shellcheck disable=SC2046 # one argument per evidence file
 	"$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n "$n" --clients "$1" \
 		--expect "$work/scheme.jsonl" $(cat "$work/list")
 }
-# A first pass warms the plugin's processes and the stores.
-"$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n 5 --clients 1 "$work/dev-0000.cose" >/dev/null
-one=$(bench 1)
-many=$(bench "$clients")
+declare -A one many
+for c in "${configs[@]}"; do
+	read -r st verifiers <<<"$c"
+	VERAISON_STORE=$st VERAISON_VERIFIERS=$verifiers VERAISON_POLICY=$work/policy \
+		"$deploy" start "$work/veraison-${c/ /-}" >/dev/null
+	. "$work/veraison-${c/ /-}/env"
+	"$vx" ta-corim --ca "$work/ca.pem" --out "$work/ca.corim"
+	"$vx" provision --url "$PROVISIONING_URL" "$work/ca.corim" >/dev/null
+	"$vx" provision --url "$PROVISIONING_URL" --media-type application/pkix-crl "$work/fleet.crl.der" >/dev/null
+	# A first pass warms the plugin's processes and the stores.
+	"$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n 5 --clients 1 "$work/dev-0000.cose" >/dev/null
+	one[$c]=$(bench 1)
+	many[$c]=$(bench "$clients")
+	"$deploy" stop "$work/veraison-${c/ /-}"
+done
 
 rate() { sed -n 's/.* \([0-9.]*\) evidences\/s.*/\1/p' <<<"$1"; }
 ms() { sed -n "s/.*$1 \([0-9.]*\) ms.*/\1/p" <<<"$2"; }
 printf '%d devices (%s), each verdict the same from otattest-verify and the scheme; %s CPUs, one run\n' \
 	"$n" "$agree" "$(nproc)"
-printf '%-50s %12s %8s %9s %9s\n' "" "evidences/s" "ratio" "p50 ms" "p99 ms"
-row() { printf '%-50s %12.0f %7.2fx %9s %9s\n' "$1" "$2" "$(awk -v a="$2" -v b="$base" 'BEGIN { print a / b }')" \
+printf '%-58s %12s %8s %9s %9s\n' "" "evidences/s" "ratio" "p50 ms" "p99 ms"
+row() { printf '%-58s %12.0f %7.2fx %9s %9s\n' "$1" "$2" "$(awk -v a="$2" -v b="$base" 'BEGIN { print a / b }')" \
 	"${3:--}" "${4:--}"; }
 row "otattest-verify --batch --jobs 1 (baseline)" "$base"
 row "otattest-verify --batch --jobs $(nproc)" "$all"
 row "otattest scheme in-process (Go), 1 thread" "$inproc"
-row "Veraison (1 vts, 1 verification, sqlite), 1 client" "$(rate "$one")" "$(ms p50 "$one")" "$(ms p99 "$one")"
-row "Veraison (1 vts, 1 verification, sqlite), $clients clients" "$(rate "$many")" "$(ms p50 "$many")" \
-	"$(ms p99 "$many")"
+for c in "${configs[@]}"; do
+	read -r st verifiers <<<"$c"
+	what="Veraison ($st, $verifiers verification$([ "$verifiers" = 1 ] || echo "s, haproxy"))"
+	row "$what, 1 client" "$(rate "${one[$c]}")" "$(ms p50 "${one[$c]}")" "$(ms p99 "${one[$c]}")"
+	row "$what, $clients clients" "$(rate "${many[$c]}")" "$(ms p50 "${many[$c]}")" "$(ms p99 "${many[$c]}")"
+done

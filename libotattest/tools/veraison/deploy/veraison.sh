@@ -17,6 +17,20 @@
 # VERAISON_POLICY=FILE: otattest-verify's policy file for the otattest
 # scheme (its plugin reads OTATTEST_POLICY from the vts's environment).
 #
+# VERAISON_STORE=postgres: the three stores (trust anchors, endorsements,
+# policies) as tables of a PostgreSQL database (Veraison's pgx driver)
+# instead of sqlite files: a cluster of Debian's postgresql made for this
+# deployment in a directory of its own under /tmp (owned by the postgres
+# user, since PostgreSQL refuses to run as root), trust authentication on
+# 127.0.0.1 only; stop removes it.
+#
+# VERAISON_VERIFIERS=2: two verification-service instances (the second with
+# its own config, DIR/config-2.yaml) behind Debian's haproxy, which owns
+# VERIFICATION_URL: round robin for new sessions, and a session's later
+# requests to the instance that made it (Veraison keeps a session in that
+# instance's memory): the session id of the response's Location is stuck
+# to its server, the request path's id looked up. Not with VERAISON_TLS.
+#
 # VERAISON_TLS=1: HTTPS for the three APIs and mutual TLS between the
 # services and vts, as Veraison's own deployments run them, with a CA and
 # a certificate per service made here with openssl (DIR/certs); DIR/env
@@ -49,11 +63,25 @@ start() {
 	# Only otattest's plugin: Veraison loads every binary in the directory.
 	ln -sf "$VERAISON_BUILD/plugins/scheme-otattest.plugin" "$dir/plugins/"
 	read -r vts prov verif mgmt <<<"${VERAISON_PORTS:-$(free_ports)}"
-	for t in ta en po; do
-		rm -f "$dir/stores/$t-store.sql"
-		sqlite3 "$dir/stores/$t-store.sql" \
-			'CREATE TABLE kvstore (kv_key text NOT NULL, kv_val text NOT NULL);'
-	done
+	local store_yaml t
+	if [ "${VERAISON_STORE:-sqlite}" = postgres ]; then
+		local pg
+		pg=$(pg_start "$dir")
+		store_yaml=$(for t in ta en po; do
+			printf '%s-store:\n  backend: sql\n  sql: {driver: pgx, datasource: "%s", tablename: %s_store}\n' \
+				"$t" "postgres://postgres@127.0.0.1:$pg/veraison?sslmode=disable" "$t"
+		done)
+	else
+		for t in ta en po; do
+			rm -f "$dir/stores/$t-store.sql"
+			sqlite3 "$dir/stores/$t-store.sql" \
+				'CREATE TABLE kvstore (kv_key text NOT NULL, kv_val text NOT NULL);'
+		done
+		store_yaml=$(for t in ta en po; do
+			printf '%s-store:\n  backend: sql\n  sql: {driver: sqlite3, datasource: %s}\n' \
+				"$t" "$dir/stores/$t-store.sql"
+		done)
+	fi
 	"$VERAISON_BUILD/bin/otattest-veraison" ear-key --out "$dir/ear-key.jwk" --pub "$dir/ear-key.pub.pem"
 	local scheme=http tls=false
 	if [ "${VERAISON_TLS:-0}" = 1 ]; then
@@ -95,23 +123,43 @@ start() {
 	  backend: go-plugin
 	  go-plugin:
 	    dir: $dir/plugins/
-	ta-store:
-	  backend: sql
-	  sql: {driver: sqlite3, datasource: $dir/stores/ta-store.sql}
-	en-store:
-	  backend: sql
-	  sql: {driver: sqlite3, datasource: $dir/stores/en-store.sql}
-	po-store:
-	  backend: sql
-	  sql: {driver: sqlite3, datasource: $dir/stores/po-store.sql}
+	$store_yaml
 	po-agent:
 	  backend: opa
 	auth:
 	  backend: none
 	YAML
+	local public=$verif verif2 lb
+	if [ "${VERAISON_VERIFIERS:-1}" = 2 ]; then
+		[ "$tls" = false ] || die "VERAISON_VERIFIERS=2 is not made for VERAISON_TLS=1"
+		command -v haproxy >/dev/null || die "haproxy is not installed (Debian's haproxy)"
+		read -r verif2 lb _ _ <<<"$(free_ports)"
+		public=$lb
+		sed "s/^  listen-addr: 127.0.0.1:$verif\$/  listen-addr: 127.0.0.1:$verif2/" "$dir/config.yaml" \
+			>"$dir/config-2.yaml"
+		cat >"$dir/haproxy.cfg" <<-CFG
+		# Written by veraison.sh: two verification instances, one URL.
+		defaults
+		  mode http
+		  timeout connect 5s
+		  timeout client 60s
+		  timeout server 60s
+		frontend verification
+		  bind 127.0.0.1:$lb
+		  default_backend verifiers
+		backend verifiers
+		  balance roundrobin
+		  stick-table type string len 64 size 1m expire 10m
+		  # Location: session/<id>; a session's requests: /challenge-response/v1/session/<id>
+		  stick store-response res.hdr(Location),field(2,/)
+		  stick match path,field(5,/)
+		  server v1 127.0.0.1:$verif
+		  server v2 127.0.0.1:$verif2
+		CFG
+	fi
 	cat >"$dir/env" <<-ENV
 	PROVISIONING_URL=$scheme://127.0.0.1:$prov
-	VERIFICATION_URL=$scheme://127.0.0.1:$verif
+	VERIFICATION_URL=$scheme://127.0.0.1:$public
 	MANAGEMENT_URL=$scheme://127.0.0.1:$mgmt
 	ENV
 	if [ "$tls" = true ]; then echo "TLS_CA=$dir/certs/rootCA.crt" >>"$dir/env"; fi
@@ -123,10 +171,60 @@ start() {
 		echo $! >"$dir/$s.pid"
 		[ "$s" = vts-service ] && wait_port "$dir" "$s" "$vts"
 	done
+	if [ -n "${verif2:-}" ]; then
+		(cd "$dir" && OTATTEST_POLICY=${VERAISON_POLICY:-} exec setsid \
+			"$VERAISON_BUILD/bin/verification-service" --config "$dir/config-2.yaml" \
+			>"$dir/logs/verification-service-2.log" 2>&1) &
+		echo $! >"$dir/verification-service-2.pid"
+		(cd "$dir" && exec setsid haproxy -db -f "$dir/haproxy.cfg" >"$dir/logs/haproxy.log" 2>&1) &
+		echo $! >"$dir/haproxy.pid"
+	fi
 	wait_port "$dir" provisioning-service "$prov"
 	wait_port "$dir" verification-service "$verif"
 	wait_port "$dir" management-service "$mgmt"
+	if [ -n "${verif2:-}" ]; then
+		wait_port "$dir" verification-service-2 "$verif2"
+		wait_port "$dir" haproxy "$lb"
+	fi
 	cat "$dir/env"
+}
+
+# pg_start DIR: a PostgreSQL cluster for this deployment, its database
+# "veraison" with the three stores' tables; prints its port. The cluster's
+# directory is named in DIR/pgdir for stop.
+pg_start() {
+	local dir=$1 bin pgdir port as=() t
+	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+	[ -x "$bin/initdb" ] || die "PostgreSQL is not installed (Debian's postgresql)"
+	pgdir=$(mktemp -d /tmp/veraison-pg.XXXXXX)
+	echo "$pgdir" >"$dir/pgdir"
+	if [ "$(id -u)" = 0 ]; then
+		chown postgres: "$pgdir"
+		as=(runuser -u postgres --)
+	fi
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"${as[@]}" "$bin/initdb" -D "$pgdir/data" -A trust -U postgres >"$pgdir/initdb.log" 2>&1 ||
+		die "initdb failed: $pgdir/initdb.log"
+	"${as[@]}" "$bin/pg_ctl" -D "$pgdir/data" -l "$pgdir/postgres.log" -w \
+		-o "-c listen_addresses=127.0.0.1 -p $port -k $pgdir" start >/dev/null ||
+		die "PostgreSQL did not start: $pgdir/postgres.log"
+	psql -q -h 127.0.0.1 -p "$port" -U postgres -c 'CREATE DATABASE veraison' >/dev/null
+	for t in ta en po; do
+		psql -q -h 127.0.0.1 -p "$port" -U postgres -d veraison \
+			-c "CREATE TABLE ${t}_store (kv_key text NOT NULL, kv_val text NOT NULL)" >/dev/null
+	done
+	echo "$port"
+}
+
+pg_stop() {
+	local dir=$1 pgdir bin as=()
+	[ -f "$dir/pgdir" ] || return 0
+	pgdir=$(cat "$dir/pgdir")
+	bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+	[ "$(id -u)" = 0 ] && as=(runuser -u postgres --)
+	"${as[@]}" "$bin/pg_ctl" -D "$pgdir/data" -m fast -w stop >/dev/null 2>&1 || true
+	case $pgdir in /tmp/veraison-pg.*) rm -rf "$pgdir" ;; esac
+	rm -f "$dir/pgdir"
 }
 
 # make_certs DIR: a CA and, per service, a P-256 certificate for
@@ -163,13 +261,14 @@ wait_port() {
 
 stop() {
 	local dir=$1 s pid
-	for s in "${services[@]}"; do
+	for s in "${services[@]}" verification-service-2 haproxy; do
 		[ -f "$dir/$s.pid" ] || continue
 		pid=$(cat "$dir/$s.pid")
 		# The service's session: it and the scheme plugins it started.
 		kill -TERM -- "-$pid" 2>/dev/null || true
 		rm -f "$dir/$s.pid"
 	done
+	pg_stop "$dir"
 }
 
 case "${1:-}" in

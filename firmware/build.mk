@@ -59,7 +59,8 @@ size: $(RV32_OBJS)
 # at power-on; ROM_EXT runs from SRAM.
 RV32_LD := $(RV32_CC) -march=rv32imc -mabi=ilp32 -nostdlib -nostartfiles -static \
 	-Wl,--gc-sections -Wl,--no-warn-rwx-segments -Lqemu-model/regs -Lfirmware/base
-FW_BASE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/firmware/base/hal_svc.o
+FW_BASE_OBJS := $(B)/rv32/firmware/base/crt0.o $(B)/rv32/firmware/base/jump.o \
+	$(B)/rv32/firmware/base/hal_svc.o
 FW_STAGE_LDS := firmware/base/stage.ld qemu-model/regs/top_memory.ld
 FW_COMMON_OBJS := $(filter $(B)/rv32/firmware/drivers/% $(B)/rv32/firmware/lib/% \
 	$(B)/rv32/libotattest/%,$(RV32_OBJS))

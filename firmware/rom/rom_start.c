@@ -4,8 +4,9 @@
  * as stage_main): the reason the core started in ROM is the reset
  * manager's RESET_INFO, then the ROM runs. When it hands off, ROM_EXT's
  * verified code is already at its load address (boot_stage_place, as the
- * slot was accepted) and ROM jumps to its entry point: ROM_EXT's start-up
- * code takes its own stack and never returns here. The board, which calls
+ * slot was accepted) and ROM jumps to its entry point, wiping its own RAM
+ * and stack and the registers on the way (firmware/base/jump.S): ROM_EXT's
+ * start-up code takes its own stack and never returns here. The board, which calls
  * ota_rom_main and ota_rom_ext_main itself on the host build, does not
  * use this.
  */
@@ -15,6 +16,12 @@
 #include "../lib/fwlib.h"
 
 uint32_t ota_rom_start(void);
+
+#if defined(__riscv)
+/* firmware/base/jump.S: wipe [lo, hi), clear the registers, jump. */
+__attribute__((noreturn)) void ota_stage_jump(uint32_t entry, void *lo, void *hi);
+extern char __bss_start[], __stack_top[];
+#endif
 
 uint32_t ota_rom_start(void)
 {
@@ -26,5 +33,10 @@ uint32_t ota_rom_start(void)
 		return st;
 	if (!entry)
 		return OTA_EXT_BAD_LOAD; /* not reached: a slot is accepted only once placed */
+#if defined(__riscv)
+	/* ROM's RAM and stack are wiped on the way out: ROM_EXT starts with none of it. */
+	ota_stage_jump(entry, __bss_start, __stack_top);
+#else
 	return ((uint32_t (*)(void))(uintptr_t)entry)();
+#endif
 }

@@ -90,7 +90,6 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 	struct core *c = user;
 	uint32_t i;
 
-	(void)uc;
 	(void)size;
 	if (!c->res)
 		return;
@@ -98,10 +97,15 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 		c->res->first_pc = (uint32_t)address;
 	c->res->insns++;
 	for (i = 0; i < CORE_WINDOWS; i++) {
+		uint32_t sp = 0;
+
 		if (address < c->window[i].lo || address >= c->window[i].hi)
 			continue;
 		if (c->res->window_insns[i]++ == 0)
 			c->res->window_first_pc[i] = (uint32_t)address;
+		uc_reg_read(uc, UC_RISCV_REG_SP, &sp);
+		if (sp && (!c->res->window_min_sp[i] || sp < c->res->window_min_sp[i]))
+			c->res->window_min_sp[i] = sp;
 	}
 }
 
@@ -274,6 +278,12 @@ ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct
 	uc_err err;
 
 	memset(res, 0, sizeof(*res));
+	/* A run starts the hart afresh: x1..x31 zero, as after a reset, nothing of the last run. */
+	for (uint32_t r = UC_RISCV_REG_X1; r <= UC_RISCV_REG_X31; r++) {
+		uint32_t zero = 0;
+
+		uc_reg_write(c->uc, (int)r, &zero);
+	}
 	c->res = res;
 	err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns);
 	if (!res->stop) {

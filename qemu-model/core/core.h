@@ -45,6 +45,12 @@ struct core_result {
 	/* Per window set with core_watch: instructions retired there, the first one's PC (0: none). */
 	uint64_t window_insns[CORE_WINDOWS];
 	uint32_t window_first_pc[CORE_WINDOWS];
+	/*
+	 * The lowest stack pointer any of the window's instructions ran with
+	 * (0: none): its stack's high-water mark, even when the stage wipes
+	 * its stack before handing off, which defeats painting.
+	 */
+	uint32_t window_min_sp[CORE_WINDOWS];
 	int uc_err;             /* CORE_STOP_FAULT otherwise: Unicorn's error (unmapped, illegal...) */
 };
 
@@ -63,7 +69,10 @@ ota_status_t core_load_elf(struct core *c, const uint8_t *elf, size_t len, uint3
 /* Count the instructions of [lo, hi) as window i (0 <= i < CORE_WINDOWS); lo == hi: none. */
 void core_watch(struct core *c, uint32_t i, uint32_t lo, uint32_t hi);
 
-/* Run from entry until the image returns, faults or retires max_insns. */
+/*
+ * Run from entry, with x1..x31 zero (each run starts the hart as a reset
+ * does), until the image returns, faults or retires max_insns.
+ */
 ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res);
 
 /* The value of an ELF image's symbol (the stack's bounds, a result's address). */

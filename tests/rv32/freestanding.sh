@@ -7,8 +7,9 @@
 #     delegation verifier with its containment check is within 2048 bytes,
 #     and with its policy checks and DLGC/DLGS parsing within 3584;
 #  2. every symbol the objects use and do not define is a HAL entry point
-#     declared in hal.h, an address the linker scripts define, or a libgcc
-#     helper: no malloc, printf, OpenSSL...;
+#     declared in hal.h, an address the linker scripts define, a routine of
+#     the start-up code (firmware/base/*.S) or a libgcc helper: no malloc,
+#     printf, OpenSSL...;
 #  3. the mem*/str* they use are the ones firmware/lib/rv32_libc.c defines;
 #  4. every object has a dependency file, so a header change rebuilds it;
 #  5. writable data is zero-initialised and named at file scope (no
@@ -113,11 +114,13 @@ grep -ohE '\bhal_[a-z0-9_]+\(' firmware/include/hal.h firmware/include/hal/*.h |
 # And the addresses the stages' linker scripts define (firmware/base/*.ld:
 # the stage windows firmware/lib/stage_place.c copies code into).
 grep -ohE '^[[:space:]]*__[a-z0-9_]+[[:space:]]*=' firmware/base/*.ld | tr -d ' \t=' | sort -u >>"$work/hal"
+# And what firmware/base's start-up code defines (crt0.S, jump.S: the hand-off).
+grep -ohE '^[[:space:]]*\.global[[:space:]]+[a-z_][a-z0-9_]*' firmware/base/*.S | awk '{ print $2 }' >>"$work/hal"
 grep -vxFf "$work/hal" "$work/external" | grep -vE "$LIBGCC" >"$work/foreign"
 if [ -s "$work/foreign" ]; then
-	bad "symbols outside hal.h, the linker scripts and libgcc: $(tr '\n' ' ' <"$work/foreign")"
+	bad "symbols outside hal.h, the linker scripts, the start-up code and libgcc: $(tr '\n' ' ' <"$work/foreign")"
 else
-	ok "external symbols are hal.h entry points, linker-script addresses and libgcc helpers only ($(wc -l <"$work/external") in all)"
+	ok "external symbols are hal.h entry points, linker-script addresses, start-up routines and libgcc helpers only ($(wc -l <"$work/external") in all)"
 fi
 if grep -qE '^(malloc|calloc|realloc|free|printf|fprintf|snprintf|puts|abort|exit|EVP_.*|OPENSSL_.*)$' "$work/used"; then
 	bad "heap, stdio or OpenSSL used: $(grep -E '^(malloc|calloc|realloc|free|printf|fprintf|snprintf|puts|abort|exit|EVP_.*|OPENSSL_.*)$' "$work/used" | tr '\n' ' ')"

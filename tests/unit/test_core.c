@@ -279,6 +279,18 @@ static uint32_t stack_used(const struct tu_blob *elf)
 	return used;
 }
 
+static bool ram_is_zero(uint32_t lo, uint32_t hi)
+{
+	uint8_t *p = malloc(hi - lo);
+	bool zero;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(core_mem_read(core, lo, p, hi - lo), OTA_OK);
+	zero = ota_all_zero(p, hi - lo);
+	free(p);
+	return zero;
+}
+
 /* A cold boot from the flash and OTP snapshot: the host build's stages, or the images on the core. */
 static void boot(bool rv32, struct boot_outcome *o)
 {
@@ -311,7 +323,10 @@ static void boot(bool rv32, struct boot_outcome *o)
 		      r->svc_refused, r->uc_err);
 	ck_assert_uint_eq(r->first_pc, entry);
 	o->status = r->a0;
-	o->rom_stack = stack_used(&rom_elf);
+	/* ROM wipes its stack when it hands off: its high-water mark is the lowest SP it ran with. */
+	o->rom_stack = elf_sym(&rom_elf, "__stack_top") - r->window_min_sp[0];
+	if (!r->window_insns[1])
+		ck_assert_uint_eq(o->rom_stack, stack_used(&rom_elf)); /* no hand-off: painting agrees */
 	if (r->window_insns[1]) {
 		o->rom_ext_stack = stack_used(&rom_ext_elf);
 		ck_assert_uint_eq(core_mem_read(core, rt + offsetof(struct ota_runtime, alias_pubkey),
@@ -376,6 +391,8 @@ START_TEST(rom_runs_the_rom_ext_it_verified)
 		ck_assert_uint_eq(h.record.hdr.boot_status, OTA_OK);
 		boot(true, &r);
 		same_outcome(&h, &r);
+		/* ROM wiped its RAM and stack before the jump: nothing of it is left. */
+		ck_assert(ram_is_zero(elf_sym(&rom_elf, "__bss_start"), elf_sym(&rom_elf, "__stack_top")));
 		/* ROM_EXT's first instruction is its entry point, where ROM jumped. */
 		ck_assert_uint_eq(r.run.window_first_pc[1], elf_sym(&rom_ext_elf, "_start"));
 		ck_assert_uint_gt(r.run.window_insns[1], 0);

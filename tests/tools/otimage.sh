@@ -30,8 +30,16 @@ if ! make -s "$evidence_tool" >/dev/null; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
+# A stage executable to sign (firmware/build.mk): ROM_EXT's rv32 image.
+rom_ext_elf=$B/rv32/rom_ext.elf
+if ! make -s "$rom_ext_elf" >/dev/null; then
+	echo "otimage cli: cannot build $rom_ext_elf"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 otimage=$(realpath "$otimage")
 evidence_tool=$(realpath "$evidence_tool")
+rom_ext_elf=$(realpath "$rom_ext_elf")
 src_dir=$(pwd)
 
 work=$(mktemp -d)
@@ -827,6 +835,18 @@ check "version_string: 2.4.1-rc1" grep -q "^version_string: 2.4.1-rc1$" out.txt
 rc "sign: a version string of 17 characters" $E_INVALID sign --key root.pem --stage rom_ext --svn 2 \
 	--payload code.bin --version-string 12345678901234567 --out versioned2.img
 absent versioned2.img
+
+# ---- stage executables: the payload is code, LOAD says where it runs --------
+rc "sign: a stage executable (rv32 ELF)" 0 sign --key root.pem --stage rom_ext --svn 2 \
+	--payload "$rom_ext_elf" --out stage.img --json
+rc "inspect it" 0 inspect --json stage.img
+jqt "a signed, critical LOAD extension at ROM_EXT's window and entry" '([.extensions[] | select(.type == "LOAD" and .signed and .critical)] | length) == 1 and .load.load_address == "0x10200000" and .load.entry == "0x10200000"' out.txt
+check "the payload is the ELF's code segment, not the file" bash -c "test \$(jq .payload_length out.txt) -lt \$(stat -c %s '$rom_ext_elf')"
+printf '\177ELF not an executable' >junk.elf
+rc "sign: an ELF that is not a stage executable" $E_INVALID sign --key root.pem --stage rom_ext \
+	--svn 2 --payload junk.elf --out junk.img
+err_has "--payload"
+absent junk.img
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -161,6 +161,16 @@ ota_status_t oti_inspect_image(struct oti_out *o, const uint8_t *buf, size_t len
 	oti_out_array_end(o);
 	if (v.salt_offset)
 		oti_out_hex(o, "salt", buf + v.salt_offset + offsetof(struct ota_ext_salt, salt), 32);
+	if (v.load_offset) {
+		struct ota_ext_load l;
+
+		/* The payload is code: where it runs (docs/formats.md, LOAD). */
+		memcpy(&l, buf + v.load_offset, sizeof(l));
+		oti_out_begin(o, "load");
+		oti_out_hexnum(o, "load_address", l.load_address);
+		oti_out_hexnum(o, "entry", l.entry);
+		oti_out_end(o);
+	}
 	oti_out_array(o, "certificates");
 	for (i = 0; i < v.cert_count; i++) {
 		struct ota_dlgc c;

@@ -55,7 +55,7 @@ static void setup(void)
 	if (m.event)
 		return;
 	log_set_level(LOG_LVL_ERROR);
-	if (sd_event_new(&m.event) < 0 || shm_create(&m.shm, 0) < 0)
+	if (sd_event_new(&m.event) < 0 || shm_create(&m.shm) < 0)
 		abort();
 }
 

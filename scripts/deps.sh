@@ -44,7 +44,7 @@ packages=(
 	gcab                                # make cab: the cabinet fwupdmgr installs
 	rauc rauc-service squashfs-tools    # e2e rauc-update: RAUC 1.8 with the otattest backend and install handler
 	libglib2.0-dev-bin python3-dbus-next # e2e dbus-clients: gdbus-codegen's C client, the Python client
-	postgresql sqlite3 haproxy          # make bench-fleet: Veraison's stores in PostgreSQL (VERAISON_STORE=postgres) or sqlite, two verification instances behind haproxy (deploy/veraison.sh)
+	postgresql sqlite3 haproxy curl     # make bench-fleet: Veraison's stores in PostgreSQL (VERAISON_STORE=postgres) or sqlite, two verification instances behind haproxy (deploy/veraison.sh), the policy through its management API (curl)
 )
 
 # Toolchains no Debian 12 package provides at the version the tests need:

@@ -59,10 +59,14 @@ static ota_status_t program_thermometer(uint32_t offset, uint32_t nbytes, uint32
 	return hal_otp_program(offset, bits, nbytes);
 }
 
-/* The revocation's own effect, then its sequence number: a cut between leaves it applied once. */
+/*
+ * The revocation's own effect, then its sequence number in its series
+ * (fleet-wide or device-bound): a cut between leaves it applied once.
+ */
 static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revocation *r)
 {
 	const uint32_t revoked = OTA_OTP_REVOKED;
+	const bool fleet = ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES);
 
 	switch (r->action) {
 	case OTA_REVOKE_RAISE_FLOOR:
@@ -94,9 +98,10 @@ static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revoca
 	default:
 		return OTA_REVOKE_MALFORMED;
 	}
-	OTA_TRY(program_thermometer(offsetof(struct ota_otp, revocation_seq),
+	OTA_TRY(program_thermometer(fleet ? offsetof(struct ota_otp, revocation_seq)
+					  : offsetof(struct ota_otp, revocation_seq_device),
 				    OTA_OTP_REVOCATION_SEQ_BITS / 8, r->sequence));
-	b->otp.revocation_seq = r->sequence;
+	*(fleet ? &b->otp.revocation_seq : &b->otp.revocation_seq_device) = r->sequence;
 	b->svc.revoked.action = r->action;
 	b->svc.revoked.target = r->target;
 	b->svc.revoked.value = r->value;

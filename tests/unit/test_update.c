@@ -585,13 +585,15 @@ START_TEST(test_revocation_of_a_delegate)
 	delegate_device();
 	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 1, dev.device_id);
 	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
-	ck_assert_uint_eq(svc->revocation_sequence, 1);
+	/* Bound to this device: its own series; the response's is the fleet's. */
+	ck_assert_uint_eq(svc->revocation_sequence, 0);
 	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 11);
 	u = update_section();
 	ck_assert_uint_eq(u->service_mask, OTA_SVC_REVOKE);
 	ck_assert_uint_eq(u->revocation_action, OTA_REVOKE_RAISE_FLOOR);
 	ck_assert_uint_eq(u->revocation_value, 11);
-	ck_assert_uint_eq(u->revocation_sequence, 1);
+	ck_assert_uint_eq(u->revocation_sequence, 0);
+	ck_assert_uint_eq(u->revocation_sequence_device, 1);
 	/* A's delegate is revoked on the slow path (the update pre-check)... */
 	REFUSED_UNCHANGED(tu_update_reset(OTA_SLOT_A), OTA_DELEG_REVOKED_BY_FLOOR);
 	/* ...and on a cold boot, where A is the primary with a tag from its first boot. */
@@ -646,7 +648,9 @@ START_TEST(test_revocation_replayed_and_bad)
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(tu_record()->hdr.epoch, 1);
-	ck_assert_uint_eq(update_section()->revocation_sequence, 3);
+	/* Two fleet-wide commands applied; the epoch's was bound to this device: its own series. */
+	ck_assert_uint_eq(update_section()->revocation_sequence, 2);
+	ck_assert_uint_eq(update_section()->revocation_sequence_device, 3);
 }
 END_TEST
 
@@ -673,6 +677,53 @@ START_TEST(test_revocation_malformed)
 	REFUSED_UNCHANGED(tu_revoke(&bad), OTA_REVOKE_NOT_RAISED);
 	/* A request of the wrong length never reaches the check. */
 	REFUSED_UNCHANGED(tu_cmd(OTA_CMD_REVOKE, &r, sizeof(r) - 4), OTA_MBOX_BAD_LENGTH);
+}
+END_TEST
+
+/*
+ * Fleet-wide and device-bound commands are numbered in two series (the
+ * fleet's signer cannot know each device's, and the other way round): a
+ * device-bound command applied first leaves every pending fleet-wide one
+ * applicable, and the other way round. Each series still refuses its own
+ * replays and older numbers.
+ */
+START_TEST(test_revocations_interleave_in_either_order)
+{
+	struct ota_revocation fleet, mine;
+	const struct ota_record_update *u;
+
+	/* Device-bound 3 first, then fleet-wide 1. */
+	delegate_device();
+	mine = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 9, 3, dev.device_id);
+	fleet = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 10, 1, NULL);
+	ck_assert_uint_eq(tu_revoke(&mine), OTA_OK);
+	ck_assert_uint_eq(tu_revoke(&fleet), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 10);
+	u = update_section();
+	ck_assert_uint_eq(u->revocation_sequence, 1);
+	ck_assert_uint_eq(u->revocation_sequence_device, 3);
+	REFUSED_UNCHANGED(tu_revoke(&mine), OTA_REVOKE_REPLAYED);
+	REFUSED_UNCHANGED(tu_revoke(&fleet), OTA_REVOKE_REPLAYED);
+	mine = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 2, dev.device_id);
+	REFUSED_UNCHANGED(tu_revoke(&mine), OTA_REVOKE_REPLAYED); /* older in its own series */
+
+	/* Fleet-wide 4 first, then device-bound 1, on a fresh device. */
+	tu_device_close(&dev);
+	tu_device_boot_default(&dev);
+	delegate_device();
+	fleet = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 9, 4, NULL);
+	mine = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 10, 1, dev.device_id);
+	ck_assert_uint_eq(tu_revoke(&fleet), OTA_OK);
+	ck_assert_uint_eq(tu_revoke(&mine), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 10);
+	u = update_section();
+	ck_assert_uint_eq(u->revocation_sequence, 4);
+	ck_assert_uint_eq(u->revocation_sequence_device, 1);
+	/* The series survive a cold boot (they are OTP). */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(update_section()->revocation_sequence, 4);
+	ck_assert_uint_eq(update_section()->revocation_sequence_device, 1);
 }
 END_TEST
 
@@ -735,6 +786,7 @@ static Suite *update_suite(void)
 	tcase_add_test(rev, test_revocation_replayed_and_bad);
 	tcase_add_test(rev, test_revocation_malformed);
 	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
+	tcase_add_test(rev, test_revocations_interleave_in_either_order);
 	suite_add_tcase(su, rev);
 	return su;
 }

@@ -182,14 +182,18 @@ START_TEST(test_commit_power_cut_after_the_anchor)
 }
 END_TEST
 
-/* Every OTP program of a revocation: the floor, then the sequence. */
+/*
+ * Every OTP program of a revocation: the floor, then the sequence - in the
+ * fleet-wide series (_i 0) and in the device-bound one (_i 1).
+ */
 START_TEST(test_revocation_power_cuts)
 {
-	struct ota_revocation r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6,
-						1, NULL);
+	struct ota_revocation r;
 	uint64_t o, total, n;
 
 	trial_device();
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6, 1,
+			  _i ? dev.device_id : NULL);
 	o = swhal_otp_programs();
 	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
 	total = swhal_otp_programs() - o;
@@ -226,7 +230,7 @@ static Suite *update_powercut_suite(void)
 	tcase_add_test(t, test_commit_write_errors);
 	tcase_add_test(t, test_commit_power_cuts);
 	tcase_add_test(t, test_commit_power_cut_after_the_anchor);
-	tcase_add_test(t, test_revocation_power_cuts);
+	tcase_add_loop_test(t, test_revocation_power_cuts, 0, 2);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -50,7 +50,7 @@
 /* Boot data writes a device can anchor in its lifetime (rotations, commits). */
 #define OTA_OTP_BOOT_DATA_ANCHOR_BITS 1024u
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
-/* Field revocation commands a device can apply in its lifetime. */
+/* Field revocation commands a device can apply in its lifetime, per series. */
 #define OTA_OTP_REVOCATION_SEQ_BITS 256u
 
 /* 1024 bytes. */
@@ -79,9 +79,11 @@ struct ota_otp {
 	uint8_t floor_bl0[OTA_OTP_FLOOR_BITS / 8];   /* 688: thermometer */
 	uint32_t lifecycle_transition;               /* 720: 0, or OTA_OTP_LC_* it left TEST_UNLOCKED for */
 	uint8_t boot_data_anchor[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8]; /* 724: thermometer: lowest boot data counter still valid */
-	/* 852: thermometer: the highest revocation command sequence applied (revocation.h) */
+	/* 852: thermometer: the highest fleet-wide revocation command sequence applied (revocation.h) */
 	uint8_t revocation_seq[OTA_OTP_REVOCATION_SEQ_BITS / 8];
-	uint8_t reserved[140];                       /* 884: zero */
+	/* 884: thermometer: the highest device-bound revocation command sequence applied */
+	uint8_t revocation_seq_device[OTA_OTP_REVOCATION_SEQ_BITS / 8];
+	uint8_t reserved[108];                       /* 916: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -104,7 +106,8 @@ struct ota_otp_info {
 	uint32_t floor_rom_ext;
 	uint32_t floor_bl0;
 	uint32_t boot_data_anchor; /* boot data below this counter is a replay */
-	uint32_t revocation_seq;   /* highest revocation command sequence applied */
+	uint32_t revocation_seq;   /* highest fleet-wide revocation command sequence applied */
+	uint32_t revocation_seq_device; /* highest device-bound one */
 	uint8_t device_id[OTA_DEVICE_ID_BYTES];
 	uint8_t owner_config_digest[OTA_SHA256_BYTES];
 	struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];

@@ -168,13 +168,14 @@ struct ota_record_update {
 	uint32_t running_bl0_slot;     /* 12: OTA_RECORD_NO_SLOT when none booted */
 	uint32_t pending_stage;        /* 16: stage of the installed image, 0 when none */
 	uint32_t pending_slot;         /* 20: its slot; 0 when none */
-	uint32_t revocation_sequence;  /* 24: highest revocation command applied (OTP) */
+	uint32_t revocation_sequence;  /* 24: highest fleet-wide revocation command applied (OTP) */
 	uint32_t service_mask;         /* 28: OTA_SVC_* requests this boot served */
 	uint32_t service_status;       /* 32: their outcome: OTA_OK or the first refusal; 0 when none */
 	uint32_t revocation_action;    /* 36: the revocation this boot applied (enum ota_revocation_action), 0 none */
 	uint32_t revocation_target;    /* 40 */
 	uint32_t revocation_value;     /* 44 */
-	uint32_t reserved[4];          /* 48: zero */
+	uint32_t revocation_sequence_device; /* 48: highest device-bound revocation command applied (OTP) */
+	uint32_t reserved[3];          /* 52: zero */
 	struct ota_record_slot slot[OTA_STAGE_COUNT * OTA_SLOT_COUNT]; /* 64 */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_record_update) == 192, "ota_record_update layout");
@@ -231,6 +232,7 @@ static inline ota_status_t ota_record_update_validate(const struct ota_record_up
 	    (u->running_rom_ext_slot >= OTA_SLOT_COUNT && u->running_rom_ext_slot != OTA_RECORD_NO_SLOT) ||
 	    (u->running_bl0_slot >= OTA_SLOT_COUNT && u->running_bl0_slot != OTA_RECORD_NO_SLOT) ||
 	    (u->service_mask & ~OTA_SVC_ALL) || u->revocation_sequence > OTA_REVOCATION_SEQ_MAX ||
+	    u->revocation_sequence_device > OTA_REVOCATION_SEQ_MAX ||
 	    u->revocation_action > OTA_REVOKE_ACTION_MAX)
 		return OTA_RECORD_BAD_FIELD;
 	if (u->pending_stage > OTA_STAGE_BL0 || u->pending_slot >= OTA_SLOT_COUNT ||

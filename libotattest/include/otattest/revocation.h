@@ -10,8 +10,12 @@
  *
  * Replay: every command carries a sequence number; the device keeps the
  * highest it applied in OTP (a thermometer: it only grows) and refuses a
- * command whose number is not above it. A fleet-wide command is the same
- * bytes on every device, so a fleet's commands are numbered in one series.
+ * command whose number is not above it. Two series, each with its own
+ * thermometer: fleet-wide commands (the same bytes on every device) and
+ * device-bound ones, so the two kinds apply in either order - a signer of
+ * one device's commands cannot know how far the fleet's series got, and
+ * the other way round. Within a series a newer command still retires
+ * every older one not yet applied.
  *
  * The signature is ECDSA P-256 by the root key's ECDSA half, over
  * SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, OTA_REVOCATION_SIGNED_BYTES)).
@@ -51,7 +55,7 @@ struct ota_revocation {
 	uint32_t action;       /* 8: enum ota_revocation_action */
 	uint32_t target;       /* 12 */
 	uint32_t value;        /* 16 */
-	uint32_t sequence;     /* 20: 1..OTA_REVOCATION_SEQ_MAX, above the device's */
+	uint32_t sequence;     /* 20: 1..OTA_REVOCATION_SEQ_MAX, above the device's in its series */
 	uint8_t device_id[OTA_DEVICE_ID_BYTES]; /* 24: this device, or all zero: every device */
 	uint8_t signer_key_id[OTA_KEY_ID_BYTES]; /* 40: the creator or owner root key that signs */
 	uint8_t reserved[8];   /* 72: zero */

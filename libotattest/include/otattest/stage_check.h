@@ -138,6 +138,12 @@ struct ota_revocation_facts {
  * (REVOKE_FLOOR_ABOVE_RUNNING, REVOKE_KEY_IN_USE). The runtime runs it
  * before it asks for the reset, ROM_EXT again before it applies.
  */
+/*
+ * The highest sequence applied in the command's series: fleet-wide (no
+ * device id) and device-bound commands are numbered apart (revocation.h).
+ */
+uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp);
+
 ota_status_t ota_revocation_check(const struct ota_revocation *r,
 				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa);
 

@@ -412,7 +412,7 @@ enum ota_status_class {
 	X(REVOKE_UNKNOWN_SIGNER, VERIFICATION, REVOKE, 2, "no provisioned, unrevoked root key of this device signed the revocation") \
 	X(REVOKE_SIG_INVALID, VERIFICATION, REVOKE, 3, "revocation signature is invalid") \
 	X(REVOKE_WRONG_DEVICE, POLICY, REVOKE, 4, "the revocation is bound to another device") \
-	X(REVOKE_REPLAYED, ROLLBACK, REVOKE, 5, "the revocation's sequence number is not above the last one this device applied") \
+	X(REVOKE_REPLAYED, ROLLBACK, REVOKE, 5, "the revocation's sequence number is not above the last one this device applied in its series (fleet-wide or device-bound)") \
 	X(REVOKE_NOT_AUTHORIZED, POLICY, REVOKE, 6, "an owner key may order only BL0 floors and owner key revocations") \
 	X(REVOKE_FLOOR_ABOVE_RUNNING, POLICY, REVOKE, 7, "the floor would be above the running image's SVN") \
 	X(REVOKE_KEY_IN_USE, POLICY, REVOKE, 8, "the key admitted a running stage: revoking it would leave nothing bootable") \

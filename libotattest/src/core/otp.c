@@ -135,6 +135,9 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 				       &info.boot_data_anchor));
 	OTA_TRY(ota_thermometer_decode(otp->revocation_seq, sizeof(otp->revocation_seq),
 				       &info.revocation_seq));
+	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_device,
+				       sizeof(otp->revocation_seq_device),
+				       &info.revocation_seq_device));
 
 	info.features = otp->features;
 	info.chain_max_svn = otp->chain_max_svn;

@@ -24,6 +24,12 @@ void ota_revocation_digest(const struct ota_revocation *r, uint8_t out[OTA_SHA25
 	ota_sha256_final(&c, out);
 }
 
+uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp)
+{
+	return ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES) ? otp->revocation_seq
+							       : otp->revocation_seq_device;
+}
+
 /* Header, action, target and value as the format defines them. */
 static ota_status_t fields(const struct ota_revocation *r)
 {
@@ -115,7 +121,7 @@ ota_status_t ota_revocation_check(const struct ota_revocation *r,
 		return OTA_REVOKE_MALFORMED;
 	if (r->sequence > OTA_REVOCATION_SEQ_MAX)
 		return OTA_REVOKE_SEQUENCE_EXHAUSTED;
-	if (r->sequence <= f->otp->revocation_seq)
+	if (r->sequence <= ota_revocation_series(r, f->otp))
 		return OTA_REVOKE_REPLAYED;
 
 	key = signer_in(f->creator, r->signer_key_id);

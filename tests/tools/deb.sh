@@ -89,16 +89,24 @@ sed '3d' debian/libotattest1.symbols >"$work/short.symbols"
 sp "$work/short.symbols" >/dev/null
 ok $((! $?)) "dpkg-gensymbols -c4 fails when the symbols file lacks one symbol"
 
-# Maintainer scripts come from debhelper alone: no hand-written ones in
-# debian/, and each generated script is debhelper's sections only.
+# Maintainer scripts come from debhelper, but for otattestd's postrm,
+# whose one hand-written step removes the state directory on purge (no
+# helper of debhelper 13 does; debian/otattestd.postrm says why).
 ls debian/*.postinst debian/*.preinst debian/*.prerm debian/*.postrm debian/postinst debian/prerm \
-	debian/postrm debian/preinst 2>/dev/null >"$work/d"
-ok $([ ! -s "$work/d" ] && echo 0 || echo 1) "no hand-written maintainer scripts in debian/ $(tr '\n' ' ' <"$work/d")"
+	debian/postrm debian/preinst 2>/dev/null | grep -vx debian/otattestd.postrm >"$work/d"
+ok $([ ! -s "$work/d" ] && echo 0 || echo 1) "no hand-written maintainer scripts in debian/ but otattestd.postrm $(tr '\n' ' ' <"$work/d")"
+grep -Ev '^[[:space:]]*(#|$)' debian/otattestd.postrm >"$work/d"
+printf '%s\n' 'set -e' 'if [ "$1" = "purge" ]; then' '	rm -rf /var/lib/otattestd' 'fi' 'exit 0' | diff - "$work/d" >/dev/null
+ok $? "debian/otattestd.postrm does nothing but remove /var/lib/otattestd on purge (and #DEBHELPER#)"
 dpkg-deb -e "$out/otattestd_${ver}_"*.deb "$work/ctl"
 grep -q 'dh_installsystemd' "$work/ctl/postinst" && grep -q 'dh_installsysusers\|systemd-sysusers' "$work/ctl/postinst"
 ok $? "otattestd's postinst: debhelper's systemd and sysusers sections"
 grep -q "dbus-org.otattest.BootAttest1.service\|deb-systemd-helper" "$work/ctl/postinst"
 ok $? "otattestd's postinst enables the unit (its D-Bus alias) through deb-systemd-helper"
+grep -q 'dh_installsystemd' "$work/ctl/postrm" && grep -q 'rm -rf /var/lib/otattestd' "$work/ctl/postrm"
+ok $? "otattestd's postrm: debhelper's systemd section and the state directory's removal on purge"
+grep -q "deb-systemd-invoke stop .*'otattestd.socket'" "$work/ctl/prerm" 2>/dev/null
+ok $? "otattestd's prerm stops otattestd.socket on remove (and with it a running otattestd, which Requires= it)"
 dpkg-deb -e "$out/otattest-dkms_${ver}_all.deb" "$work/dctl"
 grep -q 'dh_dkms\|dkms' "$work/dctl/postinst"
 ok $? "otattest-dkms's postinst: dh_dkms's section"

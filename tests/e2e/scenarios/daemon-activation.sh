@@ -55,12 +55,19 @@ guest_main() {
 	udevadm trigger --settle --action=add /sys/class/otattest/otattest0
 	e2e_wait_for 15 "State ready after an add uevent (sd-device monitor)" daemon_state_is ready
 
-	# Stopped, then called by a client: D-Bus activation starts it again.
-	systemctl stop otattestd.service
+	# Stopped as otattestd(8) says, with its socket: systemctl then has
+	# no "its triggering units are still active" warning to give (it
+	# does for the service alone: the socket can still activate it).
+	systemctl stop otattestd.socket otattestd.service 2>/tmp/stop.err ||
+		e2e_fail "systemctl stop failed: $(cat /tmp/stop.err)"
+	[ -s /tmp/stop.err ] && e2e_fail "systemctl stop printed: $(tr '\n' ' ' </tmp/stop.err)"
 	daemon_active && e2e_fail "otattestd still active after stop"
+	systemctl -q is-active otattestd.socket && e2e_fail "otattestd.socket still active after stop"
+	# Called by a client: D-Bus activation starts it again, its socket first.
 	e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q --json status >/tmp/status.json ||
 		e2e_fail "the call that should have activated otattestd failed: $(cat /tmp/status.json)"
 	daemon_active || e2e_fail "D-Bus activation did not start otattestd.service"
+	systemctl -q is-active otattestd.socket || e2e_fail "D-Bus activation did not bring otattestd.socket back"
 	# Through the alias the activation file names (hostnamed's pattern).
 	e2e_assert_match '.*dbus-org.otattest.BootAttest1.service.*' "$(systemctl show -p Names --value otattestd.service)" \
 		"otattestd.service's names"

@@ -42,11 +42,14 @@ deps-check:
 unit: $(UNIT_TESTS)
 	@scripts/run-unit.sh $(UNIT_TESTS)
 
+# The builds inside it use every CPU (TEST_JOBS; output grouped per target),
+# whether or not make was given -j: CI calls plain `make test`.
+TEST_JOBS ?= $(shell nproc)
 test: deps-check
-	$(MAKE) all
-	$(MAKE) unit
-	$(MAKE) B=build/asan SANITIZE=1 unit
-	$(MAKE) $(TEST_SUITES)
+	$(MAKE) -j$(TEST_JOBS) --output-sync=target all
+	$(MAKE) -j$(TEST_JOBS) --output-sync=target unit
+	$(MAKE) -j$(TEST_JOBS) --output-sync=target B=build/asan SANITIZE=1 unit
+	$(MAKE) -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES)
 	@scripts/run-suites.sh $(TEST_SUITES)
 
 # The main job, step by step in scripts/demo.sh: provision a device with

@@ -164,6 +164,15 @@ if [ $list = 1 ]; then
 	exit 0
 fi
 
+# With more than one at a time, the longest start first (their timeout is
+# the measure: a clean tree has no earlier run to time), so a long scenario
+# does not start last and run alone while the other CPUs idle.
+if [ "$jobs_max" -gt 1 ] && [ ${#scenarios[@]} -gt 1 ]; then
+	mapfile -t scenarios < <(for name in "${scenarios[@]}"; do
+		(e2e_load_scenario "$name" && printf '%s %s\n' "$E2E_TIMEOUT" "$name")
+	done | sort -s -k1,1rn | cut -d' ' -f2)
+fi
+
 # --- shared preparation ------------------------------------------------------
 mkdir -p "$E2E_BUILD"
 export E2E_ROOT E2E_BUILD E2E_KERNEL_RUN

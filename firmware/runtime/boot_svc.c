@@ -54,11 +54,13 @@ static const uint8_t *booted_root(const struct ota_boot_state *bs, uint32_t stag
 
 ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *commit,
 				const struct ota_req_ratchet *ratchet,
-				const struct ota_revocation *rev, struct ota_resp_boot_svc *out)
+				const struct ota_revocation *rev, struct ota_resp_boot_svc *out,
+				bool *answered)
 {
 	struct ota_boot_svc_request q;
 	const struct ota_boot_state *bs;
 
+	*answered = true; /* until the request is left for ROM_EXT */
 	OTA_TRY(ready(&bs));
 	report(bs, out);
 	memset(&q, 0, sizeof(q));
@@ -100,6 +102,7 @@ ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *c
 	default:
 		return OTA_MBOX_UNKNOWN_COMMAND;
 	}
+	*answered = false;
 	return ask(&q);
 }
 

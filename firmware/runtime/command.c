@@ -131,6 +131,7 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 		struct ota_resp_boot_svc svc;
 	} out;
 	uint32_t len = ota_mbox_command(command)->response_max;
+	bool now = false; /* answered without a reset (a boot service with nothing to do) */
 	ota_status_t st;
 
 	if (resp_cap < len)
@@ -139,7 +140,7 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 	if (command == OTA_CMD_COMMIT || command == OTA_CMD_RATCHET || command == OTA_CMD_REVOKE)
 		st = after ? ota_rt_svc_done(command, &out.svc)
 			   : ota_rt_svc_request(command, &r->commit, &r->ratchet, &r->revocation,
-						&out.svc);
+						&out.svc, &now);
 	else if (command == OTA_CMD_ROTATE_TAGS)
 		st = after ? ota_rt_rotate_done(&out.rotate) : ota_rt_rotate_request(&out.rotate);
 	else if (command == OTA_CMD_UPDATE_RESET)
@@ -147,7 +148,7 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 			   : ota_rt_update_request(r->update.slot, &out.reset);
 	else
 		st = after ? ota_rt_warm_done(&out.reset) : ota_rt_warm_request(&out.reset);
-	if (!after && st == OTA_OK)
+	if (!after && st == OTA_OK && !now)
 		return OTA_OK;
 	respond(&out, len, resp, resp_cap, resp_len);
 	return st;

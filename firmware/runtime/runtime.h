@@ -66,13 +66,15 @@ ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out);
 
 /*
  * COMMIT, RATCHET, REVOKE (boot_svc.c): check, then leave the request for
- * ROM_EXT and ask for a warm reset (OTA_OK with no answer yet), or answer
- * at once (a refusal, or nothing to do) with *out filled. The request
- * argument of the command is the one used. _done answers after the boot.
+ * ROM_EXT and ask for a warm reset (OTA_OK, *answered false: no answer yet), or
+ * answer at once with *out filled and *answered true (a refusal, or OTA_OK when
+ * there is nothing to do). The request argument of the command is the one
+ * used. _done answers after the boot.
  */
 ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *commit,
 				const struct ota_req_ratchet *ratchet,
-				const struct ota_revocation *rev, struct ota_resp_boot_svc *out);
+				const struct ota_revocation *rev, struct ota_resp_boot_svc *out,
+				bool *answered);
 ota_status_t ota_rt_svc_done(uint32_t command, struct ota_resp_boot_svc *out);
 
 #endif /* OTATTEST_FW_RUNTIME_H */

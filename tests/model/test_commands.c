@@ -501,6 +501,44 @@ START_TEST(install_update_commit_through_the_mailbox)
 }
 END_TEST
 
+/*
+ * A COMMIT of the slot that is already primary, or a RATCHET to a floor
+ * already reached, needs no reset: the device answers at once, with the
+ * whole response and no new boot. (It used to accept it as if a reset
+ * were coming and answer with no bytes, which the driver calls malformed.)
+ */
+START_TEST(requests_already_done_are_answered_at_once)
+{
+	struct ota_req_commit commit = { 0 };
+	struct ota_req_ratchet ratchet = { .stage = OTA_STAGE_BL0 };
+	struct ota_resp_boot_svc svc;
+	struct ota_record rec;
+	uint32_t len, generation;
+
+	rig_record(&rig, &rec);
+	generation = rec.hdr.generation;
+	commit.slot = booted_stage(&rec, OTA_STAGE_BL0)->slot;
+	memset(&svc, 0xa5, sizeof(svc));
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_COMMIT, &commit, sizeof(commit), &svc, sizeof(svc), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(len, sizeof(svc));
+	ck_assert_uint_eq(svc.primary_slot, commit.slot);
+	ck_assert_uint_eq(svc.booted_slot, commit.slot);
+	ck_assert_uint_eq(svc.generation, generation);
+	ck_assert_uint_eq(svc.reserved, 0);
+
+	ratchet.floor = rec.hdr.floor_bl0;
+	memset(&svc, 0xa5, sizeof(svc));
+	ck_assert_uint_eq(rig_call(&rig, OTA_CMD_RATCHET, &ratchet, sizeof(ratchet), &svc, sizeof(svc), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(len, sizeof(svc));
+	ck_assert_uint_eq(svc.floor_bl0, rec.hdr.floor_bl0);
+	ck_assert_uint_eq(svc.generation, generation);
+	rig_record(&rig, &rec);
+	ck_assert_uint_eq(rec.hdr.generation, generation); /* no reset happened */
+}
+END_TEST
+
 START_TEST(generation_moves_on_every_change)
 {
 	struct ota_req_rotate rot = { 0 };
@@ -647,6 +685,7 @@ static Suite *commands_suite(void)
 	tcase_add_test(cmds, warm_reset_keeps_the_image);
 	tcase_add_test(cmds, update_reset_switches_slots_and_refuses_untrusted_images);
 	tcase_add_test(cmds, install_update_commit_through_the_mailbox);
+	tcase_add_test(cmds, requests_already_done_are_answered_at_once);
 	suite_add_tcase(s, cmds);
 
 	tcase_add_checked_fixture(life, setup, teardown);

@@ -72,12 +72,24 @@ async def main(argv):
         want, ready = int(args[0]), args[1]
         seen = asyncio.Queue()
 
-        def on(name):
-            return lambda *a: seen.put_nowait((name, plain(list(a))))
+        # dbus-next holds a handler to its signal's arity: one each, with
+        # the XML's argument names.
+        def record_changed(generation):
+            seen.put_nowait(("RecordChanged", {"generation": generation}))
 
-        device.on_record_changed(on("RecordChanged"))
-        device.on_rotation_finished(on("RotationFinished"))
-        device.on_rotation_progress(on("RotationProgress"))
+        def rotation_progress(done, total):
+            seen.put_nowait(("RotationProgress", {"done": done, "total": total}))
+
+        def rotation_finished(old_key_version, new_key_version, stages_retagged,
+                              error_name, error_message):
+            seen.put_nowait(("RotationFinished", {
+                "old_key_version": old_key_version, "new_key_version": new_key_version,
+                "stages_retagged": stages_retagged, "error_name": error_name,
+                "error_message": error_message}))
+
+        device.on_record_changed(record_changed)
+        device.on_rotation_finished(rotation_finished)
+        device.on_rotation_progress(rotation_progress)
         # dbus-next adds its match rule before on_* returns; a round trip
         # to the bus makes sure the bus has it.
         await bus.introspect("org.freedesktop.DBus", "/org/freedesktop/DBus")

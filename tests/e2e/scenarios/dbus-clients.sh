@@ -6,10 +6,9 @@
 # for evidence over a nonce full of zero bytes; both evidences verify on the
 # host with otattest-verify against that nonce (a client that cut the
 # nonce at its first zero byte would get evidence over another nonce, or
-# InvalidArgument for a short one). Their `watch` commands are not run here
-# yet: under this machine's load the two watchers never got subscribed
-# within the scenario's time (issue 29 note).
-E2E_DESCRIPTION="Python (dbus-next) and gdbus-codegen C clients: Describe, typed stages and history, Attest with zero bytes verified on the host"
+# InvalidArgument for a short one). Both watch the device's signals while
+# root resets the device into its other slot: RecordChanged reaches them.
+E2E_DESCRIPTION="Python (dbus-next) and gdbus-codegen C clients: Describe, typed stages and history, Attest with zero bytes verified on the host, watch"
 E2E_MODE=systemd
 E2E_TIMEOUT=600
 E2E_DEVICE=1
@@ -82,4 +81,24 @@ guest_main() {
 	cc_client attest "$nonce" "$E2E_OUT/evidence-c.cbor"
 
 	e2e_log "both evidences written"
+
+	# Watch: both subscribed, then root resets the device into slot b (the
+	# same SVN 3 image): a new record, RecordChanged. Their output goes to
+	# the host, so a watcher that never subscribes says why.
+	local w=$E2E_OUT/artifacts
+	mkdir -p "$w"
+	py watch 1 /tmp/py.ready >"$w/watch-py.txt" 2>&1 &
+	local pypid=$!
+	cc_client watch 1 /tmp/c.ready >"$w/watch-c.txt" 2>&1 &
+	local cpid=$!
+	e2e_wait_for 120 "the Python watcher subscribed" test -e /tmp/py.ready
+	e2e_wait_for 120 "the C watcher subscribed" test -e /tmp/c.ready
+	e2e_log "watchers subscribed"
+	daemon_ctl update-reset --slot b
+	wait "$pypid" || e2e_fail "Python watch: $(cat "$w/watch-py.txt")"
+	wait "$cpid" || e2e_fail "C watch: $(cat "$w/watch-c.txt")"
+	cat "$w/watch-py.txt" "$w/watch-c.txt"
+	grep -q '"signal": "RecordChanged"' "$w/watch-py.txt" ||
+		e2e_fail "Python watch: $(cat "$w/watch-py.txt")"
+	grep -q '^RecordChanged generation=[0-9]*$' "$w/watch-c.txt" || e2e_fail "C watch: $(cat "$w/watch-c.txt")"
 }

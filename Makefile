@@ -30,6 +30,12 @@ all: $(ALL_TARGETS)
 # that suites' build.mk files add after tests/build.mk are attached here,
 # once every build.mk has been read.
 fuzz fuzz-smoke: $(FUZZ_TARGETS)
+# ... and so that make test's parallel `make $(TEST_SUITES)` builds them
+# (serially, inside the suite, they took most of its time).
+tests/fuzz/smoke.sh: $(FUZZ_TARGETS) $(FUZZ_CBOR_DUMP) $(OTA_VERIFY)
+# The fuzz targets' shared objects (tests/build.mk) are kept, not removed
+# as intermediates: the next target needs them.
+.SECONDARY: $(foreach t,$(FUZZ_TARGETS:$(FUZZ_B)/%=%),$(call fuzz_objs,$t))
 
 deps:
 	scripts/deps.sh

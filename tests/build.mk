@@ -31,9 +31,28 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all $(CPPFLAGS_COMMON) $(FREESTANDING_FLAGS)
 FUZZ_LIB_SRCS := $(LIBOTA_CORE_SRCS) $(FUZZ_EXTRA_SRCS)
 
-$(FUZZ_B)/%: tests/fuzz/%.c $(FUZZ_LIB_SRCS)
+# Each source is compiled once per flavour and the objects are shared by
+# the targets (18 targets each compiling the core, and three of them the
+# whole firmware and model, took most of the fuzz smoke's time in make
+# test): "fs", the freestanding core's flags, and "hosted", for targets
+# whose FUZZ_LDLIBS_<target> undefines OTA_FREESTANDING, with the include
+# directories such targets use. A target's own flags in FUZZ_LDLIBS_<target>
+# still apply to its fuzz_*.c.
+FUZZ_HOSTED_FLAGS := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime \
+	-Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage -Itests/unit/lib
+fuzz_flavor = $(if $(filter -UOTA_FREESTANDING,$(FUZZ_LDLIBS_$1)),hosted,fs)
+fuzz_objs = $(patsubst %.c,$(FUZZ_B)/obj/$(call fuzz_flavor,$1)/%.o,$(FUZZ_LIB_SRCS) $(FUZZ_SRCS_$1))
+$(FUZZ_B)/obj/fs/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_SRCS_$*) $(FUZZ_LDLIBS_$*)
+	$(CLANG) $(FUZZ_CFLAGS) -MMD -MP -c -o $@ $<
+$(FUZZ_B)/obj/hosted/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_HOSTED_FLAGS) -MMD -MP -c -o $@ $<
+
+.SECONDEXPANSION:
+$(FUZZ_B)/%: tests/fuzz/%.c $$(call fuzz_objs,$$*)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(call fuzz_objs,$*) $(FUZZ_LDLIBS_$*)
 
 # Per-target extra sources (FUZZ_SRCS_<target>) and libraries
 # (FUZZ_LDLIBS_<target>) for targets that need host code beyond the core;

@@ -44,8 +44,9 @@ Environment:
   E2E_KERNEL     as --kernel
   E2E_DEBUG_TIMEOUT_SCALE
                  on the debug kernel every scenario's E2E_TIMEOUT, and
-                 the guest's own waits (e2e_wait_for, a listener's -t:
-                 E2E_WAIT_SCALE in the guest), are multiplied by this
+                 the waits of the guest and the host hook (e2e_wait_for,
+                 a listener's -t, e2e_wait_guest: E2E_WAIT_SCALE), are
+                 multiplied by this
                  (default 3: KASAN and lockdep under TCG)
   E2E_TIMEOUT_SCALE
                  multiply every scenario's E2E_TIMEOUT by this (default 1;
@@ -193,6 +194,15 @@ e2e_tree_path() {
 # prepare NAME: in the parent, one scenario at a time (so two makes never
 # race): check requirements, build its targets, pack its initramfs. Writes
 # the verdict file itself when the scenario cannot run.
+# wait_scale: what the waits of the guest and of the host hook are
+# multiplied by, as QEMU's limit is: E2E_TIMEOUT_SCALE, and on the debug
+# kernel E2E_DEBUG_TIMEOUT_SCALE too.
+wait_scale() {
+	local ws=${E2E_TIMEOUT_SCALE:-1}
+	[ "$E2E_KERNEL" = debug ] && ws=$((ws * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
+	echo "$ws"
+}
+
 prepare() (
 	local name=$1 dir=$E2E_BUILD/$1 g hits targets=() t root
 	rm -rf "$dir"
@@ -260,9 +270,7 @@ prepare() (
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
 		# The guest's own waits (e2e_wait_for, a listener's -t) grow as
 		# the QEMU limit does: on the debug kernel by E2E_DEBUG_TIMEOUT_SCALE.
-		local ws=${E2E_TIMEOUT_SCALE:-1}
-		[ "$E2E_KERNEL" = debug ] && ws=$((ws * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
-		printf 'E2E_WAIT_SCALE=%s\n' "$ws"
+		printf 'E2E_WAIT_SCALE=%s\n' "$(wait_scale)"
 		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
@@ -319,6 +327,8 @@ run_one() { # runs as a background job: already its own process
 	# make everything slower; the limit grows, what is checked does not.
 	[ "$E2E_KERNEL" = debug ] && E2E_TIMEOUT=$((E2E_TIMEOUT * ${E2E_DEBUG_TIMEOUT_SCALE:-3}))
 	E2E_TIMEOUT=$((E2E_TIMEOUT * ${E2E_TIMEOUT_SCALE:-1}))
+	E2E_WAIT_SCALE=$(wait_scale) # the host hook's waits (e2e_wait_guest)
+	export E2E_WAIT_SCALE
 	export E2E_KERNEL E2E_KVER
 	t0=${EPOCHREALTIME/./}
 

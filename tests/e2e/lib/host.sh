@@ -90,9 +90,10 @@ e2e_device_plug() {
 	e2e_qmp device_add "$(jq -nc --arg c "$new" '{driver: "ivshmem-doorbell", id: "otattest0", chardev: $c, vectors: 2}')" >/dev/null
 }
 
-# e2e_wait_guest NAME [SECONDS]: wait until the guest ran e2e_signal NAME.
+# e2e_wait_guest NAME [SECONDS]: wait until the guest ran e2e_signal NAME
+# (SECONDS times E2E_WAIT_SCALE: longer on the debug kernel).
 e2e_wait_guest() {
-	local name=$1 n=$((${2:-30} * 20)) i
+	local name=$1 n=$((${2:-30} * 20 * ${E2E_WAIT_SCALE:-1})) i
 	for ((i = 0; i < n; i++)); do
 		[ -e "$E2E_OUT/signals/$name" ] && return 0
 		sleep 0.05

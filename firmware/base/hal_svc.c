@@ -182,13 +182,3 @@ uint32_t hal_host_publish_record(struct ota_record_header *record, uint32_t len)
 {
 	return svc(HAL_SVC_HOST_PUBLISH_RECORD, P(record), len, 0);
 }
-
-void hal_host_set_state(uint32_t state, uint32_t detail)
-{
-	(void)svc(HAL_SVC_HOST_SET_STATE, state, detail, 0);
-}
-
-void hal_host_progress(uint32_t done, uint32_t total)
-{
-	(void)svc(HAL_SVC_HOST_PROGRESS, done, total, 0);
-}

@@ -43,6 +43,7 @@ void swhal_reset_engines(void)
 	swhal_dev.kmac_active = false;
 	/* Every block's registers to their reset values (bus.h). */
 	chip_bus_reset();
+	chip_mbox_reset();
 }
 
 static int load_flash(uint32_t want_size)

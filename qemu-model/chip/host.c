@@ -12,6 +12,8 @@
  */
 #include <string.h>
 
+#include "bus.h"
+#include "mbox_regs.h"
 #include "swhal_priv.h"
 
 #define GENERATION_BLOCK 1024u
@@ -44,24 +46,64 @@ uint32_t hal_host_publish_record(struct ota_record_header *record, uint32_t len)
 	return gen;
 }
 
-void hal_host_set_state(uint32_t state, uint32_t detail)
+/*
+ * State and progress as mbox registers (qemu-model/regs/mbox.yaml): the
+ * firmware writes STATE and STATE_DETAIL, or PROGRESS_DONE and
+ * PROGRESS_TOTAL, then rings DOORBELL.EVENT; the ring publishes what was
+ * written since the last one (each write marks its pair, whatever the
+ * value), as hal_host_set_state and hal_host_progress did. Nothing is
+ * published while power is lost; a reset forgets unrung writes.
+ */
+static bool state_written, progress_written;
+
+static void publish_events(void)
 {
-	if (!swhal_powered())
+	if (!swhal_powered()) {
+		state_written = progress_written = false;
 		return;
-	swhal_dev.state = state;
-	swhal_dev.state_detail = detail;
-	if (swhal_dev.ops.state)
-		swhal_dev.ops.state(swhal_dev.ops_ctx, state, detail);
+	}
+	if (state_written) {
+		swhal_dev.state = chip_reg_get(TOP_BLOCK_MBOX, MBOX_STATE_REG_OFFSET);
+		swhal_dev.state_detail = chip_reg_get(TOP_BLOCK_MBOX, MBOX_STATE_DETAIL_REG_OFFSET);
+		if (swhal_dev.ops.state)
+			swhal_dev.ops.state(swhal_dev.ops_ctx, swhal_dev.state, swhal_dev.state_detail);
+	}
+	if (progress_written) {
+		swhal_dev.progress_done = chip_reg_get(TOP_BLOCK_MBOX, MBOX_PROGRESS_DONE_REG_OFFSET);
+		swhal_dev.progress_total = chip_reg_get(TOP_BLOCK_MBOX, MBOX_PROGRESS_TOTAL_REG_OFFSET);
+		if (swhal_dev.ops.progress)
+			swhal_dev.ops.progress(swhal_dev.ops_ctx, swhal_dev.progress_done,
+					       swhal_dev.progress_total);
+	}
+	state_written = progress_written = false;
 }
 
-void hal_host_progress(uint32_t done, uint32_t total)
+static ota_status_t mbox_write(uint32_t reg, uint32_t value)
 {
-	if (!swhal_powered())
-		return;
-	swhal_dev.progress_done = done;
-	swhal_dev.progress_total = total;
-	if (swhal_dev.ops.progress)
-		swhal_dev.ops.progress(swhal_dev.ops_ctx, done, total);
+	switch (reg) {
+	case MBOX_STATE_REG_OFFSET:
+	case MBOX_STATE_DETAIL_REG_OFFSET:
+		state_written = true;
+		break;
+	case MBOX_PROGRESS_DONE_REG_OFFSET:
+	case MBOX_PROGRESS_TOTAL_REG_OFFSET:
+		progress_written = true;
+		break;
+	case MBOX_DOORBELL_REG_OFFSET:
+		if (value & MBOX_DOORBELL_EVENT_MASK)
+			publish_events();
+		break;
+	default:
+		break;
+	}
+	return OTA_OK;
+}
+
+const struct chip_block_ops chip_mbox_ops = { .write = mbox_write };
+
+void chip_mbox_reset(void)
+{
+	state_written = progress_written = false;
 }
 
 uint32_t swhal_last_record(void *buf, uint32_t cap)

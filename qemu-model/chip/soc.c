@@ -16,4 +16,5 @@ void chip_soc_wire(void)
 	chip_bus_set_ops(TOP_BLOCK_ROM_CTRL, &chip_rom_ctrl_ops);
 	chip_bus_set_ops(TOP_BLOCK_SRAM_CTRL_RET, &chip_sram_ctrl_ret_ops);
 	chip_bus_set_ops(TOP_BLOCK_OTP_CTRL, &chip_otp_ctrl_ops);
+	chip_bus_set_ops(TOP_BLOCK_MBOX, &chip_mbox_ops);
 }

@@ -156,6 +156,9 @@ extern const struct chip_block_ops chip_rom_ctrl_ops;
 extern const struct chip_block_ops chip_sram_ctrl_ret_ops;
 extern const struct chip_block_ops chip_otp_ctrl_ops;
 bool chip_lock_set(unsigned block, uint32_t reg_offset);
+/* host.c: mbox's STATE/PROGRESS registers and DOORBELL.EVENT (publication to the host). */
+extern const struct chip_block_ops chip_mbox_ops;
+void chip_mbox_reset(void);
 
 /* device.c */
 void swhal_reset_engines(void);

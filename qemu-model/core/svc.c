@@ -288,12 +288,6 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 			r = hal_host_publish_record((struct ota_record_header *)p, a[1]);
 		outputs = 1;
 		break;
-	case HAL_SVC_HOST_SET_STATE:
-		hal_host_set_state(a[0], a[1]);
-		break;
-	case HAL_SVC_HOST_PROGRESS:
-		hal_host_progress(a[0], a[1]);
-		break;
 	default:
 		*bad = 0;
 		return false;

@@ -10,9 +10,11 @@
 
 #include "bus.h"
 #include <otattest/otp.h>
+#include <otattest/shm.h>
 
 #include "hal.h"
 #include "entropy_src_regs.h"
+#include "mbox_regs.h"
 #include "otp_ctrl_regs.h"
 #include "sram_ctrl_ret_regs.h"
 #include "rom_ctrl_regs.h"
@@ -221,6 +223,59 @@ START_TEST(otp_counters_lock_is_the_register)
 }
 END_TEST
 
+#define MBOX(reg) (TOP_MBOX_BASE_ADDR + MBOX_##reg##_REG_OFFSET)
+
+/*
+ * State and progress are mbox registers published by DOORBELL.EVENT: the
+ * driver's calls reach the host as before; registers written but not rung
+ * publish nothing; a ring publishes only the pairs written since the last
+ * one; nothing without power, and a reset forgets what was not rung.
+ */
+START_TEST(state_and_progress_are_mbox_registers)
+{
+	uint32_t s, d;
+
+	hal_host_set_state(OTA_DEV_ROTATING, OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_eq(s, OTA_DEV_ROTATING);
+	ck_assert_uint_eq(d, OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(MBOX(STATE)), OTA_DEV_ROTATING);
+	hal_host_progress(2, 5);
+	swhal_last_progress(&s, &d);
+	ck_assert_uint_eq(s, 2);
+	ck_assert_uint_eq(d, 5);
+
+	/* Written, not rung: the host still sees the last publication. */
+	ck_assert_uint_eq(chip_bus_write32(MBOX(STATE), OTA_DEV_FAILED), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(MBOX(STATE_DETAIL), OTA_HAL_BAD_ARGUMENT), OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_eq(s, OTA_DEV_ROTATING);
+	/* The ring publishes the state; progress was not written since, so it stays. */
+	ck_assert_uint_eq(chip_bus_write32(MBOX(PROGRESS_DONE), 9), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(MBOX(DOORBELL), MBOX_DOORBELL_RESPONSE_MASK), OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_eq(s, OTA_DEV_ROTATING); /* RESPONSE is not EVENT */
+	ck_assert_uint_eq(chip_bus_write32(MBOX(DOORBELL), MBOX_DOORBELL_EVENT_MASK), OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_eq(s, OTA_DEV_FAILED);
+	ck_assert_uint_eq(d, OTA_HAL_BAD_ARGUMENT);
+	swhal_last_progress(&s, &d);
+	ck_assert_uint_eq(s, 9);
+	ck_assert_uint_eq(d, 5);
+
+	/* A reset forgets unrung writes; power lost publishes nothing. */
+	ck_assert_uint_eq(chip_bus_write32(MBOX(STATE), OTA_DEV_BOOTING), OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(chip_bus_write32(MBOX(DOORBELL), MBOX_DOORBELL_EVENT_MASK), OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_eq(s, OTA_DEV_FAILED);
+	swhal_power_off();
+	hal_host_set_state(OTA_DEV_READY, OTA_OK);
+	swhal_last_state(&s, &d);
+	ck_assert_uint_ne(s, OTA_DEV_READY);
+}
+END_TEST
+
 static Suite *drivers_suite(void)
 {
 	Suite *s = suite_create("drivers");
@@ -241,6 +296,7 @@ static Suite *drivers_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, vault_lock_is_the_register);
 	tcase_add_test(tc, otp_counters_lock_is_the_register);
+	tcase_add_test(tc, state_and_progress_are_mbox_registers);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -57,10 +57,8 @@ enum hal_svc {
 	/* sram_ctrl_ret (the RAM; the vault lock is a register) */
 	HAL_SVC_RETENTION_READ,
 	HAL_SVC_RETENTION_WRITE,
-	/* mbox (publication to the host) */
+	/* mbox (the record's publication; state and progress are registers) */
 	HAL_SVC_HOST_PUBLISH_RECORD,
-	HAL_SVC_HOST_SET_STATE,
-	HAL_SVC_HOST_PROGRESS,
 	HAL_SVC_COUNT
 };
 

@@ -58,10 +58,11 @@ netlink-gen-check:
 TEST_SUITES += kernel/netlink/check-gen.sh
 TEST_SUITES += kernel/check-suite.sh
 # The kernel scenarios in make test (docs/kernel-abi.md, "Under the kernel's
-# checkers"): every kernel-* scenario on the debug kernel (KASAN, lockdep,
-# kmemleak, KFENCE, UBSAN; built when not cached) with a 20 s
-# kernel-fuzz-live; the subset that exercises the kernel-API surface also
-# on Debian 12's 6.1 (tests/e2e/make-test.sh) and 6.12 (kernel-series.sh).
+# checkers"): every kernel-* scenario with a fast guest on the debug kernel
+# (KASAN, lockdep, kmemleak, KFENCE, UBSAN; built when not cached) with a
+# 20 s kernel-fuzz-live; the two systemd ones and the subset that exercises
+# the kernel-API surface on Debian 12's 6.1 (tests/e2e/make-test.sh), that
+# subset also on 6.12 (kernel-series.sh).
 TEST_SUITES += tests/e2e/kernel-series.sh
 TEST_SUITES += tests/e2e/kernel-debug.sh
 include tests/e2e/kernel/build.mk

@@ -10,10 +10,13 @@
 # debugobjects or kmemleak report, naming the checker.
 #
 #   tests/e2e/kernel-debug.sh          the make test set: every kernel-*
-#                                      scenario but the systemd guest
-#                                      kernel-device-restart-systemd (which
-#                                      runs on 6.1 there), kernel-fuzz-live
-#                                      for E2E_FUZZ_SECONDS (default 20)
+#                                      scenario with a fast (initramfs)
+#                                      guest, kernel-fuzz-live for
+#                                      E2E_FUZZ_SECONDS (default 20); the
+#                                      systemd ones (kernel-flood,
+#                                      kernel-device-restart-systemd) take
+#                                      minutes to boot under KASAN and run
+#                                      on 6.1 in make test
 #   tests/e2e/kernel-debug.sh --full   make test-kernel-debug: also the
 #                                      daemon scenarios that drive the driver,
 #                                      kernel-fuzz-live for 120 s by default
@@ -56,10 +59,9 @@ fi
 # The daemon scenarios that drive the driver: the daemon's netlink client
 # against the module (requests, events, hotplug, restarts, flooding).
 scenarios=()
-for f in tests/e2e/scenarios/kernel-*.sh; do
-	f=${f##*/}
-	[ $full = 1 ] || [ "$f" != kernel-device-restart-systemd.sh ] && scenarios+=("${f%.sh}")
-done
+while read -r name mode _; do
+	[ $full = 1 ] || [ "$mode" = fast ] && scenarios+=("$name")
+done < <(tests/e2e/run.sh --list 'kernel-*')
 if [ $full = 1 ]; then
 	scenarios+=(daemon-api daemon-activation daemon-hotplug daemon-flood daemon-restart
 		daemon-tag-mismatch daemon-admin update-netlink-install update-netlink-refusals)

@@ -36,6 +36,13 @@ e2e:
 # instead, the 6.12 subset kept (tests/e2e/make-test.sh says which and why).
 TEST_SUITES += tests/e2e/make-test.sh
 
+# The Debian packages installed, upgraded and purged in the guests, on 6.1
+# and on 6.12 (tests/e2e/packages/; not in make test: DKMS's module build
+# under TCG takes many minutes; docs/packaging.md).
+.PHONY: test-packages
+test-packages: deps-check
+	tests/e2e/run.sh -j1 --scenarios tests/e2e/packages
+
 # The C client of the dbus-clients scenario: gdbus-codegen's proxies, made
 # from the shipped introspection XML at build time, and a small main.
 GDBUS_CLIENT_DIR := $(B)/tests/e2e/clients

@@ -267,11 +267,12 @@ prepare() (
 	cp "$E2E_SCENARIO_DIR/${name%@*}.sh" "$root/e2e/scenario.sh"
 	{
 		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\nE2E_KERNEL=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS" "$E2E_KERNEL"
+		printf 'E2E_ROOT_WRITABLE=%q\n' "$E2E_ROOT_WRITABLE"
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
 		# The guest's own waits (e2e_wait_for, a listener's -t) grow as
 		# the QEMU limit does: on the debug kernel by E2E_DEBUG_TIMEOUT_SCALE.
 		printf 'E2E_WAIT_SCALE=%s\n' "$(wait_scale)"
-		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_ROOT_WRITABLE E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
 		cp "$(e2e_tree_path "$(e2e_kernel_module_target "$t")")" "$root/e2e/modules/"

@@ -17,7 +17,7 @@
 #                                        trust-anchor CoRIM and the CRL
 #                                        provisioned, the policy through
 #                                        Veraison's policy management
-#                                        (fleet-policy.rego, OPA); every device
+#                                        (generated Rego, OPA); every device
 #                                        once per run
 #
 # evidences per second for each, and for Veraison each appraisal's latency
@@ -70,16 +70,12 @@ bench() { # clients: the line otattest-veraison bench prints
 declare -A one many
 for c in "${configs[@]}"; do
 	read -r st verifiers <<<"$c"
-	VERAISON_STORE=$st VERAISON_VERIFIERS=$verifiers "$deploy" start "$work/veraison-${c/ /-}" >/dev/null
+	# The policy file through Veraison's policy management (generated Rego).
+	VERAISON_POLICY=$work/policy VERAISON_STORE=$st VERAISON_VERIFIERS=$verifiers "$deploy" start "$work/veraison-${c/ /-}" >/dev/null
 	. "$work/veraison-${c/ /-}/env"
 	"$vx" ta-corim --ca "$work/ca.pem" --out "$work/ca.corim"
 	"$vx" provision --url "$PROVISIONING_URL" "$work/ca.corim" >/dev/null
 	"$vx" provision --url "$PROVISIONING_URL" --media-type application/pkix-crl "$work/fleet.crl.der" >/dev/null
-	# The policy through Veraison's policy management: create, then activate.
-	uuid=$(curl -sf -X POST -H "Content-Type: application/vnd.veraison.policy.opa" \
-		-H "Accept: application/vnd.veraison.policy+json" --data-binary @tests/bench/fleet-policy.rego \
-		"$MANAGEMENT_URL/management/v1/policy/OTATTEST?name=fleet" | jq -r .uuid)
-	curl -sf -o /dev/null -X POST "$MANAGEMENT_URL/management/v1/policy/OTATTEST/$uuid/activate"
 	# A first pass warms the plugin's processes and the stores.
 	"$vx" bench --url "$VERIFICATION_URL" --nonce "$nonce" --n 5 --clients 1 "$work/dev-0000.cose" >/dev/null
 	one[$c]=$(bench 1)

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """fleet_agree.py revoke OUTDIR MODULUS REMAINDER
    fleet_agree.py compare OUTDIR VERIFY.jsonl SCHEME.jsonl MODULUS REMAINDER
+   fleet_agree.py same SCHEME.jsonl REGO.jsonl
 
 The fleet of evidence_tool --fleet (fleet.tsv: file, identity serial,
 lifecycle), judged by otattest-verify --batch --json and by the otattest
@@ -17,6 +18,13 @@ a revoked device VERIFY_IDENTITY_REVOKED, a dev one
 VERIFY_LIFECYCLE_NOT_ALLOWED, the rest pass. Prints a line per device
 that does not agree and "N passed, N failed" (one check per device, and
 one that every device was judged by both).
+
+same: two runs of otattest-veraison appraise (the scheme under the policy
+file, and the scheme under the default policy with the policy's Rego
+applied by Veraison's policy agent) gave every device the same
+submodules: status, trust vector and failures (status, stage, detail; in
+any order, the Rego's failures come after the scheme's). Prints one line
+per device that differs and "N passed, N failed" (one check per device).
 """
 import datetime
 import json
@@ -110,12 +118,39 @@ def compare(outdir, vpath, spath, modulus, remainder):
     return 1 if failed else 0
 
 
+def canonical(record):
+    subs = {}
+    for name, sub in record["submods"].items():
+        failures = sorted(json.dumps(f, sort_keys=True) for f in (sub.get("failures") or []))
+        subs[name] = (sub["ear.status"], sorted(sub["ear.trustworthiness-vector"].items()), failures)
+    return subs
+
+
+def same(apath, bpath):
+    a, b = by_file(apath), by_file(bpath)
+    passed = failed = 0
+    for name in sorted(set(a) | set(b)):
+        if name in a and name in b and canonical(a[name]) == canonical(b[name]):
+            passed += 1
+        else:
+            failed += 1
+            print(f"not ok - {name}: {canonical(a[name]) if name in a else 'missing'} "
+                  f"!= {canonical(b[name]) if name in b else 'missing'}")
+    if not a:
+        failed += 1
+        print("not ok - no device judged")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def main(argv):
     if len(argv) == 5 and argv[1] == "revoke":
         revoke(argv[2], int(argv[3]), int(argv[4]))
         return 0
     if len(argv) == 7 and argv[1] == "compare":
         return compare(argv[2], argv[3], argv[4], int(argv[5]), int(argv[6]))
+    if len(argv) == 4 and argv[1] == "same":
+        return same(argv[2], argv[3])
     print(__doc__, file=sys.stderr)
     return 2
 

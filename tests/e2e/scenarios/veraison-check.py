@@ -17,6 +17,7 @@ ok - " lines and "N passed, N failed"; exits 1 on a failure.
 import base64
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -88,8 +89,13 @@ def reasons(claims):
     for n, s in claims["submods"].items():
         pc = s.get("ear.veraison.policy-claims") or {}
         fails = sorted((f.get("status"), f.get("stage")) for f in (pc.get("failures") or []))
-        out[n] = {"status": s.get("ear.status"), "failures": fails,
-                  "policy-id": s.get("ear.appraisal-policy-id")}
+        # Under a policy from Veraison's policy management (deployment B),
+        # Veraison names the policy instance it applied: the scheme's id
+        # and the policy's uuid; otattest-verify has one policy, its file.
+        pid = s.get("ear.appraisal-policy-id")
+        if pid and re.fullmatch(r"policy:OTATTEST/[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", pid):
+            pid = "policy:OTATTEST"
+        out[n] = {"status": s.get("ear.status"), "failures": fails, "policy-id": pid}
     return out
 
 

@@ -15,7 +15,11 @@
 # VERIFICATION_URL, MANAGEMENT_URL.
 #
 # VERAISON_POLICY=FILE: otattest-verify's policy file for the otattest
-# scheme (its plugin reads OTATTEST_POLICY from the vts's environment).
+# scheme, through Veraison's policy management: `otattest-veraison
+# policy-rego FILE` turns it into Rego, which start creates and activates
+# for scheme OTATTEST with the management API once the services answer.
+# VERAISON_POLICY_VIA=env instead hands the file to the plugin in
+# OTATTEST_POLICY (the vts's environment), the developer fallback.
 #
 # VERAISON_STORE=postgres: the three stores (trust anchors, endorsements,
 # policies) as tables of a PostgreSQL database (Veraison's pgx driver)
@@ -163,16 +167,17 @@ start() {
 	MANAGEMENT_URL=$scheme://127.0.0.1:$mgmt
 	ENV
 	if [ "$tls" = true ]; then echo "TLS_CA=$dir/certs/rootCA.crt" >>"$dir/env"; fi
-	local s
+	local s policy_env=
+	[ "${VERAISON_POLICY_VIA:-management}" = env ] && policy_env=${VERAISON_POLICY:-}
 	for s in "${services[@]}"; do
 		# Each in its own session so stop can end it and its plugins.
-		(cd "$dir" && OTATTEST_POLICY=${VERAISON_POLICY:-} exec setsid "$VERAISON_BUILD/bin/$s" \
+		(cd "$dir" && OTATTEST_POLICY=$policy_env exec setsid "$VERAISON_BUILD/bin/$s" \
 			--config "$dir/config.yaml" >"$dir/logs/$s.log" 2>&1) &
 		echo $! >"$dir/$s.pid"
 		[ "$s" = vts-service ] && wait_port "$dir" "$s" "$vts"
 	done
 	if [ -n "${verif2:-}" ]; then
-		(cd "$dir" && OTATTEST_POLICY=${VERAISON_POLICY:-} exec setsid \
+		(cd "$dir" && OTATTEST_POLICY=$policy_env exec setsid \
 			"$VERAISON_BUILD/bin/verification-service" --config "$dir/config-2.yaml" \
 			>"$dir/logs/verification-service-2.log" 2>&1) &
 		echo $! >"$dir/verification-service-2.pid"
@@ -186,7 +191,26 @@ start() {
 		wait_port "$dir" verification-service-2 "$verif2"
 		wait_port "$dir" haproxy "$lb"
 	fi
+	if [ -n "${VERAISON_POLICY:-}" ] && [ -z "$policy_env" ]; then
+		set_policy "$dir" "$scheme://127.0.0.1:$mgmt" "$VERAISON_POLICY"
+	fi
 	cat "$dir/env"
+}
+
+# set_policy DIR MANAGEMENT_URL FILE: the policy file as Rego, created and
+# activated for the otattest scheme through Veraison's management API.
+set_policy() {
+	local dir=$1 url=$2 file=$3 uuid
+	local curl=(curl -sf)
+	[ -f "$dir/certs/rootCA.crt" ] && curl+=(--cacert "$dir/certs/rootCA.crt")
+	"$VERAISON_BUILD/bin/otattest-veraison" policy-rego "$file" >"$dir/policy.rego" ||
+		die "$file: not a policy otattest-veraison policy-rego takes"
+	uuid=$("${curl[@]}" -X POST -H "Content-Type: application/vnd.veraison.policy.opa" \
+		-H "Accept: application/vnd.veraison.policy+json" --data-binary @"$dir/policy.rego" \
+		"$url/management/v1/policy/OTATTEST?name=otattest" | jq -r .uuid) ||
+		die "the management service refused the policy (see $dir/logs/management-service.log)"
+	"${curl[@]}" -o /dev/null -X POST "$url/management/v1/policy/OTATTEST/$uuid/activate" ||
+		die "the management service did not activate policy $uuid"
 }
 
 # pg_start DIR: a PostgreSQL cluster for this deployment, its database

@@ -217,8 +217,10 @@ func crlOf(attributes []byte) (*x509.RevocationList, error) {
 
 // ---- evidence ----------------------------------------------------------
 
-// PolicyEnv names the otattest-verify policy file the scheme applies
-// (docs/veraison.md): Veraison v0.0.2501 gives a scheme no configuration
+// PolicyEnv names the otattest-verify policy file the scheme applies: the
+// developer fallback (docs/veraison.md); a fleet gives the same file to
+// Veraison's policy management as Rego (otattest-veraison policy-rego).
+// Veraison v0.0.2501 gives a scheme no configuration
 // of its own, and the plugin inherits the environment of the vts that
 // starts it. Unset: the default policy. A policy that does not parse, or
 // names CRLs, fails every appraisal (Veraison answers with an error and

@@ -322,7 +322,9 @@ func (s *Summary) Result(build, developer string) *ear.AttestationResult {
 			failures = append(failures, map[string]any{"status": f.Status, "stage": StageName(f.Stage),
 				"detail": f.Detail})
 		}
-		claims := map[string]any{"device-id": s.DeviceID, "failures": failures}
+		// "submodule" tells a Veraison policy which submodule it is
+		// evaluating (Veraison's policy input does not; PolicyRego).
+		claims := map[string]any{"device-id": s.DeviceID, "failures": failures, "submodule": name}
 		r.Submods[name] = &ear.Appraisal{Status: &status, TrustVector: &tv, AppraisalPolicyID: &policy,
 			AppraisalExtensions: ear.AppraisalExtensions{VeraisonPolicyClaims: &claims}}
 	}

@@ -7,6 +7,7 @@ package main
 // the agreement test against otattest-verify and for the benchmark.
 
 import (
+	"context"
 	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +17,9 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/veraison/ear"
+	"github.com/veraison/services/policy"
 
 	"otattest.org/veraison/scheme"
 )
@@ -31,6 +35,35 @@ type appraisalJSON struct {
 	Failures    []scheme.Failure `json:"failures"`
 }
 
+// regoAppraisal is a submodule of the EAR after Veraison's policy agent,
+// in appraise's output form.
+func regoAppraisal(a *ear.Appraisal) appraisalJSON {
+	out := appraisalJSON{Status: a.Status.String(), TrustVector: map[string]int{}}
+	for k, v := range a.TrustVector.AsMap() {
+		if v != 0 {
+			out.TrustVector[k] = int(v)
+		}
+	}
+	if a.VeraisonPolicyClaims == nil {
+		return out
+	}
+	list, _ := (*a.VeraisonPolicyClaims)["failures"].([]any)
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		status, _ := m["status"].(string)
+		name, _ := m["stage"].(string)
+		detail, _ := m["detail"].(string)
+		stage := uint32(scheme.NoStage)
+		for st := uint32(scheme.StageROMExt); st <= scheme.StageBL0; st++ {
+			if scheme.StageName(st) == name {
+				stage = st
+			}
+		}
+		out.Failures = append(out.Failures, scheme.Failure{Status: status, Stage: uint32(stage), Detail: detail})
+	}
+	return out
+}
+
 func cmdAppraise(args []string) error {
 	fs := flag.NewFlagSet("appraise", flag.ContinueOnError)
 	var cas, corims, crlFiles multi
@@ -39,12 +72,14 @@ func cmdAppraise(args []string) error {
 	fs.Var(&corims, "corim", "reference values (a CoRIM signed by --corim-key); repeatable")
 	corimKey := fs.String("corim-key", "", "the release key (PEM) every --corim is signed with")
 	policyFile := fs.String("policy", "", "otattest-verify's policy file (no crl lines)")
+	regoFile := fs.String("rego", "", "a Veraison policy (Rego) applied by Veraison's policy agent instead of --policy")
 	nonceHex := fs.String("nonce", "", "the nonce the evidence must carry")
 	noNonce := fs.Bool("no-nonce", false, "no freshness check")
 	repeat := fs.Int("repeat", 1, "appraise each evidence this many times (benchmark)")
 	if err := fs.Parse(args); err != nil || len(cas) == 0 || fs.NArg() == 0 ||
-		(*nonceHex == "") == !*noNonce || *repeat < 1 || (len(corims) > 0) != (*corimKey != "") {
-		return usageError("appraise --ca FILE... [--crl FILE]... [--corim FILE... --corim-key PUB] [--policy FILE] (--nonce HEX | --no-nonce) EVIDENCE...")
+		(*nonceHex == "") == !*noNonce || *repeat < 1 || (len(corims) > 0) != (*corimKey != "") ||
+		(*policyFile != "" && *regoFile != "") {
+		return usageError("appraise --ca FILE... [--crl FILE]... [--corim FILE... --corim-key PUB] [--policy FILE | --rego FILE] (--nonce HEX | --no-nonce) EVIDENCE...")
 	}
 	var nonce []byte
 	if !*noNonce {
@@ -112,6 +147,18 @@ func cmdAppraise(args []string) error {
 			return fmt.Errorf("%s: %w", *policyFile, err)
 		}
 	}
+	var rules string
+	var agent policy.IAgent
+	if *regoFile != "" {
+		b, err := os.ReadFile(*regoFile)
+		if err != nil {
+			return err
+		}
+		rules = string(b)
+		if agent, err = scheme.RegoAgent(); err != nil {
+			return err
+		}
+	}
 	trust := scheme.NewTrust(certs)
 	enc := json.NewEncoder(os.Stdout)
 	start, count := time.Now(), 0
@@ -122,15 +169,32 @@ func cmdAppraise(args []string) error {
 			return err
 		}
 		var sum *scheme.Summary
+		var viaRego *ear.AttestationResult
 		for i := 0; i < *repeat; i++ {
 			sum = scheme.Verify(ev, trust, nonce).Summarize()
 			sum.CheckRevocation(crls, time.Now())
 			sum.CheckPolicy(refs, pol)
+			if agent != nil {
+				viaRego = sum.Result("", "")
+				if err := scheme.ApplyRego(context.Background(), agent, rules, sum, viaRego); err != nil {
+					return fmt.Errorf("%s: %w", f, err)
+				}
+			}
 			count++
 		}
 		out := map[string]any{"file": f}
 		subs := map[string]appraisalJSON{}
+		if viaRego != nil {
+			for name, a := range viaRego.Submods {
+				sub := regoAppraisal(a)
+				subs[name] = sub
+				failed = failed || sub.Status != "affirming"
+			}
+		}
 		for name, a := range sum.Appraise() {
+			if viaRego != nil {
+				break
+			}
 			tv := map[string]int{}
 			for k, v := range a.TrustVector.AsMap() {
 				if v != 0 {

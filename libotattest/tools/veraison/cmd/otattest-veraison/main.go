@@ -31,6 +31,7 @@ var commands = []command{
 		"throughput of a running Veraison: sessions and appraisals of one evidence", cmdBench},
 	{"appraise", "--ca FILE... [--corim FILE... --corim-key PUB] (--nonce HEX | --no-nonce) EVIDENCE...",
 		"appraise evidence with the scheme in-process; one JSON line each", cmdAppraise},
+	{"policy-rego", "POLICY-FILE", "otattest-verify's policy file as a Veraison policy (Rego), on stdout", cmdPolicyRego},
 }
 
 func usage() {

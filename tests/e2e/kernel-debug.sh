@@ -9,14 +9,15 @@
 # fails the scenario on any KASAN, KFENCE, UBSAN, lockdep, atomic-sleep,
 # debugobjects or kmemleak report, naming the checker.
 #
-#   tests/e2e/kernel-debug.sh          the make test set: every kernel-*
-#                                      scenario with a fast (initramfs)
-#                                      guest, kernel-fuzz-live for
-#                                      E2E_FUZZ_SECONDS (default 20); the
-#                                      systemd ones (kernel-flood,
-#                                      kernel-device-restart-systemd) take
-#                                      minutes to boot under KASAN and run
-#                                      on 6.1 in make test
+#   tests/e2e/kernel-debug.sh          the make test set: the scenarios in
+#                                      tests/e2e/kernel/debug-make-test.list
+#                                      (kernel-netlink, -sysfs, -hotplug and
+#                                      kernel-fuzz-live for E2E_FUZZ_SECONDS,
+#                                      default 20): each debug guest costs
+#                                      minutes under TCG, so make test takes
+#                                      the ones that reach every netlink
+#                                      command, the sysfs files, unbind and
+#                                      rebind, and hostile requests
 #   tests/e2e/kernel-debug.sh --full   make test-kernel-debug: also the
 #                                      daemon scenarios that drive the driver,
 #                                      kernel-fuzz-live for 120 s by default
@@ -59,9 +60,11 @@ fi
 # The daemon scenarios that drive the driver: the daemon's netlink client
 # against the module (requests, events, hotplug, restarts, flooding).
 scenarios=()
-while read -r name mode _; do
-	[ $full = 1 ] || [ "$mode" = fast ] && scenarios+=("$name")
-done < <(tests/e2e/run.sh --list 'kernel-*')
+if [ $full = 1 ]; then
+	while read -r name _; do scenarios+=("$name"); done < <(tests/e2e/run.sh --list 'kernel-*')
+else
+	mapfile -t scenarios < <(grep -v '^#' tests/e2e/kernel/debug-make-test.list)
+fi
 if [ $full = 1 ]; then
 	scenarios+=(daemon-api daemon-activation daemon-hotplug daemon-flood daemon-restart
 		daemon-tag-mismatch daemon-admin update-netlink-install update-netlink-refusals)

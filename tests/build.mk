@@ -70,7 +70,7 @@ FUZZ_LDLIBS_fuzz_evidence := $(FUZZ_VERIFY_LIBS)
 FUZZ_SRCS_fuzz_boot_slot := $(FW_SRCS) $(SWHAL_SRCS) qemu-model/board/fw_run.c $(OTIMAGE_LIB_SRCS) $(LIBOTA_HOST_SRCS) \
 	$(UTIL_SRCS)
 # otimage is hosted code: this target is built without OTA_FREESTANDING.
-FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL) $(PKG_JSONC)
+FUZZ_LDLIBS_fuzz_boot_slot := -UOTA_FREESTANDING -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Ilibotattest/tools/otimage $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_LIBELF)
 $(FUZZ_B)/fuzz_boot_slot: $(FUZZ_SRCS_fuzz_boot_slot)
 # Behind the evidence signature: a device booted to its runtime by the
 # unit tests' evidence fixture (check, the software HAL, the firmware,

@@ -5,6 +5,9 @@
 # served in bounded time, the driver coalesces the event interrupts into
 # a bounded number of refreshes and logs the storm, and the mailbox
 # ignores the spurious wakeups. Afterwards the device is as before.
+# The bound on a step (and the driver's timeout) is 3 s times
+# E2E_WAIT_SCALE: 9 s on the debug kernel, whose KASAN and lockdep make
+# every interrupt dearer.
 E2E_DESCRIPTION="interrupt storm on both vectors: guest responsive, device unharmed"
 E2E_MODE=fast
 E2E_TIMEOUT=60
@@ -23,15 +26,15 @@ kt_irqs() {
 
 guest_main() {
 	. /e2e/kernel/guest-lib.sh
-	local st0 gen0 irq0 irq1 t0 t1 i worst=0 ms
+	local st0 gen0 irq0 irq1 t0 t1 i worst=0 ms bound=$((3000 * ${E2E_WAIT_SCALE:-1}))
 
-	kt_insmod timeout_ms=3000
+	kt_insmod timeout_ms="$bound"
 	st0=$(kt_state)
 	gen0=$(cat "$KT_SYS/generation" 2>/dev/null || echo none)
 	irq0=$(kt_irqs)
 
 	kt_model fault irq-storm 100000,50000,all
-	# Work while it rings: each step must finish well inside a second.
+	# Work while it rings: each step must finish in bounded time.
 	for ((i = 0; i < 20; i++)); do
 		t0=$(kt_now_ms)
 		cat "$KT_SYS/state" "$KT_SYS/generation" >/dev/null 2>&1 || true
@@ -45,7 +48,7 @@ guest_main() {
 	irq1=$(kt_irqs)
 	e2e_log "storm: $((irq1 - irq0)) interrupts on otattest0 meanwhile, slowest step $worst ms"
 	[ $((irq1 - irq0)) -ge 1000 ] || e2e_fail "only $((irq1 - irq0)) interrupts arrived: no storm to survive"
-	kt_assert_between 0 3000 "$worst" "slowest sysfs+netlink step during the storm (ms)"
+	kt_assert_between 0 "$bound" "$worst" "slowest sysfs+netlink step during the storm (ms)"
 	kt_dmesg_has 'otattest0: event interrupt storm: [0-9]+ interrupts coalesced' "storm noticed"
 
 	kt_model fault irq-storm off

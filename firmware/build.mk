@@ -77,6 +77,12 @@ FW_ROM_EXT_ELF := $(B)/rv32/rom_ext.elf
 FW_ROM_EXT_OBJS := $(filter $(B)/rv32/firmware/rom_ext/%,$(RV32_OBJS))
 $(FW_ROM_EXT_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_ROM_EXT_OBJS) firmware/base/rom_ext.ld \
 		$(FW_STAGE_LDS)
-	$(call fw_stage_link,firmware/base/rom_ext.ld,ota_rom_ext_main,$(FW_ROM_EXT_OBJS))
+	$(call fw_stage_link,firmware/base/rom_ext.ld,ota_rom_ext_start,$(FW_ROM_EXT_OBJS))
 
-ALL_TARGETS += $(FW_ROM_ELF) $(FW_ROM_EXT_ELF)
+# BL0, the runtime: serves the mailbox over the mbox registers (serve.c).
+FW_BL0_ELF := $(B)/rv32/bl0.elf
+FW_BL0_OBJS := $(filter $(B)/rv32/firmware/runtime/%,$(RV32_OBJS))
+$(FW_BL0_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_BL0_OBJS) firmware/base/bl0.ld $(FW_STAGE_LDS)
+	$(call fw_stage_link,firmware/base/bl0.ld,ota_bl0_start,$(FW_BL0_OBJS))
+
+ALL_TARGETS += $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF)

@@ -12,7 +12,7 @@ MODEL_SRCS := $(wildcard qemu-model/board/*.c)
 MODEL := $(B)/otattest-model
 
 # The board drives the chip through its control header, swhal.h.
-EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip -Ifirmware/lib
+EXTRA_CFLAGS_qemu-model_board_ := -Iqemu-model/chip -Ifirmware/lib -Iqemu-model/core
 
 # The board's firmware runner (fw_run.c) alone, for unit tests and benchmarks.
 BOARD_FW_A := $(B)/libboardfw.a
@@ -24,8 +24,8 @@ $(SWHAL_A): $(SWHAL_SRCS:%.c=$(B)/%.o)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(MODEL): $(MODEL_SRCS:%.c=$(B)/%.o) $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_JSONC)
+$(MODEL): $(MODEL_SRCS:%.c=$(B)/%.o) $(B)/libcore.a $(FW_A) $(SWHAL_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_OPENSSL) $(PKG_SYSTEMD) $(PKG_JSONC) $(PKG_UNICORN) -lelf
 
 ALL_TARGETS += $(SWHAL_A) $(BOARD_FW_A)
 ifneq ($(MODEL_SRCS),)

@@ -178,7 +178,8 @@ ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
 	return svc(HAL_SVC_RETENTION_WRITE, offset, P(buf), len);
 }
 
-uint32_t hal_host_publish_record(struct ota_record_header *record, uint32_t len)
+/* wfi's stand-in (hal/svc.h, HAL_SVC_WFI): the core stops until the board has a request. */
+void hal_wait_for_interrupt(void)
 {
-	return svc(HAL_SVC_HOST_PUBLISH_RECORD, P(record), len, 0);
+	(void)svc(HAL_SVC_WFI, 0, 0, 0);
 }

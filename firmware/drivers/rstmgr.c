@@ -16,3 +16,8 @@ ota_status_t hal_reset_request(uint32_t reason)
 	ota_mmio_write32(RSTMGR(RESET_REQ), reason);
 	return (ota_status_t)ota_mmio_read32(RSTMGR(ERR_CODE));
 }
+
+bool hal_reset_pending(void)
+{
+	return (ota_mmio_read32(RSTMGR(RESET_REQ)) & RSTMGR_RESET_REQ_REASON_MASK) != 0;
+}

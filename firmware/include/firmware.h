@@ -58,4 +58,14 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t req_len,
 				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
 
+/*
+ * BL0 serving the mailbox over the mbox block's registers (hal/mbox.h):
+ * one request, if one waits - answered with ota_runtime_command, or with
+ * ota_runtime_resume when it asked for the reset that booted this runtime
+ * - and its response rung, unless it asked for a reset (the next runtime
+ * answers). Whether there was a request and more may be served (false
+ * while a reset is pending). BL0's loop on the emulated core.
+ */
+bool ota_runtime_serve(void);
+
 #endif /* OTATTEST_FIRMWARE_H */

@@ -115,9 +115,8 @@ struct boot_image {
  * image on the core, the payload of a stage with a LOAD extension is
  * copied from the verified RAM copy to its load address, which must lie
  * in the stage's window of SRAM (firmware/base/stage.ld), and its entry
- * point noted in out; a ROM_EXT without LOAD, or a LOAD outside the
- * window, is EXT_BAD_LOAD and the slot is refused (a BL0 without LOAD is
- * accepted and places nothing until BL0 is an image for the core). The
+ * point noted in out; a stage without LOAD, or a LOAD outside the
+ * window, is EXT_BAD_LOAD and the slot is refused. The
  * host build runs the stages compiled into it, so there it places nothing
  * and succeeds.
  */

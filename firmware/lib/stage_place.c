@@ -24,14 +24,10 @@ ota_status_t boot_stage_place(const struct boot_image *img, struct boot_stage_ou
 	uint32_t len = v->manifest.payload_length;
 	struct ota_ext_load l;
 
-	/*
-	 * BL0 is not an image for the core yet (the board serves the mailbox
-	 * with the runtime compiled into it), so a BL0 without LOAD is still
-	 * accepted and places nothing; ROM_EXT must be code.
-	 */
+	/* Every stage the core jumps to must say where its code goes. */
 	out->entry = 0;
 	if (!v->load_offset)
-		return img->stage == OTA_STAGE_ROM_EXT ? OTA_EXT_BAD_LOAD : OTA_OK;
+		return OTA_EXT_BAD_LOAD;
 	memcpy(&l, v->image + v->load_offset, sizeof(l));
 	/* The parser checked the entry against the payload; this is the window. */
 	if (l.load_address < lo || l.load_address > hi || len > hi - l.load_address)

@@ -23,6 +23,7 @@
 #include <otattest/otp.h>
 #include <otu/file.h>
 
+#include "core.h"
 #include "fw_run.h"
 #include "hal.h"
 #include "model.h"
@@ -130,13 +131,48 @@ int device_open(struct model *m)
 	    (r = factory_load("otp", m->opt.load_otp, sizeof(struct ota_otp), swhal_load_otp)) < 0)
 		return r;
 	log_info("state-open", "state-dir=%s flash-size=%u", m->opt.state_dir, hal_flash_size());
+	if (m->opt.core_rv32) {
+		r = ota_fw_core_open(m->opt.rom_image);
+		if (r < 0) {
+			log_error("core-open-failed", "rom-image=\"%s\" errno=%d", m->opt.rom_image, -r);
+			return r;
+		}
+		log_info("core-open", "core=rv32 rom-image=\"%s\"", m->opt.rom_image);
+	}
 	return 0;
+}
+
+/*
+ * The board's trace of a run on the core: instructions retired in each
+ * stage's window and the first PC fetched there (0: the stage never ran
+ * an instruction), how the run ended.
+ */
+static void log_core_run(enum log_level level, const char *what, const struct core_result *r)
+{
+	static const char *const stops[] = {
+		[CORE_STOP_RETURNED] = "returned", [CORE_STOP_FAULT] = "fault",
+		[CORE_STOP_LIMIT] = "limit",       [CORE_STOP_WAIT] = "wait",
+	};
+	const char *stop = r->stop < sizeof(stops) / sizeof(stops[0]) && stops[r->stop]
+				   ? stops[r->stop] : "none";
+
+	log_event(level, what,
+		 "stop=%s pc=0x%08x insns=%llu rom-insns=%llu rom-first-pc=0x%08x "
+		 "rom-ext-insns=%llu rom-ext-first-pc=0x%08x bl0-insns=%llu bl0-first-pc=0x%08x "
+		 "svc-calls=%u fault=%s fault-addr=0x%08x",
+		 stop, r->pc, (unsigned long long)r->insns,
+		 (unsigned long long)r->window_insns[OTA_FW_CORE_ROM], r->window_first_pc[OTA_FW_CORE_ROM],
+		 (unsigned long long)r->window_insns[OTA_FW_CORE_ROM_EXT],
+		 r->window_first_pc[OTA_FW_CORE_ROM_EXT],
+		 (unsigned long long)r->window_insns[OTA_FW_CORE_BL0], r->window_first_pc[OTA_FW_CORE_BL0],
+		 r->svc_calls, r->fault ? status_str(r->fault) : "none", r->fault_addr);
 }
 
 void device_close(struct model *m)
 {
 	if (!m->device.open)
 		return;
+	ota_fw_core_close();
 	swhal_set_host_ops(&(struct swhal_host_ops){ 0 }, NULL);
 	swhal_close();
 	m->device.open = false;
@@ -163,15 +199,26 @@ ota_status_t device_power_cycle(struct model *m)
 	m->device.flash_writes = swhal_flash_writes();
 	log_info("cold-boot", "boot=%u status=%s flash-writes=%llu", m->device.boots,
 		 status_str(st), (unsigned long long)m->device.flash_writes);
+	if (m->opt.core_rv32)
+		log_core_run(LOG_LVL_INFO, "core-boot", ota_fw_core_boot_result());
 	return st;
 }
 
 ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *req,
 			    uint32_t req_len, uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
+	const struct core_result *boot = m->opt.core_rv32 ? ota_fw_core_boot_result() : NULL;
+	uint64_t boot_insns = boot ? boot->insns : 0;
 	ota_status_t st = ota_fw_command(command, req, req_len, resp, resp_cap, resp_len);
 
 	m->device.flash_writes = swhal_flash_writes();
+	if (boot) {
+		/* A request that reset the device: the boot that answered it, from ROM. */
+		if (boot->insns != boot_insns)
+			log_core_run(LOG_LVL_INFO, "core-boot", boot);
+		if (log_enabled(LOG_LVL_DEBUG))
+			log_core_run(LOG_LVL_DEBUG, "core-request", ota_fw_core_request_result());
+	}
 	return st;
 }
 

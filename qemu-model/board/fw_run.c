@@ -6,6 +6,8 @@
  * order, and only when the previous one handed off. A reset the firmware
  * requests (hal_reset_request) is performed by the chip's reset manager
  * once the request returns, never by the firmware calling its own ROM.
+ * With the emulated core open (fw_core.c) the core runs the stage images
+ * instead.
  */
 #include <string.h>
 
@@ -13,9 +15,20 @@
 #include "fw_run.h"
 #include "swhal.h"
 
+static const struct ota_fw_runner *runner;
+
+void ota_fw_set_runner(const struct ota_fw_runner *r)
+{
+	runner = r;
+}
+
 ota_status_t ota_fw_boot(uint32_t reset_reason)
 {
-	ota_status_t st = ota_rom_main(reset_reason);
+	ota_status_t st;
+
+	if (runner)
+		return runner->boot(reset_reason);
+	st = ota_rom_main(reset_reason);
 
 	if (st == OTA_OK)
 		st = ota_rom_ext_main();
@@ -25,9 +38,12 @@ ota_status_t ota_fw_boot(uint32_t reset_reason)
 ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_len,
 			    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
-	ota_status_t st = ota_runtime_command(command, req, req_len, resp, resp_cap, resp_len);
+	ota_status_t st;
 	uint32_t reason;
 
+	if (runner)
+		return runner->command(command, req, req_len, resp, resp_cap, resp_len);
+	st = ota_runtime_command(command, req, req_len, resp, resp_cap, resp_len);
 	if (!swhal_reset_take(&reason))
 		return st;
 	st = swhal_reset(reason);

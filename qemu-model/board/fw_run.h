@@ -30,4 +30,36 @@ ota_status_t ota_fw_rotate_tags(struct ota_resp_rotate *out);
 ota_status_t ota_fw_update_reset(uint32_t slot, struct ota_resp_reset *out);
 ota_status_t ota_fw_warm_reset(struct ota_resp_reset *out);
 
+/*
+ * Who runs the firmware: NULL (the default) for the stages compiled into
+ * the board; the emulated core registers its own (fw_core.c) when opened.
+ */
+struct ota_fw_runner {
+	ota_status_t (*boot)(uint32_t reset_reason);
+	ota_status_t (*command)(uint32_t command, const uint8_t *req, uint32_t req_len,
+				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+};
+void ota_fw_set_runner(const struct ota_fw_runner *r);
+
+/*
+ * The stage images on the emulated core (fw_core.c; otattest-model
+ * --core=rv32, docs/model.md): open loads the mask ROM image (an rv32
+ * ELF executable, build/rv32/rom.elf) into the core's ROM; from then on
+ * ota_fw_boot and ota_fw_command run the core instead of the stages
+ * compiled into the board: every reset starts it at ROM's entry, ROM and
+ * ROM_EXT jump to what they verified, BL0 serves the mailbox over the
+ * mbox registers. 0 or a negative errno (ENOEXEC: not an rv32 executable
+ * for this memory map).
+ */
+int ota_fw_core_open(const char *rom_elf);
+void ota_fw_core_close(void);
+
+/* The watch windows of the board's core: each stage's code (core.h, core_watch). */
+enum { OTA_FW_CORE_ROM = 0, OTA_FW_CORE_ROM_EXT = 1, OTA_FW_CORE_BL0 = 2 };
+
+/* The core's last boot run (from ROM's entry), and the last request's run (core.h). */
+struct core_result;
+const struct core_result *ota_fw_core_boot_result(void);
+const struct core_result *ota_fw_core_request_result(void);
+
 #endif /* OTATTEST_BOARD_FW_RUN_H */

@@ -91,6 +91,13 @@ static const char help_text[] =
 "                            existing flash.bin keeps its size.\n"
 "        --no-fsync          Skip fsync in the state directory (throwaway\n"
 "                            directories: a SIGKILL stays safe, a host crash not).\n"
+"        --core=CORE         Who runs the firmware: host (default), the stages\n"
+"                            compiled into the model; or rv32, the stage images\n"
+"                            on the emulated rv32imc core: the mask ROM at every\n"
+"                            reset, then the ROM_EXT and BL0 images from flash\n"
+"                            that the stage before verified (docs/model.md).\n"
+"        --rom-image=FILE    The mask ROM for --core=rv32, an rv32 ELF executable\n"
+"                            (build/rv32/rom.elf).\n"
 "        --log-level=LEVEL   error, warn, info (default) or debug. One line per\n"
 "                            event on stderr: 'otattest-model: LEVEL EVENT k=v ...'.\n"
 "    -h, --help              This text.\n"
@@ -199,6 +206,8 @@ enum {
 	OPT_NO_FSYNC,
 	OPT_LOG_LEVEL,
 	OPT_VERSION,
+	OPT_CORE,
+	OPT_ROM_IMAGE,
 	OPT_FAULT_BASE = 0x200, /* + index into fault_names */
 };
 
@@ -226,9 +235,11 @@ static int parse_options(int argc, char **argv, struct model *m)
 		{ "log-level", required_argument, NULL, OPT_LOG_LEVEL },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "core", required_argument, NULL, OPT_CORE },
+		{ "rom-image", required_argument, NULL, OPT_ROM_IMAGE },
 	};
 	static char fault_opt_names[16][40];
-	unsigned base = 11, i;
+	unsigned base = 13, i;
 	char err[256];
 	int c;
 
@@ -267,6 +278,14 @@ static int parse_options(int argc, char **argv, struct model *m)
 		case OPT_NO_FSYNC:
 			m->opt.no_fsync = true;
 			break;
+		case OPT_CORE:
+			if (strcmp(optarg, "rv32") != 0 && strcmp(optarg, "host") != 0)
+				return cli_usage_error(NULL, "--core: '%s' is not rv32 or host", optarg);
+			m->opt.core_rv32 = strcmp(optarg, "rv32") == 0;
+			break;
+		case OPT_ROM_IMAGE:
+			m->opt.rom_image = optarg;
+			break;
 		case OPT_LOG_LEVEL:
 			if (!log_level_parse(optarg, &m->opt.log_level))
 				return cli_usage_error(NULL, "--log-level: '%s' is not error, warn, info or debug",
@@ -293,6 +312,8 @@ static int parse_options(int argc, char **argv, struct model *m)
 		return cli_usage_error(NULL, "unexpected argument '%s'", argv[optind]);
 	if (!m->opt.state_dir)
 		return cli_usage_error(NULL, "--state-dir is required");
+	if (m->opt.core_rv32 && !m->opt.rom_image)
+		return cli_usage_error(NULL, "--core=rv32 needs --rom-image (the mask ROM, build/rv32/rom.elf)");
 	if (m->opt.role == MODEL_ROLE_DEVICE) {
 		/* The server serves QEMU. */
 		if (m->opt.socket_path)

@@ -47,6 +47,8 @@ struct model_options {
 	uint32_t flash_size;      /* for a state directory without flash yet */
 	bool no_fsync;
 	enum log_level log_level;
+	bool core_rv32;           /* --core=rv32: the stage images on the emulated core */
+	const char *rom_image;    /* --rom-image: the mask ROM (rv32 ELF) the core starts in */
 };
 
 /*

@@ -141,6 +141,7 @@ int swhal_power_on(void)
 	swhal_persist_retention();
 	swhal_keys_reset(true);
 	swhal_reset_engines();
+	swhal_mbox_cancel(); /* a power cycle drops the host's request; a reset keeps it */
 	swhal_locks_clear();
 	swhal_dev.powered = true;
 	chip_rstmgr_started(OTA_RESET_COLD);
@@ -153,6 +154,7 @@ void swhal_power_off(void)
 	swhal_dev.reset_pending = false;
 	swhal_keys_reset(true);
 	swhal_reset_engines();
+	swhal_mbox_cancel();
 }
 
 bool swhal_powered(void)

@@ -200,7 +200,7 @@ static const struct chip_reg rom_ctrl_regs[] = {
 static uint32_t rom_ctrl_values[8];
 
 static const struct chip_reg mbox_regs[] = {
-	{ "STATUS", MBOX_STATUS_REG_OFFSET, CHIP_ACCESS_RO, MBOX_STATUS_RESVAL, 0x3u },
+	{ "STATUS", MBOX_STATUS_REG_OFFSET, CHIP_ACCESS_RO, MBOX_STATUS_RESVAL, 0x7u },
 	{ "REQ_SEQ", MBOX_REQ_SEQ_REG_OFFSET, CHIP_ACCESS_RO, MBOX_REQ_SEQ_RESVAL, 0xffffffffu },
 	{ "REQ_COMMAND", MBOX_REQ_COMMAND_REG_OFFSET, CHIP_ACCESS_RO, MBOX_REQ_COMMAND_RESVAL, 0xffffffffu },
 	{ "REQ_LEN", MBOX_REQ_LEN_REG_OFFSET, CHIP_ACCESS_RO, MBOX_REQ_LEN_RESVAL, 0xffffffffu },

@@ -200,6 +200,21 @@ void swhal_last_progress(uint32_t *done, uint32_t *total);
 /* The generation the next publish will stamp. */
 uint32_t swhal_next_generation(void);
 
+/*
+ * The mailbox's request/response registers (qemu-model/regs/mbox.yaml),
+ * as the board's transport drives them for firmware that serves the
+ * mailbox itself (BL0 on the emulated core). swhal_mbox_post: a request
+ * for the firmware (STATUS.REQUEST), kept across device resets, dropped
+ * by a power cycle; -EINVAL without power or over REQ's size.
+ * swhal_mbox_take_response: whether the firmware rang DOORBELL.RESPONSE
+ * since, and its answer (at most cap bytes). swhal_mbox_owed: a request
+ * not answered yet. swhal_mbox_cancel: forget the request.
+ */
+int swhal_mbox_post(uint32_t seq, uint32_t command, const void *req, uint32_t len);
+bool swhal_mbox_take_response(ota_status_t *status, void *resp, uint32_t cap, uint32_t *len);
+bool swhal_mbox_owed(void);
+void swhal_mbox_cancel(void);
+
 /* ---- inspection for tests (never key bytes) --------------------------- */
 
 /* Working key slots in use (leak checks). The root counts while it exists. */

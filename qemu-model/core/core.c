@@ -39,6 +39,7 @@ struct core {
 	struct {
 		uint32_t lo, hi;
 	} window[CORE_WINDOWS];
+	uint32_t resume_pc; /* where a run that waited goes on (0: none) */
 };
 
 /* The memories the core sees as RAM or ROM (flash is mapped with the flash model). */
@@ -134,6 +135,15 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 	uc_reg_read(uc, UC_RISCV_REG_A0, &a0);
 	uc_reg_read(uc, UC_RISCV_REG_A7, &a7);
 	uc_reg_read(uc, UC_RISCV_REG_PC, &pc);
+	if (ecall && a7 == HAL_SVC_WFI) {
+		/* The image waits for a request: the run ends here, core_resume goes on after the ecall. */
+		if (c->res) {
+			c->res->pc = pc;
+			c->res->stop = CORE_STOP_WAIT;
+		}
+		uc_emu_stop(uc);
+		return;
+	}
 	if (ecall && a7 != HAL_SVC_STAGE_END) {
 		if (core_svc(uc, a7, &bad)) {
 			if (c->res)
@@ -273,17 +283,11 @@ out:
 	return st;
 }
 
-ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
+static ota_status_t run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
 {
 	uc_err err;
 
 	memset(res, 0, sizeof(*res));
-	/* A run starts the hart afresh: x1..x31 zero, as after a reset, nothing of the last run. */
-	for (uint32_t r = UC_RISCV_REG_X1; r <= UC_RISCV_REG_X31; r++) {
-		uint32_t zero = 0;
-
-		uc_reg_write(c->uc, (int)r, &zero);
-	}
 	c->res = res;
 	err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns);
 	if (!res->stop) {
@@ -293,7 +297,28 @@ ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct
 	if (!res->pc)
 		uc_reg_read(c->uc, UC_RISCV_REG_PC, &res->pc);
 	c->res = NULL;
+	c->resume_pc = res->stop == CORE_STOP_WAIT ? res->pc : 0;
 	return OTA_OK;
+}
+
+ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
+{
+	/* A run starts the hart afresh: x1..x31 zero, as after a reset, nothing of the last run. */
+	for (uint32_t r = UC_RISCV_REG_X1; r <= UC_RISCV_REG_X31; r++) {
+		uint32_t zero = 0;
+
+		uc_reg_write(c->uc, (int)r, &zero);
+	}
+	return run(c, entry, max_insns, res);
+}
+
+ota_status_t core_resume(struct core *c, uint64_t max_insns, struct core_result *res)
+{
+	uint32_t pc = c->resume_pc;
+
+	if (!pc)
+		return OTA_HAL_BAD_ARGUMENT;
+	return run(c, pc, max_insns, res);
 }
 
 ota_status_t core_mem_read(struct core *c, uint32_t addr, void *buf, uint32_t len)

@@ -7,8 +7,8 @@
  * the chip's bus (qemu-model/chip/bus.h), so a driver running on the core
  * meets the same registers and rules as on the host build.
  *
- * Not yet in the model's boot path: today the board still calls the
- * stages compiled for the host; tests/unit/test_core.c runs an image here.
+ * The board runs the stage images here with otattest-model --core=rv32
+ * (qemu-model/board/fw_core.c); tests/unit/test_core.c runs them too.
  */
 #ifndef OTATTEST_CORE_H
 #define OTATTEST_CORE_H
@@ -26,6 +26,8 @@ enum core_stop {
 	CORE_STOP_FAULT,        /* a bus error, an unmapped access, an illegal instruction,
 				 * a service call refused */
 	CORE_STOP_LIMIT,        /* max_insns retired */
+	CORE_STOP_WAIT,         /* the image waits for a request (hal/svc.h, HAL_SVC_WFI):
+				 * core_resume goes on */
 };
 
 /* Address windows whose instructions a run counts apart (a stage's code). */
@@ -74,6 +76,13 @@ void core_watch(struct core *c, uint32_t i, uint32_t lo, uint32_t hi);
  * does), until the image returns, faults or retires max_insns.
  */
 ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res);
+
+/*
+ * Go on after a run that ended in CORE_STOP_WAIT, registers as they were
+ * (the board brought a request); the result counts this run only.
+ * HAL_BAD_ARGUMENT when the last run did not end waiting.
+ */
+ota_status_t core_resume(struct core *c, uint64_t max_insns, struct core_result *res);
 
 /* The value of an ELF image's symbol (the stack's bounds, a result's address). */
 ota_status_t core_elf_symbol(const uint8_t *elf, size_t len, const char *name, uint32_t *value);

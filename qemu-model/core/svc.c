@@ -282,12 +282,6 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 		if (f.ok)
 			r = hal_retention_write(a[0], p, a[2]);
 		break;
-	case HAL_SVC_HOST_PUBLISH_RECORD:
-		p = in(&f, a[0], a[1]);
-		if (f.ok && p && a[1] >= sizeof(struct ota_record_header))
-			r = hal_host_publish_record((struct ota_record_header *)p, a[1]);
-		outputs = 1;
-		break;
 	default:
 		*bad = 0;
 		return false;

@@ -8,13 +8,15 @@
 /* Mailbox doorbell and host publication: Caliptra mailbox (caliptra-rtl mbox_csr) in spirit; the layout is this chip's (docs/shm-abi.md, docs/mailbox.md). */
 #define MBOX_SIZE 0x8000u
 
-/* STATUS (ro): Mailbox state. */
+/* STATUS (ro): Mailbox state. The request (REQ_*, REQ) is the host's: a device reset keeps it, a power cycle drops it. */
 #define MBOX_STATUS_REG_OFFSET 0x0u
 #define MBOX_STATUS_RESVAL 0x0u
 #define MBOX_STATUS_REQUEST_BIT 0u
 #define MBOX_STATUS_REQUEST_MASK 0x1u
 #define MBOX_STATUS_RESPONSE_OWED_BIT 1u
 #define MBOX_STATUS_RESPONSE_OWED_MASK 0x2u
+#define MBOX_STATUS_RESUMED_BIT 2u
+#define MBOX_STATUS_RESUMED_MASK 0x4u
 
 /* REQ_SEQ (ro): The request's sequence number. */
 #define MBOX_REQ_SEQ_REG_OFFSET 0x4u

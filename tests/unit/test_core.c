@@ -9,6 +9,7 @@
  * register block is a fault at that address.
  */
 #include <check.h>
+#include <otattest/mailbox.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@
 #include "core_probe.h"
 #include "otimage.h"
 #include "firmware.h"
+#include "fw_run.h"
 #include "handoff.h"
 #include "hal.h"
 #include "swhal.h"
@@ -145,7 +147,7 @@ END_TEST
  * (firmware/include/hal/svc.h).
  */
 static struct tu_device dev;
-static struct tu_blob rom_elf, rom_ext_elf;
+static struct tu_blob rom_elf, rom_ext_elf, bl0_elf;
 static uint8_t *flash0;
 static struct ota_otp otp0;
 static uint32_t flash_size;
@@ -168,25 +170,33 @@ static uint32_t elf_sym(const struct tu_blob *elf, const char *name)
 	return v;
 }
 
-/* ROM_EXT's slot A: rom_ext.elf as a stage executable, placed at load (0: the ELF's address). */
-static void rom_ext_slot(uint32_t load)
+/* A stage executable in a slot, signed as the fixture signs that stage, placed at load (0: the ELF's address). */
+static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint32_t load)
 {
+	uint32_t stage = slot == OTI_ROM_EXT_A || slot == OTI_ROM_EXT_B ? OTA_STAGE_ROM_EXT
+								       : OTA_STAGE_BL0;
 	struct oti_image_params p;
 	struct tu_image_spec s;
 	struct oti_diag d;
 	bool is_elf = false;
 
 	memset(&p, 0, sizeof(p));
-	ck_assert_uint_eq(oti_payload_elf(rom_ext_elf.data, rom_ext_elf.len, &p, &is_elf, &d), OTA_OK);
+	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
 	ck_assert(is_elf);
-	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
+	tu_image_spec_init(&s, stage, stage == OTA_STAGE_ROM_EXT ? 1 : 5);
 	s.code = p.payload;
 	s.payload_len = p.payload_len;
 	s.has_load = true;
 	s.load_address = load ? load : p.load.load_address;
 	s.entry = p.load.entry - p.load.load_address + s.load_address;
-	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
-	dev.slot[OTI_ROM_EXT_A] = tu_image(&s);
+	tu_blob_free(&dev.slot[slot]);
+	dev.slot[slot] = tu_image(&s);
+}
+
+/* ROM_EXT's slot A: rom_ext.elf as a stage executable, placed at load (0: the ELF's address). */
+static void rom_ext_slot(uint32_t load)
+{
+	stage_slot(OTI_ROM_EXT_A, &rom_ext_elf, load);
 }
 
 static void snapshot(void)
@@ -203,15 +213,18 @@ static void rom_setup(void)
 {
 	rom_elf = read_elf(OTA_ROM_ELF);
 	rom_ext_elf = read_elf(OTA_ROM_EXT_ELF);
+	bl0_elf = read_elf(OTA_BL0_ELF);
 	tu_device_init(&dev);
 	rom_ext_slot(0);
+	stage_slot(OTI_BL0_A, &bl0_elf, 0);
 	tu_device_power_on(&dev);
 	snapshot();
 	ck_assert_int_eq(core_open(&core), 0);
-	/* Window 0: ROM; window 1: ROM_EXT's, where its code is copied. */
+	/* Window 0: ROM; window 1: ROM_EXT's, where its code is copied; window 2: BL0's. */
 	core_watch(core, 0, TOP_ROM_BASE_ADDR, TOP_ROM_BASE_ADDR + TOP_ROM_SIZE);
 	core_watch(core, 1, elf_sym(&rom_ext_elf, "__rom_ext_window"),
 		   elf_sym(&rom_ext_elf, "__rom_ext_window_end"));
+	core_watch(core, 2, elf_sym(&bl0_elf, "__bl0_window"), elf_sym(&bl0_elf, "__bl0_window_end"));
 }
 
 static void rom_teardown(void)
@@ -219,6 +232,7 @@ static void rom_teardown(void)
 	core_close(core);
 	tu_blob_free(&rom_elf);
 	tu_blob_free(&rom_ext_elf);
+	tu_blob_free(&bl0_elf);
 	free(flash0);
 	flash0 = NULL;
 	tu_device_free(&dev);
@@ -235,7 +249,7 @@ struct boot_outcome {
 	uint32_t record_len;
 	uint8_t alias_pubkey[OTA_P256_PUBKEY_BYTES]; /* ota_rt's, after ROM_EXT */
 	struct core_result run;  /* the rv32 run */
-	uint32_t rom_stack, rom_ext_stack; /* their high-water marks */
+	uint32_t rom_stack, rom_ext_stack, bl0_stack; /* their high-water marks */
 };
 
 static void outcome(struct boot_outcome *o)
@@ -316,28 +330,38 @@ static void boot(bool rv32, struct boot_outcome *o)
 					   elf_sym(&rom_elf, "__stack_top")), OTA_OK);
 	ck_assert_uint_eq(core_stack_paint(core, elf_sym(&rom_ext_elf, "__stack_bottom"),
 					   elf_sym(&rom_ext_elf, "__stack_top")), OTA_OK);
+	ck_assert_uint_eq(core_stack_paint(core, elf_sym(&bl0_elf, "__stack_bottom"),
+					   elf_sym(&bl0_elf, "__stack_top")), OTA_OK);
 	ck_assert_uint_eq(core_run(core, entry, 200000000, &o->run), OTA_OK);
-	ck_assert_msg(r->stop == CORE_STOP_RETURNED,
+	/* A boot ends with ROM or ROM_EXT returning its refusal, or with BL0 waiting for a request. */
+	ck_assert_msg(r->stop == CORE_STOP_RETURNED || (r->stop == CORE_STOP_WAIT && r->window_insns[2]),
 		      "stop %d at pc 0x%x after %llu insns (fault %s at 0x%x, svc %u, uc %d)", r->stop,
 		      r->pc, (unsigned long long)r->insns, ota_status_name(r->fault), r->fault_addr,
 		      r->svc_refused, r->uc_err);
 	ck_assert_uint_eq(r->first_pc, entry);
-	o->status = r->a0;
+	o->status = r->stop == CORE_STOP_WAIT ? OTA_OK : r->a0;
 	/* ROM wipes its stack when it hands off: its high-water mark is the lowest SP it ran with. */
 	o->rom_stack = elf_sym(&rom_elf, "__stack_top") - r->window_min_sp[0];
 	if (!r->window_insns[1])
 		ck_assert_uint_eq(o->rom_stack, stack_used(&rom_elf)); /* no hand-off: painting agrees */
+	/* So does ROM_EXT when it hands off to BL0. */
+	if (r->window_insns[2]) {
+		o->rom_ext_stack = elf_sym(&rom_ext_elf, "__stack_top") - r->window_min_sp[1];
+		o->bl0_stack = stack_used(&bl0_elf);
+	}
 	if (r->window_insns[1]) {
-		o->rom_ext_stack = stack_used(&rom_ext_elf);
+		if (!r->window_insns[2])
+			o->rom_ext_stack = stack_used(&rom_ext_elf);
 		ck_assert_uint_eq(core_mem_read(core, rt + offsetof(struct ota_runtime, alias_pubkey),
 						o->alias_pubkey, sizeof(o->alias_pubkey)), OTA_OK);
 	}
 	outcome(o);
-	printf("rv32 boot: %s; %llu instructions: ROM %llu, ROM_EXT %llu (first at 0x%x); "
-	       "%u service calls; stack ROM %u, ROM_EXT %u bytes\n",
+	printf("rv32 boot: %s; %llu instructions: ROM %llu, ROM_EXT %llu (first at 0x%x), "
+	       "BL0 %llu (first at 0x%x); %u service calls; stack ROM %u, ROM_EXT %u, BL0 %u bytes\n",
 	       ota_status_name(o->status), (unsigned long long)r->insns,
 	       (unsigned long long)r->window_insns[0], (unsigned long long)r->window_insns[1],
-	       r->window_first_pc[1], r->svc_calls, o->rom_stack, o->rom_ext_stack);
+	       r->window_first_pc[1], (unsigned long long)r->window_insns[2], r->window_first_pc[2],
+	       r->svc_calls, o->rom_stack, o->rom_ext_stack, o->bl0_stack);
 }
 
 static void same_outcome(const struct boot_outcome *h, const struct boot_outcome *r)
@@ -360,7 +384,10 @@ static void same_outcome(const struct boot_outcome *h, const struct boot_outcome
  */
 #define ROM_CODE_BUDGET (24u << 10)     /* of the 32 KiB mask ROM */
 #define ROM_EXT_CODE_BUDGET (32u << 10) /* of its 512 KiB window */
+#define BL0_CODE_BUDGET (48u << 10)     /* of its 1 MiB window */
 #define STAGE_STACK_BUDGET (4u << 10)   /* of each stage's 16 KiB stack */
+/* BL0 copies each request out of the mailbox onto its stack first (4104 bytes at most). */
+#define BL0_STACK_BUDGET (6u << 10)
 
 static uint32_t code_size(const struct tu_blob *elf)
 {
@@ -393,15 +420,23 @@ START_TEST(rom_runs_the_rom_ext_it_verified)
 		same_outcome(&h, &r);
 		/* ROM wiped its RAM and stack before the jump: nothing of it is left. */
 		ck_assert(ram_is_zero(elf_sym(&rom_elf, "__bss_start"), elf_sym(&rom_elf, "__stack_top")));
-		/* ROM_EXT's first instruction is its entry point, where ROM jumped. */
+		/* ROM_EXT wiped its RAM and stack before the jump to BL0 (Build item 3). */
+		ck_assert(ram_is_zero(elf_sym(&rom_ext_elf, "__bss_start"),
+				      elf_sym(&rom_ext_elf, "__stack_top")));
+		/* ROM_EXT's first instruction is its entry point, where ROM jumped; BL0's likewise. */
 		ck_assert_uint_eq(r.run.window_first_pc[1], elf_sym(&rom_ext_elf, "_start"));
 		ck_assert_uint_gt(r.run.window_insns[1], 0);
+		ck_assert_uint_eq(r.run.window_first_pc[2], elf_sym(&bl0_elf, "_start"));
+		ck_assert_int_eq(r.run.stop, CORE_STOP_WAIT); /* BL0 waits for a request */
 		ck_assert_uint_gt(r.run.svc_calls, 0);
 		ck_assert_uint_gt(r.rom_stack, 0);
 		ck_assert_uint_gt(r.rom_ext_stack, 0);
-		ck_assert_msg(r.rom_stack <= STAGE_STACK_BUDGET && r.rom_ext_stack <= STAGE_STACK_BUDGET,
-			      "stack: ROM %u, ROM_EXT %u bytes, budget %u", r.rom_stack,
-			      r.rom_ext_stack, STAGE_STACK_BUDGET);
+		ck_assert_uint_gt(r.bl0_stack, 0);
+		ck_assert_msg(r.rom_stack <= STAGE_STACK_BUDGET && r.rom_ext_stack <= STAGE_STACK_BUDGET &&
+				      r.bl0_stack <= BL0_STACK_BUDGET,
+			      "stack: ROM %u, ROM_EXT %u bytes, budget %u; BL0 %u bytes, budget %u",
+			      r.rom_stack, r.rom_ext_stack, STAGE_STACK_BUDGET, r.bl0_stack,
+			      BL0_STACK_BUDGET);
 		/* The second round starts from the flash the first boot left (tags written). */
 		snapshot();
 	}
@@ -412,11 +447,14 @@ END_TEST
 START_TEST(stage_images_fit_their_code_budgets)
 {
 	uint32_t rom = code_size(&rom_elf), rom_ext = code_size(&rom_ext_elf);
+	uint32_t bl0 = code_size(&bl0_elf);
 
-	printf("code and constants: ROM %u bytes (budget %u), ROM_EXT %u bytes (budget %u)\n", rom,
-	       ROM_CODE_BUDGET, rom_ext, ROM_EXT_CODE_BUDGET);
+	printf("code and constants: ROM %u bytes (budget %u), ROM_EXT %u bytes (budget %u), "
+	       "BL0 %u bytes (budget %u)\n", rom, ROM_CODE_BUDGET, rom_ext, ROM_EXT_CODE_BUDGET, bl0,
+	       BL0_CODE_BUDGET);
 	ck_assert_uint_le(rom, ROM_CODE_BUDGET);
 	ck_assert_uint_le(rom_ext, ROM_EXT_CODE_BUDGET);
+	ck_assert_uint_le(bl0, BL0_CODE_BUDGET);
 }
 END_TEST
 
@@ -425,7 +463,6 @@ static void refused_alike(ota_status_t want)
 {
 	const struct ota_stage_record *a;
 	struct boot_outcome h, r;
-	uint32_t i;
 
 	boot(false, &h);
 	ck_assert_uint_eq(h.status, OTA_NO_BOOTABLE_SLOT);
@@ -436,21 +473,33 @@ static void refused_alike(ota_status_t want)
 	ck_assert_uint_gt(r.run.window_insns[0], 0);
 	ck_assert_uint_eq(r.run.window_insns[1], 0); /* not a single instruction of ROM_EXT */
 	ck_assert_uint_eq(r.run.window_first_pc[1], 0);
-	for (a = NULL, i = 0; i < r.record.hdr.stage_count; i++)
-		if (r.record.stage[i].stage == OTA_STAGE_ROM_EXT && r.record.stage[i].slot == OTA_SLOT_A)
-			a = &r.record.stage[i];
+	ck_assert_uint_eq(r.run.window_insns[2], 0); /* nor of BL0 */
+	a = tu_attempt(OTA_STAGE_ROM_EXT, OTA_SLOT_A);
 	ck_assert_ptr_nonnull(a);
 	ck_assert_msg(a->status == want, "got %s, want %s", ota_status_name(a->status),
 		      ota_status_name(want));
 }
 
+/* One bit of a slot's code flipped after signing, in the flash snapshot; the stage's other slot is empty. */
+static void alter_code(enum oti_slot_index slot, enum oti_slot_index other)
+{
+	const struct ota_manifest *m = (const struct ota_manifest *)dev.slot[slot].data;
+
+	ck_assert_ptr_null(dev.slot[other].data);
+	flash0[tu_slot_offset(slot) + m->payload_offset + 100] ^= 0x01;
+}
+
+/* Key 0 of the creator (ROM_EXT's signer) or the owner (BL0's) revoked in OTP. */
+static void revoke_signer(bool owner)
+{
+	tu_otp_revoke(owner, 0);
+	snapshot();
+}
+
 /* ROM_EXT's code altered after signing. */
 START_TEST(an_altered_rom_ext_never_runs)
 {
-	const struct ota_manifest *m = (const struct ota_manifest *)dev.slot[OTI_ROM_EXT_A].data;
-
-	ck_assert_ptr_null(dev.slot[OTI_ROM_EXT_B].data); /* the fixture's only ROM_EXT is A */
-	flash0[tu_slot_offset(OTI_ROM_EXT_A) + m->payload_offset + 100] ^= 0x01;
+	alter_code(OTI_ROM_EXT_A, OTI_ROM_EXT_B);
 	refused_alike(OTA_SIG_ECDSA_INVALID);
 }
 END_TEST
@@ -458,8 +507,7 @@ END_TEST
 /* ROM_EXT signed by a creator key revoked in OTP. */
 START_TEST(a_rom_ext_under_a_revoked_key_never_runs)
 {
-	tu_otp_revoke(false, 0); /* TU_CREATOR0, ROM_EXT's signer */
-	snapshot();
+	revoke_signer(false);
 	refused_alike(OTA_ROOT_KEY_REVOKED);
 }
 END_TEST
@@ -486,6 +534,136 @@ START_TEST(rom_ext_code_outside_its_window_is_refused)
 }
 END_TEST
 
+/*
+ * The board with the core (qemu-model/board/fw_core.c, what
+ * otattest-model --core=rv32 runs): ROM at reset, ROM_EXT and BL0 as
+ * verified, and BL0 answering mailbox requests posted to the mbox
+ * registers, on rv32; a reset command answered by the BL0 that booted
+ * after it.
+ */
+static uint32_t bl0_min_sp(uint32_t sofar, const struct core_result *r)
+{
+	uint32_t sp = r->window_min_sp[OTA_FW_CORE_BL0];
+
+	return sp && (!sofar || sp < sofar) ? sp : sofar;
+}
+
+static ota_status_t call(uint32_t command, const void *req, uint32_t req_len, uint8_t *resp,
+			 uint32_t *len)
+{
+	return ota_fw_command(command, req, req_len, resp, OTA_MBOX_RESPONSE_MAX_ANY, len);
+}
+
+START_TEST(bl0_serves_the_mailbox_on_the_core)
+{
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	struct ota_record rec;
+	struct ota_req_attest a;
+	struct ota_resp_reset rr;
+	const struct core_result *b = ota_fw_core_boot_result(), *q = ota_fw_core_request_result();
+	uint32_t len = 0, rec_len, gen, min_sp = 0, bl0_stack;
+
+	ck_assert_int_eq(ota_fw_core_open(OTA_ROM_ELF), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_int_eq(b->stop, CORE_STOP_WAIT);
+	ck_assert_uint_eq(b->window_first_pc[OTA_FW_CORE_ROM_EXT], elf_sym(&rom_ext_elf, "_start"));
+	ck_assert_uint_eq(b->window_first_pc[OTA_FW_CORE_BL0], elf_sym(&bl0_elf, "_start"));
+	min_sp = bl0_min_sp(min_sp, b);
+
+	/* GET_RECORD: the record the boot published, served by BL0 and nothing else. */
+	ck_assert_uint_eq(call(OTA_CMD_GET_RECORD, NULL, 0, resp, &len), OTA_OK);
+	rec_len = swhal_last_record(&rec, sizeof(rec));
+	ck_assert_uint_eq(len, rec_len);
+	ck_assert_mem_eq(resp, &rec, rec_len);
+	ck_assert_uint_eq(rec.hdr.boot_status, OTA_OK);
+	ck_assert_int_eq(q->stop, CORE_STOP_WAIT);
+	ck_assert_uint_gt(q->window_insns[OTA_FW_CORE_BL0], 0);
+	ck_assert_uint_eq(q->window_insns[OTA_FW_CORE_ROM] + q->window_insns[OTA_FW_CORE_ROM_EXT], 0);
+	min_sp = bl0_min_sp(min_sp, q);
+
+	/* ATTEST: evidence over the caller's nonce, signed on the core's request. */
+	memset(&a, 0, sizeof(a));
+	a.nonce_len = 32;
+	memset(a.nonce, 0xa5, a.nonce_len);
+	ck_assert_uint_eq(call(OTA_CMD_ATTEST, &a, sizeof(a), resp, &len), OTA_OK);
+	ck_assert_uint_gt(len, a.nonce_len);
+	ck_assert_ptr_nonnull(memmem(resp, len, a.nonce, a.nonce_len));
+	min_sp = bl0_min_sp(min_sp, q);
+
+	/* BL0's own checks refuse, on rv32, what the host build refuses. */
+	ck_assert_uint_eq(call(OTA_CMD_ATTEST, &a, sizeof(a) - 1, resp, &len), OTA_MBOX_BAD_LENGTH);
+	ck_assert_uint_eq(len, 0);
+	a.reserved = 1;
+	ck_assert_uint_eq(call(OTA_CMD_ATTEST, &a, sizeof(a), resp, &len), OTA_MBOX_RESERVED_NONZERO);
+	ck_assert_uint_eq(call(0x7777u, NULL, 0, resp, &len), OTA_MBOX_UNKNOWN_COMMAND);
+
+	/* WARM_RESET: BL0 asks for it; the core restarts at ROM and the BL0 that booted answers. */
+	gen = swhal_next_generation();
+	ck_assert_uint_eq(ota_fw_warm_reset(&rr), OTA_OK);
+	ck_assert_uint_eq(rr.boot_status, OTA_OK);
+	ck_assert_uint_eq(rr.generation, gen);
+	ck_assert_int_eq(b->stop, CORE_STOP_WAIT);
+	ck_assert_uint_eq(b->first_pc, TOP_ROM_BASE_ADDR + (elf_sym(&rom_elf, "_start") - TOP_ROM_BASE_ADDR));
+	ck_assert_uint_gt(b->window_insns[OTA_FW_CORE_BL0], 0);
+	min_sp = bl0_min_sp(min_sp, b);
+	ck_assert_uint_eq(call(OTA_CMD_GET_RECORD, NULL, 0, resp, &len), OTA_OK);
+	ck_assert_uint_eq(((const struct ota_record_header *)resp)->generation, gen);
+	ck_assert_uint_eq(((const struct ota_record_header *)resp)->reset_reason, OTA_RESET_WARM);
+
+	/* BL0's stack high-water mark over the boot and the requests (the lowest SP in its window). */
+	bl0_stack = elf_sym(&bl0_elf, "__stack_top") - min_sp;
+	printf("BL0 on the core: boot %llu instructions (BL0 %llu), stack %u bytes (budget %u)\n",
+	       (unsigned long long)b->insns, (unsigned long long)b->window_insns[OTA_FW_CORE_BL0],
+	       bl0_stack, BL0_STACK_BUDGET);
+	ck_assert_uint_gt(bl0_stack, 0);
+	ck_assert_uint_le(bl0_stack, BL0_STACK_BUDGET);
+	ota_fw_core_close();
+}
+END_TEST
+
+/* A BL0 refused by ROM_EXT: not one instruction in BL0's window; the mailbox has nobody to serve it. */
+static void bl0_refused(ota_status_t want)
+{
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	const struct core_result *b = ota_fw_core_boot_result();
+	const struct ota_stage_record *a;
+	uint32_t len = 1;
+
+	ck_assert_int_eq(swhal_load_flash(flash0, flash_size), 0);
+	ck_assert_int_eq(swhal_load_otp(&otp0, sizeof(otp0)), 0);
+	ck_assert_int_eq(ota_fw_core_open(OTA_ROM_ELF), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_NO_BOOTABLE_SLOT);
+	ck_assert_int_eq(b->stop, CORE_STOP_RETURNED);
+	ck_assert_uint_gt(b->window_insns[OTA_FW_CORE_ROM_EXT], 0);
+	ck_assert_uint_eq(b->window_insns[OTA_FW_CORE_BL0], 0);
+	ck_assert_uint_eq(b->window_first_pc[OTA_FW_CORE_BL0], 0);
+	a = tu_attempt(OTA_STAGE_BL0, OTA_SLOT_A);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_msg(a->status == want, "got %s, want %s", ota_status_name(a->status),
+		      ota_status_name(want));
+	ck_assert_uint_eq(call(OTA_CMD_GET_RECORD, NULL, 0, resp, &len), OTA_MBOX_NOT_READY);
+	ck_assert_uint_eq(len, 0);
+	ota_fw_core_close();
+}
+
+/* BL0's code altered after signing. */
+START_TEST(an_altered_bl0_never_runs)
+{
+	alter_code(OTI_BL0_A, OTI_BL0_B);
+	bl0_refused(OTA_SIG_ECDSA_INVALID);
+}
+END_TEST
+
+/* BL0 signed by an owner key revoked in OTP. */
+START_TEST(a_bl0_under_a_revoked_key_never_runs)
+{
+	revoke_signer(true);
+	bl0_refused(OTA_ROOT_KEY_REVOKED);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -504,6 +682,9 @@ static Suite *core_suite(void)
 	tcase_add_test(rom, an_altered_rom_ext_never_runs);
 	tcase_add_test(rom, a_rom_ext_under_a_revoked_key_never_runs);
 	tcase_add_test(rom, rom_ext_code_outside_its_window_is_refused);
+	tcase_add_test(rom, bl0_serves_the_mailbox_on_the_core);
+	tcase_add_test(rom, an_altered_bl0_never_runs);
+	tcase_add_test(rom, a_bl0_under_a_revoked_key_never_runs);
 	suite_add_tcase(s, rom);
 	return s;
 }

@@ -6,6 +6,7 @@
  * is the mechanism (a store a core makes to it does what the call does).
  */
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 #include "bus.h"
@@ -276,6 +277,93 @@ START_TEST(state_and_progress_are_mbox_registers)
 }
 END_TEST
 
+/*
+ * The request/response mailbox (mbox.yaml): the board posts, the firmware
+ * reads REQ_* and REQ and answers through RESP and DOORBELL.RESPONSE. The
+ * request survives a device reset (STATUS.RESUMED) but not a power cycle;
+ * a ring with nothing asked is dropped; REQ reads zero past the request.
+ */
+START_TEST(requests_and_responses_are_mbox_registers)
+{
+	static const uint8_t req[7] = { 1, 2, 3, 4, 5, 6, 7 };
+	uint8_t buf[16], resp[16];
+	struct hal_mbox_request r;
+	ota_status_t st = OTA_OK;
+	uint32_t len = 0;
+
+	ck_assert(!hal_mbox_request(&r));
+	ck_assert_int_eq(swhal_mbox_post(9, OTA_CMD_GET_RECORD, req, sizeof(req)), 0);
+	ck_assert(swhal_mbox_owed());
+	ck_assert(hal_mbox_request(&r));
+	ck_assert_uint_eq(r.command, OTA_CMD_GET_RECORD);
+	ck_assert_uint_eq(r.len, sizeof(req));
+	ck_assert(!r.resumed);
+	ck_assert_uint_eq(tu_bus_rd(MBOX(REQ_SEQ)), 9);
+	memset(buf, 0xee, sizeof(buf));
+	ck_assert_uint_eq(hal_mbox_read(buf, sizeof(buf)), OTA_OK);
+	ck_assert_mem_eq(buf, req, sizeof(req));
+	ck_assert(ota_all_zero(buf + sizeof(req), sizeof(buf) - sizeof(req)));
+	/* The firmware cannot write the host's request: REQ is read-only, the store ignored. */
+	ck_assert_uint_eq(chip_bus_write32(TOP_MBOX_BASE_ADDR + MBOX_REQ_OFFSET, 0), OTA_OK);
+	ck_assert_uint_eq(hal_mbox_read(buf, sizeof(req)), OTA_OK);
+	ck_assert_mem_eq(buf, req, sizeof(req));
+
+	/* A reset keeps it, marked as the one that asked for the reset. */
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert(hal_mbox_request(&r));
+	ck_assert(r.resumed);
+	ck_assert_uint_eq(hal_mbox_read(buf, sizeof(req)), OTA_OK);
+	ck_assert_mem_eq(buf, req, sizeof(req));
+	ck_assert(!swhal_mbox_take_response(&st, resp, sizeof(resp), &len));
+	ck_assert_uint_eq(hal_mbox_respond(OTA_MBOX_BAD_LENGTH, "abcde", 5), OTA_OK);
+	ck_assert(swhal_mbox_take_response(&st, resp, sizeof(resp), &len));
+	ck_assert_uint_eq(st, OTA_MBOX_BAD_LENGTH);
+	ck_assert_uint_eq(len, 5);
+	ck_assert_mem_eq(resp, "abcde", 5);
+	ck_assert(!hal_mbox_request(&r));
+	ck_assert(!swhal_mbox_owed());
+
+	/* A ring with nothing asked is dropped; more than RESP holds is refused. */
+	ck_assert_uint_eq(hal_mbox_respond(OTA_OK, NULL, 0), OTA_OK);
+	ck_assert(!swhal_mbox_take_response(&st, resp, sizeof(resp), &len));
+	ck_assert_uint_eq(hal_mbox_respond(OTA_OK, resp, MBOX_RESP_SIZE + 4), OTA_HAL_BAD_ARGUMENT);
+
+	/* A power cycle drops it. */
+	ck_assert_int_eq(swhal_mbox_post(10, OTA_CMD_GET_RECORD, NULL, 0), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert(!hal_mbox_request(&r));
+	ck_assert(!swhal_mbox_owed());
+	ck_assert_int_eq(swhal_mbox_post(11, 0, NULL, MBOX_REQ_SIZE + 1), -EINVAL);
+}
+END_TEST
+
+/* The record's publication: RECORD, RECORD_LEN, RECORD_PUBLISH; the generation stamped in both copies. */
+START_TEST(record_publication_is_mbox_registers)
+{
+	struct ota_record rec, out;
+	uint32_t gen, n;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.length = sizeof(rec.hdr);
+	rec.hdr.boot_status = OTA_NO_BOOTABLE_SLOT;
+	gen = swhal_next_generation();
+	ck_assert_uint_eq(hal_host_publish_record(&rec.hdr, sizeof(rec.hdr)), gen);
+	ck_assert_uint_eq(rec.hdr.generation, gen);
+	ck_assert_uint_eq(tu_bus_rd(MBOX(RECORD_GENERATION)), gen);
+	n = swhal_last_record(&out, sizeof(out));
+	ck_assert_uint_eq(n, sizeof(rec.hdr));
+	ck_assert_mem_eq(&out.hdr, &rec.hdr, sizeof(rec.hdr));
+	/* Too short, or without power: refused, generation 0, nothing published. */
+	ck_assert_uint_eq(hal_host_publish_record(&rec.hdr, 4), 0);
+	ck_assert_uint_eq(chip_bus_write32(MBOX(RECORD_LEN), MBOX_RECORD_SIZE + 4), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(MBOX(RECORD_PUBLISH), MBOX_RECORD_PUBLISH_GO_MASK), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(MBOX(RECORD_GENERATION)), 0);
+	swhal_power_off();
+	ck_assert_uint_eq(hal_host_publish_record(&rec.hdr, sizeof(rec.hdr)), 0);
+	ck_assert_uint_eq(swhal_next_generation(), gen + 1);
+}
+END_TEST
+
 static Suite *drivers_suite(void)
 {
 	Suite *s = suite_create("drivers");
@@ -297,6 +385,8 @@ static Suite *drivers_suite(void)
 	tcase_add_test(tc, vault_lock_is_the_register);
 	tcase_add_test(tc, otp_counters_lock_is_the_register);
 	tcase_add_test(tc, state_and_progress_are_mbox_registers);
+	tcase_add_test(tc, requests_and_responses_are_mbox_registers);
+	tcase_add_test(tc, record_publication_is_mbox_registers);
 	suite_add_tcase(s, tc);
 	return s;
 }

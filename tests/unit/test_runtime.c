@@ -21,6 +21,7 @@
 #include <otattest/verify.h>
 
 #include "../../libotattest/tools/otimage/idcert.h"
+#include "firmware.h"
 #include "fw_run.h"
 #include "handoff.h"
 #include "hal.h"
@@ -466,6 +467,56 @@ START_TEST(test_not_ready_device)
 }
 END_TEST
 
+/*
+ * BL0's loop body (ota_runtime_serve, what BL0 runs on the emulated core)
+ * on the host build: the answers ota_runtime_command gives, through the
+ * mbox registers; a reset command gets none until the reset, then the
+ * runtime that booted answers it (STATUS.RESUMED, ota_runtime_resume).
+ */
+START_TEST(test_serve_over_the_registers)
+{
+	static uint8_t want[sizeof(resp)];
+	struct ota_req_attest a = attest_req(16);
+	struct ota_resp_reset out;
+	uint32_t want_len, reason = 0;
+	ota_status_t st = OTA_OK;
+
+	boot();
+	ck_assert_uint_eq(cmd(OTA_CMD_GET_RECORD, NULL, 0), OTA_OK);
+	memcpy(want, resp, resp_len);
+	want_len = resp_len;
+	ck_assert_int_eq(swhal_mbox_post(1, OTA_CMD_GET_RECORD, NULL, 0), 0);
+	ck_assert(ota_runtime_serve());
+	ck_assert(!ota_runtime_serve()); /* answered: nothing waits */
+	ck_assert(swhal_mbox_take_response(&st, resp, sizeof(resp), &resp_len));
+	ck_assert_uint_eq(st, OTA_OK);
+	ck_assert_uint_eq(resp_len, want_len);
+	ck_assert_mem_eq(resp, want, want_len);
+
+	ck_assert_int_eq(swhal_mbox_post(2, OTA_CMD_ATTEST, &a, sizeof(a) - 1), 0);
+	ck_assert(ota_runtime_serve());
+	ck_assert(swhal_mbox_take_response(&st, resp, sizeof(resp), &resp_len));
+	ck_assert_uint_eq(st, OTA_MBOX_BAD_LENGTH);
+	ck_assert_uint_eq(resp_len, 0);
+
+	ck_assert_int_eq(swhal_mbox_post(3, OTA_CMD_WARM_RESET, NULL, 0), 0);
+	ck_assert(!ota_runtime_serve()); /* a reset is pending: no answer, nothing more served */
+	ck_assert(!swhal_mbox_take_response(&st, resp, sizeof(resp), &resp_len));
+	ck_assert(swhal_reset_take(&reason));
+	ck_assert_uint_eq(reason, OTA_RESET_WARM);
+	ck_assert_uint_eq(swhal_reset(reason), OTA_OK);
+	ck_assert_uint_eq(ota_fw_boot(reason), OTA_OK);
+	ck_assert(ota_runtime_serve());
+	ck_assert(swhal_mbox_take_response(&st, resp, sizeof(resp), &resp_len));
+	ck_assert_uint_eq(st, OTA_OK);
+	ck_assert_uint_eq(resp_len, sizeof(out));
+	memcpy(&out, resp, sizeof(out));
+	ck_assert_uint_eq(out.boot_status, OTA_OK);
+	ck_assert_uint_eq(out.booted_slot, OTA_SLOT_A);
+	ck_assert(!swhal_mbox_owed());
+}
+END_TEST
+
 static Suite *runtime_suite(void)
 {
 	Suite *s = suite_create("runtime");
@@ -491,6 +542,7 @@ static Suite *runtime_suite(void)
 	tcase_add_test(c, test_update_to_erased_slot_keeps_running);
 	tcase_add_test(c, test_warm_reset_keeps_serving);
 	tcase_add_test(c, test_rotate_tags);
+	tcase_add_test(c, test_serve_over_the_registers);
 	suite_add_tcase(s, v);
 	suite_add_tcase(s, c);
 	return s;

@@ -21,4 +21,7 @@
  */
 ota_status_t hal_reset_request(uint32_t reason);
 
+/* Whether a reset was asked for and not yet performed (RESET_REQ): the request must not be answered now. */
+bool hal_reset_pending(void);
+
 #endif /* OTATTEST_HAL_RSTMGR_H */

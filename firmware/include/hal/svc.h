@@ -13,7 +13,8 @@
  * A buffer the core cannot address is a fault that ends the run.
  *
  * Number 0 is no call: the start-up code's final ecall, the stage
- * returning (firmware/base/crt0.S).
+ * returning (firmware/base/crt0.S). HAL_SVC_WFI is the core waiting for
+ * an interrupt, not a block's call.
  */
 #ifndef OTATTEST_HAL_SVC_H
 #define OTATTEST_HAL_SVC_H
@@ -57,8 +58,14 @@ enum hal_svc {
 	/* sram_ctrl_ret (the RAM; the vault lock is a register) */
 	HAL_SVC_RETENTION_READ,
 	HAL_SVC_RETENTION_WRITE,
-	/* mbox (the record's publication; state and progress are registers) */
-	HAL_SVC_HOST_PUBLISH_RECORD,
+	/*
+	 * Not a block's call: wfi with the mailbox's request interrupt as the
+	 * only wake-up (hal_wait_for_interrupt). Unicorn 2.0.1 runs the hart
+	 * in U mode, where wfi is an illegal instruction, so the image asks
+	 * the core to stop here instead; the board resumes it after the ecall
+	 * when it posts the next request (qemu-model/core, core_resume).
+	 */
+	HAL_SVC_WFI,
 	HAL_SVC_COUNT
 };
 

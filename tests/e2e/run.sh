@@ -52,6 +52,11 @@ Environment:
                  multiply every scenario's E2E_TIMEOUT by this (default 1;
                  for a machine so loaded that guests boot in tens of
                  seconds: the verdict line still says the limit it used)
+  E2E_CORE       who runs the device's firmware: host (default), the stages
+                 compiled into otattest-model; or rv32, the stage images
+                 on its emulated core (otattest-model --core=rv32): the
+                 provisioned device's ROM_EXT and BL0 are the real builds
+                 (build/rv32/rom_ext.elf, bl0.elf), signed
   E2E_QEMU_WRAP  a command to run QEMU under, for debugging, e.g.
                  "gdb -batch -ex run -ex bt --args" (a crash's backtrace
                  lands in qemu.log)
@@ -243,6 +248,8 @@ prepare() (
 	[ "$E2E_DEVICE" = 1 ] && targets+=("$E2E_MODEL_BIN" build/tests/model/model-peer)
 	# Provisioning personalizes the device on a model of its own (lib/personalize.sh).
 	[ "$E2E_PROVISION" = 1 ] && targets+=(build/otimage build/otattest-model build/tests/model/model-peer)
+	# The core's images (E2E_CORE=rv32): the mask ROM the model starts in, the stages it signs.
+	[ "${E2E_CORE:-host}" = rv32 ] && targets+=("${E2E_CORE_IMAGES[@]}")
 	for t in "${E2E_MODULES[@]}"; do
 		targets+=("$(e2e_kernel_module_target "$t")")
 	done

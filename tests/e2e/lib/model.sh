@@ -16,6 +16,27 @@
 
 E2E_MODEL_BIN=build/otattest-model # make target, relative to the tree
 
+# E2E_CORE=rv32 (run.sh --help): the model runs the stage images on its
+# emulated core, starting in this mask ROM; provisioning signs these builds.
+E2E_CORE_IMAGES=(build/rv32/rom.elf build/rv32/rom_ext.elf build/rv32/bl0.elf)
+
+# e2e_model_core_args: the model's options for E2E_CORE, one per line.
+e2e_model_core_args() {
+	[ "${E2E_CORE:-host}" = rv32 ] || return 0
+	printf '%s\n' --core=rv32 "--rom-image=$E2E_ROOT/build/rv32/rom.elf"
+}
+
+# e2e_code STAGE-NAME: code for an image (lib/provision.sh): opaque bytes
+# for the host build, which measures them and never runs them; with
+# E2E_CORE=rv32 the stage's real build (rom_ext* names ROM_EXT, the rest BL0).
+e2e_code() {
+	case ${E2E_CORE:-host}:$1 in
+	rv32:rom_ext*) cat "$E2E_ROOT/build/rv32/rom_ext.elf" ;;
+	rv32:*) cat "$E2E_ROOT/build/rv32/bl0.elf" ;;
+	*) seq 1 64 | sed "s/^/$1 code line /" ;;
+	esac
+}
+
 # e2e_model_run DIR NAME ARGS...: start one process of the model binary
 # with ARGS, its output appended to DIR/model.log; DIR/NAME.pid gets its own
 # pid (not the wrapper's) once it is known, DIR/NAME.exit.<pid> its wait
@@ -41,12 +62,13 @@ e2e_model_run() {
 # e2e_model_spawn DIR ARGS...: start the model (with E2E_MODEL_SPLIT=1 the
 # device process, joined to the running server); sets E2E_MODEL_PID.
 e2e_model_spawn() {
-	local dir=$1 bus
+	local dir=$1 bus core
 	shift
 	bus=(--socket="$dir/ivshmem.sock")
 	[ "${E2E_MODEL_SPLIT:-0}" = 1 ] && bus=(--connect="$dir/device.sock")
+	mapfile -t core < <(e2e_model_core_args)
 	E2E_MODEL_PID=$(e2e_model_run "$dir" model --state-dir="$dir/state" "${bus[@]}" \
-		--control="$dir/model.ctl" --no-fsync "$@")
+		--control="$dir/model.ctl" --no-fsync "${core[@]}" "$@")
 	export E2E_MODEL_PID
 }
 

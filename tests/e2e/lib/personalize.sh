@@ -39,8 +39,9 @@ e2e_personalize() {
 		ctl() { step "$model" ctl --state-dir="$dev" "$@"; }
 		rm -rf "$dev" served
 		mkdir -p served
+		mapfile -t core < <(e2e_model_core_args)
 		"$model" --state-dir="$dev" --load-otp=otp.img --load-flash=flash-factory.img \
-			--no-fsync --log-level=warn >>personalize.log 2>&1 &
+			--no-fsync --log-level=warn "${core[@]}" >>personalize.log 2>&1 &
 		pid=$!
 		trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null' EXIT
 		for _ in $(seq 200); do

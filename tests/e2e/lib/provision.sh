@@ -21,7 +21,7 @@
 # and the log of every command in DIR/provision.log. Fails on the first
 # command that fails.
 e2e_provision() {
-	local dir=$1 otimage=$E2E_ROOT/build/otimage i
+	local dir=$1 otimage=$E2E_ROOT/build/otimage i salt
 	mkdir -p "$dir"
 	(
 		cd "$dir" || exit 1
@@ -30,24 +30,28 @@ e2e_provision() {
 			"$otimage" "$@" >>provision.log 2>&1 ||
 				{ echo "otimage $1 failed (see $dir/provision.log)" >&2; exit 1; }
 		}
-		# Opaque code bytes: the model measures them, it never runs them.
+		# Opaque code bytes the host build measures and never runs, or
+		# with E2E_CORE=rv32 the real builds (lib/model.sh, e2e_code),
+		# salted so that each image is its own.
 		for i in rom_ext bl0-a bl0-b bl0-v2 rom_ext-perso bl0-perso; do
-			seq 1 64 | sed "s/^/$i code line /" >"$i.code"
+			e2e_code "$i" >"$i.code"
 		done
+		salt=()
+		[ "${E2E_CORE:-host}" = rv32 ] && salt=(--salt random)
 		for i in creator owner signer stranger; do
 			step keygen --out "$i.key" --pub "$i.pub"
 		done
 		step delegate --parent-key owner.key --delegate-pub signer.pub --type leaf \
 			--svn-min 1 --svn-max 20 --out signer.cert
-		step sign --key creator.key --stage rom_ext --svn 1 --payload rom_ext.code --out rom_ext.img
-		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 --payload bl0-a.code --out bl0-a.img
-		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 --payload bl0-b.code --out bl0-b.img
-		step sign --key signer.key --cert signer.cert --stage bl0 --svn 2 --payload bl0-v2.code --out bl0-v2.img
+		step sign --key creator.key --stage rom_ext --svn 1 --payload rom_ext.code "${salt[@]}" --out rom_ext.img
+		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 --payload bl0-a.code "${salt[@]}" --out bl0-a.img
+		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 --payload bl0-b.code "${salt[@]}" --out bl0-b.img
+		step sign --key signer.key --cert signer.cert --stage bl0 --svn 2 --payload bl0-v2.code "${salt[@]}" --out bl0-v2.img
 		step sign --key stranger.key --stage bl0 --svn 3 --payload bl0-v2.code --out bl0-untrusted.img
 		step sign --key creator.key --stage rom_ext --svn 1 --payload rom_ext-perso.code \
-			--out rom_ext-perso.img
+			"${salt[@]}" --out rom_ext-perso.img
 		step sign --key signer.key --cert signer.cert --stage bl0 --svn 1 \
-			--payload bl0-perso.code --out bl0-perso.img
+			--payload bl0-perso.code "${salt[@]}" --out bl0-perso.img
 		step owner-config --key owner.pub --out owner.cfg
 		step ca --key ca.key --cert ca.pem
 		step provision --out otp.img --creator-key creator.pub --owner-config owner.cfg \

@@ -147,20 +147,22 @@ void rom_ext_boot_services(struct boot_ctx *b)
 
 ota_status_t rom_ext_lockdown(const struct boot_ctx *b)
 {
-	static const uint32_t owned[] = { OTA_REGION_BOOT_DATA_0, OTA_REGION_BOOT_DATA_1,
-					  OTA_REGION_TAG_TABLE_0, OTA_REGION_TAG_TABLE_1,
-					  OTA_REGION_OWNER_CONFIG };
-	const struct ota_flash_region *r;
-	uint32_t i;
+	struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 3];
+	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 2], n = 0, i, count;
 
-	OTA_TRY(hal_flash_protect(0, OTA_FLASH_PAGE_SIZE)); /* the layout */
-	for (i = 0; i < sizeof(owned) / sizeof(owned[0]); i++) {
-		r = boot_region(b, owned[i]);
-		OTA_TRY(hal_flash_protect(r->offset, r->size));
+	OTA_STATIC_ASSERT(HAL_FLASH_PROTECT_REGIONS == OTA_FLASH_PROTECT_RANGES,
+			  "the layout check counts the flash controller's ranges");
+	for (i = 0; i < OTA_FLASH_LOCKED_REGION_COUNT; i++) {
+		/* The factory writes the identity certificate in manufacturing only. */
+		if (ota_flash_locked_regions[i] == OTA_REGION_IDENTITY_CERT &&
+		    b->otp.lifecycle == OTA_LC_TEST_UNLOCKED)
+			continue;
+		types[n++] = ota_flash_locked_regions[i];
 	}
-	r = boot_region(b, ota_region_for_slot(OTA_STAGE_ROM_EXT, b->rom_ext_out.slot));
-	OTA_TRY(hal_flash_protect(r->offset, r->size));
-	r = boot_region(b, ota_region_for_slot(OTA_STAGE_BL0, b->bl0_out.slot));
-	OTA_TRY(hal_flash_protect(r->offset, r->size));
+	types[n++] = ota_region_for_slot(OTA_STAGE_ROM_EXT, b->rom_ext_out.slot);
+	types[n++] = ota_region_for_slot(OTA_STAGE_BL0, b->bl0_out.slot);
+	count = ota_flash_lock_ranges(&b->layout, types, n, r);
+	for (i = 0; i < count; i++)
+		OTA_TRY(hal_flash_protect(r[i].offset, r[i].size));
 	return hal_otp_lock_counters();
 }

@@ -145,6 +145,57 @@ START_TEST(test_layout_regions)
 }
 END_TEST
 
+/*
+ * The layout page and the regions ROM_EXT locks at every hand-off must fit
+ * the flash controller's protection ranges with two left for the running
+ * slots (issue 27: the identity certificate's region was the ninth and
+ * went unprotected). Touching regions share a range.
+ */
+START_TEST(test_layout_lock_ranges)
+{
+	struct ota_flash_range r[OTA_FLASH_MAX_REGIONS + 1];
+	struct ota_flash_layout l = default_layout();
+	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 2], i, n;
+
+	/* The default layout: pages 0 to 6 in one range, each slot in its own. */
+	n = ota_flash_lock_ranges(&l, ota_flash_locked_regions, OTA_FLASH_LOCKED_REGION_COUNT, r);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0].offset, 0);
+	ck_assert_uint_eq(r[0].size, 7 * OTA_FLASH_PAGE_SIZE);
+	for (i = 0; i < OTA_FLASH_LOCKED_REGION_COUNT; i++)
+		types[i] = ota_flash_locked_regions[i];
+	types[i++] = OTA_REGION_BL0_B;
+	types[i++] = OTA_REGION_ROM_EXT_A;
+	n = ota_flash_lock_ranges(&l, types, i, r);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(r[1].offset, ota_flash_layout_region(&l, OTA_REGION_ROM_EXT_A)->offset);
+	ck_assert_uint_eq(r[2].offset, ota_flash_layout_region(&l, OTA_REGION_BL0_B)->offset);
+	ck_assert_uint_eq(r[2].size, ota_flash_layout_region(&l, OTA_REGION_BL0_B)->size);
+
+	/* One region apart from the others costs one range: still fine. */
+	for (i = 0; i < l.region_count; i++)
+		if (l.region[i].type == OTA_REGION_IDENTITY_CERT)
+			l.region[i].offset = 20 * OTA_FLASH_PAGE_SIZE;
+	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_OK);
+	ck_assert_uint_eq(ota_flash_lock_ranges(&l, ota_flash_locked_regions,
+						OTA_FLASH_LOCKED_REGION_COUNT, r),
+			  2);
+
+	/* Every small region on a page of its own, gaps between: 7 ranges, 6 allowed. */
+	n = 0;
+	for (i = 0; i < l.region_count; i++)
+		if (l.region[i].size == OTA_FLASH_PAGE_SIZE)
+			l.region[i].offset = (8 + 2 * n++) * OTA_FLASH_PAGE_SIZE;
+	ck_assert_uint_eq(n, OTA_FLASH_LOCKED_REGION_COUNT);
+	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_LAYOUT_LOCKS_SCATTERED);
+	/* Two of them touching again: 6 ranges, it fits. */
+	for (i = 0; i < l.region_count; i++)
+		if (l.region[i].type == OTA_REGION_IDENTITY_CERT)
+			l.region[i].offset = 7 * OTA_FLASH_PAGE_SIZE;
+	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_OK);
+}
+END_TEST
+
 START_TEST(test_layout_builder_refusals)
 {
 	struct ota_flash_layout l;
@@ -637,6 +688,7 @@ static Suite *flash_suite(void)
 	tcase_add_test(lay, test_layout_default_valid);
 	tcase_add_test(lay, test_layout_header_fields);
 	tcase_add_test(lay, test_layout_regions);
+	tcase_add_test(lay, test_layout_lock_ranges);
 	tcase_add_test(lay, test_layout_builder_refusals);
 	suite_add_tcase(s, lay);
 	tcase_add_test(rec, test_boot_data_seal_and_check);

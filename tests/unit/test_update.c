@@ -525,12 +525,15 @@ START_TEST(test_rom_ext_serves_only_on_a_warm_reset)
 }
 END_TEST
 
-/* Every region ROM_EXT owns is locked before the runtime runs; the inactive slots are not. */
+/*
+ * Every region ROM_EXT owns is locked before the runtime runs, the identity
+ * certificate's too (outside manufacturing); the inactive slots are not.
+ */
 START_TEST(test_rom_ext_locks_what_it_owns)
 {
 	static const uint32_t owned[] = { OTA_REGION_BOOT_DATA_0, OTA_REGION_BOOT_DATA_1,
 					  OTA_REGION_TAG_TABLE_0, OTA_REGION_TAG_TABLE_1,
-					  OTA_REGION_OWNER_CONFIG };
+					  OTA_REGION_OWNER_CONFIG, OTA_REGION_IDENTITY_CERT };
 	uint32_t i;
 
 	REFUSED_UNCHANGED(hal_flash_erase_page(0), OTA_HAL_FLASH_LOCKED); /* the layout */

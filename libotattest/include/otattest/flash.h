@@ -71,6 +71,36 @@ ota_status_t ota_flash_layout_check(const struct ota_flash_layout *l,
 const struct ota_flash_region *
 ota_flash_layout_region(const struct ota_flash_layout *l, uint32_t type);
 
+/*
+ * Write protection at hand-off. The flash controller protects at most
+ * OTA_FLASH_PROTECT_RANGES ranges until the next reset (hal_flash_protect,
+ * HAL_FLASH_PROTECT_REGIONS). Before the runtime runs, ROM_EXT protects
+ * the layout page, the regions of ota_flash_locked_regions (the identity
+ * certificate's outside the manufacturing lifecycle state, where the
+ * factory still writes it) and the two running slots. Regions that touch
+ * share one range, and a layout passes its check only when the layout page
+ * and those regions need at most OTA_FLASH_LOCKED_RANGES_MAX ranges, so
+ * the running slots always find theirs: when ranges run short the layout
+ * changes, never the set of regions the runtime cannot write.
+ */
+#define OTA_FLASH_PROTECT_RANGES 8u
+#define OTA_FLASH_LOCKED_RANGES_MAX (OTA_FLASH_PROTECT_RANGES - 2u)
+#define OTA_FLASH_LOCKED_REGION_COUNT 6u
+extern const uint32_t ota_flash_locked_regions[OTA_FLASH_LOCKED_REGION_COUNT];
+
+struct ota_flash_range {
+	uint32_t offset;
+	uint32_t size;
+};
+
+/*
+ * The layout page and the regions of the n types (of a checked layout;
+ * n <= OTA_FLASH_MAX_REGIONS), merged where they touch, in offset order,
+ * into out (room for n + 1). Returns how many ranges out holds.
+ */
+uint32_t ota_flash_lock_ranges(const struct ota_flash_layout *l, const uint32_t *types,
+			       uint32_t n, struct ota_flash_range *out);
+
 /* Flash region holding slot s of a stage. */
 static inline uint32_t ota_region_for_slot(uint32_t stage, uint32_t slot)
 {

@@ -214,6 +214,7 @@ enum ota_status_class {
 	X(LAYOUT_BAD_PAGE_SIZE, MALFORMED, LAYOUT, 9, "flash page size is not supported")          \
 	X(LAYOUT_BAD_SIZE, MALFORMED, LAYOUT, 10, "flash layout size field is wrong")               \
 	X(LAYOUT_BAD_FLASH_SIZE, MALFORMED, LAYOUT, 11, "layout flash size is not a page multiple or exceeds the device") \
+	X(LAYOUT_LOCKS_SCATTERED, MALFORMED, LAYOUT, 12, "the regions locked at hand-off need more flash protection ranges than the device has") \
 	/* policy checks common to both paths */                                                   \
 	X(SVN_BELOW_FLOOR, ROLLBACK, POLICY, 1, "image security version is below the anti-rollback floor") \
 	X(LIFECYCLE_NOT_ALLOWED, POLICY, POLICY, 2, "image may not run in the device's lifecycle state") \

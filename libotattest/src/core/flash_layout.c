@@ -6,6 +6,11 @@
  */
 #include "otattest/flash.h"
 
+const uint32_t ota_flash_locked_regions[OTA_FLASH_LOCKED_REGION_COUNT] = {
+	OTA_REGION_BOOT_DATA_0,  OTA_REGION_BOOT_DATA_1, OTA_REGION_TAG_TABLE_0,
+	OTA_REGION_TAG_TABLE_1,  OTA_REGION_OWNER_CONFIG, OTA_REGION_IDENTITY_CERT,
+};
+
 static bool regions_overlap(const struct ota_flash_region *a, const struct ota_flash_region *b)
 {
 	/* Both ranges are known to lie inside the flash: no overflow here. */
@@ -59,7 +64,43 @@ ota_status_t ota_flash_layout_check(const struct ota_flash_layout *l, uint32_t d
 		for (j = i + 1; j < l->region_count; j++)
 			if (regions_overlap(&l->region[i], &l->region[j]))
 				return OTA_LAYOUT_REGION_OVERLAP;
+	{
+		struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 1];
+
+		if (ota_flash_lock_ranges(l, ota_flash_locked_regions,
+					  OTA_FLASH_LOCKED_REGION_COUNT, r) > OTA_FLASH_LOCKED_RANGES_MAX)
+			return OTA_LAYOUT_LOCKS_SCATTERED;
+	}
 	return OTA_OK;
+}
+
+uint32_t ota_flash_lock_ranges(const struct ota_flash_layout *l, const uint32_t *types,
+			       uint32_t n, struct ota_flash_range *out)
+{
+	const struct ota_flash_region *reg;
+	struct ota_flash_range t;
+	uint32_t count = 1, i, j;
+
+	out[0] = (struct ota_flash_range){ 0, l->page_size }; /* the layout page */
+	for (i = 0; i < n && i < OTA_FLASH_MAX_REGIONS; i++) {
+		reg = ota_flash_layout_region(l, types[i]);
+		if (reg == NULL)
+			continue;
+		/* Insertion by offset; regions of a checked layout never overlap. */
+		for (j = count; j > 0 && out[j - 1].offset > reg->offset; j--)
+			out[j] = out[j - 1];
+		out[j] = (struct ota_flash_range){ reg->offset, reg->size };
+		count++;
+	}
+	for (i = 0, j = 1; j < count; j++) {
+		if (out[i].offset + out[i].size == out[j].offset) {
+			out[i].size += out[j].size;
+		} else {
+			t = out[j];
+			out[++i] = t;
+		}
+	}
+	return i + 1;
 }
 
 const struct ota_flash_region *ota_flash_layout_region(const struct ota_flash_layout *l,

@@ -91,6 +91,7 @@ static const struct {
 	{ OTA_LAYOUT_REGION_OVERLAP, "layout.region" },
 	{ OTA_LAYOUT_REGION_MISALIGNED, "layout.region" },
 	{ OTA_LAYOUT_REGION_MISSING, "layout.region" },
+	{ OTA_LAYOUT_LOCKS_SCATTERED, "layout.region" },
 	{ OTA_LAYOUT_RESERVED_NONZERO, "layout.reserved" },
 	{ OTA_IDCERT_BAD_MAGIC, "idcert.magic" },
 	{ OTA_IDCERT_BAD_LENGTH, "idcert.der_length" },

@@ -3,8 +3,16 @@
 # npm registry and PyPI. Idempotent: installs only what is missing.
 #   scripts/deps.sh          install missing packages (needs root)
 #   scripts/deps.sh --check  exit 0 when nothing is missing, 1 otherwise
+#   scripts/deps.sh --python only Python 3.11 (Debian's when there is none)
+#                            and the pinned PyPI packages (tests/interop's
+#                            Python checks; tests/tools/deps-chroot.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-install}
+case $mode in
+install | --check | --python) ;;
+*) echo "usage: scripts/deps.sh [--check | --python]" >&2; exit 2 ;;
+esac
 
 # One package list for the whole project; why each is here:
 packages=(
@@ -44,28 +52,40 @@ packages=(
 	gcab                                # make cab: the cabinet fwupdmgr installs
 	rauc rauc-service squashfs-tools    # e2e rauc-update: RAUC 1.8 with the otattest backend and install handler
 	libglib2.0-dev-bin python3-dbus-next # e2e dbus-clients: gdbus-codegen's C client, the Python client
+	python3.11 python3-pip python3-venv # the interop checks' Python (Debian 12's 3.11.2 serves): the PyPI pins below go into a venv when it is Debian's
 	postgresql sqlite3 haproxy curl     # make bench-fleet: Veraison's stores in PostgreSQL (VERAISON_STORE=postgres) or sqlite, two verification instances behind haproxy (deploy/veraison.sh), the policy through its management API (curl)
 )
 
 # Toolchains no Debian 12 package provides at the version the tests need:
 # each is checked first, and a missing one stops deps.sh at once with one
 # message saying what is missing and where it comes from (never halfway
-# through make test).
-#   node, npm    the npm registry's packages for tests/interop (Debian 12's
-#                nodejs and npm packages serve: apt-get install nodejs npm)
+# through make test). Python is not one: Debian 12's python3.11 serves
+# (the packages list has it; the PyPI pins go into a venv, below).
+#   node, npm    node >= the newest "engines" minimum in tests/interop's
+#                lock file (@noble/*: 20.19.0); Debian 12's nodejs is 18
 #   go           Go >= the version go.mod names (libotattest/tools/veraison,
-#                tests/interop/go): Debian 12's golang-go is older
-#   python3.11   with pip, for the pinned PyPI packages below
+#                tests/interop/go): Debian 12's golang-go is 1.19
 go_want=$(sed -n 's/^go //p' "$here/libotattest/tools/veraison/go.mod")
+node_want=$(grep -o '"node": *">= *[0-9][0-9.]*"' "$here/tests/interop/package-lock.json" 2>/dev/null |
+	grep -o '[0-9][0-9.]*' | sort -V | tail -n1)
+# version_ok WANT HAVE: HAVE is at least WANT.
+version_ok() {
+	[ -n "$2" ] && [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n1)" = "$1" ]
+}
 toolchains_missing=()
-command -v node >/dev/null || toolchains_missing+=("node (apt-get install nodejs)")
-command -v npm >/dev/null || toolchains_missing+=("npm (apt-get install npm)")
+node_have=$(node --version 2>/dev/null | sed 's/^v//' || true)
+if ! version_ok "${node_want:-0}" "$node_have"; then
+	toolchains_missing+=("node >= ${node_want:-any} (have: ${node_have:-none}; Debian 12's nodejs is 18: nodejs.org's release or NodeSource's nodejs package)")
+fi
+command -v npm >/dev/null || toolchains_missing+=("npm (comes with that node)")
 go_have=$(go env GOVERSION 2>/dev/null | sed 's/^go//' || true)
-if [ -z "$go_have" ] || [ "$(printf '%s\n%s\n' "$go_want" "$go_have" | sort -V | head -n1)" != "$go_want" ]; then
+if ! version_ok "$go_want" "$go_have"; then
 	toolchains_missing+=("go >= $go_want (have: ${go_have:-none}; Go's own release for linux-amd64 on PATH)")
 fi
-command -v python3.11 >/dev/null && python3.11 -m pip --version >/dev/null 2>&1 ||
-	toolchains_missing+=("python3.11 with pip (apt-get install python3.11 python3-pip, or a pyenv build)")
+if [ "$mode" = --python ]; then
+	packages=(python3.11 python3-pip python3-venv)
+	toolchains_missing=()
+fi
 if [ ${#toolchains_missing[@]} -gt 0 ]; then
 	msg=$(printf '%s; ' "${toolchains_missing[@]}")
 	echo "deps: missing toolchains: ${msg%; }" >&2
@@ -79,7 +99,7 @@ done
 
 npm_dir="$here/tests/interop"
 npm_missing=0
-if [ -f "$npm_dir/package-lock.json" ]; then
+if [ -f "$npm_dir/package-lock.json" ] && [ "$mode" != --python ]; then
 	# Each package package.json names must be installed, not just some.
 	for dep in $(cd "$npm_dir" && node -p "Object.keys(require('./package.json').dependencies).join(' ')"); do
 		[ -d "$npm_dir/node_modules/$dep" ] || npm_missing=1
@@ -87,7 +107,18 @@ if [ -f "$npm_dir/package-lock.json" ]; then
 fi
 
 # PyPI packages for tests/interop, each at exactly this version, for the
-# Python 3.11 on PATH (a pyenv build, not Debian's python3), with its pip:
+# python3.11 on PATH. One whose pip may install into it (a pyenv build)
+# gets them in its own site-packages. Debian's is "externally managed"
+# (PEP 668: its pip refuses), so they go into a virtual environment,
+# $venv, and /usr/local/bin/python3.11 (before /usr/bin on Debian's PATH)
+# runs the venv's: the tests' python3.11 is then it.
+venv=/opt/otattest/python3.11
+# externally_managed PY: PY's pip refuses to install into it (PEP 668).
+externally_managed() {
+	local stdlib
+	stdlib=$("$1" -c 'import sysconfig; print(sysconfig.get_path("stdlib"))' 2>/dev/null) &&
+		[ -f "$stdlib/EXTERNALLY-MANAGED" ] && [ "$("$1" -c 'import sys; print(sys.prefix == sys.base_prefix)')" = True ]
+}
 pypi=(
 	PyJWT==2.15.1 cryptography==50.0.2  # ear_check.py: the EAR's ES256 JWT (PyJWT's ES256 needs cryptography)
 	cwt==3.3.0 cbor2==5.9.0 pyhpke==0.6.5  # evidence_cwt.py: evidence v2 as a CWT (cwt's own dependencies pinned too)
@@ -105,10 +136,11 @@ done
 # scripts/fwupd-build.sh fetches Debian's fwupd source package: deb-src
 # must be in the apt sources (Debian 12's debian.sources lists only deb).
 debsrc_missing=0
+[ "$mode" = --python ] ||
 grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list.d/*.sources ||
 	grep -qs '^deb-src ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list || debsrc_missing=1
 
-if [ "${1:-}" = "--check" ]; then
+if [ "$mode" = --check ]; then
 	[ $debsrc_missing = 1 ] && echo "deps: no deb-src in the apt sources (scripts/fwupd-build.sh needs it)" >&2
 	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && [ $debsrc_missing = 0 ] && exit 0
 	[ ${#missing[@]} -gt 0 ] && echo "deps: missing Debian packages: ${missing[*]}" >&2
@@ -157,15 +189,29 @@ if [ $npm_missing -eq 1 ]; then
 fi
 
 if [ ${#pypi_missing[@]} -gt 0 ]; then
+	py311=$(command -v python3.11 || true) # Debian's, if apt just installed it
 	if [ -z "$py311" ]; then
 		echo "deps: python3.11 is not on PATH; cannot install ${pypi_missing[*]}" >&2
 		exit 1
 	fi
+	if externally_managed "$py311"; then
+		echo "deps: $py311 is externally managed (Debian's): the PyPI packages go into the venv $venv"
+		[ -x "$venv/bin/python3.11" ] || "$py311" -m venv "$venv"
+		if [ ! -e /usr/local/bin/python3.11 ]; then
+			mkdir -p /usr/local/bin
+			printf '#!/bin/sh\n# scripts/deps.sh: the venv with otattest'"'"'s pinned PyPI packages\nexec %s/bin/python3.11 "$@"\n' \
+				"$venv" >/usr/local/bin/python3.11
+			chmod 755 /usr/local/bin/python3.11
+		fi
+		py311=$venv/bin/python3.11
+	fi
 	echo "deps: installing pinned PyPI packages for $py311: ${pypi_missing[*]}"
 	"$py311" -m pip install --quiet --disable-pip-version-check "${pypi_missing[@]}"
+	[ "$(command -v python3.11)" = /usr/local/bin/python3.11 ] || [ "$py311" = "$(command -v python3.11)" ] ||
+		echo "deps: note: python3.11 on PATH is $(command -v python3.11), not $py311" >&2
 fi
 
 # The guest kernel and the headers the module is built against must match.
-"$here/scripts/kernel-version.sh" >/dev/null
+[ "$mode" = --python ] || "$here/scripts/kernel-version.sh" >/dev/null
 echo "deps: all present"
 

@@ -85,4 +85,15 @@ FW_BL0_OBJS := $(filter $(B)/rv32/firmware/runtime/%,$(RV32_OBJS))
 $(FW_BL0_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_BL0_OBJS) firmware/base/bl0.ld $(FW_STAGE_LDS)
 	$(call fw_stage_link,firmware/base/bl0.ld,ota_bl0_start,$(FW_BL0_OBJS))
 
-ALL_TARGETS += $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF)
+# BL0 v2: the same sources, its version string (GET_INFO, runtime/info.c)
+# the one difference, so an update to it changes the code that answers.
+FW_BL0_V2_ELF := $(B)/rv32/bl0-v2.elf
+FW_BL0_V2_OBJS := $(filter-out %/runtime/info.o,$(FW_BL0_OBJS)) $(B)/rv32/firmware/runtime/info-v2.o
+$(B)/rv32/firmware/runtime/info-v2.o: firmware/runtime/info.c
+	@mkdir -p $(dir $@)
+	$(RV32_CC) $(RV32_FLAGS) -DOTA_BL0_VERSION='"2.0.0"' -MMD -MP -c -o $@ $<
+$(FW_BL0_V2_ELF): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_BL0_V2_OBJS) firmware/base/bl0.ld \
+		$(FW_STAGE_LDS)
+	$(call fw_stage_link,firmware/base/bl0.ld,ota_bl0_start,$(FW_BL0_V2_OBJS))
+
+ALL_TARGETS += $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF) $(FW_BL0_V2_ELF)

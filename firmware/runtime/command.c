@@ -210,6 +210,12 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 						      : ota_rt_install_chunk(&r.install_chunk, &out);
 		return st == OTA_OK ? respond(&out, sizeof(out), resp, resp_cap, resp_len) : st;
 	}
+	case OTA_CMD_GET_INFO: {
+		struct ota_resp_info out;
+
+		st = ota_rt_get_info(&out);
+		return st == OTA_OK ? respond(&out, sizeof(out), resp, resp_cap, resp_len) : st;
+	}
 	case OTA_CMD_INSTALL_FINISH: {
 		struct ota_resp_install_finish out;
 

@@ -77,4 +77,7 @@ ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *c
 				bool *answered);
 ota_status_t ota_rt_svc_done(uint32_t command, struct ota_resp_boot_svc *out);
 
+/* GET_INFO (info.c): the version string compiled into this runtime. */
+ota_status_t ota_rt_get_info(struct ota_resp_info *out);
+
 #endif /* OTATTEST_FW_RUNTIME_H */

@@ -39,7 +39,7 @@ static const char usage_text[] =
 "                             record bytes to FILE (decode: otimage inspect FILE).\n"
 "    call CMD [ARG] [--out=FILE]\n"
 "                             One mailbox command; the response payload to FILE.\n"
-"                             CMD: get-record, get-certs, warm-reset, rotate-tags,\n"
+"                             CMD: get-record, get-certs, get-info, warm-reset, rotate-tags,\n"
 "                             update-reset [a|b|other], attest NONCE_HEX, and the\n"
 "                             factory's (test_unlocked only): get-identity-csr\n"
 "                             (the device's PKCS#10 request, DER), set-identity-cert\n"
@@ -214,6 +214,8 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 		command = OTA_CMD_GET_RECORD;
 	} else if (strcmp(argv[0], "get-certs") == 0) {
 		command = OTA_CMD_GET_CERTS;
+	} else if (strcmp(argv[0], "get-info") == 0) {
+		command = OTA_CMD_GET_INFO;
 	} else if (strcmp(argv[0], "warm-reset") == 0) {
 		command = OTA_CMD_WARM_RESET;
 	} else if (strcmp(argv[0], "rotate-tags") == 0) {
@@ -261,6 +263,12 @@ static int cmd_call(struct devc *d, int argc, char **argv, const char *out, int 
 		otu_json_emit(stdout, doc);
 	} else {
 		printf("%s: %s, %u bytes\n", argv[0], name_of(status), resp_len);
+		/* GET_INFO: the runtime's own version string (NUL padded). */
+		if (command == OTA_CMD_GET_INFO && status == OTA_OK &&
+		    resp_len >= OTA_VERSION_STRING_BYTES)
+			printf("runtime-version: %.*s\n", (int)strnlen((const char *)resp,
+									 OTA_VERSION_STRING_BYTES),
+			       (const char *)resp);
 	}
 	if (status != OTA_OK) {
 		write_out(out, resp, resp_len);

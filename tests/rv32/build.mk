@@ -32,9 +32,10 @@ $(CORE_PROBE): $(CORE_PROBE_OBJS) firmware/base/rom.ld $(FW_STAGE_LDS)
 
 $(B)/tests/unit/test_core.o: CPPFLAGS += -DOTA_CORE_PROBE='"$(abspath $(CORE_PROBE))"' \
 	-DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' -DOTA_ROM_EXT_ELF='"$(abspath $(FW_ROM_EXT_ELF))"' \
-	-DOTA_BL0_ELF='"$(abspath $(FW_BL0_ELF))"' -Iqemu-model/core -Itests/rv32 -Iqemu-model/board
+	-DOTA_BL0_ELF='"$(abspath $(FW_BL0_ELF))"' -DOTA_BL0_V2_ELF='"$(abspath $(FW_BL0_V2_ELF))"' \
+	-Iqemu-model/core -Itests/rv32 -Iqemu-model/board
 $(B)/tests/unit/test_core: $(B)/tests/unit/test_core.o $(B)/qemu-model/board/fw_core.o $(CORE_A) \
-	$(UNIT_LINK) | $(CORE_PROBE) $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF)
+	$(UNIT_LINK) | $(CORE_PROBE) $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF) $(FW_BL0_V2_ELF)
 	$(CC) $(LDFLAGS) -o $@ $< $(B)/qemu-model/board/fw_core.o $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) \
 		$(PKG_JSONC) $(PKG_CHECK) $(PKG_UNICORN) -lelf
 ALL_TARGETS += $(CORE_PROBE)

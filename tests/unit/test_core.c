@@ -171,7 +171,8 @@ static uint32_t elf_sym(const struct tu_blob *elf, const char *name)
 }
 
 /* A stage executable in a slot, signed as the fixture signs that stage, placed at load (0: the ELF's address). */
-static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint32_t load)
+static void stage_slot_svn(enum oti_slot_index slot, const struct tu_blob *elf, uint32_t load,
+			   uint32_t svn)
 {
 	uint32_t stage = slot == OTI_ROM_EXT_A || slot == OTI_ROM_EXT_B ? OTA_STAGE_ROM_EXT
 								       : OTA_STAGE_BL0;
@@ -183,7 +184,7 @@ static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint
 	memset(&p, 0, sizeof(p));
 	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
 	ck_assert(is_elf);
-	tu_image_spec_init(&s, stage, stage == OTA_STAGE_ROM_EXT ? 1 : 5);
+	tu_image_spec_init(&s, stage, svn);
 	s.code = p.payload;
 	s.payload_len = p.payload_len;
 	s.has_load = true;
@@ -191,6 +192,11 @@ static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint
 	s.entry = p.load.entry - p.load.load_address + s.load_address;
 	tu_blob_free(&dev.slot[slot]);
 	dev.slot[slot] = tu_image(&s);
+}
+
+static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint32_t load)
+{
+	stage_slot_svn(slot, elf, load, slot == OTI_ROM_EXT_A || slot == OTI_ROM_EXT_B ? 1 : 5);
 }
 
 /* ROM_EXT's slot A: rom_ext.elf as a stage executable, placed at load (0: the ELF's address). */
@@ -664,6 +670,69 @@ START_TEST(a_bl0_under_a_revoked_key_never_runs)
 }
 END_TEST
 
+/* GET_INFO's runtime version, from whoever runs the firmware now. */
+static void runtime_version(char out[OTA_VERSION_STRING_BYTES + 1])
+{
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	struct ota_resp_info info;
+	uint32_t len = 0;
+
+	ck_assert_uint_eq(call(OTA_CMD_GET_INFO, NULL, 0, resp, &len), OTA_OK);
+	ck_assert_uint_eq(len, sizeof(info));
+	memcpy(&info, resp, sizeof(info));
+	memcpy(out, info.runtime_version, OTA_VERSION_STRING_BYTES);
+	out[OTA_VERSION_STRING_BYTES] = 0;
+}
+
+/*
+ * Build item 5: BL0 v2 (build/rv32/bl0-v2.elf, the same tree with its
+ * version string the one difference) installed in slot B; an update
+ * reset to it changes the code that answers, on the core; a revert to
+ * slot A brings back v1's answer. The host build, which runs the runtime
+ * compiled into it whatever the slot holds, answers v1 after the same
+ * update: the weakness the issue describes.
+ */
+START_TEST(an_update_changes_the_code_that_answers)
+{
+	struct tu_blob v2 = read_elf(OTA_BL0_V2_ELF);
+	struct ota_resp_reset rr;
+	char v[OTA_VERSION_STRING_BYTES + 1];
+
+	stage_slot_svn(OTI_BL0_B, &v2, 0, 6);
+	tu_device_write_slot(OTI_BL0_B, &dev.slot[OTI_BL0_B]);
+	snapshot();
+
+	/* The host build: the update verifies and boots slot B, the same code answers. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_B, &rr), OTA_OK);
+	ck_assert_uint_eq(rr.booted_slot, OTA_SLOT_B);
+	runtime_version(v);
+	ck_assert_str_eq(v, "1.0.0");
+
+	/* On the core, from the same flash. */
+	ck_assert_int_eq(swhal_load_flash(flash0, flash_size), 0);
+	ck_assert_int_eq(swhal_load_otp(&otp0, sizeof(otp0)), 0);
+	ck_assert_int_eq(ota_fw_core_open(OTA_ROM_ELF), 0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	runtime_version(v);
+	ck_assert_str_eq(v, "1.0.0");
+	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_B, &rr), OTA_OK);
+	ck_assert_uint_eq(rr.boot_status, OTA_OK);
+	ck_assert_uint_eq(rr.booted_slot, OTA_SLOT_B);
+	runtime_version(v);
+	ck_assert_str_eq(v, "2.0.0");
+	/* The revert: back to slot A, v1's code answers again. */
+	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_A, &rr), OTA_OK);
+	ck_assert_uint_eq(rr.booted_slot, OTA_SLOT_A);
+	runtime_version(v);
+	ck_assert_str_eq(v, "1.0.0");
+	ota_fw_core_close();
+	tu_blob_free(&v2);
+}
+END_TEST
+
 static Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -685,6 +754,7 @@ static Suite *core_suite(void)
 	tcase_add_test(rom, bl0_serves_the_mailbox_on_the_core);
 	tcase_add_test(rom, an_altered_bl0_never_runs);
 	tcase_add_test(rom, a_bl0_under_a_revoked_key_never_runs);
+	tcase_add_test(rom, an_update_changes_the_code_that_answers);
 	suite_add_tcase(s, rom);
 	return s;
 }

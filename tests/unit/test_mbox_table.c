@@ -50,14 +50,15 @@ START_TEST(lookup_agrees_with_every_row)
 END_TEST
 
 /*
- * The lane column: the reads are these five; every other command (resets,
+ * The lane column: the reads are these six; every other command (resets,
  * installs, fuses, the identity certificate) changes the device, and an
  * unknown number is treated as a change (never queued ahead of a reader).
  */
 START_TEST(lanes_read_and_change)
 {
 	static const uint32_t reads[] = { OTA_CMD_GET_RECORD, OTA_CMD_ATTEST, OTA_CMD_STABLE_SIGN,
-					  OTA_CMD_GET_CERTS, OTA_CMD_GET_IDENTITY_CSR };
+					  OTA_CMD_GET_CERTS, OTA_CMD_GET_IDENTITY_CSR,
+					  OTA_CMD_GET_INFO };
 	size_t i, k;
 
 	for (i = 0; i < N_ROWS; i++) {

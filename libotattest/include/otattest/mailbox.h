@@ -271,6 +271,18 @@ struct ota_resp_boot_svc {
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_resp_boot_svc) == 32, "ota_resp_boot_svc layout");
 
+/*
+ * GET_INFO: what the runtime that answers says about itself - the
+ * version string compiled into BL0's code (not the manifest's, which the
+ * record carries: this one changes only when other code runs). 32 bytes.
+ */
+struct ota_resp_info {
+	char runtime_version[OTA_VERSION_STRING_BYTES]; /* 0: NUL padded, printable ASCII */
+	uint32_t reserved[4];                            /* zero */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_resp_info) == OTA_VERSION_STRING_BYTES + 16u,
+		  "ota_resp_info layout");
+
 /* ---- the command table -------------------------------------------------- */
 
 /* Flags column. */
@@ -328,7 +340,9 @@ OTA_STATIC_ASSERT(sizeof(struct ota_resp_boot_svc) == 32, "ota_resp_boot_svc lay
 	X(RATCHET, 14, "ratchet", (uint32_t)sizeof(struct ota_req_ratchet),                          \
 	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)       \
 	X(REVOKE, 15, "revoke", (uint32_t)sizeof(struct ota_revocation),                             \
-	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)       \
+	X(GET_INFO, 16, "get-info", 0u, (uint32_t)sizeof(struct ota_resp_info), 0u,                  \
+	  OTA_MBOX_LANE_READ)
 
 enum ota_command {
 #define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags, lane) OTA_CMD_##name = num,

@@ -61,7 +61,7 @@ test: deps-check
 # The main job, step by step in scripts/demo.sh: provision a device with
 # otimage, power it on in otattest-model, show the record it exports.
 demo: deps-check
-	$(MAKE) $(OTIMAGE) $(MODEL) $(MODEL_PEER)
+	$(MAKE) $(OTIMAGE) $(MODEL) $(MODEL_PEER) $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(FW_BL0_ELF)
 	B=$(B) scripts/demo.sh
 
 # The Debian packages from a copy of the tree's files (dpkg-buildpackage

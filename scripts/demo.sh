@@ -23,10 +23,12 @@ work=${1:-$root/$B/demo}
 otimage=$bin/otimage
 model=$bin/otattest-model
 peer=$bin/tests/model/model-peer
+rom_elf=$bin/rv32/rom.elf
 rom_ext_elf=$bin/rv32/rom_ext.elf
+bl0_elf=$bin/rv32/bl0.elf
 model_pid=
 
-for tool in "$otimage" "$model" "$peer" "$rom_ext_elf"; do
+for tool in "$otimage" "$model" "$peer" "$rom_elf" "$rom_ext_elf" "$bl0_elf"; do
 	[ -x "$tool" ] || { echo "demo: $tool is missing; run 'make demo'" >&2; exit 2; }
 done
 
@@ -69,24 +71,25 @@ done
 echo "   owner -> bl0-signer: leaf delegation, SVN 1..20"
 
 step "Signed images: ROM_EXT by the creator key, BL0 by the delegate (chain in the image); the factory's personalization firmware, signed the same way"
-# ROM_EXT is the firmware's rv32 stage image ($B/rv32/rom_ext.elf): its code
-# is the payload, its load address and entry point a signed LOAD extension
-# (docs/formats.md). The model's boot path still runs the firmware compiled
-# into it (docs/model.md); BL0 is not a core image yet, so its code is bytes.
-head -c 32768 /dev/urandom >images/bl0.code
-head -c 4096 /dev/urandom >images/perso.code
+# ROM_EXT and BL0 are the firmware's rv32 stage images ($B/rv32/rom_ext.elf,
+# bl0.elf): each one's code is the payload, its load address and entry
+# point a signed LOAD extension (docs/formats.md). The model runs them on
+# its emulated core (--core=rv32, docs/model.md): ROM jumps to the ROM_EXT
+# code it verified, ROM_EXT to the BL0 code it verified.
 oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload "$rom_ext_elf" \
 	--out images/rom_ext.img
-"$otimage" inspect --json images/rom_ext.img |
-	jq -r '"   rom_ext code: \(.payload_length) bytes from rom_ext.elf, extensions \([.extensions[].type] | join(","))"'
 oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
-	--payload images/bl0.code --out images/bl0.img
-# The model runs the firmware compiled into it whatever the image; another
-# image is another measurement, as personalization firmware would be.
-oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload images/perso.code \
+	--payload "$bl0_elf" --out images/bl0.img
+for i in rom_ext bl0; do
+	"$otimage" inspect --json "images/$i.img" |
+		jq -r --arg i "$i" '"   \($i) code: \(.payload_length) bytes from \($i).elf, loaded at \(.load.load_address), extensions \([.extensions[].type] | join(","))"'
+done
+# The factory's personalization firmware: the same builds, salted, so that
+# each is an image of its own with its own measurement.
+oti sign --key keys/creator.key --stage rom_ext --svn 1 --payload "$rom_ext_elf" --salt random \
 	--out images/rom_ext-perso.img
 oti sign --key keys/bl0-signer.key --cert keys/bl0-signer.cert --stage bl0 --svn 3 \
-	--payload images/perso.code --out images/bl0-perso.img
+	--payload "$bl0_elf" --salt random --out images/bl0-perso.img
 for i in rom_ext bl0 rom_ext-perso bl0-perso; do
 	printf '   %-13s %s\n' "$i" "$("$otimage" inspect --json "images/$i.img" |
 		jq -r '"SVN \(.security_version), measurement \(.measurement)"')"
@@ -101,8 +104,10 @@ oti pack --out images/flash-factory.img --rom-ext-a images/rom_ext-perso.img \
 echo "   otp.img $(stat -c %s images/otp.img) bytes, flash-factory.img $(stat -c %s images/flash-factory.img) bytes"
 
 # start_model [LOAD-OPTIONS...]: the model on $work/device, ready when its control socket answers.
+# Its core runs the stage images, starting in the mask ROM at every reset.
 start_model() {
-	"$model" --state-dir="$work/device" "$@" 2>>"$work/model.log" &
+	"$model" --state-dir="$work/device" --core=rv32 --rom-image="$rom_elf" "$@" \
+		2>>"$work/model.log" &
 	model_pid=$!
 	for _ in $(seq 200); do
 		"$model" ctl --state-dir="$work/device" status >/dev/null 2>&1 && break
@@ -163,11 +168,20 @@ start_model
 "$peer" --state-dir="$work/device" record --out="$work/record.bin" | sed 's/^/   /'
 "$otimage" inspect "$work/record.bin" | sed 's/^/   /'
 
+step "On the core: instructions each stage retired and the first PC it fetched (the model's core-boot trace); BL0 answers GET_INFO"
+core_trace() {
+	tail -n 1 <(grep ' core-boot ' "$work/model.log") | tr ' ' '\n' |
+		grep -E '^(rom|rom-ext|bl0)-(insns|first-pc)=' | paste -sd' ' | sed 's/^/   /'
+}
+core_trace
+"$peer" --state-dir="$work/device" call get-info | sed 's/^/   /'
+
 step "Second boot: a power cycle takes the tag fast path where the first wrote tags"
 "$model" ctl --state-dir="$work/device" power-cycle | sed 's/^/   /'
 "$peer" --state-dir="$work/device" record --out="$work/record2.bin" >/dev/null
 "$otimage" inspect --json "$work/record2.bin" |
 	jq -r '.stages[] | "   \(.stage) slot \(.slot): \(.path), \(.verify_time_ns) ns"'
+core_trace
 
 step "Stop (state kept in $work/device)"
 stop_model
@@ -182,7 +196,8 @@ echo "   model log: $work/model.log, otimage log: $work/otimage.log"
 step "In a QEMU guest: otattest.ko, the shipped hardened otattestd.service, otattestctl"
 echo "   (tests/e2e/run.sh daemon-demo: the device as it left the factory; logs in $B/e2e/daemon-demo/)"
 guest_rc=0
-DAEMON_PROVISION_FROM=$work "$root/tests/e2e/run.sh" daemon-demo | sed 's/^/   /' || guest_rc=$?
+DAEMON_PROVISION_FROM=$work E2E_CORE=rv32 "$root/tests/e2e/run.sh" daemon-demo | sed 's/^/   /' ||
+	guest_rc=$?
 if [ -f "$root/build/e2e/daemon-demo/out/demo.txt" ]; then
 	sed 's/^/   /' "$root/build/e2e/daemon-demo/out/demo.txt"
 fi

@@ -4,7 +4,8 @@
 # and must exit 0 and show each part of its story (issue 7): factory
 # provisioning and personalization (the device's CSR verified, the CA's
 # certificate checked, the chain the device then serves), the model's
-# record, a power cycle on the tag path, and in the QEMU guest otattestctl
+# record, a power cycle on the tag path, the stage images on the emulated
+# core (each stage's first PC, BL0's GET_INFO), and in the QEMU guest otattestctl
 # status, an attestation
 # verified on the host by otattest-verify and the independent check, a tag
 # rotation, and a reboot on the fast path with both boots' timings.
@@ -48,6 +49,10 @@ expect "the record as a guest reads it" 'record generation [0-9]+, [0-9]+ bytes,
 expect "the production firmware's first boot verifies signatures" '^   +path: signature-retagged$'
 expect "host power cycle: ROM_EXT on the tag path" '^   rom_ext slot a: tag, [0-9]+ ns$'
 expect "host power cycle: BL0 on the tag path" '^   bl0 slot a: tag, [0-9]+ ns$'
+# The stage images ran on the core: each stage's first instruction at its entry (issue 26).
+expect "the core ran ROM, ROM_EXT and BL0 from their entries" \
+	'^   rom-insns=[1-9][0-9]* rom-first-pc=0x00008000 rom-ext-insns=[1-9][0-9]* rom-ext-first-pc=0x10200000 bl0-insns=[1-9][0-9]* bl0-first-pc=0x10280000$'
+expect "BL0 v1 answers GET_INFO" '^   runtime-version: 1\.0\.0$'
 expect "the guest part passed" 'PASS daemon-demo '
 expect "otattestctl status in the guest" '^   otattest0  ready$'
 expect "first boot verified by signature" '^     bl0 +a +signature-retagged '

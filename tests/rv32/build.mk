@@ -39,3 +39,24 @@ $(B)/tests/unit/test_core: $(B)/tests/unit/test_core.o $(B)/qemu-model/board/fw_
 	$(CC) $(LDFLAGS) -o $@ $< $(B)/qemu-model/board/fw_core.o $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) \
 		$(PKG_JSONC) $(PKG_CHECK) $(PKG_UNICORN) -lelf
 ALL_TARGETS += $(CORE_PROBE)
+
+# A compromised BL0 (issue 27, tests/rv32/hostile/): BL0's own objects and
+# hostile.c, which takes the attacker's orders over the mailbox and runs
+# each attack against the chip's registers, memory and service calls;
+# linked as BL0 is (firmware/base/bl0.ld). tests/unit/test_hostile signs it
+# with a valid owner key and boots it behind the real ROM and ROM_EXT.
+HOSTILE_BL0 := $(B)/rv32/hostile-bl0.elf
+HOSTILE_OBJS := $(B)/rv32/tests/rv32/hostile/hostile.o
+$(HOSTILE_BL0): $(FW_BASE_OBJS) $(FW_COMMON_OBJS) $(FW_BL0_OBJS) $(HOSTILE_OBJS) firmware/base/bl0.ld \
+		$(FW_STAGE_LDS)
+	$(call fw_stage_link,firmware/base/bl0.ld,hostile_bl0_start,$(FW_BL0_OBJS) $(HOSTILE_OBJS))
+ALL_TARGETS += $(HOSTILE_BL0)
+
+$(B)/tests/unit/test_hostile.o: CPPFLAGS += -DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' \
+	-DOTA_ROM_EXT_ELF='"$(abspath $(FW_ROM_EXT_ELF))"' \
+	-DOTA_HOSTILE_BL0_ELF='"$(abspath $(HOSTILE_BL0))"' \
+	-Iqemu-model/core -Itests/rv32/hostile -Iqemu-model/board
+$(B)/tests/unit/test_hostile: $(B)/tests/unit/test_hostile.o $(B)/qemu-model/board/fw_core.o $(CORE_A) \
+	$(UNIT_LINK) | $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(HOSTILE_BL0)
+	$(CC) $(LDFLAGS) -o $@ $< $(B)/qemu-model/board/fw_core.o $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) \
+		$(PKG_JSONC) $(PKG_CHECK) $(PKG_UNICORN) -lelf

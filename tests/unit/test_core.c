@@ -152,16 +152,6 @@ static uint8_t *flash0;
 static struct ota_otp otp0;
 static uint32_t flash_size;
 
-static struct tu_blob read_elf(const char *path)
-{
-	struct tu_blob b = { 0 };
-	uint8_t *p = NULL;
-
-	ck_assert_int_eq(otu_read_file(path, 1u << 20, &p, &b.len), 0);
-	b.data = p;
-	return b;
-}
-
 static uint32_t elf_sym(const struct tu_blob *elf, const char *name)
 {
 	uint32_t v = 0;
@@ -176,22 +166,9 @@ static void stage_slot_svn(enum oti_slot_index slot, const struct tu_blob *elf, 
 {
 	uint32_t stage = slot == OTI_ROM_EXT_A || slot == OTI_ROM_EXT_B ? OTA_STAGE_ROM_EXT
 								       : OTA_STAGE_BL0;
-	struct oti_image_params p;
-	struct tu_image_spec s;
-	struct oti_diag d;
-	bool is_elf = false;
 
-	memset(&p, 0, sizeof(p));
-	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
-	ck_assert(is_elf);
-	tu_image_spec_init(&s, stage, svn);
-	s.code = p.payload;
-	s.payload_len = p.payload_len;
-	s.has_load = true;
-	s.load_address = load ? load : p.load.load_address;
-	s.entry = p.load.entry - p.load.load_address + s.load_address;
 	tu_blob_free(&dev.slot[slot]);
-	dev.slot[slot] = tu_image(&s);
+	dev.slot[slot] = tu_stage_image(elf, stage, svn, load);
 }
 
 static void stage_slot(enum oti_slot_index slot, const struct tu_blob *elf, uint32_t load)
@@ -217,9 +194,9 @@ static void snapshot(void)
 
 static void rom_setup(void)
 {
-	rom_elf = read_elf(OTA_ROM_ELF);
-	rom_ext_elf = read_elf(OTA_ROM_EXT_ELF);
-	bl0_elf = read_elf(OTA_BL0_ELF);
+	rom_elf = tu_read_blob(OTA_ROM_ELF);
+	rom_ext_elf = tu_read_blob(OTA_ROM_EXT_ELF);
+	bl0_elf = tu_read_blob(OTA_BL0_ELF);
 	tu_device_init(&dev);
 	rom_ext_slot(0);
 	stage_slot(OTI_BL0_A, &bl0_elf, 0);
@@ -694,7 +671,7 @@ static void runtime_version(char out[OTA_VERSION_STRING_BYTES + 1])
  */
 START_TEST(an_update_changes_the_code_that_answers)
 {
-	struct tu_blob v2 = read_elf(OTA_BL0_V2_ELF);
+	struct tu_blob v2 = tu_read_blob(OTA_BL0_V2_ELF);
 	struct ota_resp_reset rr;
 	char v[OTA_VERSION_STRING_BYTES + 1];
 

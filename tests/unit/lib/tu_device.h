@@ -83,6 +83,16 @@ struct tu_image_spec {
 void tu_image_spec_init(struct tu_image_spec *s, uint32_t stage, uint32_t svn);
 struct tu_blob tu_image(const struct tu_image_spec *s);
 /*
+ * A stage executable (an rv32 ELF executable of build/rv32/) signed as the
+ * fixture signs that stage (tu_image_spec_init): its code as the payload
+ * and a LOAD extension placing it at load (0: the ELF's own address), the
+ * entry moved with it (oti_payload_elf).
+ */
+struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_t svn,
+			      uint32_t load);
+/* A whole file (an image, up to 1 MiB), or the test fails. */
+struct tu_blob tu_read_blob(const char *path);
+/*
  * A BL0 image of depth 0, 1 (OWNER0 -> LEAF) or 2 (OWNER0 -> INTER ->
  * LEAF), constraints [0, 255] and usage all; hybrid: the _H keys.
  */

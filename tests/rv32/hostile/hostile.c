@@ -1,0 +1,466 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A compromised BL0 (issue 27; hostile.h): BL0's own code, which serves
+ * the mailbox as BL0 does (ota_runtime_serve), plus the attacker's order
+ * HOSTILE_CMD. Each attack uses what any code running after ROM_EXT's
+ * hand-off has: every instruction, the chip's registers and memory, and
+ * the service calls of the blocks not behind registers yet (hal/svc.h),
+ * which it makes with any arguments it likes. It judges nothing: it
+ * records what the chip answered and the test holds the chip to it.
+ * Linked like BL0 (firmware/base/bl0.ld), signed with a valid owner key
+ * by the test (tests/unit/test_hostile.c).
+ */
+#include <string.h>
+
+#include <otattest/sha256.h>
+
+#include "firmware.h"
+#include "hostile.h"
+#include "mmio.h"
+#include "otp_ctrl_regs.h"
+#include "sram_ctrl_ret_regs.h"
+#include "top_regs.h"
+#include "../../../firmware/runtime/runtime.h"
+
+uint32_t hostile_bl0_start(void);
+
+/* The linker script's symbols (firmware/base/stage.ld): the same layout in every image. */
+extern uint32_t __handoff_start[], __handoff_end[], __bl0_window_end[];
+
+static struct hostile_req req;
+static struct hostile_report rep;
+static uint8_t evidence[OTA_EVIDENCE_MAX_BYTES];
+static struct ota_boot_state forged;
+
+/*
+ * Above BL0's stack in its window: nothing clears it (ROM clears the
+ * hand-off state, each stage its own .bss), so it outlives a jump into
+ * ROM_EXT and back.
+ */
+#define SCRATCH ((volatile uint32_t *)((uintptr_t)__bl0_window_end - 64u))
+#define SCRATCH_EXEC 0x45584543u /* "EXEC": the jump into ROM_EXT was made */
+
+static void step(uint32_t what, uint32_t status, uint32_t value)
+{
+	if (rep.steps < HOSTILE_STEPS) {
+		rep.step[rep.steps].what = what;
+		rep.step[rep.steps].status = status;
+		rep.step[rep.steps].value = value;
+	}
+	rep.steps++;
+}
+
+/* Erase and program a page of every region ROM_EXT must have locked, and the layout page. */
+static void attack_flash(void)
+{
+	static const uint32_t types[] = { OTA_REGION_BOOT_DATA_0, OTA_REGION_BOOT_DATA_1,
+					  OTA_REGION_TAG_TABLE_0, OTA_REGION_TAG_TABLE_1,
+					  OTA_REGION_OWNER_CONFIG, OTA_REGION_IDENTITY_CERT };
+	const struct ota_boot_state *bs = ota_boot_state();
+	struct ota_flash_layout l;
+	uint32_t addr[OTA_REGION_TYPE_MAX + 4], n = 0, i;
+	const uint32_t zero = 0;
+	ota_status_t st;
+
+	st = hal_flash_read(0, &l, sizeof(l));
+	step(HW_CONTROL, st, 0);
+	if (st != OTA_OK || !bs)
+		return;
+	addr[n++] = 0;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		const struct ota_flash_region *r = ota_flash_layout_region(&l, types[i]);
+
+		if (r)
+			addr[n++] = r->offset;
+	}
+	{
+		const struct ota_flash_region *a =
+			ota_flash_layout_region(&l, ota_region_for_slot(OTA_STAGE_ROM_EXT, bs->rom_ext_slot));
+		const struct ota_flash_region *b =
+			ota_flash_layout_region(&l, ota_region_for_slot(OTA_STAGE_BL0, bs->bl0_slot));
+
+		if (a) {
+			addr[n++] = a->offset;
+			addr[n++] = a->offset + a->size - l.page_size; /* its last page */
+		}
+		if (b) {
+			addr[n++] = b->offset;
+			addr[n++] = b->offset + b->size - l.page_size;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		step(HW_FLASH_PROGRAM, hal_flash_program(addr[i], &zero, sizeof(zero)), addr[i]);
+		step(HW_FLASH_ERASE, hal_flash_erase_page(addr[i]), addr[i]);
+	}
+}
+
+/* OTP: the secret partition read, every counter raised, a fixed partition rewritten, the lock cleared. */
+static void attack_otp(void)
+{
+	static const uint32_t counters[] = {
+		offsetof(struct ota_otp, creator_key_revoked), offsetof(struct ota_otp, owner_key_revoked),
+		offsetof(struct ota_otp, epoch), offsetof(struct ota_otp, floor_rom_ext),
+		offsetof(struct ota_otp, floor_bl0), offsetof(struct ota_otp, lifecycle_transition),
+		offsetof(struct ota_otp, boot_data_anchor), offsetof(struct ota_otp, revocation_seq),
+		offsetof(struct ota_otp, revocation_seq_device),
+	};
+	static const uint32_t fixed[] = { offsetof(struct ota_otp, lifecycle),
+					  offsetof(struct ota_otp, owner_config_digest),
+					  offsetof(struct ota_otp, chain_max_svn),
+					  offsetof(struct ota_otp, device_secret) };
+	static const uint32_t secret[] = { offsetof(struct ota_otp, device_secret),
+					   offsetof(struct ota_otp, secret_digest),
+					   offsetof(struct ota_otp, device_secret) - 4u };
+	uint8_t buf[32];
+	const uint8_t ones[4] = { 0xff, 0xff, 0xff, 0xff };
+	uint32_t i, v;
+
+	step(HW_CONTROL, hal_otp_read(0, buf, sizeof(buf)), 0);
+	for (i = 0; i < sizeof(secret) / sizeof(secret[0]); i++) {
+		memset(buf, 0, sizeof(buf));
+		step(HW_OTP_READ_SECRET, hal_otp_read(secret[i], buf, sizeof(buf)), secret[i]);
+	}
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+		step(HW_OTP_PROGRAM_COUNTER, hal_otp_program(counters[i], ones, sizeof(ones)), counters[i]);
+	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+		step(HW_OTP_PROGRAM_FIXED, hal_otp_program(fixed[i], ones, sizeof(ones)), fixed[i]);
+	/* COUNTERS_LOCK is w1s: a 0 written does not clear it. */
+	ota_mmio_write32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET, 0);
+	v = ota_mmio_read32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET);
+	step(HW_LOCK_REG_CLEAR, OTA_OK, v);
+	step(HW_OTP_PROGRAM_COUNTER,
+	     hal_otp_program(offsetof(struct ota_otp, floor_bl0), ones, sizeof(ones)),
+	     offsetof(struct ota_otp, floor_bl0));
+}
+
+/* The data vault rewritten with a higher min-SVN, its lock cleared, keys parked in the key vault. */
+static void attack_vault(void)
+{
+	struct ota_retention r;
+	volatile uint32_t *ret = (volatile uint32_t *)(uintptr_t)TOP_RET_SRAM_BASE_ADDR;
+	hal_key_t alias = HAL_KEY_INVALID, cdi;
+	uint32_t v;
+	ota_status_t st;
+
+	st = hal_retention_read(0, &r, sizeof(r));
+	step(HW_CONTROL, st, r.min_svn);
+	r.min_svn += 100;
+	ota_sha256(&r, offsetof(struct ota_retention, digest), r.digest);
+	step(HW_VAULT_WRITE, hal_retention_write(0, &r, sizeof(r)), r.min_svn);
+	ota_mmio_write32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET, 0);
+	v = ota_mmio_read32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET);
+	step(HW_LOCK_REG_CLEAR, OTA_OK, v);
+	step(HW_VAULT_WRITE, hal_retention_write(0, &r, sizeof(r)), r.min_svn);
+	/* A store to retention SRAM's address in the memory map: does the chip's vault read it? */
+	ret[2] = r.min_svn;
+	st = hal_retention_read(0, &r, sizeof(r));
+	step(HW_RET_SRAM_STORE, st, st == OTA_OK && ret[2] == r.min_svn);
+	/* The key vault: the alias key parked over the chain link and in a free slot; a state secret. */
+	st = hal_key_retained(OTA_RETAINED_KEY_ALIAS, &alias);
+	step(HW_CONTROL, st, 0);
+	step(HW_KEY_RETAIN, hal_key_retain(alias, OTA_RETAINED_KEY_CHAIN), OTA_RETAINED_KEY_CHAIN);
+	step(HW_KEY_RETAIN, hal_key_retain(alias, 3), 3);
+	cdi = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	step(HW_KEY_RETAIN, hal_key_retain(cdi, 2), 2);
+	hal_key_destroy(alias);
+}
+
+/* Every word of the hand-off state shaped like a key handle (generation << 8 | slot + 1), tried. */
+static uint32_t guess_handles(uint32_t *tried)
+{
+	uint8_t pub[OTA_P256_PUBKEY_BYTES];
+	uint32_t *w, found = 0;
+
+	*tried = 0;
+	for (w = __handoff_start; w < __handoff_end && *tried < 4096u; w++) {
+		uint32_t h = *w;
+
+		if ((h & 0xffu) < 1 || (h & 0xffu) > 16 || !(h >> 8) || (h >> 8) > 0xffffffu)
+			continue;
+		(*tried)++;
+		if (hal_ecdsa_pubkey(h, pub) != OTA_HAL_BAD_HANDLE)
+			found++;
+	}
+	return found;
+}
+
+/* The key manager: back to an earlier state, ROM_EXT's identity key derived again, purposes crossed. */
+static void attack_keymgr(void)
+{
+	static const uint32_t back[] = { HAL_KEYMGR_ROM, HAL_KEYMGR_ROM_EXT, HAL_KEYMGR_RUNTIME };
+	const struct ota_runtime *rt = ota_runtime_current(ota_boot_state());
+	struct hal_keymgr_binding bind;
+	uint8_t pub[OTA_P256_PUBKEY_BYTES], mac[32];
+	hal_key_t cdi, id = HAL_KEY_INVALID, chain = HAL_KEY_INVALID, alias = HAL_KEY_INVALID,
+			 k = HAL_KEY_INVALID;
+	uint32_t i, tried = 0, found;
+	ota_status_t st;
+
+	step(HW_KEYMGR_STATE, OTA_OK, hal_keymgr_state());
+	memset(&bind, 0x5a, sizeof(bind));
+	for (i = 0; i < sizeof(back) / sizeof(back[0]); i++)
+		step(HW_KEYMGR_ADVANCE, hal_keymgr_advance(back[i], &bind), back[i]);
+	step(HW_KEYMGR_STATE, OTA_OK, hal_keymgr_state());
+	/* ROM_EXT's derivation of the identity key (label, key version 0, SIGN) from the CDI the runtime has. */
+	cdi = hal_keymgr_cdi(HAL_KEYMGR_CDI_ATTEST);
+	st = hal_keymgr_derive(cdi, OTA_IDENTITY_LABEL, NULL, 0, 0, 0, HAL_KEY_PURPOSE_SIGN, &id);
+	if (st == OTA_OK)
+		st = hal_ecdsa_pubkey(id, pub);
+	step(HW_KDF_IDENTITY, st,
+	     st == OTA_OK && rt && memcmp(pub, rt->identity_pubkey, sizeof(pub)) == 0);
+	hal_key_destroy(id);
+	/* Purposes: the chain link (KDF) in KMAC, the alias key (SIGN) in KMAC and as a KDF parent, a CDI signing. */
+	step(HW_CONTROL, hal_key_retained(OTA_RETAINED_KEY_CHAIN, &chain), 0);
+	step(HW_CONTROL, hal_key_retained(OTA_RETAINED_KEY_ALIAS, &alias), 0);
+	step(HW_KEY_PURPOSE, hal_kmac_start(chain, NULL, 0), 1);
+	step(HW_KEY_PURPOSE, hal_kmac_start(alias, NULL, 0), 2);
+	step(HW_KEY_PURPOSE,
+	     hal_keymgr_derive(alias, "otattest-stable", NULL, 0, 0, 0, HAL_KEY_PURPOSE_MAC, &k), 3);
+	memset(mac, 0, sizeof(mac));
+	step(HW_KEY_PURPOSE, hal_ecdsa_sign(cdi, mac, evidence), 4);
+	step(HW_KEY_PURPOSE, hal_ecdsa_pubkey(chain, pub), 5);
+	hal_key_destroy(chain);
+	hal_key_destroy(alias);
+	hal_key_destroy(k);
+	/* Handles ROM and ROM_EXT may have left in the hand-off state. */
+	found = guess_handles(&tried);
+	step(HW_HANDLE_GUESS, tried ? OTA_OK : OTA_HAL_BAD_ARGUMENT, found);
+}
+
+/* Nonzero words in [lo, hi): what a stage left in its RAM. */
+static void scan(uint32_t lo, uint32_t hi)
+{
+	const volatile uint32_t *p;
+	uint32_t nonzero = 0;
+
+	if (lo >= hi || (lo & 3u)) {
+		step(HW_SRAM_NONZERO, OTA_HAL_BAD_ARGUMENT, 0);
+		return;
+	}
+	for (p = (const volatile uint32_t *)(uintptr_t)lo; (uintptr_t)p < hi; p++)
+		nonzero += *p != 0;
+	step(HW_SRAM_NONZERO, OTA_OK, nonzero);
+}
+
+/* arg[0..1]: ROM's RAM and stack; arg[2..3]: ROM_EXT's (from the public images' symbols). */
+static void attack_sram(void)
+{
+	scan(req.arg[0], req.arg[1]);
+	scan(req.arg[2], req.arg[3]);
+}
+
+/* A request ROM_EXT must refuse, left in retention RAM as the runtime leaves one, then a warm reset. */
+static void attack_boot_svc(void)
+{
+	const struct ota_boot_state *bs = ota_boot_state();
+	struct ota_boot_svc_request q;
+
+	if (!bs) {
+		step(HW_CONTROL, OTA_MBOX_NOT_READY, 0);
+		return;
+	}
+	memset(&q, 0, sizeof(q));
+	switch (req.arg[0]) {
+	case HOSTILE_SVC_RATCHET_BL0_ABOVE:
+		q.services = OTA_SVC_RATCHET;
+		q.ratchet_stage = OTA_STAGE_BL0;
+		q.ratchet_floor = bs->bl0_svn + 1;
+		break;
+	case HOSTILE_SVC_RATCHET_ROM_EXT_ABOVE:
+		q.services = OTA_SVC_RATCHET;
+		q.ratchet_stage = OTA_STAGE_ROM_EXT;
+		q.ratchet_floor = bs->rom_ext_svn + 1;
+		break;
+	case HOSTILE_SVC_COMMIT_OTHER:
+		q.services = OTA_SVC_COMMIT;
+		q.commit_slot = bs->bl0_slot == OTA_SLOT_A ? OTA_SLOT_B : OTA_SLOT_A;
+		break;
+	case HOSTILE_SVC_REVOKE_UNSIGNED:
+		q.services = OTA_SVC_REVOKE;
+		q.revocation.magic = OTA_REVOCATION_MAGIC;
+		q.revocation.version = OTA_REVOCATION_VERSION;
+		q.revocation.size = sizeof(q.revocation);
+		q.revocation.action = OTA_REVOKE_OWNER_KEY;
+		q.revocation.target = 0;
+		q.revocation.sequence = bs->otp.revocation_seq + 1;
+		memset(q.revocation.signature, 0x11, sizeof(q.revocation.signature));
+		break;
+	default:
+		step(HW_CONTROL, OTA_HAL_BAD_ARGUMENT, req.arg[0]);
+		return;
+	}
+	step(HW_CONTROL, boot_svc_store(&q), q.services);
+	step(HW_CONTROL, hal_reset_request(OTA_RESET_WARM), 0);
+}
+
+/* After the reset it asked for: what the boot did with the request. */
+static void boot_svc_after(void)
+{
+	const struct ota_boot_state *bs = ota_boot_state();
+
+	step(HW_BOOT_STATUS, bs ? bs->boot_status : OTA_MBOX_NOT_READY, hal_keymgr_state());
+	step(HW_SVC_SERVED, OTA_OK, bs ? bs->svc_served : 0);
+	step(HW_SVC_STATUS, bs ? bs->svc_status : OTA_MBOX_NOT_READY, 0);
+}
+
+/* The record changed in one field, then evidence over it signed with the genuine alias key. */
+static ota_status_t forge_evidence(uint32_t *len)
+{
+	const struct ota_boot_state *bs = ota_boot_state();
+	const struct ota_runtime *rt = ota_runtime_current(bs);
+	struct ota_stage_record *s = NULL;
+	uint32_t i;
+
+	*len = 0;
+	if (!bs || !rt)
+		return OTA_MBOX_NOT_READY;
+	forged = *bs;
+	for (i = 0; i < forged.record.hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++)
+		if (forged.record.stage[i].stage == OTA_STAGE_BL0 &&
+		    forged.record.stage[i].status == OTA_OK)
+			s = &forged.record.stage[i];
+	if (!s)
+		return OTA_MBOX_NOT_READY;
+	switch (req.arg[0]) {
+	case HOSTILE_LIE_BL0_SVN:
+		s->security_version++;
+		break;
+	case HOSTILE_LIE_MEASUREMENT:
+		s->measurement[0] ^= 0x80u;
+		break;
+	case HOSTILE_LIE_PATH:
+		s->path = s->path == OTA_PATH_TAG ? OTA_PATH_SIGNATURE : OTA_PATH_TAG;
+		break;
+	case HOSTILE_LIE_LIFECYCLE:
+		forged.record.hdr.lifecycle =
+			forged.record.hdr.lifecycle == OTA_LC_PROD ? OTA_LC_DEV : OTA_LC_PROD;
+		break;
+	case HOSTILE_LIE_DEBUG:
+		s->effective.usage.flags ^= OTA_CAP_DEBUG;
+		break;
+	case HOSTILE_LIE_MIN_SVN:
+		forged.record.hdr.min_svn++;
+		break;
+	case HOSTILE_LIE_KEY_ID:
+		s->key_ids[0][0] ^= 0x80u;
+		break;
+	default:
+		return OTA_HAL_BAD_ARGUMENT;
+	}
+	return ota_rt_attest(&forged, rt, req.nonce, sizeof(req.nonce), evidence, sizeof(evidence), len);
+}
+
+/* ROM_EXT's code, written over (no PMP in the emulated core), then a warm reset. arg[0]: its entry. */
+static void attack_rom_ext_write(void)
+{
+	volatile uint32_t *code = (volatile uint32_t *)(uintptr_t)req.arg[0];
+	uint32_t i, took = 1;
+
+	for (i = 0; i < 16; i++)
+		code[i] = 0x00100073u; /* ebreak */
+	for (i = 0; i < 16; i++)
+		took &= code[i] == 0x00100073u;
+	step(HW_CODE_WRITE, OTA_OK, took);
+	step(HW_CONTROL, hal_reset_request(OTA_RESET_WARM), 0);
+}
+
+/* ROM_EXT entered again at its entry point, after the hand-off. arg[0]: the entry. */
+static void attack_rom_ext_exec(void)
+{
+	void (*entry)(void) = (void (*)(void))(uintptr_t)req.arg[0];
+
+	SCRATCH[0] = SCRATCH_EXEC;
+	SCRATCH[1] = hal_keymgr_state();
+	entry();
+}
+
+static ota_status_t run(uint32_t *len)
+{
+	memset(&rep, 0, sizeof(rep));
+	rep.magic = HOSTILE_REPORT_MAGIC;
+	rep.attack = req.attack;
+	*len = sizeof(rep);
+	switch (req.attack) {
+	case HOSTILE_FLASH_LOCKED:
+		attack_flash();
+		break;
+	case HOSTILE_OTP:
+		attack_otp();
+		break;
+	case HOSTILE_VAULT:
+		attack_vault();
+		break;
+	case HOSTILE_KEYMGR:
+		attack_keymgr();
+		break;
+	case HOSTILE_SRAM:
+		attack_sram();
+		break;
+	case HOSTILE_BOOT_SVC:
+		attack_boot_svc();
+		break;
+	case HOSTILE_FORGE_EVIDENCE:
+		return forge_evidence(len);
+	case HOSTILE_ROM_EXT_WRITE:
+		attack_rom_ext_write();
+		break;
+	case HOSTILE_ROM_EXT_EXEC:
+		attack_rom_ext_exec();
+		break;
+	default:
+		return OTA_MBOX_UNKNOWN_COMMAND;
+	}
+	return OTA_OK;
+}
+
+/* The order after the reset it asked for, answered by this boot's BL0 (STATUS.RESUMED). */
+static ota_status_t resumed(uint32_t *len)
+{
+	memset(&rep, 0, sizeof(rep));
+	rep.magic = HOSTILE_REPORT_MAGIC;
+	rep.attack = req.attack;
+	rep.resumed = 1;
+	boot_svc_after();
+	*len = sizeof(rep);
+	return OTA_OK;
+}
+
+static bool serve(void)
+{
+	struct hal_mbox_request r;
+	uint32_t len = 0;
+	ota_status_t st;
+
+	if (hal_reset_pending() || !hal_mbox_request(&r))
+		return false;
+	if (r.command != HOSTILE_CMD)
+		return ota_runtime_serve();
+	memset(&req, 0, sizeof(req));
+	st = hal_mbox_read(&req, r.len < sizeof(req) ? r.len : sizeof(req));
+	if (st == OTA_OK)
+		st = r.resumed ? resumed(&len) : run(&len);
+	if (hal_reset_pending())
+		return false; /* answered by the BL0 that boots */
+	if (st != OTA_OK)
+		len = 0;
+	(void)hal_mbox_respond(st, req.attack == HOSTILE_FORGE_EVIDENCE ? (const void *)evidence
+									 : (const void *)&rep,
+			       len);
+	return true;
+}
+
+/* crt0.S calls this as stage_main after ROM_EXT's jump, like BL0's ota_bl0_start. */
+uint32_t hostile_bl0_start(void)
+{
+	if (SCRATCH[0] == SCRATCH_EXEC) {
+		/* Back from ROM_EXT, entered again: it jumped here as at a boot. */
+		SCRATCH[0] = 0;
+		SCRATCH[2] = hal_keymgr_state();
+		SCRATCH[3] = 0x4241434bu; /* "BACK" */
+	}
+	for (;;) {
+		while (serve())
+			;
+		hal_wait_for_interrupt();
+	}
+}

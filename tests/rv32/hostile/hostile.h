@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A compromised BL0 (issue 27): tests/rv32/hostile/hostile.c, signed with
+ * a valid owner key as a compromised owner would sign it, serves the
+ * mailbox like BL0 and takes one more order from whoever holds the host:
+ * HOSTILE_CMD with a struct hostile_req names an attack, the image runs
+ * it against the chip's registers, memory and service calls, and answers
+ * with a struct hostile_report (what the chip answered, step by step) or,
+ * for HOSTILE_FORGE_EVIDENCE, with the evidence it got signed.
+ * tests/unit/test_hostile.c is the other side; both include this layout.
+ */
+#ifndef OTATTEST_HOSTILE_H
+#define OTATTEST_HOSTILE_H
+
+#include <stdint.h>
+
+/* Not a mailbox command of the product (those run 1..OTA_CMD_MAX): the attacker's own. */
+#define HOSTILE_CMD 0x4854u
+
+enum hostile_attack {
+	HOSTILE_FLASH_LOCKED = 1, /* erase and program the layout page, every locked region, the running slots */
+	HOSTILE_OTP,              /* read the secret partition; program counters, floors and fixed partitions */
+	HOSTILE_VAULT,            /* write the data vault, clear its lock, park keys in the key vault */
+	HOSTILE_KEYMGR,           /* move the key manager back, rederive ROM_EXT's identity, misuse purposes */
+	HOSTILE_SRAM,             /* read what ROM and ROM_EXT left in their RAM and stacks */
+	HOSTILE_BOOT_SVC,         /* a boot-services request ROM_EXT must refuse, then a warm reset */
+	HOSTILE_FORGE_EVIDENCE,   /* evidence signed by the alias key over a record that lies */
+	HOSTILE_ROM_EXT_WRITE,    /* overwrite ROM_EXT's code after the hand-off, then a warm reset */
+	HOSTILE_ROM_EXT_EXEC,     /* jump into ROM_EXT's entry point after the hand-off */
+};
+
+/* HOSTILE_BOOT_SVC's variants (arg[0]). */
+enum hostile_boot_svc {
+	HOSTILE_SVC_RATCHET_BL0_ABOVE = 1, /* BL0's floor above the running SVN */
+	HOSTILE_SVC_RATCHET_ROM_EXT_ABOVE, /* ROM_EXT's floor above its running SVN */
+	HOSTILE_SVC_COMMIT_OTHER,          /* commit the slot that did not boot */
+	HOSTILE_SVC_REVOKE_UNSIGNED,       /* revoke owner key 0 with no valid signature */
+	HOSTILE_SVC_COUNT
+};
+
+/* HOSTILE_FORGE_EVIDENCE's lies (arg[0]): each a field of the record the evidence claims. */
+enum hostile_lie {
+	HOSTILE_LIE_BL0_SVN = 1,     /* BL0's SVN one higher */
+	HOSTILE_LIE_MEASUREMENT,     /* BL0's measurement another image's */
+	HOSTILE_LIE_PATH,            /* another verification path */
+	HOSTILE_LIE_LIFECYCLE,       /* another lifecycle state */
+	HOSTILE_LIE_DEBUG,           /* a debug image claimed not debug, or the other way */
+	HOSTILE_LIE_MIN_SVN,         /* a higher min-SVN since cold boot */
+	HOSTILE_LIE_KEY_ID,          /* another root key id */
+	HOSTILE_LIE_COUNT
+};
+
+struct hostile_req {
+	uint32_t attack;
+	uint32_t arg[7];      /* per attack: addresses the attacker knows from the public images */
+	uint8_t nonce[32];    /* HOSTILE_FORGE_EVIDENCE */
+};
+
+/* What a step tried (struct hostile_step.what): the test holds each to the chip's answer. */
+enum hostile_what {
+	HW_CONTROL = 1,       /* something the runtime may do: proves the path is live (OTA_OK) */
+	HW_FLASH_ERASE,       /* value: the flash address */
+	HW_FLASH_PROGRAM,     /* value: the flash address */
+	HW_OTP_READ_SECRET,   /* value: the OTP offset */
+	HW_OTP_PROGRAM_COUNTER, /* value: the OTP offset (floors, revocations, epoch, anchor, sequences) */
+	HW_OTP_PROGRAM_FIXED, /* value: the OTP offset (below the counters) */
+	HW_LOCK_REG_CLEAR,    /* a lock register written with 0; value: what it reads back */
+	HW_VAULT_WRITE,       /* value: the min-SVN the forged vault claims */
+	HW_RET_SRAM_STORE,    /* a store to retention SRAM's address; value: 1 if the chip's vault then reads it */
+	HW_KEY_RETAIN,        /* value: the vault slot */
+	HW_KEYMGR_ADVANCE,    /* value: the state asked for */
+	HW_KEYMGR_STATE,      /* value: the state read */
+	HW_KDF_IDENTITY,      /* ROM_EXT's identity derivation rerun; value: 1 if the key is ROM_EXT's */
+	HW_KEY_PURPOSE,       /* a key in an engine not of its purpose; value: which (per attack) */
+	HW_HANDLE_GUESS,      /* handle-shaped words of the hand-off state tried; value: how many worked */
+	HW_SRAM_NONZERO,      /* value: nonzero words found in the range (arg pair) */
+	HW_SVC_SERVED,        /* after the reset: value: services ROM_EXT served (bs->svc_served) */
+	HW_SVC_STATUS,        /* after the reset: status: ROM_EXT's outcome (bs->svc_status) */
+	HW_CODE_WRITE,        /* value: 1 if ROM_EXT's code read back as written */
+	HW_BOOT_STATUS,       /* after the reset: status: the boot's; value: keymgr state */
+};
+
+#define HOSTILE_STEPS 64u
+
+/* One step: what the image tried (an id per attack) and what the chip answered. */
+struct hostile_step {
+	uint32_t what;
+	uint32_t status;      /* the chip's status, or OTA_OK */
+	uint32_t value;       /* what the step read, counted or compared (per step) */
+};
+
+#define HOSTILE_REPORT_MAGIC 0x48535452u /* "HSTR" */
+
+struct hostile_report {
+	uint32_t magic;
+	uint32_t attack;
+	uint32_t resumed;     /* answered by the BL0 that booted after the reset it asked for */
+	uint32_t steps;
+	struct hostile_step step[HOSTILE_STEPS];
+};
+
+#endif /* OTATTEST_HOSTILE_H */

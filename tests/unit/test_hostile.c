@@ -121,6 +121,8 @@ static void setup(void)
 	rom_ext_elf = tu_read_blob(OTA_ROM_EXT_ELF);
 	hostile_elf = tu_read_blob(OTA_HOSTILE_BL0_ELF);
 	tu_device_init(&dev);
+	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
 	dev.slot[OTI_ROM_EXT_A] = tu_stage_image(&rom_ext_elf, OTA_STAGE_ROM_EXT, 1, 0);
 	dev.slot[OTI_BL0_A] = tu_stage_image(&hostile_elf, OTA_STAGE_BL0, 5, 0);
 	tu_device_power_on(&dev);

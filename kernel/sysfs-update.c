@@ -2,7 +2,8 @@
 /*
  * sysfs: what an update agent reads, from the record's update section
  * (otattest/record.h, struct ota_record_update): the update state, which
- * slots are primary, running and pending, the revocation sequence, and
+ * slots are primary, running and pending, the revocation sequence, the
+ * trial's boots and a reverted trial (ROM_EXT's count, its reason), and
  * per flash slot its SVN, version string and flags. Directory "update"
  * and one directory per slot (slot_rom_ext_a .. slot_bl0_b). Every file
  * reads -ENODATA while there is no valid record or the record has no
@@ -36,6 +37,9 @@ enum otattest_update_field {
 	OTA_UF_RUNNING_BL0,
 	OTA_UF_PENDING,
 	OTA_UF_REVOCATION_SEQUENCE,
+	OTA_UF_TRIAL_BOOTS,
+	OTA_UF_REVERT_REASON,
+	OTA_UF_REVERTED_SLOT,
 };
 
 struct otattest_update_attr {
@@ -62,6 +66,14 @@ static ssize_t otattest_update_emit(const struct ota_record_update *u, unsigned 
 				  otattest_slot_label(u->pending_slot));
 	case OTA_UF_REVOCATION_SEQUENCE:
 		return sysfs_emit(buf, "%u\n", u->revocation_sequence);
+	case OTA_UF_TRIAL_BOOTS:
+		return sysfs_emit(buf, "%u\n", u->trial_boots);
+	case OTA_UF_REVERT_REASON:
+		return sysfs_emit(buf, "%s\n", ota_revert_reason_name(u->revert_reason));
+	case OTA_UF_REVERTED_SLOT:
+		/* Validated: 0 without a revert, else a slot. */
+		return sysfs_emit(buf, "%s\n", u->revert_reason == OTA_REVERT_NONE
+							 ? "none" : otattest_slot_label(u->reverted_slot));
 	}
 	return -EINVAL;
 }
@@ -93,6 +105,9 @@ OTA_UPDATE_ATTR(running_rom_ext_slot, OTA_UF_RUNNING_ROM_EXT);
 OTA_UPDATE_ATTR(running_bl0_slot, OTA_UF_RUNNING_BL0);
 OTA_UPDATE_ATTR(pending, OTA_UF_PENDING);
 OTA_UPDATE_ATTR(revocation_sequence, OTA_UF_REVOCATION_SEQUENCE);
+OTA_UPDATE_ATTR(trial_boots, OTA_UF_TRIAL_BOOTS);
+OTA_UPDATE_ATTR(revert_reason, OTA_UF_REVERT_REASON);
+OTA_UPDATE_ATTR(reverted_slot, OTA_UF_REVERTED_SLOT);
 
 static struct attribute *update_attrs[] = {
 	&update_state.attr.attr,
@@ -101,6 +116,9 @@ static struct attribute *update_attrs[] = {
 	&update_running_bl0_slot.attr.attr,
 	&update_pending.attr.attr,
 	&update_revocation_sequence.attr.attr,
+	&update_trial_boots.attr.attr,
+	&update_revert_reason.attr.attr,
+	&update_reverted_slot.attr.attr,
 	NULL
 };
 

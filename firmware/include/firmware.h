@@ -68,4 +68,12 @@ ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t r
  */
 bool ota_runtime_serve(void);
 
+/*
+ * BL0's main loop between requests: services the watchdog ROM_EXT armed.
+ * The board calls it on its own clock and after each request, as a core
+ * running BL0 would loop; a runtime that stops calling it is reset by the
+ * watchdog (hal/aon_timer.h).
+ */
+void ota_runtime_idle(void);
+
 #endif /* OTATTEST_FIRMWARE_H */

@@ -45,5 +45,6 @@
 #include "hal/rom_ctrl.h"
 #include "hal/rstmgr.h"
 #include "hal/mbox.h"
+#include "hal/aon_timer.h"
 
 #endif /* OTATTEST_HAL_H */

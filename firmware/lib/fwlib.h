@@ -89,6 +89,7 @@ struct boot_ctx {
 	bool svc_req_valid;
 
 	struct ota_retention ret_next; /* what this boot leaves in retention RAM */
+	uint32_t trial_slot;           /* ROM_EXT: the BL0 slot tried on trial, OTA_NEXT_SLOT_NONE when none */
 	struct boot_stage_outcome rom_ext_out; /* ROM's check of ROM_EXT */
 	struct boot_stage_outcome bl0_out;     /* ROM_EXT's check of BL0 */
 	ota_status_t chain_status;     /* OTA_OK when the SVN key chain holds link(min_svn) */

@@ -46,7 +46,16 @@ struct ota_retention {
 	uint32_t min_svn;          /* 8: min runtime SVN since cold boot */
 	uint32_t chain_valid;      /* 12: OTA_HARDENED_TRUE when the CHAIN slot holds link(min_svn) */
 	uint32_t running_bl0_slot; /* 16 */
-	uint32_t reserved[3];      /* 20 */
+	/*
+	 * 20: boots of the trial running in running_bl0_slot (record.h,
+	 * OTA_TRIAL_MAX_BOOTS); 0 when the slot is not on trial. Here, and not
+	 * in flash, because only a reset that enters ROM unlocks the vault, so
+	 * the runtime cannot lower it; a power cut clears it, but a cold boot
+	 * returns to the primary slot anyway, so losing it only ends the trial.
+	 */
+	uint32_t trial_boots;
+	uint32_t revert_reason;    /* 24: enum ota_revert_reason since the last cold boot or update reset */
+	uint32_t reverted_slot;    /* 28: the abandoned trial's slot; 0 when none */
 	uint8_t digest[OTA_SHA256_BYTES]; /* 32: SHA-256 of bytes [0, 32) */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_retention) == 64, "ota_retention layout");

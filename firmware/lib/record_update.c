@@ -59,6 +59,10 @@ void boot_record_update_fill(const struct boot_ctx *b, ota_status_t st,
 	u->revocation_value = b->svc.revoked.value;
 	if (bl0_ran && b->bl0_out.slot != u->primary_slot)
 		u->update_state = OTA_UPDATE_TRIAL;
+	/* ROM_EXT's trial count and revert, as this boot leaves them in the vault (trial.c). */
+	u->trial_boots = bl0_ran ? b->ret_next.trial_boots : 0;
+	u->revert_reason = b->ret_next.revert_reason;
+	u->reverted_slot = b->ret_next.reverted_slot;
 	if (!b->layout_ok)
 		return; /* no layout, no slots to describe */
 	for (stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)

@@ -37,7 +37,9 @@ bool boot_retention_read(struct ota_retention *out)
 	/* A valid digest over nonsense values is still nonsense. */
 	if (out->min_svn > OTA_SVN_LIMIT || out->running_bl0_slot >= OTA_SLOT_COUNT ||
 	    (out->chain_valid != OTA_HARDENED_TRUE && out->chain_valid != OTA_HARDENED_FALSE) ||
-	    !ota_all_zero(out->reserved, sizeof(out->reserved)))
+	    out->trial_boots > OTA_TRIAL_MAX_BOOTS || out->revert_reason > OTA_REVERT_REASON_MAX ||
+	    (out->revert_reason == OTA_REVERT_NONE ? out->reverted_slot != 0
+						   : out->reverted_slot >= OTA_SLOT_COUNT))
 		return false;
 	return true;
 }
@@ -77,7 +79,6 @@ ota_status_t boot_retention_store(struct ota_retention *r)
 {
 	r->magic = OTA_RETENTION_MAGIC;
 	r->version = OTA_RETENTION_VERSION;
-	memset(r->reserved, 0, sizeof(r->reserved));
 	digest_of(r, r->digest);
 	return hal_retention_write(0, r, sizeof(*r));
 }

@@ -124,8 +124,12 @@ void rom_ext_boot_services(struct boot_ctx *b)
 	bool changed = false;
 	ota_status_t st;
 
-	/* The runtime asks with a warm reset; any other boot only drops the request. */
-	if (!b->svc_req_valid || b->reset_reason != OTA_RESET_WARM || b->bl0_out.status != OTA_OK)
+	/*
+	 * The runtime asks with a warm reset; any other boot only drops the
+	 * request, and so does a watchdog bite: a runtime that hung did not ask.
+	 */
+	if (!b->svc_req_valid || b->reset_reason != OTA_RESET_WARM || hal_wdog_bitten() ||
+	    b->bl0_out.status != OTA_OK)
 		return;
 	b->svc.served = q->services & OTA_SVC_ALL;
 	if (q->services & ~OTA_SVC_ALL || !ota_all_zero(q->reserved, sizeof(q->reserved)))

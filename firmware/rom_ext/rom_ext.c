@@ -12,30 +12,6 @@
 #include "firmware.h"
 #include "rom_ext.h"
 
-/* BL0 slot order for this reset (docs/boot-flow.md, "A/B"). */
-static void bl0_order(const struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT])
-{
-	uint32_t first;
-
-	if (b->req_valid && b->reset_reason == OTA_RESET_UPDATE &&
-	    b->req.next_bl0_slot != OTA_NEXT_SLOT_NONE)
-		first = b->req.next_bl0_slot;   /* the update, then what ran before */
-	else if (b->ret_valid && b->reset_reason == OTA_RESET_WARM)
-		first = b->ret.running_bl0_slot; /* the same image again */
-	else if (boot_slot_present(b, OTA_STAGE_BL0, b->bd.primary_slot))
-		/*
-		 * The primary, whatever the other slot claims: an update runs
-		 * on trial until COMMIT makes its slot the primary, and a cold
-		 * boot before that returns to the image committed last
-		 * (MCUboot's test-then-confirm). The other slot is the fallback.
-		 */
-		first = b->bd.primary_slot;
-	else
-		first = b->bd.primary_slot ^ 1u; /* an erased primary: nothing to try there */
-	order[0] = first;
-	order[1] = first ^ 1u;
-}
-
 /* BL0's owner config (its anchors point into it). */
 static struct ota_owner_config bl0_oc;
 
@@ -50,7 +26,7 @@ static ota_status_t verify_bl0(struct boot_ctx *b)
 		b->bl0_out.status = st;
 		return st;
 	}
-	bl0_order(b, order);
+	rom_ext_bl0_order(b, order);
 	boot_run_stage(b, &a, OTA_STAGE_BL0, order, b->mode, &b->bl0_out);
 	return b->bl0_out.status;
 }
@@ -103,6 +79,7 @@ ota_status_t ota_rom_ext_main(void)
 		/* What the runtime asked for, once what runs is known; its outcome is recorded. */
 		rom_ext_boot_services(b);
 	}
+	rom_ext_trial_end(b);
 	boot_requests_end(b, st);
 	if (st == OTA_OK) {
 		boot_fill_state(b, OTA_OK);
@@ -111,6 +88,8 @@ ota_status_t ota_rom_ext_main(void)
 	}
 	if (st == OTA_OK)
 		st = rom_ext_lockdown(b); /* the last write the runtime could have made on its own */
+	if (st == OTA_OK)
+		st = hal_wdog_arm(ROM_EXT_WDOG_BITE_CYCLES); /* from here the runtime must pet it */
 	if (st == OTA_OK) {
 		struct hal_keymgr_binding bind;
 

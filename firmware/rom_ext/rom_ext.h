@@ -11,6 +11,7 @@
 #include <otattest/x509.h>
 
 #include "../lib/fwlib.h"
+#include "rv_timer_regs.h"
 
 /*
  * Establish or extend the chain for a booted BL0 SVN (key manager before
@@ -89,6 +90,21 @@ void ota_cert_key_id(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
 /* Identity certificate blob from flash (identity_cert.c). */
 ota_status_t ota_identity_cert_load(const uint8_t identity_pubkey[OTA_P256_PUBKEY_BYTES],
 				    uint8_t *der, uint32_t cap, uint32_t *der_len);
+
+/*
+ * Trial attempts (trial.c): the BL0 slot order for this reset - a trial's
+ * slot while it has boots left, the primary again once they are used up
+ * (the revert goes to b->ret_next) - and, once BL0 booted, the count the
+ * vault keeps for the next reset.
+ */
+void rom_ext_bl0_order(struct boot_ctx *b, uint32_t order[OTA_SLOT_COUNT]);
+/*
+ * The watchdog ROM_EXT arms and locks before the hand-off (hal/aon_timer.h):
+ * a runtime that does not pet it for 2 s of the nominal clock is reset,
+ * and on trial the bite uses one of the trial's boots.
+ */
+#define ROM_EXT_WDOG_BITE_CYCLES (2u * RV_TIMER_FREQ_HZ_RESVAL)
+void rom_ext_trial_end(struct boot_ctx *b);
 
 /*
  * The boot services the runtime asked for (boot_svc.c): after BL0 was

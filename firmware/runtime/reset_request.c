@@ -108,9 +108,15 @@ ota_status_t ota_rt_update_done(uint32_t slot, struct ota_resp_reset *out)
 	target = bs->update_target != OTA_NEXT_SLOT_NONE ? bs->update_target : slot;
 	if (target >= OTA_SLOT_COUNT)
 		return OTA_RUNTIME_UPDATE_REJECTED;
-	/* Flash changed between the check and the reset: the fallback booted. */
-	if (bs->bl0_slot != target)
+	if (bs->bl0_slot != target) {
+		const struct ota_record_update *u = boot_record_update_at((struct ota_record *)&bs->record);
+
+		/* ROM_EXT reverted the trial this reset would have continued (rom_ext/trial.c). */
+		if (u->revert_reason != OTA_REVERT_NONE && u->reverted_slot == target)
+			return OTA_TRIAL_BOOTS_USED;
+		/* Flash changed between the check and the reset: the fallback booted. */
 		return attempt_status(target);
+	}
 	return OTA_OK;
 }
 

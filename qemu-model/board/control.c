@@ -109,7 +109,7 @@ static void cmd_status(struct model *m, struct reply *r)
 		 "device-peer=%u guests-accepted=%llu guests-refused=%llu "
 		 "record-generation=%u shm-generation=%u event-counter=%u last-seq=%u "
 		 "requests=%llu answered=%llu refused=%llu dropped=%llu flash-writes=%llu "
-		 "pending=%s",
+		 "pending=%s watchdog-bites=%llu",
 		 ota_device_state_name(m->shm.info.device_state),
 		 status_str(m->shm.info.state_detail), status_str(m->device.boot_status),
 		 m->device.boots, server_has_guest(m) ? "yes" : "no",
@@ -119,7 +119,8 @@ static void cmd_status(struct model *m, struct reply *r)
 		 m->shm.record_seq, m->shm.info.event_counter, m->mbox.last_seq,
 		 (unsigned long long)m->mbox.requests, (unsigned long long)m->mbox.answered,
 		 (unsigned long long)m->mbox.refused, (unsigned long long)m->mbox.dropped,
-		 (unsigned long long)m->device.flash_writes, m->mbox.pending ? "yes" : "no");
+		 (unsigned long long)m->device.flash_writes, m->mbox.pending ? "yes" : "no",
+		 (unsigned long long)m->device.bites);
 }
 
 static void cmd_install(struct model *m, char **w, unsigned n, const char *path,
@@ -189,6 +190,24 @@ static void cmd_tamper(struct model *m, char **w, unsigned n, struct reply *r)
 	reply_ok(r, "tag=%s/%s takes-effect=next-boot", w[2], w[3]);
 }
 
+/* "hang bl0 a|b" or "hang off": the board plays a hung BL0 for that slot (watchdog.c). */
+static void cmd_hang(struct model *m, char **w, unsigned n, struct reply *r)
+{
+	uint32_t stage, slot;
+
+	if (n == 2 && strcmp(w[1], "off") == 0) {
+		m->device.hang_slots = 0;
+	} else if (n == 3 && parse_stage(w[1], &stage) && stage == OTA_STAGE_BL0 &&
+		   parse_slot(w[2], &slot)) {
+		m->device.hang_slots |= 1u << slot;
+	} else {
+		reply_err(r, "usage", "hang bl0 a|b | hang off");
+		return;
+	}
+	reply_ok(r, "hang-a=%s hang-b=%s", (m->device.hang_slots & 1u) ? "yes" : "no",
+		 (m->device.hang_slots & 2u) ? "yes" : "no");
+}
+
 static void cmd_fault(struct model *m, char **w, unsigned n, struct reply *r)
 {
 	char err[256], desc[1024];
@@ -247,7 +266,8 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 	    n != 1) {
 		reply_err(r, "usage", "'%s' takes no arguments", w[0]);
 	} else if (strcmp(w[0], "help") == 0) {
-		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,compromise,tamper,stop");
+		reply_ok(r, "commands=help,status,power-cycle,install,otp,fault,compromise,tamper,hang,"
+			    "stop");
 	} else if (strcmp(w[0], "status") == 0) {
 		cmd_status(m, r);
 	} else if (strcmp(w[0], "power-cycle") == 0) {
@@ -271,6 +291,8 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		}
 	} else if (strcmp(w[0], "tamper") == 0) {
 		cmd_tamper(m, w, n, r);
+	} else if (strcmp(w[0], "hang") == 0) {
+		cmd_hang(m, w, n, r);
 	} else if (strcmp(w[0], "stop") == 0) {
 		reply_ok(r, "stopping");
 		model_request_stop(m, "control");

@@ -24,6 +24,7 @@
 #include <otu/file.h>
 
 #include "core.h"
+#include "firmware.h"
 #include "fw_run.h"
 #include "hal.h"
 #include "model.h"
@@ -219,7 +220,53 @@ ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *re
 		if (log_enabled(LOG_LVL_DEBUG))
 			log_core_run(LOG_LVL_DEBUG, "core-request", ota_fw_core_request_result());
 	}
+	/* BL0's loop goes on after each request: a long one costs no bite. */
+	if (!device_runtime_hung(m))
+		ota_runtime_idle();
 	return st;
+}
+
+/* The BL0 slot that runs, from the record the firmware last published (either core). */
+static uint32_t running_bl0_slot(const struct model *m)
+{
+	const struct ota_record_header *h = (const struct ota_record_header *)m->shm.record;
+
+	if (!m->shm.have_record || m->shm.record_len < sizeof(*h) ||
+	    ota_record_validate(h, m->shm.record_len) != OTA_OK || h->boot_status != OTA_OK ||
+	    !(h->flags & OTA_RECORD_F_UPDATE_SECTION))
+		return OTA_RECORD_NO_SLOT;
+	return ota_record_update_of(h)->running_bl0_slot;
+}
+
+bool device_runtime_hung(const struct model *m)
+{
+	uint32_t slot = running_bl0_slot(m);
+
+	return swhal_powered() && slot < OTA_SLOT_COUNT && (m->device.hang_slots & (1u << slot));
+}
+
+void device_watchdog_tick(struct model *m)
+{
+	ota_status_t st;
+
+	if (!m->device.open || !swhal_powered())
+		return;
+	if (!device_runtime_hung(m))
+		ota_runtime_idle();
+	if (!swhal_wdog_due())
+		return;
+	log_warn("watchdog-bite", "bl0-slot=%u hung=%s", running_bl0_slot(m),
+		 device_runtime_hung(m) ? "yes" : "no");
+	mbox_cancel_pending(m);
+	m->device.bites++;
+	st = swhal_wdog_bite();
+	if (st == OTA_OK)
+		st = ota_fw_boot(OTA_RESET_WARM);
+	m->device.boot_status = st;
+	m->device.boots++;
+	m->device.flash_writes = swhal_flash_writes();
+	log_info("watchdog-boot", "boot=%u status=%s bl0-slot=%u", m->device.boots, status_str(st),
+		 running_bl0_slot(m));
 }
 
 void device_set_flash_fault(struct model *m, uint64_t nth)

@@ -131,9 +131,11 @@ void mbox_doorbell(struct model *m)
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	m->mbox.requests++;
 
-	if (m->faults.drop) {
+	if (m->faults.drop || device_runtime_hung(m)) {
+		/* Dropped on purpose, or a hung BL0 never reads it (watchdog.c). */
 		m->mbox.dropped++;
-		log_info("mbox-dropped", "seq=%u command=%u", h.seq, h.command);
+		log_info("mbox-dropped", "seq=%u command=%u%s", h.seq, h.command,
+			 m->faults.drop ? "" : " reason=runtime-hung");
 		return;
 	}
 	if (m->mbox.pending) {

@@ -371,6 +371,11 @@ static int run(struct model *m)
 		}
 	}
 	boot = device_power_cycle(m);
+	r = watchdog_start(m);
+	if (r < 0) {
+		log_error("watchdog-start-failed", "errno=%d", -r);
+		return exit_code_for(OTA_HOST_INTERNAL);
+	}
 	r = control_start(m);
 	if (r < 0) {
 		log_error("listen-failed", "socket=%s errno=%d reason=\"%s\"", m->opt.control_path,
@@ -393,6 +398,7 @@ static int run(struct model *m)
 static void teardown(struct model *m)
 {
 	storm_stop(m);
+	watchdog_stop(m);
 	mbox_cancel_pending(m);
 	m->mbox.delay_src = sd_event_source_disable_unref(m->mbox.delay_src);
 	control_stop(m);

@@ -122,6 +122,9 @@ struct device {
 	uint32_t boot_status; /* of the last boot */
 	uint32_t boots;
 	uint64_t flash_writes; /* since the model started */
+	uint32_t hang_slots;  /* BL0 slots (bit per slot) whose runtime the board plays hung */
+	uint64_t bites;       /* watchdog bites performed */
+	sd_event_source *tick_src; /* BL0's main loop and the watchdog (watchdog.c) */
 };
 
 struct model {
@@ -179,6 +182,10 @@ void control_stop(struct model *m);
 int storm_start(struct model *m, uint32_t count, uint32_t hz, uint32_t vector);
 void storm_stop(struct model *m);
 
+/* watchdog.c: BL0's idle loop and the watchdog's bites on the board's clock. */
+int watchdog_start(struct model *m);
+void watchdog_stop(struct model *m);
+
 /* device.c: the glue to the software HAL and the firmware. */
 int device_open(struct model *m);
 void device_close(struct model *m);
@@ -186,6 +193,14 @@ void device_close(struct model *m);
 ota_status_t device_power_cycle(struct model *m);
 ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *req,
 			    uint32_t req_len, uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+/*
+ * One tick of BL0's main loop: the runtime services the watchdog unless
+ * it is played hung; a watchdog that reached its bite threshold bites (a
+ * WARM reset and a boot).
+ */
+void device_watchdog_tick(struct model *m);
+/* Whether the runtime that runs is one the board plays hung (control "hang"). */
+bool device_runtime_hung(const struct model *m);
 /* Arm (or with 0 disarm) the die-at-Nth-flash-write fault. */
 void device_set_flash_fault(struct model *m, uint64_t nth);
 /* How much of the write that fault tears lands: m->faults.flash_tear. */

@@ -55,8 +55,9 @@ static const struct chip_reg aon_timer_regs[] = {
 	{ "WDOG_BITE_THOLD", AON_TIMER_WDOG_BITE_THOLD_REG_OFFSET, CHIP_ACCESS_RW, AON_TIMER_WDOG_BITE_THOLD_RESVAL, 0xffffffffu },
 	{ "WDOG_COUNT", AON_TIMER_WDOG_COUNT_REG_OFFSET, CHIP_ACCESS_RW, AON_TIMER_WDOG_COUNT_RESVAL, 0xffffffffu },
 	{ "INTR_STATE", AON_TIMER_INTR_STATE_REG_OFFSET, CHIP_ACCESS_W1C, AON_TIMER_INTR_STATE_RESVAL, 0x1u },
+	{ "WDOG_BITE_INFO", AON_TIMER_WDOG_BITE_INFO_REG_OFFSET, CHIP_ACCESS_RO, AON_TIMER_WDOG_BITE_INFO_RESVAL, 0x1u },
 };
-static uint32_t aon_timer_values[6];
+static uint32_t aon_timer_values[7];
 
 static const struct chip_reg sram_ctrl_ret_regs[] = {
 	{ "STATUS", SRAM_CTRL_RET_STATUS_REG_OFFSET, CHIP_ACCESS_RO, SRAM_CTRL_RET_STATUS_RESVAL, 0x3u },
@@ -288,7 +289,7 @@ const struct chip_block chip_blocks[TOP_BLOCK_COUNT] = {
 	[TOP_BLOCK_RV_TIMER] = { "rv_timer", TOP_RV_TIMER_BASE_ADDR, RV_TIMER_SIZE, rv_timer_regs, rv_timer_values, 8u, NULL, NULL, 0u },
 	[TOP_BLOCK_OTP_CTRL] = { "otp_ctrl", TOP_OTP_CTRL_BASE_ADDR, OTP_CTRL_SIZE, otp_ctrl_regs, otp_ctrl_values, 7u, NULL, NULL, 0u },
 	[TOP_BLOCK_RSTMGR] = { "rstmgr", TOP_RSTMGR_BASE_ADDR, RSTMGR_SIZE, rstmgr_regs, rstmgr_values, 3u, NULL, NULL, 0u },
-	[TOP_BLOCK_AON_TIMER] = { "aon_timer", TOP_AON_TIMER_BASE_ADDR, AON_TIMER_SIZE, aon_timer_regs, aon_timer_values, 6u, NULL, NULL, 0u },
+	[TOP_BLOCK_AON_TIMER] = { "aon_timer", TOP_AON_TIMER_BASE_ADDR, AON_TIMER_SIZE, aon_timer_regs, aon_timer_values, 7u, NULL, NULL, 0u },
 	[TOP_BLOCK_SRAM_CTRL_RET] = { "sram_ctrl_ret", TOP_SRAM_CTRL_RET_BASE_ADDR, SRAM_CTRL_RET_SIZE, sram_ctrl_ret_regs, sram_ctrl_ret_values, 5u, NULL, NULL, 0u },
 	[TOP_BLOCK_FLASH_CTRL] = { "flash_ctrl", TOP_FLASH_CTRL_BASE_ADDR, FLASH_CTRL_SIZE, flash_ctrl_regs, flash_ctrl_values, 18u, flash_ctrl_windows, flash_ctrl_window_mem, 1u },
 	[TOP_BLOCK_HMAC] = { "hmac", TOP_HMAC_BASE_ADDR, HMAC_SIZE, hmac_regs, hmac_values, 14u, hmac_windows, hmac_window_mem, 1u },

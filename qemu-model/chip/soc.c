@@ -17,4 +17,5 @@ void chip_soc_wire(void)
 	chip_bus_set_ops(TOP_BLOCK_SRAM_CTRL_RET, &chip_sram_ctrl_ret_ops);
 	chip_bus_set_ops(TOP_BLOCK_OTP_CTRL, &chip_otp_ctrl_ops);
 	chip_bus_set_ops(TOP_BLOCK_MBOX, &chip_mbox_ops);
+	chip_bus_set_ops(TOP_BLOCK_AON_TIMER, &chip_aon_timer_ops);
 }

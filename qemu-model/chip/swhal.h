@@ -76,6 +76,15 @@ bool swhal_reset_take(uint32_t *reason);
 ota_status_t swhal_reset(uint32_t reason);
 
 /*
+ * The watchdog (aon_timer.c), as the board drives it: swhal_wdog_due says
+ * the count reached the bite threshold; swhal_wdog_bite performs the
+ * bite, a WARM reset after which hal_wdog_bitten() is true. The caller
+ * then runs the ROM, as for swhal_reset.
+ */
+bool swhal_wdog_due(void);
+ota_status_t swhal_wdog_bite(void);
+
+/*
  * Factory programming, bypassing NOR and OR-only rules (what a
  * programmer does before the part is soldered): replace flash (len <=
  * flash size; the rest is erased) or OTP (exactly sizeof(struct ota_otp)).

@@ -159,6 +159,8 @@ bool chip_lock_set(unsigned block, uint32_t reg_offset);
 /* host.c: mbox's STATE/PROGRESS registers and DOORBELL.EVENT (publication to the host). */
 extern const struct chip_block_ops chip_mbox_ops;
 void chip_mbox_reset(void);
+/* aon_timer.c: the watchdog (its bite is the board's to perform: swhal.h). */
+extern const struct chip_block_ops chip_aon_timer_ops;
 
 /* device.c */
 void swhal_reset_engines(void);

@@ -26,7 +26,7 @@
 #define AON_TIMER_WDOG_BARK_THOLD_REG_OFFSET 0x8u
 #define AON_TIMER_WDOG_BARK_THOLD_RESVAL 0xffffffffu
 
-/* WDOG_BITE_THOLD (rw): Count at which the watchdog bites (a WARM reset through rstmgr, recorded as a fault). */
+/* WDOG_BITE_THOLD (rw): Count at which the watchdog bites (a WARM reset; WDOG_BITE_INFO says it was the bite). */
 #define AON_TIMER_WDOG_BITE_THOLD_REG_OFFSET 0xcu
 #define AON_TIMER_WDOG_BITE_THOLD_RESVAL 0xffffffffu
 
@@ -39,5 +39,11 @@
 #define AON_TIMER_INTR_STATE_RESVAL 0x0u
 #define AON_TIMER_INTR_STATE_WDOG_BARK_BIT 0u
 #define AON_TIMER_INTR_STATE_WDOG_BARK_MASK 0x1u
+
+/* WDOG_BITE_INFO (ro): Why the core last started in ROM, as far as this block knows: set by the reset its bite causes, 0 after any other reset (OpenTitan reports it in rstmgr's RESET_INFO as a hardware request). */
+#define AON_TIMER_WDOG_BITE_INFO_REG_OFFSET 0x18u
+#define AON_TIMER_WDOG_BITE_INFO_RESVAL 0x0u
+#define AON_TIMER_WDOG_BITE_INFO_BITTEN_BIT 0u
+#define AON_TIMER_WDOG_BITE_INFO_BITTEN_MASK 0x1u
 
 #endif /* OTATTEST_AON_TIMER_REGS_H */

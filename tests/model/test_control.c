@@ -60,7 +60,7 @@ START_TEST(requests_and_refusals)
 	};
 
 	expect_reply("help",
-		     "ok commands=help,status,power-cycle,install,otp,fault,compromise,tamper,stop");
+		     "ok commands=help,status,power-cycle,install,otp,fault,compromise,tamper,hang,stop");
 	expect_reply("tamper tag bl0 c", "error usage tamper tag rom_ext|bl0 a|b");
 	expect_reply("tamper tag bl0 a", "error LAYOUT_BAD_MAGIC"); /* a blank device's flash */
 	expect_reply("nonsense", "error usage unknown request 'nonsense'");

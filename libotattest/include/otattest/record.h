@@ -150,6 +150,22 @@ OTA_STATIC_ASSERT(sizeof(struct ota_record_slot) == 32, "ota_record_slot layout"
 
 #define OTA_RECORD_NO_SLOT 0xffffffffu
 
+/*
+ * Trial revert (docs/boot-flow.md "Trial attempts"): an update runs on
+ * trial for at most OTA_TRIAL_MAX_BOOTS boots - the update reset's and
+ * every reset after it that is not a COMMIT - counted by ROM_EXT in the
+ * retention vault. The reset that finds them used up boots the primary
+ * slot again; its kind is the revert reason.
+ */
+#define OTA_TRIAL_MAX_BOOTS 3u
+enum ota_revert_reason {
+	OTA_REVERT_NONE = 0,
+	OTA_REVERT_WARM_RESET = 1, /* a warm reset found the trial's boots used up */
+	OTA_REVERT_WATCHDOG = 2,   /* the watchdog bit: the runtime stopped servicing it */
+	OTA_REVERT_UPDATE_RESET = 3, /* an update reset that named no other slot (a rotation, or the trial's own slot once used up) */
+};
+#define OTA_REVERT_REASON_MAX 3u
+
 /* Boot services this boot served (OTA_SVC_*), in service_mask. */
 #define OTA_SVC_COMMIT 0x1u
 #define OTA_SVC_RATCHET 0x2u
@@ -175,7 +191,9 @@ struct ota_record_update {
 	uint32_t revocation_target;    /* 40 */
 	uint32_t revocation_value;     /* 44 */
 	uint32_t revocation_sequence_device; /* 48: highest device-bound revocation command applied (OTP) */
-	uint32_t reserved[3];          /* 52: zero */
+	uint32_t trial_boots;          /* 52: boots of the running trial so far, 1..OTA_TRIAL_MAX_BOOTS; 0 off trial */
+	uint32_t revert_reason;        /* 56: enum ota_revert_reason: a trial ROM_EXT abandoned since the last cold boot or update reset */
+	uint32_t reverted_slot;        /* 60: that trial's BL0 slot; 0 when revert_reason is NONE */
 	struct ota_record_slot slot[OTA_STAGE_COUNT * OTA_SLOT_COUNT]; /* 64 */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_record_update) == 192, "ota_record_update layout");
@@ -226,8 +244,10 @@ static inline ota_status_t ota_record_update_validate(const struct ota_record_up
 {
 	uint32_t i;
 
-	if (!ota_all_zero(u->reserved, sizeof(u->reserved)))
-		return OTA_RECORD_RESERVED_NONZERO;
+	if (u->trial_boots > OTA_TRIAL_MAX_BOOTS || u->revert_reason > OTA_REVERT_REASON_MAX ||
+	    (u->revert_reason == OTA_REVERT_NONE ? u->reverted_slot != 0
+						 : u->reverted_slot >= OTA_SLOT_COUNT))
+		return OTA_RECORD_BAD_FIELD;
 	if (u->update_state > OTA_UPDATE_STATE_MAX || u->primary_slot >= OTA_SLOT_COUNT ||
 	    (u->running_rom_ext_slot >= OTA_SLOT_COUNT && u->running_rom_ext_slot != OTA_RECORD_NO_SLOT) ||
 	    (u->running_bl0_slot >= OTA_SLOT_COUNT && u->running_bl0_slot != OTA_RECORD_NO_SLOT) ||
@@ -347,6 +367,17 @@ static inline const char *ota_update_state_name(uint32_t state)
 	case OTA_UPDATE_INSTALLING: return "installing";
 	case OTA_UPDATE_PENDING: return "pending";
 	case OTA_UPDATE_TRIAL: return "trial";
+	}
+	return "unknown";
+}
+
+static inline const char *ota_revert_reason_name(uint32_t reason)
+{
+	switch (reason) {
+	case OTA_REVERT_NONE: return "none";
+	case OTA_REVERT_WARM_RESET: return "warm-reset";
+	case OTA_REVERT_WATCHDOG: return "watchdog";
+	case OTA_REVERT_UPDATE_RESET: return "update-reset";
 	}
 	return "unknown";
 }

@@ -248,6 +248,7 @@ enum ota_status_class {
 	X(HAL_FLASH_LOCKED, PERMISSION, HAL, 18, "flash region is write-protected until the next reset") \
 	X(HAL_OTP_COUNTERS_LOCKED, PERMISSION, HAL, 19, "OTP counters are locked until the next reset (only the boot stages program them)") \
 	X(HAL_BUS_ERROR, INTERNAL, HAL, 20, "a register access outside every block, register and window, or not one aligned word") \
+	X(HAL_WDOG_LOCKED, PERMISSION, HAL, 21, "the watchdog's configuration is locked until the next reset") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \
@@ -408,6 +409,7 @@ enum ota_status_class {
 	X(COMMIT_NOT_RUNNING, POLICY, UPDATE, 9, "only the BL0 slot that is running can be committed") \
 	X(RATCHET_ABOVE_RUNNING, POLICY, UPDATE, 10, "the floor would be above the running image's SVN") \
 	X(BOOT_SVC_NOT_SERVED, INTERNAL, UPDATE, 11, "the boot after the reset did not serve the request") \
+	X(TRIAL_BOOTS_USED, POLICY, UPDATE, 12, "the slot's trial used up its boots: the primary slot runs again (commit sooner, or update-reset from the primary to start a new trial)") \
 	/* field revocation commands (revocation.h) */                                            \
 	X(REVOKE_MALFORMED, MALFORMED, REVOKE, 1, "revocation command header, action or target is malformed") \
 	X(REVOKE_UNKNOWN_SIGNER, VERIFICATION, REVOKE, 2, "no provisioned, unrevoked root key of this device signed the revocation") \

@@ -75,6 +75,10 @@ static void update(const struct ota_record_update *u)
 	else
 		printf("update/pending=none\n");
 	printf("update/revocation_sequence=%" PRIu32 "\n", u->revocation_sequence);
+	printf("update/trial_boots=%" PRIu32 "\n", u->trial_boots);
+	printf("update/revert_reason=%s\n", ota_revert_reason_name(u->revert_reason));
+	printf("update/reverted_slot=%s\n",
+	       u->revert_reason == OTA_REVERT_NONE ? "none" : slot_label(u->reverted_slot));
 	for (uint32_t i = 0; i < OTA_STAGE_COUNT * OTA_SLOT_COUNT; i++) {
 		const struct ota_record_slot *s = &u->slot[i];
 		const char *dir;

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# Trials revert (issue 28, item 1): as the update agent (e2e-update) with
+# otattestctl on the provisioned device (BL0 SVN 3 in both slots, A the
+# primary). Warm resets: an update reset into B starts a trial (boot 1 of
+# 3), two warm resets use boots 2 and 3, the third finds them used up and
+# ROM_EXT boots A again; sysfs's update section says warm-reset, slot b.
+# A hung BL0: the model plays the runtime in slot B hung ("hang bl0 b":
+# it stops petting the watchdog ROM_EXT armed and answers nothing; a
+# stand-in for a BL0 image that hangs while BL0 is not an image on the
+# core); a new trial into B, three watchdog bites, and A runs again with
+# the reason watchdog. Each revert is also in the record netlink serves
+# (otattest-recdump's update section).
+E2E_DESCRIPTION="trial revert: warm resets and watchdog bites use up a trial's boots, ROM_EXT boots the primary, the record says why"
+E2E_MODE=systemd
+E2E_TIMEOUT=180
+E2E_DEVICE=1
+E2E_MODULES=(build/kernel/otattest.ko)
+E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage
+	build/tests/e2e/kernel/otattest-nltest build/tests/e2e/kernel/otattest-recdump)
+E2E_REQUIRES=(firmware/rom_ext/trial.c qemu-model/board/watchdog.c)
+
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
+	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
+. "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/update-lib.bash" ||
+	{ echo "cannot read update-lib.bash" >&2; return 1; }
+
+host_prepare() {
+	ul_provision
+}
+
+# tr_update NAME...: sysfs update/NAME, one value per name, space separated.
+tr_update() {
+	local n out=()
+	for n in "$@"; do
+		out+=("$(cat "$KT_SYS/update/$n")")
+	done
+	echo "${out[*]}"
+}
+
+# tr_is NAME VALUE: sysfs update/NAME reads VALUE (read at each call: for e2e_wait_for).
+tr_is() {
+	[ "$(cat "$KT_SYS/update/$1")" = "$2" ]
+}
+
+# tr_prop_is NAME VALUE: the device's D-Bus property NAME is VALUE, read at each call.
+tr_prop_is() {
+	[ "$(ul_prop "$1")" = "$2" ]
+}
+
+guest_main() {
+	local i
+	ul_guest_start
+
+	# Warm resets use up a trial.
+	ul_ctl update-reset --slot b
+	e2e_assert_eq "trial b 1 none" "$(tr_update state running_bl0_slot trial_boots revert_reason)" \
+		"after the update reset"
+	for i in 2 3; do
+		ul_ctl warm-reset
+		e2e_assert_eq "trial b $i" "$(tr_update state running_bl0_slot trial_boots)" \
+			"after warm reset $((i - 1))"
+	done
+	ul_ctl warm-reset
+	e2e_assert_eq "idle a 0 warm-reset b" \
+		"$(tr_update state running_bl0_slot trial_boots revert_reason reverted_slot)" \
+		"after the warm reset that found the trial's boots used up"
+	e2e_assert_eq a "$(ul_prop RunningBl0Slot)" "RunningBl0Slot after the revert"
+	# The same section in the record the driver serves over netlink.
+	kt_nl_ok "GET_RECORD" record -o /tmp/nl.bin
+	"$E2E_SRC/build/tests/e2e/kernel/otattest-recdump" /tmp/nl.bin >/tmp/recdump.txt 2>&1 ||
+		e2e_fail "otattest-recdump: $(head -c 400 /tmp/recdump.txt)"
+	grep -qx 'update/revert_reason=warm-reset' /tmp/recdump.txt ||
+		e2e_fail "netlink record: $(grep update/ /tmp/recdump.txt | tr '\n' ' ')"
+	grep -qx 'update/reverted_slot=b' /tmp/recdump.txt || e2e_fail "netlink record: reverted_slot"
+	# It stays said on a warm reset of the primary.
+	ul_ctl warm-reset
+	e2e_assert_eq "warm-reset b" "$(tr_update revert_reason reverted_slot)" "after a warm reset of A"
+
+	# A BL0 in B that hangs: the watchdog bites three times, then A runs again.
+	kt_host model hang bl0 b >/dev/null || e2e_fail "hang bl0 b"
+	ul_ctl update-reset --slot b
+	e2e_assert_eq "trial b 1 none" "$(tr_update state running_bl0_slot trial_boots revert_reason)" \
+		"a new trial clears the old revert"
+	e2e_wait_for 30 "revert_reason watchdog" tr_is revert_reason watchdog
+	e2e_assert_eq "idle a 0 b" "$(tr_update state running_bl0_slot trial_boots reverted_slot)" \
+		"after the bites"
+	e2e_assert_eq 3 "$(kt_model_stat watchdog-bites)" "the model's watchdog bites"
+	e2e_wait_for 20 "RunningBl0Slot a after the bites" tr_prop_is RunningBl0Slot a
+	# A, not hung, serves again and keeps the watchdog fed: no further bite.
+	ul_ctl status >/tmp/status.txt || e2e_fail "status after the revert: $(cat /tmp/status.txt)"
+	sleep 3
+	e2e_assert_eq 3 "$(kt_model_stat watchdog-bites)" "bites while A runs"
+	kt_host model hang off >/dev/null || e2e_fail "hang off"
+	daemon_save_journal
+}

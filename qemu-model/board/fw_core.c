@@ -93,6 +93,11 @@ const struct core_result *ota_fw_core_request_result(void)
 	return &fc.request;
 }
 
+struct core *ota_fw_core(void)
+{
+	return fc.core;
+}
+
 /* A run that ended neither waiting nor returning: the core halted on a fault or the limit. */
 static ota_status_t halted(const struct core_result *r)
 {

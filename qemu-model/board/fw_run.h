@@ -61,5 +61,7 @@ enum { OTA_FW_CORE_ROM = 0, OTA_FW_CORE_ROM_EXT = 1, OTA_FW_CORE_BL0 = 2 };
 struct core_result;
 const struct core_result *ota_fw_core_boot_result(void);
 const struct core_result *ota_fw_core_request_result(void);
+/* The board's core itself, for tests that read its memory (core_mem_read); NULL when not open. */
+struct core *ota_fw_core(void);
 
 #endif /* OTATTEST_BOARD_FW_RUN_H */

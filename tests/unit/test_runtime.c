@@ -316,35 +316,15 @@ END_TEST
 
 START_TEST(test_get_certs_and_full_chain)
 {
-	struct ota_identity_cert_blob blob;
-	const struct ota_flash_region *reg;
-	uint8_t rom[32], attest[32], pub[64], *bytes;
 	struct ota_req_attest r = attest_req(32);
 	struct ota_trust *trust;
 	struct ota_verdict *v;
-	EVP_PKEY *ca_key;
-	X509 *ca, *id;
-	BIO *bio;
-	char *pem;
-	long n;
 
 	boot();
 	refused(OTA_RUNTIME_NO_CERTS, OTA_CMD_GET_CERTS, NULL, 0); /* tu_device has none */
 
 	/* Provision one the way otimage provision does, then reboot. */
-	swhal_default_rom_identity(rom);
-	tu_rom_ext_attest(attest);
-	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(dev.secret, rom, attest, OTA_IDENTITY_LABEL, NULL, 0, pub),
-			  OTA_OK);
-	ck_assert_uint_eq(otimage_ca_create("test CA", &ca_key, &ca), OTA_OK);
-	ck_assert_uint_eq(otimage_identity_cert_issue(ca_key, ca, dev.device_id, pub, &id), OTA_OK);
-	ck_assert_uint_eq(otimage_identity_cert_blob(id, &blob), OTA_OK);
-	reg = tu_region(OTA_REGION_IDENTITY_CERT);
-	bytes = calloc(1, reg->size);
-	memset(bytes, 0xff, reg->size);
-	memcpy(bytes, &blob, sizeof(blob));
-	ck_assert_int_eq(swhal_poke_flash(reg->offset, bytes, reg->size), 0);
-	free(bytes);
+	trust = tu_identity_provision(&dev);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 
@@ -352,10 +332,6 @@ START_TEST(test_get_certs_and_full_chain)
 	ck_assert_uint_eq(((struct ota_resp_certs *)resp)->count, 2);
 
 	ck_assert_uint_eq(cmd(OTA_CMD_ATTEST, &r, sizeof(r)), OTA_OK);
-	bio = BIO_new(BIO_s_mem());
-	PEM_write_bio_X509(bio, ca);
-	n = BIO_get_mem_data(bio, &pem);
-	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &trust), OTA_OK);
 	v = calloc(1, sizeof(*v));
 	ck_assert_uint_eq(ota_verify_evidence(resp, resp_len, trust, r.nonce, 32, NULL,
 					      (const uint8_t *)tu_record(), tu_record()->hdr.length,
@@ -364,10 +340,6 @@ START_TEST(test_get_certs_and_full_chain)
 	ck_assert(v->authentic);
 	free(v);
 	ota_trust_free(trust);
-	BIO_free(bio);
-	X509_free(id);
-	X509_free(ca);
-	EVP_PKEY_free(ca_key);
 }
 END_TEST
 

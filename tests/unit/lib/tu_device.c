@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include <otattest/sha256.h>
-#include <otu/file.h>
 
 #include "fw_run.h"
 #include "fwlib.h"
@@ -259,36 +258,6 @@ void tu_device_close(struct tu_device *d)
 static uint32_t lc_or_all(uint32_t mask)
 {
 	return mask ? mask : OTA_LC_MASK_ALL;
-}
-
-struct tu_blob tu_read_blob(const char *path)
-{
-	struct tu_blob b = { 0 };
-	uint8_t *p = NULL;
-
-	ck_assert_int_eq(otu_read_file(path, 1u << 20, &p, &b.len), 0);
-	b.data = p;
-	return b;
-}
-
-struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_t svn,
-			      uint32_t load)
-{
-	struct oti_image_params p;
-	struct tu_image_spec s;
-	struct oti_diag d;
-	bool is_elf = false;
-
-	memset(&p, 0, sizeof(p));
-	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
-	ck_assert(is_elf);
-	tu_image_spec_init(&s, stage, svn);
-	s.code = p.payload;
-	s.payload_len = p.payload_len;
-	s.has_load = true;
-	s.load_address = load ? load : p.load.load_address;
-	s.entry = p.load.entry - p.load.load_address + s.load_address;
-	return tu_image(&s);
 }
 
 void tu_device_power_on(const struct tu_device *d)

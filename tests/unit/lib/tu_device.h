@@ -173,6 +173,15 @@ const struct ota_record *tu_record(void);
  */
 void tu_rom_ext_attest(uint8_t out[32]);
 const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);
+/*
+ * Personalize the device after a boot, the way otimage provision does:
+ * a test CA certifies the identity key the device derives (for the
+ * ROM_EXT the last boot ran) and the certificate is written to its flash
+ * region with the lab programmer. Returns the CA as a verifier's trust
+ * anchor (ota_trust_free); the caller boots again to serve it.
+ */
+struct ota_trust;
+struct ota_trust *tu_identity_provision(const struct tu_device *d);
 /* The attempt that booted for a stage (NULL: none). */
 const struct ota_stage_record *tu_booted(uint32_t stage);
 

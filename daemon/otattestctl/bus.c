@@ -352,6 +352,9 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 		STR("StateMessage", state_message);
 		STR("Lifecycle", lifecycle);
 		STR("ResetReason", reset_reason);
+		STR("RevertReason", revert_reason);
+		STR("RevertedSlot", reverted_slot);
+		U32("TrialBoots", trial_boots);
 		U32("StateDetail", state_detail);
 		U32("Epoch", epoch);
 		U32("MinSvn", min_svn);
@@ -378,6 +381,8 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 			r = read_stages(m, d);
 		else if (!strcmp(name, "TagMismatches"))
 			r = sd_bus_message_read(m, "t", &d->tag_mismatches);
+		else if (!strcmp(name, "TrialReverts"))
+			r = sd_bus_message_read(m, "t", &d->trial_reverts);
 		else
 			r = sd_bus_message_skip(m, contents); /* a newer daemon's property */
 #undef U32

@@ -207,6 +207,22 @@ static int on_signal(sd_bus_message *m, void *userdata, sd_bus_error *ret_error)
 			printf("%s %s tag mismatch: %s slot %s, tag key version %u, generation %u: %s\n",
 			       ts, dev, stage, slot, kv, gen, ctl_status_label(status));
 		}
+	} else if (!strcmp(member, "TrialReverted")) {
+		const char *slot, *reason;
+		uint32_t gen;
+
+		if (sd_bus_message_read(m, "uss", &gen, &slot, &reason) < 0)
+			return 0;
+		if (json) {
+			doc = event_json(ts, dev, "trial-reverted");
+			otu_json_add_u64(doc, "generation", gen);
+			otu_json_add_str(doc, "slot", slot);
+			otu_json_add_str(doc, "reason", reason);
+			otu_json_emit(stdout, doc);
+		} else {
+			printf("%s %s trial reverted: bl0 slot %s (%s), generation %u\n", ts, dev, slot,
+			       reason, gen);
+		}
 	} else if (!strcmp(member, "RotationProgress")) {
 		uint32_t done, total;
 

@@ -53,6 +53,10 @@ struct ctl_device {
 	/* Key names for the output (not a property): NULL shows every key as short hex. */
 	const struct otu_keynames *names;
 	uint64_t tag_mismatches; /* TagMismatches: seen by this otattestd instance */
+	/* The update trial: TrialBoots, RevertReason ("" without an update section), RevertedSlot. */
+	uint32_t trial_boots;
+	char revert_reason[16], reverted_slot[4];
+	uint64_t trial_reverts; /* TrialReverts: seen by this otattestd instance */
 };
 
 /* The stage's path reason and DEBUG flag ("" and false when the daemon sent none). */

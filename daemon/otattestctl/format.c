@@ -98,6 +98,9 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	print_ms(out, d->boot_time_ns);
 	fputc('\n', out);
 	fprintf(out, "  %-16s %s\n", "boot status", ctl_status_label(d->boot_status));
+	if (d->trial_boots)
+		fprintf(out, "  %-16s boot %u of %u: commit, or the device reverts\n", "update trial",
+			d->trial_boots, OTA_TRIAL_MAX_BOOTS);
 	/* Only when there is something to act on: a tag that did not match its image. */
 	if (d->tag_mismatches)
 		fprintf(out, "  %-16s %s%llu seen by otattestd%s\n", "tag mismatches",
@@ -159,7 +162,7 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
  * What an operator must act on, one rule per row (otattestctl.8, EXIT
  * STATUS; docs/dbus-api.md, "Monitoring"): `status` exits
  * CTL_EXIT_ATTENTION when any device has one. A rule for a new finding
- * (a reverted trial, once the record says so) is one more row.
+ * is one more row.
  */
 size_t ctl_device_attention(const struct ctl_device *d, struct ctl_attention *out, size_t max)
 {
@@ -185,6 +188,13 @@ size_t ctl_device_attention(const struct ctl_device *d, struct ctl_attention *ou
 				 "%s slot %s: booted as fallback, the other was refused", s->stage,
 				 s->slot);
 		}
+	}
+	/* Until the next cold boot or trial: the record keeps the revert that long. */
+	if (d->revert_reason[0] && strcmp(d->revert_reason, "none") != 0 && n < max) {
+		out[n].kind = "reverted-trial";
+		snprintf(out[n++].text, sizeof(out->text),
+			 "the update trial of bl0 slot %s was reverted (%s): not committed",
+			 d->reverted_slot, d->revert_reason);
 	}
 	return n;
 }
@@ -259,6 +269,10 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 								  d->stages[s].n_keys, d->names));
 		json_object_object_add(o, "stages", stages);
 		otu_json_add_u64(o, "tag_mismatches", d->tag_mismatches);
+		otu_json_add_u64(o, "trial_boots", d->trial_boots);
+		otu_json_add_str(o, "revert_reason", d->revert_reason);
+		otu_json_add_str(o, "reverted_slot", d->reverted_slot);
+		otu_json_add_u64(o, "trial_reverts", d->trial_reverts);
 		{
 			struct ctl_attention att[CTL_ATTENTION_MAX];
 			struct json_object *arr = json_object_new_array();

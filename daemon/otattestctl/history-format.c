@@ -46,6 +46,12 @@ static size_t chain_len(const struct ota_stage_record *st)
 							       : OTA_MAX_CHAIN_KEYS;
 }
 
+/* The record's update section, NULL without one. */
+static const struct ota_record_update *update_section(const struct ota_record *r)
+{
+	return (r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION) ? ota_record_update_of(r) : NULL;
+}
+
 ota_status_t ctl_history_check(const struct ctl_history_entry *v, size_t n)
 {
 	struct ota_record r;
@@ -63,6 +69,7 @@ ota_status_t ctl_history_check(const struct ctl_history_entry *v, size_t n)
 void ctl_print_history(FILE *out, const struct ctl_history_entry *v, size_t n,
 		       const struct otu_keynames *names)
 {
+	const struct ota_record_update *u;
 	char when[48];
 	struct ota_record r;
 	size_t i;
@@ -75,6 +82,14 @@ void ctl_print_history(FILE *out, const struct ctl_history_entry *v, size_t n,
 		fprintf(out, "%s  generation %u  seen %s  reset %s  boot %s  tag key version %u\n",
 			v[i].device, r.hdr.generation, when, ota_reset_reason_name(r.hdr.reset_reason),
 			ctl_status_label(r.hdr.boot_status), r.hdr.tag_key_version);
+		u = update_section(&r);
+		if (u && u->trial_boots)
+			fprintf(out, "  update trial: boot %u of %u of bl0 slot %s\n", u->trial_boots,
+				OTA_TRIAL_MAX_BOOTS, slot_name(u->running_bl0_slot));
+		if (u && u->revert_reason != OTA_REVERT_NONE)
+			fprintf(out, "  update trial of bl0 slot %s reverted (%s): primary slot %s booted\n",
+				slot_name(u->reverted_slot), ota_revert_reason_name(u->revert_reason),
+				slot_name(u->primary_slot));
 		for (k = 0; k < r.hdr.stage_count; k++) {
 			const struct ota_stage_record *st = &r.stage[k];
 			char path[64];
@@ -101,6 +116,7 @@ void ctl_print_history_json(FILE *out, const struct ctl_history_entry *v, size_t
 			    const struct otu_keynames *names)
 {
 	struct json_object *doc = json_object_new_object(), *list = json_object_new_array();
+	const struct ota_record_update *u;
 	char when[48];
 	struct ota_record r;
 	size_t i;
@@ -127,6 +143,14 @@ void ctl_print_history_json(FILE *out, const struct ctl_history_entry *v, size_t
 		otu_json_add_u64(o, "tag_key_version", r.hdr.tag_key_version);
 		otu_json_add_u64(o, "min_svn", r.hdr.min_svn);
 		otu_json_add_u64(o, "boot_time_ns", r.hdr.boot_time_ns);
+		u = update_section(&r);
+		if (u) {
+			otu_json_add_str(o, "update_state", ota_update_state_name(u->update_state));
+			otu_json_add_u64(o, "trial_boots", u->trial_boots);
+			otu_json_add_str(o, "revert_reason", ota_revert_reason_name(u->revert_reason));
+			if (u->revert_reason != OTA_REVERT_NONE)
+				otu_json_add_str(o, "reverted_slot", slot_name(u->reverted_slot));
+		}
 		stages = json_object_new_array();
 		json_object_object_add(o, "stages", stages);
 		for (k = 0; k < r.hdr.stage_count; k++) {

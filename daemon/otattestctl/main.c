@@ -18,7 +18,7 @@ static void help(void)
 	       "  status [DEVICE...]        state and boot summary of every (or each named)\n"
 	       "                            device; exits non-zero unless all are ready, 3\n"
 	       "                            when one needs attention (tag mismatch, failed\n"
-	       "                            boot, fallback)\n"
+	       "                            boot, fallback, reverted trial)\n"
 	       "  record [--json|--raw]     the boot record, validated and decoded; --raw\n"
 	       "                            writes its bytes (stdout must not be a terminal)\n"
 	       "  attest [--nonce HEX] [--output FILE] [--verify --ca FILE [--policy FILE]]\n"

@@ -194,6 +194,10 @@ void ctl_metrics_format(FILE *out, const struct ctl_device *devs, size_t n, uint
 	       "Boot tags that did not match their image (tamper signal), seen by otattestd.");
 	for (i = 0; i < n; i++)
 		dev_sample(out, "otattest_tag_mismatches_total", &devs[i], devs[i].tag_mismatches);
+	family(out, "otattest_trial_reverts_total", "counter",
+	       "Update trials the device reverted (not committed in time), seen by otattestd.");
+	for (i = 0; i < n; i++)
+		dev_sample(out, "otattest_trial_reverts_total", &devs[i], devs[i].trial_reverts);
 
 	/*
 	 * Which keys signed each stage: an info metric (always 1) whose labels

@@ -193,6 +193,37 @@ GETTER(get_pending_slot)
 	return sd_bus_message_append(reply, "s", u && u->pending_stage ? slot_or_none(u->pending_slot) : "");
 }
 
+/* TrialBoots: boots of the running trial so far (1..3), 0 off trial. */
+GETTER(get_trial_boots)
+{
+	const struct ota_record_update *u = update_of(userdata);
+
+	return sd_bus_message_append(reply, "u", u ? u->trial_boots : 0);
+}
+
+/* RevertReason: why the device gave up a trial ("none" when it did not; "" without a section). */
+GETTER(get_revert_reason)
+{
+	const struct ota_record_update *u = update_of(userdata);
+
+	return sd_bus_message_append(reply, "s", u ? ota_revert_reason_name(u->revert_reason) : "");
+}
+
+GETTER(get_reverted_slot)
+{
+	const struct ota_record_update *u = update_of(userdata);
+
+	return sd_bus_message_append(reply, "s",
+				     u && u->revert_reason != OTA_REVERT_NONE ? slot_or_none(u->reverted_slot) : "");
+}
+
+GETTER(get_trial_reverts)
+{
+	const struct device *d = userdata;
+
+	return sd_bus_message_append(reply, "t", d->trial_reverts);
+}
+
 GETTER(get_revocation_sequence)
 {
 	const struct ota_record_update *u = update_of(userdata);
@@ -288,6 +319,10 @@ GETTER(get_refused_slots)
 	X("RunningBl0Slot", "s", get_running_bl0_slot, CHANGE)   \
 	X("PendingStage", "s", get_pending_stage, CHANGE)        \
 	X("PendingSlot", "s", get_pending_slot, CHANGE)          \
+	X("TrialBoots", "u", get_trial_boots, CHANGE)            \
+	X("RevertReason", "s", get_revert_reason, CHANGE)        \
+	X("RevertedSlot", "s", get_reverted_slot, CHANGE)        \
+	X("TrialReverts", "t", get_trial_reverts, CHANGE)        \
 	X("RevocationSequence", "u", get_revocation_sequence, CHANGE) \
 	X("Slots", "a" OTA_SLOT_STRUCT_SIG, get_slots, CHANGE)        \
 	X("RefusedSlots", "a" OTA_REFUSED_SLOT_STRUCT_SIG, get_refused_slots, CHANGE)
@@ -672,6 +707,8 @@ const sd_bus_vtable device_vtable[] = {
 				SD_BUS_ARGS("u", generation, "s", stage, "s", slot, "u",
 					    tag_key_version, "ay", measurement, "u", status),
 				0),
+	SD_BUS_SIGNAL_WITH_ARGS("TrialReverted",
+				SD_BUS_ARGS("u", generation, "s", slot, "s", reason), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationProgress", SD_BUS_ARGS("u", done, "u", total), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("InstallProgress", SD_BUS_ARGS("u", done, "u", total), 0),
 	SD_BUS_SIGNAL_WITH_ARGS("RotationFinished",

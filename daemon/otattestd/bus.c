@@ -211,6 +211,19 @@ void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct o
 		log_warning_errno(r, "%s: cannot send TagMismatch: %m", d->name);
 }
 
+void bus_emit_trial_reverted(struct device *d, uint32_t generation, const char *slot,
+			     const char *reason)
+{
+	int r;
+
+	if (!d->m->bus)
+		return;
+	r = sd_bus_emit_signal(d->m->bus, d->path, OTA_BUS_DEVICE_IFACE, "TrialReverted", "uss",
+			       generation, slot, reason);
+	if (r < 0)
+		log_warning_errno(r, "%s: cannot send TrialReverted: %m", d->name);
+}
+
 void bus_update_status(struct manager *m)
 {
 	struct device *d;

@@ -245,11 +245,13 @@ static void on_record(void *userdata, const struct genl_result *res)
 		} else if (records_differ(d, &rec, len)) {
 			/*
 			 * A record the history held already had its tag mismatches
-			 * reported when it was new (before a restart of otattestd
+			 * and its trial revert reported when it was new (before a restart of otattestd
 			 * or a re-plug of the device): not again.
 			 */
-			if (record_history(d, &rec, len) != 0 || d->have_record)
+			if (record_history(d, &rec, len) != 0 || d->have_record) {
 				device_report_tag_mismatches(d, &d->record, d->have_record, &rec);
+				device_report_trial_revert(d, &d->record, d->have_record, &rec);
+			}
 			device_refusals_on_record(d, &d->record, d->have_record, &rec);
 			d->record = rec;
 			d->record_len = len;

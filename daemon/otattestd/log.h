@@ -48,6 +48,7 @@
 #define MID_REFUSALS_SUPPRESSED "5b2f8b93d1b04c41a3f0c7f24ac0e6d8"
 /* A boot tag did not match its image: in the journal catalog (systemd/otattest.catalog). */
 #define MID_TAG_MISMATCH "b0254b0e5eef4751b96507ed0a652fb8"
+#define MID_TRIAL_REVERTED "960c0bb998f84048a0d1347f66715c7a"
 
 #define LOG_REFUSAL_BURST 20u
 #define LOG_REFUSAL_PER_SEC 1u

@@ -48,6 +48,7 @@ struct device {
 	uint32_t record_len;
 	uint32_t generation;
 	uint64_t tag_mismatches; /* attempts whose tag did not match, seen by this instance */
+	uint64_t trial_reverts;  /* update trials the device reverted, seen by this instance */
 
 	/*
 	 * Refresh bookkeeping: one request about the cache in flight
@@ -141,6 +142,10 @@ void device_free_all(struct manager *m);
 void device_report_tag_mismatches(struct device *d, const struct ota_record *old, bool had_old,
 				  const struct ota_record *rec);
 
+/* trial_revert.c: journal, signal and counter for a trial the device reverted, once. */
+void device_report_trial_revert(struct device *d, const struct ota_record *old, bool had_old,
+				const struct ota_record *rec);
+
 /*
  * slot_refusal.c: UpdateReset of BL0 slot `slot` (OTA_UPDATE_SLOT_OTHER:
  * the one not running) failed with e; kept when e is the device's verdict
@@ -164,6 +169,8 @@ void bus_emit_rotation_progress(struct device *d, uint32_t done, uint32_t total)
 void bus_emit_rotation_finished(struct device *d, uint32_t old_kv, uint32_t new_kv,
 				uint32_t retagged, const struct ota_err *e);
 void bus_emit_tag_mismatch(struct device *d, uint32_t generation, const struct ota_stage_record *s);
+void bus_emit_trial_reverted(struct device *d, uint32_t generation, const char *slot,
+			     const char *reason);
 void bus_update_status(struct manager *m);
 
 /* bus-history.c: Manager.GetHistory. */

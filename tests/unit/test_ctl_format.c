@@ -339,6 +339,15 @@ START_TEST(attention_rule)
 	d.boot_status = OTA_SIG_ECDSA_INVALID;
 	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 1);
 	ck_assert_str_eq(att[0].text, "no runtime booted: SIG_ECDSA_INVALID");
+	d.boot_status = OTA_OK;
+	/* A trial the device reverted: a finding until the record stops saying it (issue 28). */
+	snprintf(d.revert_reason, sizeof(d.revert_reason), "none");
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 0);
+	snprintf(d.revert_reason, sizeof(d.revert_reason), "watchdog");
+	snprintf(d.reverted_slot, sizeof(d.reverted_slot), "b");
+	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 1);
+	ck_assert_str_eq(att[0].kind, "reverted-trial");
+	ck_assert_str_eq(att[0].text, "the update trial of bl0 slot b was reverted (watchdog): not committed");
 	/* A device without a record: its state says it (19), not this rule. */
 	d.record_valid = false;
 	ck_assert_uint_eq(ctl_device_attention(&d, att, CTL_ATTENTION_MAX), 0);
@@ -490,7 +499,8 @@ START_TEST(status_json_document_unchanged)
 		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false,"
 		"\"path_reason\":\"\",\"debug\":false,"
 		"\"key_chain\":[{\"key_id\":\"4200000000000000000000000000000000000000000000000000000000000000\",\"name\":null}]}],"
-		"\"tag_mismatches\":0,\"attention\":[]},"
+		"\"tag_mismatches\":0,\"trial_boots\":0,\"revert_reason\":\"\",\"reverted_slot\":\"\","
+		"\"trial_reverts\":0,\"attention\":[]},"
 		"{\"name\":\"otattest1\",\"state\":\"absent\",\"state_detail\":\"OK\","
 		"\"state_detail_code\":0,\"state_message\":\"\",\"record_valid\":false}]}\n";
 	struct ctl_device d[2];

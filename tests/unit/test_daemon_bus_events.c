@@ -191,6 +191,97 @@ START_TEST(tag_mismatch_signal_counter_and_reasons)
 }
 END_TEST
 
+struct revert {
+	int signals;
+	uint32_t generation;
+	char slot[4], reason[16];
+};
+
+static int on_trial_reverted(sd_bus_message *m, void *userdata, sd_bus_error *e)
+{
+	struct revert *rv = userdata;
+	const char *slot, *reason;
+
+	if (!sd_bus_message_is_signal(m, OTA_BUS_DEVICE_IFACE, "TrialReverted"))
+		return 0;
+	ck_assert_int_ge(sd_bus_message_read(m, "uss", &rv->generation, &slot, &reason), 0);
+	snprintf(rv->slot, sizeof(rv->slot), "%s", slot);
+	snprintf(rv->reason, sizeof(rv->reason), "%s", reason);
+	rv->signals++;
+	return 0;
+}
+
+static uint64_t trial_reverts(void)
+{
+	uint64_t n = 0;
+
+	ck_assert_int_ge(sd_bus_get_property_trivial(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						     "TrialReverts", NULL, 't', &n), 0);
+	return n;
+}
+
+static bool has_finding(const struct ctl_device *d, const char *kind)
+{
+	struct ctl_attention att[CTL_ATTENTION_MAX];
+	size_t i, n = ctl_device_attention(d, att, CTL_ATTENTION_MAX);
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(att[i].kind, kind))
+			return true;
+	return false;
+}
+
+/*
+ * A trial the device reverted (issue 28, item 1): the properties say so as
+ * long as the record does, `status` finds "reverted-trial" (it exits 3),
+ * and the revert is signalled and counted once - not again for the same
+ * boot's record moving on, nor for a later boot whose record still
+ * carries it.
+ */
+START_TEST(trial_revert_signal_counter_and_finding)
+{
+	struct revert rv = { 0 };
+	struct ctl c = { 0 };
+	struct ctl_device d;
+
+	go();
+	c.bus = client;
+	ck_assert_int_ge(sd_bus_add_match(client, NULL,
+					  "type='signal',interface='" OTA_BUS_DEVICE_IFACE "'",
+					  on_trial_reverted, &rv), 0);
+	ck_assert_uint_eq(trial_reverts(), 0);
+	ck_assert_int_eq(ctl_get_device(&c, DEV_PATH, &d), 0);
+	ck_assert_uint_eq(d.trial_boots, 1);
+	ck_assert_str_eq(d.revert_reason, "none");
+	ck_assert_str_eq(d.reverted_slot, "");
+	ck_assert(!has_finding(&d, "reverted-trial"));
+
+	kill(server_pid, SIGPWR);
+	pump_until_generation(5);
+	ck_assert_int_eq(rv.signals, 1);
+	ck_assert_uint_eq(rv.generation, 5);
+	ck_assert_str_eq(rv.slot, "b");
+	ck_assert_str_eq(rv.reason, "watchdog");
+	ck_assert_uint_eq(trial_reverts(), 1);
+	ck_assert_int_eq(ctl_get_device(&c, DEV_PATH, &d), 0);
+	ck_assert_uint_eq(d.trial_boots, 0);
+	ck_assert_str_eq(d.revert_reason, "watchdog");
+	ck_assert_str_eq(d.reverted_slot, "b");
+	ck_assert_uint_eq(d.trial_reverts, 1);
+	ck_assert(has_finding(&d, "reverted-trial"));
+
+	kill(server_pid, SIGURG); /* the same boot's record moving on */
+	pump_until_generation(6);
+	kill(server_pid, SIGPWR); /* a later boot, the revert still in its record */
+	pump_until_generation(7);
+	ck_assert_int_eq(rv.signals, 1);
+	ck_assert_uint_eq(trial_reverts(), 1);
+	ck_assert_int_eq(ctl_get_device(&c, DEV_PATH, &d), 0);
+	ck_assert(has_finding(&d, "reverted-trial"));
+	finish();
+}
+END_TEST
+
 /*
  * One page of GetHistory's generations, oldest first (device "" for all),
  * from since_usec; *next where the next page starts. Each entry names
@@ -296,4 +387,5 @@ BUS_TEST_MAIN("daemon_bus_events",
 	      rotation_finished_once_with_late_progress,
 	      rotate_as_root_with_signals,
 	      tag_mismatch_signal_counter_and_reasons,
+	      trial_revert_signal_counter_and_finding,
 	      history_over_the_bus)

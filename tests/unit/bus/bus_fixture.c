@@ -112,6 +112,7 @@ void build_record(struct ota_record *r, uint32_t *len, uint32_t generation, uint
 		static const char *const versions[] = { "re-1", "re-1", "bl0-1.0", "bl0-2.0" };
 
 		u->update_state = OTA_UPDATE_TRIAL;
+		u->trial_boots = 1;
 		u->primary_slot = OTA_SLOT_A;
 		u->running_rom_ext_slot = OTA_SLOT_A;
 		u->running_bl0_slot = OTA_SLOT_B;
@@ -421,7 +422,8 @@ static int on_usr(sd_event_source *s, const struct signalfd_siginfo *si, void *u
 /*
  * SIGWINCH: the device booted again and BL0's tag did not match (it booted
  * on the signature path, re-tagged). SIGURG: the record moved on within the
- * same boot (its stage records unchanged).
+ * same boot (its stage records unchanged). SIGPWR: the device booted again
+ * and had reverted the trial of BL0 slot B (the watchdog bit), primary A.
  */
 static int on_reboot(sd_event_source *s, const struct signalfd_siginfo *si, void *userdata)
 {
@@ -433,6 +435,20 @@ static int on_reboot(sd_event_source *s, const struct signalfd_siginfo *si, void
 		bl0->path = OTA_PATH_SIGNATURE_RETAGGED;
 		bl0->path_reason = OTA_REASON_TAG_MISMATCH;
 		bl0->verify_time_ns += gen; /* another boot took another time */
+	} else if (si->ssi_signo == SIGPWR) {
+		struct ota_record_update *u;
+
+		build_record(&fake.record, &fake.record_len, gen, fake.record.hdr.tag_key_version);
+		bl0->verify_time_ns += gen;
+		u = (struct ota_record_update *)ota_record_update_of(&fake.record);
+		u->update_state = OTA_UPDATE_IDLE;
+		u->trial_boots = 0;
+		u->running_bl0_slot = OTA_SLOT_A;
+		u->revert_reason = OTA_REVERT_WATCHDOG;
+		u->reverted_slot = OTA_SLOT_B;
+		u->slot[3].flags &= ~OTA_RECORD_SLOT_F_RUNNING;
+		u->slot[2].flags |= OTA_RECORD_SLOT_F_RUNNING;
+		ck_assert_uint_eq(ota_record_validate(&fake.record, fake.record_len), OTA_OK);
 	} else {
 		fake.record.hdr.generation = gen;
 	}
@@ -467,11 +483,13 @@ static void run_server(void)
 	sigaddset(&mask, SIGUSR2);
 	sigaddset(&mask, SIGWINCH);
 	sigaddset(&mask, SIGURG);
+	sigaddset(&mask, SIGPWR);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
 	sd_event_add_signal(m.event, NULL, SIGUSR1, on_usr, NULL);
 	sd_event_add_signal(m.event, NULL, SIGUSR2, on_usr, NULL);
 	sd_event_add_signal(m.event, NULL, SIGWINCH, on_reboot, NULL);
 	sd_event_add_signal(m.event, NULL, SIGURG, on_reboot, NULL);
+	sd_event_add_signal(m.event, NULL, SIGPWR, on_reboot, NULL);
 	ck_assert_int_eq(bus_setup(&m), 0);
 	d = device_get(&m, 0);
 	ck_assert_ptr_nonnull(d);

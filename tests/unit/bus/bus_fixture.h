@@ -16,7 +16,8 @@
  * The server process answers signals as events of the fake kernel:
  * SIGUSR1 the device removed, SIGUSR2 added again; SIGWINCH a new boot
  * whose BL0 tag did not match (re-tagged on the signature path); SIGURG
- * the record moving on within the same boot.
+ * the record moving on within the same boot; SIGPWR a new boot after the
+ * device reverted the trial of BL0 slot B (watchdog), back on primary A.
  */
 #ifndef OTATTEST_TESTS_BUS_FIXTURE_H
 #define OTATTEST_TESTS_BUS_FIXTURE_H

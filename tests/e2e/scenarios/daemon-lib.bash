@@ -174,6 +174,19 @@ daemon_ctl() {
 	"$E2E_SRC/build/otattestctl" "$@"
 }
 
+# daemon_install_catalog: the journal catalog as a package installs it: the
+# file beside the system's own in /usr/lib/systemd/catalog, indexed by
+# journalctl --update-catalog. /usr is the host's, read-only here, so the
+# index is built in a scratch root and put where journalctl reads it (/var,
+# writable).
+daemon_install_catalog() {
+	local r=/tmp/catalog-root
+	mkdir -p $r/usr/lib/systemd/catalog /var/lib/systemd/catalog
+	cp /usr/lib/systemd/catalog/*.catalog "$E2E_SRC/systemd/otattest.catalog" $r/usr/lib/systemd/catalog/
+	journalctl --root=$r --update-catalog || e2e_fail "journalctl --update-catalog refused the catalog"
+	cp $r/var/lib/systemd/catalog/database /var/lib/systemd/catalog/database
+}
+
 # daemon_expect_exit CODE WHAT CMD...: CMD must exit with CODE.
 daemon_expect_exit() {
 	local want=$1 what=$2 rc=0

@@ -31,18 +31,6 @@ guest_setup() {
 	daemon_guest_setup
 }
 
-# The catalog as a package installs it: the file beside the system's own in
-# /usr/lib/systemd/catalog, indexed by journalctl --update-catalog. /usr is
-# the host's, read-only here, so the index is built in a scratch root and
-# put where journalctl reads it (/var, writable).
-install_catalog() {
-	local r=/tmp/catalog-root
-	mkdir -p $r/usr/lib/systemd/catalog /var/lib/systemd/catalog
-	cp /usr/lib/systemd/catalog/*.catalog "$E2E_SRC/systemd/otattest.catalog" $r/usr/lib/systemd/catalog/
-	journalctl --root=$r --update-catalog || e2e_fail "journalctl --update-catalog refused the catalog"
-	cp $r/var/lib/systemd/catalog/database /var/lib/systemd/catalog/database
-}
-
 # The booted BL0 attempt of otattestctl --json status: "INDEX PATH REASON".
 bl0_booted() {
 	jq -r '.devices[0].stages | to_entries[] | select(.value.stage == "bl0" and .value.booted)
@@ -51,7 +39,7 @@ bl0_booted() {
 
 guest_main() {
 	local gen watch_pid idx path reason slot
-	install_catalog
+	daemon_install_catalog
 	daemon_start ready
 	daemon_ctl --json status >/tmp/before.json || e2e_fail "status failed: $(cat /tmp/before.json)"
 	read -r idx path reason slot <<<"$(bl0_booted /tmp/before.json)"

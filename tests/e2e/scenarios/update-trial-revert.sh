@@ -9,7 +9,12 @@
 # stand-in for a BL0 image that hangs while BL0 is not an image on the
 # core); a new trial into B, three watchdog bites, and A runs again with
 # the reason watchdog. Each revert is also in the record netlink serves
-# (otattest-recdump's update section).
+# (otattest-recdump's update section). What an operator sees of each
+# revert: `otattestctl status` exits 3 with the finding reverted-trial,
+# one journal entry with its MESSAGE_ID and catalog text, one
+# TrialReverted signal (an unprivileged watcher), the TrialReverts counter
+# and its metric, and the boot in `history`.
+MID_TRIAL_REVERTED=960c0bb998f84048a0d1347f66715c7a
 E2E_DESCRIPTION="trial revert: warm resets and watchdog bites use up a trial's boots, ROM_EXT boots the primary, the record says why"
 E2E_MODE=systemd
 E2E_TIMEOUT=180
@@ -47,9 +52,31 @@ tr_prop_is() {
 	[ "$(ul_prop "$1")" = "$2" ]
 }
 
+# tr_reverts_logged N REASON: N journal entries of reverts so far, the last
+# for BL0 slot b with REASON, at warning priority.
+tr_reverts_logged() {
+	e2e_wait_for 10 "$1 trial revert journal entries" sh -c \
+		"[ \$(journalctl --no-pager -o json MESSAGE_ID=$MID_TRIAL_REVERTED | wc -l) -ge $1 ]"
+	journalctl --no-pager -o json MESSAGE_ID=$MID_TRIAL_REVERTED >/tmp/revert.json
+	e2e_assert_eq "$1" "$(wc -l </tmp/revert.json)" "trial revert journal entries"
+	e2e_assert_eq "otattest0 b $2 a 4" \
+		"$(tail -n 1 /tmp/revert.json | jq -r '"\(.OTATTEST_DEVICE) \(.OTATTEST_SLOT) \(.OTATTEST_REVERT_REASON) \(.OTATTEST_PRIMARY_SLOT) \(.PRIORITY)"')" \
+		"the last revert entry's device, slot, reason, primary and priority (warning)"
+}
+
+# tr_status_reverted REASON: status exits 3 and names the revert.
+tr_status_reverted() {
+	daemon_expect_exit 3 "status after a revert ($1)" ul_ctl status
+	grep -q "^  attention        the update trial of bl0 slot b was reverted ($1): not committed\$" \
+		/tmp/expect.out || e2e_fail "no reverted-trial attention line: $(cat /tmp/expect.out)"
+}
+
 guest_main() {
-	local i
+	local i watch_pid
+	daemon_install_catalog
 	ul_guest_start
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
+	watch_pid=$!
 
 	# Warm resets use up a trial.
 	ul_ctl update-reset --slot b
@@ -60,11 +87,33 @@ guest_main() {
 		e2e_assert_eq "trial b $i" "$(tr_update state running_bl0_slot trial_boots)" \
 			"after warm reset $((i - 1))"
 	done
+	ul_ctl status >/tmp/status-trial.txt || e2e_fail "status on trial: $(cat /tmp/status-trial.txt)"
+	grep -q '^  update trial     boot 3 of 3: commit, or the device reverts$' /tmp/status-trial.txt ||
+		e2e_fail "status on trial: no trial line: $(cat /tmp/status-trial.txt)"
 	ul_ctl warm-reset
 	e2e_assert_eq "idle a 0 warm-reset b" \
 		"$(tr_update state running_bl0_slot trial_boots revert_reason reverted_slot)" \
 		"after the warm reset that found the trial's boots used up"
 	e2e_assert_eq a "$(ul_prop RunningBl0Slot)" "RunningBl0Slot after the revert"
+	# What an operator sees of it.
+	e2e_wait_for 20 "TrialReverts 1" tr_prop_is TrialReverts 1
+	e2e_assert_eq "warm-reset b" "$(ul_prop RevertReason) $(ul_prop RevertedSlot)" "RevertReason, RevertedSlot"
+	tr_status_reverted warm-reset
+	tr_reverts_logged 1 warm-reset
+	journalctl --no-pager -x MESSAGE_ID=$MID_TRIAL_REVERTED >/tmp/revert-x.txt
+	grep -q 'Subject: Update trial of BL0 slot b reverted (warm-reset)' /tmp/revert-x.txt ||
+		e2e_fail "journalctl -x shows no catalog text: $(head -c 400 /tmp/revert-x.txt)"
+	e2e_wait_for 10 "TrialReverted seen by watch" grep -q '"event":"trial-reverted"' /tmp/watch.json
+	grep '"event":"trial-reverted"' /tmp/watch.json | jq -e '.slot == "b" and .reason == "warm-reset"' \
+		>/dev/null || e2e_fail "TrialReverted event: $(grep trial-reverted /tmp/watch.json)"
+	ul_ctl history >/tmp/history.txt || e2e_fail "history: $(head -c 300 /tmp/history.txt)"
+	grep -q '^  update trial of bl0 slot b reverted (warm-reset): primary slot a booted$' /tmp/history.txt ||
+		e2e_fail "history shows no revert: $(head -c 600 /tmp/history.txt)"
+	e2e_as e2e-user "$E2E_SRC/build/otattestctl" metrics >/tmp/metrics.prom
+	grep -q '^otattest_trial_reverts_total{device="otattest0"} 1$' /tmp/metrics.prom ||
+		e2e_fail "metrics: $(grep trial_reverts /tmp/metrics.prom)"
+	grep -q '^otattest_attention{device="otattest0",finding="reverted-trial"} 1$' /tmp/metrics.prom ||
+		e2e_fail "metrics: no reverted-trial attention"
 	# The same section in the record the driver serves over netlink.
 	kt_nl_ok "GET_RECORD" record -o /tmp/nl.bin
 	"$E2E_SRC/build/tests/e2e/kernel/otattest-recdump" /tmp/nl.bin >/tmp/recdump.txt 2>&1 ||
@@ -75,6 +124,8 @@ guest_main() {
 	# It stays said on a warm reset of the primary.
 	ul_ctl warm-reset
 	e2e_assert_eq "warm-reset b" "$(tr_update revert_reason reverted_slot)" "after a warm reset of A"
+	e2e_wait_for 20 "RevertReason still warm-reset" tr_prop_is RevertReason warm-reset
+	e2e_assert_eq 1 "$(ul_prop TrialReverts)" "TrialReverts after a warm reset of A (the same revert)"
 
 	# A BL0 in B that hangs: the watchdog bites three times, then A runs again.
 	kt_host model hang bl0 b >/dev/null || e2e_fail "hang bl0 b"
@@ -87,7 +138,11 @@ guest_main() {
 	e2e_assert_eq 3 "$(kt_model_stat watchdog-bites)" "the model's watchdog bites"
 	e2e_wait_for 20 "RunningBl0Slot a after the bites" tr_prop_is RunningBl0Slot a
 	# A, not hung, serves again and keeps the watchdog fed: no further bite.
-	ul_ctl status >/tmp/status.txt || e2e_fail "status after the revert: $(cat /tmp/status.txt)"
+	e2e_wait_for 20 "TrialReverts 2" tr_prop_is TrialReverts 2
+	tr_status_reverted watchdog
+	tr_reverts_logged 2 watchdog
+	e2e_assert_eq 2 "$(grep -c '"event":"trial-reverted"' /tmp/watch.json)" "TrialReverted signals in all"
+	kill "$watch_pid" 2>/dev/null || true
 	sleep 3
 	e2e_assert_eq 3 "$(kt_model_stat watchdog-bites)" "bites while A runs"
 	kt_host model hang off >/dev/null || e2e_fail "hang off"

@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include <otattest/mailbox.h>
+#include <otattest/verify.h>
 
 #include "core.h"
+#include "firmware.h"
 #include "fw_run.h"
 #include "handoff.h"
 #include "hal.h"
@@ -353,6 +355,143 @@ START_TEST(rom_and_rom_ext_leave_nothing_in_ram)
 }
 END_TEST
 
+/*
+ * Boot-services requests ROM_EXT must refuse, left in retention RAM as the
+ * runtime leaves one (magic, version, digest right), then a warm reset:
+ * BL0's floor or ROM_EXT's above the running SVN, a commit of the slot
+ * that did not boot, an owner key revoked without a valid signature. The
+ * boot after it runs (the hostile BL0 answers, resumed), ROM_EXT refused
+ * the request, and OTP, flash, the vaults and the key manager's state are
+ * as before.
+ */
+START_TEST(rom_ext_refuses_the_runtimes_boot_service_requests)
+{
+	static const char *const name[HOSTILE_SVC_COUNT] = {
+		NULL, "ratchet BL0 above", "ratchet ROM_EXT above", "commit other slot",
+		"revoke unsigned" };
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t v;
+
+	for (v = HOSTILE_SVC_RATCHET_BL0_ABOVE; v < HOSTILE_SVC_COUNT; v++) {
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_BOOT_SVC;
+		q.arg[0] = v;
+		ck_assert_uint_eq(order(&q, &rep), OTA_OK);
+		print_report(name[v], &rep);
+		ck_assert_uint_eq(rep.resumed, 1); /* answered by the BL0 of the boot after the reset */
+		steps_are(&rep, HW_BOOT_STATUS, OTA_OK, HAL_KEYMGR_RUNTIME);
+		steps_are(&rep, HW_SVC_STATUS, NOT_OK, ANY);
+		ck_assert_uint_eq(tu_record()->hdr.reset_reason, OTA_RESET_WARM);
+		nothing_changed();
+	}
+}
+END_TEST
+
+/* Evidence from the hostile BL0: the genuine alias key, over the record it chose. */
+static ota_status_t verify(const uint8_t *ev, uint32_t len, const struct ota_trust *trust,
+			   const uint8_t nonce[32], struct ota_verdict *v)
+{
+	memset(v, 0, sizeof(*v));
+	return ota_verify_evidence(ev, len, trust, nonce, 32, NULL, NULL, 0, v);
+}
+
+/*
+ * Forged evidence: the hostile BL0 changes one field of the record (BL0's
+ * SVN, its measurement, the path, the lifecycle, the debug usage flag,
+ * min-SVN, the root key id) and has the alias key sign evidence over it,
+ * with ROM_EXT's certificates. The same image's honest ATTEST verifies;
+ * every lie is refused by libotattest's verifier, because ROM_EXT
+ * certified the true values in the alias certificate.
+ */
+START_TEST(a_verifier_refuses_what_the_runtime_signs_about_itself)
+{
+	static const char *const name[HOSTILE_LIE_COUNT] = {
+		NULL, "BL0 SVN", "measurement", "path", "lifecycle", "debug", "min-SVN", "key id" };
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	struct ota_verdict *v = calloc(1, sizeof(*v));
+	struct ota_req_attest a;
+	struct hostile_req q;
+	struct ota_trust *trust;
+	struct chip_state after;
+	uint32_t len = 0, lie;
+	ota_status_t st;
+
+	ck_assert_ptr_nonnull(v);
+	trust = tu_identity_provision(&dev);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	chip_state(&before);
+
+	/* The honest answer of the same image verifies: the chain and the alias key are genuine. */
+	memset(&a, 0, sizeof(a));
+	a.nonce_len = 32;
+	memset(a.nonce, 0x3c, 32);
+	ck_assert_uint_eq(ota_fw_command(OTA_CMD_ATTEST, (const uint8_t *)&a, sizeof(a), resp,
+					 sizeof(resp), &len), OTA_OK);
+	st = verify(resp, len, trust, a.nonce, v);
+	ck_assert_msg(st == OTA_OK, "honest evidence: %s", ota_status_name(st));
+
+	for (lie = HOSTILE_LIE_BL0_SVN; lie < HOSTILE_LIE_COUNT; lie++) {
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_FORGE_EVIDENCE;
+		q.arg[0] = lie;
+		memcpy(q.nonce, a.nonce, 32);
+		len = 0;
+		ck_assert_uint_eq(ota_fw_command(HOSTILE_CMD, (const uint8_t *)&q, sizeof(q), resp,
+						 sizeof(resp), &len), OTA_OK);
+		ck_assert_uint_gt(len, 0); /* the device signed it */
+		st = verify(resp, len, trust, a.nonce, v);
+		printf("forged %s: %s (%u failures, first: %s)\n", name[lie], ota_status_name(st),
+		       v->failure_count, v->failure_count ? v->failures[0].detail : "");
+		ck_assert_msg(st != OTA_OK, "a lie about %s verified", name[lie]);
+		ck_assert(v->authentic); /* signed by the genuine alias key: refused for what it says */
+	}
+	chip_state(&after);
+	same_chip_state(&before, &after);
+	ota_trust_free(trust);
+	free(v);
+}
+END_TEST
+
+/*
+ * ROM_EXT's code in SRAM, overwritten by BL0 after the hand-off: the
+ * emulated core enforces no memory protection yet (Unicorn 2.0.1 has no
+ * PMP; mprot is described, not enforced), so the stores land - a KNOWN
+ * LIMIT, stated in docs/threat-model.md. What holds: ROM_EXT does not
+ * run again before a reset, and at the reset ROM copies the verified
+ * image again, so the next boot runs ROM_EXT as signed.
+ */
+START_TEST(rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot)
+{
+	const struct core_result *b = ota_fw_core_boot_result();
+	struct hostile_req q;
+	struct hostile_report rep;
+	struct tu_blob img = dev.slot[OTI_ROM_EXT_A];
+	const struct ota_manifest *m = (const struct ota_manifest *)img.data;
+	uint32_t entry = elf_sym(&rom_ext_elf, "_start"), window = elf_sym(&rom_ext_elf, "__rom_ext_window");
+	uint8_t *code = malloc(m->payload_length);
+
+	ck_assert_ptr_nonnull(code);
+	memset(&q, 0, sizeof(q));
+	q.attack = HOSTILE_ROM_EXT_WRITE;
+	q.arg[0] = entry;
+	/* The write lands (known limit), then the warm reset it asked for; the BL0 that booted answers. */
+	ck_assert_uint_eq(order(&q, &rep), OTA_OK);
+	print_report("rom_ext write", &rep);
+	ck_assert_uint_eq(rep.resumed, 1);
+	steps_are(&rep, HW_CODE_WRITE, OTA_OK, 1); /* the stores landed: no memory protection */
+	steps_are(&rep, HW_BOOT_STATUS, OTA_OK, HAL_KEYMGR_RUNTIME);
+	ck_assert_int_eq(b->stop, CORE_STOP_WAIT);
+	ck_assert_uint_eq(b->window_first_pc[OTA_FW_CORE_ROM_EXT], entry);
+	/* ROM_EXT's code in SRAM is the signed payload again, byte for byte. */
+	ck_assert_uint_eq(core_mem_read(ota_fw_core(), window, code, m->payload_length), OTA_OK);
+	ck_assert_mem_eq(code, img.data + m->payload_offset, m->payload_length);
+	nothing_changed();
+	free(code);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -365,6 +504,9 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, the_vaults_hold);
 	tcase_add_test(tc, the_kdf_does_not_run_back_up);
 	tcase_add_test(tc, rom_and_rom_ext_leave_nothing_in_ram);
+	tcase_add_test(tc, rom_ext_refuses_the_runtimes_boot_service_requests);
+	tcase_add_test(tc, a_verifier_refuses_what_the_runtime_signs_about_itself);
+	tcase_add_test(tc, rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot);
 	suite_add_tcase(s, tc);
 	return s;
 }

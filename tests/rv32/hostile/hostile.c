@@ -329,7 +329,14 @@ static ota_status_t forge_evidence(uint32_t *len)
 		s->measurement[0] ^= 0x80u;
 		break;
 	case HOSTILE_LIE_PATH:
-		s->path = s->path == OTA_PATH_TAG ? OTA_PATH_SIGNATURE : OTA_PATH_TAG;
+		/* A consistent lie: the other path with a reason that path allows. */
+		if (s->path == OTA_PATH_TAG) {
+			s->path = OTA_PATH_SIGNATURE;
+			s->path_reason = OTA_REASON_TAG_MISMATCH;
+		} else {
+			s->path = OTA_PATH_TAG;
+			s->path_reason = OTA_REASON_NONE;
+		}
 		break;
 	case HOSTILE_LIE_LIFECYCLE:
 		forged.record.hdr.lifecycle =
@@ -361,6 +368,7 @@ static void attack_rom_ext_write(void)
 	for (i = 0; i < 16; i++)
 		took &= code[i] == 0x00100073u;
 	step(HW_CODE_WRITE, OTA_OK, took);
+	SCRATCH[4] = took; /* for the report after the reset */
 	step(HW_CONTROL, hal_reset_request(OTA_RESET_WARM), 0);
 }
 
@@ -421,6 +429,10 @@ static ota_status_t resumed(uint32_t *len)
 	rep.attack = req.attack;
 	rep.resumed = 1;
 	boot_svc_after();
+	if (req.attack == HOSTILE_ROM_EXT_WRITE) {
+		step(HW_CODE_WRITE, OTA_OK, SCRATCH[4]);
+		SCRATCH[4] = 0;
+	}
 	*len = sizeof(rep);
 	return OTA_OK;
 }

@@ -16,6 +16,7 @@
 #include <otattest/record.h>
 #include <otu/num.h>
 
+#include "fw_run.h"
 #include "handoff.h"
 #include "model.h"
 
@@ -42,15 +43,38 @@ static bool name_to(const char *s, const char *(*name)(uint32_t), uint32_t max, 
 	return false;
 }
 
+static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what, const char *value);
+
+/*
+ * The runtime's RAM: the host build's own objects, or with --core=rv32
+ * the core's SRAM, where BL0 keeps the same hand-off state at the same
+ * address in every image (firmware/base/stage.ld): read, edited the same
+ * way, written back.
+ */
 ota_status_t device_compromise(struct model *m, const char *what, const char *value)
 {
-	struct ota_boot_state *bs = boot_state_mut();
+	struct ota_boot_state copy;
+	uint32_t valid = 0;
+	ota_status_t st;
+
+	if (!m->opt.core_rv32)
+		return edit(boot_state_mut(), ota_boot_state() != NULL, what, value);
+	if (ota_fw_core_symbol_rw("state_valid", &valid, 1, false) != OTA_OK ||
+	    ota_fw_core_symbol_rw("state", &copy, sizeof(copy), false) != OTA_OK)
+		return OTA_MBOX_NOT_READY;
+	st = edit(&copy, (valid & 0xffu) != 0, what, value);
+	if (st == OTA_OK)
+		st = ota_fw_core_symbol_rw("state", &copy, sizeof(copy), true);
+	return st;
+}
+
+static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what, const char *value)
+{
 	struct ota_record *r = &bs->record;
 	struct ota_stage_record *bl0;
 	uint32_t v;
 
-	(void)m;
-	if (!ota_boot_state() || bs->boot_status != OTA_OK)
+	if (!valid || bs->boot_status != OTA_OK)
 		return OTA_MBOX_NOT_READY;
 	bl0 = booted(r, OTA_STAGE_BL0);
 	if (!bl0)

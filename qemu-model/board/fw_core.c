@@ -156,3 +156,12 @@ static ota_status_t core_command(uint32_t command, const uint8_t *req, uint32_t 
 }
 
 static const struct ota_fw_runner core_runner = { .boot = core_boot, .command = core_command };
+
+ota_status_t ota_fw_core_symbol_rw(const char *name, void *buf, uint32_t len, bool write)
+{
+	uint32_t addr;
+
+	if (!fc.core || core_elf_symbol(fc.rom, fc.rom_len, name, &addr) != OTA_OK)
+		return OTA_HAL_BAD_ARGUMENT;
+	return write ? core_mem_write(fc.core, addr, buf, len) : core_mem_read(fc.core, addr, buf, len);
+}

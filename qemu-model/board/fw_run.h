@@ -57,6 +57,14 @@ void ota_fw_core_close(void);
 /* The watch windows of the board's core: each stage's code (core.h, core_watch). */
 enum { OTA_FW_CORE_ROM = 0, OTA_FW_CORE_ROM_EXT = 1, OTA_FW_CORE_BL0 = 2 };
 
+/*
+ * Read or write len bytes of the core's memory at a symbol of the mask
+ * ROM image: the hand-off state lies at the same address in every image
+ * (firmware/base/stage.ld), so "state" is the runtime's boot state.
+ * HAL_BAD_ARGUMENT without a core or for an unknown symbol.
+ */
+ota_status_t ota_fw_core_symbol_rw(const char *name, void *buf, uint32_t len, bool write);
+
 /* The core's last boot run (from ROM's entry), and the last request's run (core.h). */
 struct core_result;
 const struct core_result *ota_fw_core_boot_result(void);

@@ -42,23 +42,32 @@ daemon_provision() {
 	oi delegate --parent-key "$p/owner.key" --delegate-pub "$p/signer.pub" --type leaf \
 		--svn-min 1 --svn-max 20 --out "$p/signer.cert" || return 1
 	oi ca --key "$p/ca.key" --cert "$p/ca.pem" || return 1
-	head -c 16384 /dev/urandom >"$p/rom_ext.code"
-	head -c 32768 /dev/urandom >"$p/bl0.code"
+	# Random code for the host build; the real builds with E2E_CORE=rv32 (lib/model.sh).
+	e2e_payload rom_ext 16384 >"$p/rom_ext.code"
+	e2e_payload bl0 32768 >"$p/bl0.code"
+	# shellcheck disable=SC2046 # e2e_salt is one option or none
 	oi sign --key "$p/creator.key" --stage rom_ext --svn 2 --payload "$p/rom_ext.code" \
-		--out "$p/rom_ext.bin" || return 1
+		$(e2e_salt) --out "$p/rom_ext.bin" || return 1
+	# shellcheck disable=SC2046
 	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
-		--payload "$p/bl0.code" --out "$p/bl0.bin" || return 1
+		--payload "$p/bl0.code" $(e2e_salt) --out "$p/bl0.bin" || return 1
 	# DAEMON_OWNER_KEY2: a second owner root key (a hybrid one, for update-hybrid).
 	oi owner-config --key "$p/owner.pub" ${DAEMON_OWNER_KEY2:+--key "$DAEMON_OWNER_KEY2"} \
 		--out "$p/owner.cfg" || return 1
 	oi provision --out "$p/otp.img" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
 		--lifecycle test_unlocked --tag-boot on || return 1
 	# Personalization firmware: the same keys, other code (lib/personalize.sh: why).
-	head -c 4096 /dev/urandom >"$p/perso.code"
-	oi sign --key "$p/creator.key" --stage rom_ext --svn 2 --payload "$p/perso.code" \
-		--out "$p/rom_ext-perso.bin" || return 1
+	e2e_payload rom_ext 4096 >"$p/rom_ext-perso.code"
+	e2e_payload bl0 4096 >"$p/bl0-perso.code"
+	if [ "${E2E_CORE:-host}" != rv32 ]; then
+		cp "$p/rom_ext-perso.code" "$p/bl0-perso.code" # one code for both, as before
+	fi
+	# shellcheck disable=SC2046
+	oi sign --key "$p/creator.key" --stage rom_ext --svn 2 --payload "$p/rom_ext-perso.code" \
+		$(e2e_salt) --out "$p/rom_ext-perso.bin" || return 1
+	# shellcheck disable=SC2046
 	oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 3 \
-		--payload "$p/perso.code" --out "$p/bl0-perso.bin" || return 1
+		--payload "$p/bl0-perso.code" $(e2e_salt) --out "$p/bl0-perso.bin" || return 1
 	oi pack --out "$p/flash-factory.img" --rom-ext-a "$p/rom_ext-perso.bin" \
 		--bl0-a "$p/bl0-perso.bin" --owner-config "$p/owner.cfg" || return 1
 	e2e_personalize "$p" prod rom_ext.bin bl0.bin bl0.bin || return 1

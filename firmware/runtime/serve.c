@@ -49,14 +49,16 @@ uint32_t ota_bl0_start(void);
 
 /*
  * BL0's C entry on the core (firmware/base/crt0.S calls it as stage_main,
- * after ROM_EXT jumped here): serve what waits, then wait for the next
- * request. Never returns; a reset restarts the core in ROM.
+ * after ROM_EXT jumped here): serve what waits, take the idle step (it
+ * pets the watchdog ROM_EXT armed), then wait for the next request.
+ * Never returns; a reset restarts the core in ROM.
  */
 uint32_t ota_bl0_start(void)
 {
 	for (;;) {
 		while (ota_runtime_serve())
 			;
+		ota_runtime_idle();
 		hal_wait_for_interrupt();
 	}
 }

@@ -492,6 +492,43 @@ START_TEST(rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot)
 }
 END_TEST
 
+/*
+ * ROM_EXT entered again at its entry point by BL0 after the hand-off.
+ * The core executes it (known limit: no PMP, mprot not enforced), with
+ * the key manager at RUNTIME: what ROM_EXT did at boot with ROM_EXT's
+ * secrets it would now do with the runtime's (HOSTILE_KEYMGR reruns its
+ * identity derivation: another key). ROM_EXT itself refuses to run past
+ * its first check (ota_rom_ext_main: HAL_KEYMGR_STATE) and the stage
+ * ends; nothing changed, and the core is halted until a reset: a denial
+ * of service any runtime can cause by spinning. A power cycle boots again.
+ */
+START_TEST(rom_ext_entered_again_holds_nothing_of_rom_exts)
+{
+	const struct core_result *r = ota_fw_core_request_result();
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t len = 0;
+	ota_status_t st;
+
+	memset(&q, 0, sizeof(q));
+	q.attack = HOSTILE_ROM_EXT_EXEC;
+	q.arg[0] = elf_sym(&rom_ext_elf, "_start");
+	st = order(&q, &rep);
+	printf("rom_ext exec: %s; stop %d, ROM_EXT %llu instructions, BL0 %llu, a0 %s\n",
+	       ota_status_name(st), r->stop, (unsigned long long)r->window_insns[OTA_FW_CORE_ROM_EXT],
+	       (unsigned long long)r->window_insns[OTA_FW_CORE_BL0], ota_status_name(r->a0));
+	ck_assert_uint_gt(r->window_insns[OTA_FW_CORE_ROM_EXT], 0); /* it ran: the known limit */
+	ck_assert_int_eq(r->stop, CORE_STOP_RETURNED);
+	ck_assert_uint_eq(st, OTA_HAL_KEYMGR_STATE);
+	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
+	nothing_changed();
+	ck_assert_uint_eq(ota_fw_command(OTA_CMD_GET_RECORD, NULL, 0, (uint8_t *)&rep, sizeof(rep),
+					 &len), OTA_MBOX_NOT_READY);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -507,6 +544,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, rom_ext_refuses_the_runtimes_boot_service_requests);
 	tcase_add_test(tc, a_verifier_refuses_what_the_runtime_signs_about_itself);
 	tcase_add_test(tc, rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot);
+	tcase_add_test(tc, rom_ext_entered_again_holds_nothing_of_rom_exts);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -39,6 +39,7 @@ static struct ota_boot_state forged;
  */
 #define SCRATCH ((volatile uint32_t *)((uintptr_t)__bl0_window_end - 64u))
 #define SCRATCH_EXEC 0x45584543u /* "EXEC": the jump into ROM_EXT was made */
+#define SCRATCH_BACK 0x4241434bu /* "BACK": ROM_EXT jumped to BL0's entry again */
 
 static void step(uint32_t what, uint32_t status, uint32_t value)
 {
@@ -376,7 +377,16 @@ static void attack_rom_ext_write(void)
 static void attack_rom_ext_exec(void)
 {
 	void (*entry)(void) = (void (*)(void))(uintptr_t)req.arg[0];
+	const struct ota_boot_state *bs = ota_boot_state();
 
+	if (SCRATCH[3] == SCRATCH_BACK) {
+		/* ROM_EXT, entered again, jumped back here: the order is still waiting; report. */
+		step(HW_KEYMGR_STATE, OTA_OK, SCRATCH[1]); /* before the jump */
+		step(HW_KEYMGR_STATE, OTA_OK, SCRATCH[2]); /* when ROM_EXT jumped back */
+		step(HW_BOOT_STATUS, bs ? bs->boot_status : OTA_MBOX_NOT_READY, hal_keymgr_state());
+		SCRATCH[3] = 0;
+		return;
+	}
 	SCRATCH[0] = SCRATCH_EXEC;
 	SCRATCH[1] = hal_keymgr_state();
 	entry();
@@ -468,7 +478,7 @@ uint32_t hostile_bl0_start(void)
 		/* Back from ROM_EXT, entered again: it jumped here as at a boot. */
 		SCRATCH[0] = 0;
 		SCRATCH[2] = hal_keymgr_state();
-		SCRATCH[3] = 0x4241434bu; /* "BACK" */
+		SCRATCH[3] = SCRATCH_BACK;
 	}
 	for (;;) {
 		while (serve())

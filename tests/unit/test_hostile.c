@@ -29,6 +29,7 @@
 #include "swhal.h"
 #include "testutil.h"
 #include "tu_device.h"
+#include "tu_mbox.h"
 #include "tu_main.h"
 
 /* Unicorn 2.0.1's own leak when code it translated is overwritten (test_core.c says more). */
@@ -529,6 +530,65 @@ START_TEST(rom_ext_entered_again_holds_nothing_of_rom_exts)
 }
 END_TEST
 
+/* The hostile BL0 leaves r for ROM_EXT as it is, asks for a warm reset; ROM_EXT's answer. */
+static ota_status_t revoke_behind_the_runtimes_back(const struct ota_revocation *r)
+{
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t i;
+
+	memset(&q, 0, sizeof(q));
+	q.attack = HOSTILE_BOOT_SVC;
+	q.arg[0] = HOSTILE_SVC_REVOKE_GIVEN;
+	q.revocation = *r;
+	ck_assert_uint_eq(order(&q, &rep), OTA_OK);
+	print_report("revoke", &rep);
+	ck_assert_uint_eq(rep.resumed, 1);
+	steps_are(&rep, HW_BOOT_STATUS, OTA_OK, HAL_KEYMGR_RUNTIME);
+	for (i = 0; i < rep.steps; i++)
+		if (rep.step[i].what == HW_SVC_STATUS)
+			return rep.step[i].status;
+	ck_abort_msg("no boot services status");
+	return OTA_OK;
+}
+
+/*
+ * Field revocations signed by the owner key the device trusts (the
+ * compromised owner has it), left by the hostile BL0 in retention RAM
+ * without the runtime's pre-checks: one bound to another device, a
+ * replay of one the device applied, a floor above the running SVN, and an
+ * owner key ordering ROM_EXT's floor. ROM_EXT refuses each, and OTP is as
+ * it was after the one genuine revocation.
+ */
+START_TEST(rom_ext_refuses_revocations_for_another_device_replayed_or_above_running)
+{
+	static const uint8_t other[OTA_DEVICE_ID_BYTES] = { 0xee, 0xee };
+	struct ota_revocation ok, r;
+	ota_status_t st;
+
+	/* One genuine revocation through the product's command: BL0's floor to its running SVN (5). */
+	ok = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 5, 1, dev.device_id);
+	ck_assert_uint_eq(tu_revoke(&ok), OTA_OK);
+	chip_state(&before);
+
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 5, 2, other);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_REVOKE_WRONG_DEVICE, "another device's: %s", ota_status_name(st));
+	nothing_changed();
+	st = revoke_behind_the_runtimes_back(&ok);
+	ck_assert_msg(st == OTA_REVOKE_REPLAYED, "replayed: %s", ota_status_name(st));
+	nothing_changed();
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6, 2, dev.device_id);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_REVOKE_FLOOR_ABOVE_RUNNING, "above running: %s", ota_status_name(st));
+	nothing_changed();
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_ROM_EXT, 1, 2, dev.device_id);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_REVOKE_NOT_AUTHORIZED, "owner on ROM_EXT: %s", ota_status_name(st));
+	nothing_changed();
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -545,6 +605,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, a_verifier_refuses_what_the_runtime_signs_about_itself);
 	tcase_add_test(tc, rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot);
 	tcase_add_test(tc, rom_ext_entered_again_holds_nothing_of_rom_exts);
+	tcase_add_test(tc, rom_ext_refuses_revocations_for_another_device_replayed_or_above_running);
 	suite_add_tcase(s, tc);
 	return s;
 }

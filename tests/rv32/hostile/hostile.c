@@ -286,6 +286,10 @@ static void attack_boot_svc(void)
 		q.revocation.sequence = bs->otp.revocation_seq + 1;
 		memset(q.revocation.signature, 0x11, sizeof(q.revocation.signature));
 		break;
+	case HOSTILE_SVC_REVOKE_GIVEN:
+		q.services = OTA_SVC_REVOKE;
+		q.revocation = req.revocation;
+		break;
 	default:
 		step(HW_CONTROL, OTA_HAL_BAD_ARGUMENT, req.arg[0]);
 		return;

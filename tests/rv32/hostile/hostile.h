@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 
+#include <otattest/revocation.h>
+
 /* Not a mailbox command of the product (those run 1..OTA_CMD_MAX): the attacker's own. */
 #define HOSTILE_CMD 0x4854u
 
@@ -35,8 +37,9 @@ enum hostile_boot_svc {
 	HOSTILE_SVC_RATCHET_ROM_EXT_ABOVE, /* ROM_EXT's floor above its running SVN */
 	HOSTILE_SVC_COMMIT_OTHER,          /* commit the slot that did not boot */
 	HOSTILE_SVC_REVOKE_UNSIGNED,       /* revoke owner key 0 with no valid signature */
-	HOSTILE_SVC_COUNT
+	HOSTILE_SVC_REVOKE_GIVEN,          /* the signed revocation in the order, as it is (not counted in COUNT) */
 };
+#define HOSTILE_SVC_COUNT HOSTILE_SVC_REVOKE_GIVEN
 
 /* HOSTILE_FORGE_EVIDENCE's lies (arg[0]): each a field of the record the evidence claims. */
 enum hostile_lie {
@@ -54,6 +57,7 @@ struct hostile_req {
 	uint32_t attack;
 	uint32_t arg[7];      /* per attack: addresses the attacker knows from the public images */
 	uint8_t nonce[32];    /* HOSTILE_FORGE_EVIDENCE */
+	struct ota_revocation revocation; /* HOSTILE_SVC_REVOKE_GIVEN: one the attacker has, signed */
 };
 
 /* What a step tried (struct hostile_step.what): the test holds each to the chip's answer. */

@@ -12,6 +12,10 @@
 # reboot: its boot fails, the device stays on B, and RAUC reports B booted
 # and primary, and A bad (the device refused it: RefusedSlots; the record
 # still carries A's verified flag from the install, and RAUC said "good").
+# SVN 7 into A, whose runtime hangs once booted (the model's "hang bl0 a",
+# standing in for a hanging image): the watchdog bites until the trial's
+# boots are used up, ROM_EXT boots B again, and RAUC reports B booted and
+# primary and A bad (RevertedSlot).
 E2E_DESCRIPTION="RAUC 1.8 with the otattest backend: install a bundle, trial boot, mark-good; mark-bad and a failed boot keep the old slot"
 E2E_MODE=systemd
 E2E_TIMEOUT=600
@@ -48,7 +52,7 @@ host_prepare() {
 		-subj /CN=otattest-e2e-rauc -keyout "$p/rauc.key" -out "$p/rauc.pem" \
 		>>"$E2E_RUN_DIR/rauc-bundle.log" 2>&1 || return 1
 	cp "$p/rauc.pem" "$E2E_OUT/rauc-keyring.pem"
-	rauc_bundle 4 && rauc_bundle 5 && rauc_bundle 6 || return 1
+	rauc_bundle 4 && rauc_bundle 5 && rauc_bundle 6 && rauc_bundle 7 || return 1
 	# What the flash programmer writes over slot A: not an image at all.
 	head -c 4096 /dev/urandom >"$E2E_OUT/updates/garbage.img"
 	chmod 644 "$E2E_OUT"/updates/*
@@ -109,6 +113,16 @@ rauc_restart() {
 		e2e_fail "rauc.service did not restart (out/artifacts/rauc-restart.txt)"
 	}
 	e2e_log "rauc.service restarted"
+}
+
+# rauc_reverted "REASON SLOT": the record's revert, as sysfs reads it now.
+rauc_reverted() {
+	[ "$(cat "$KT_SYS/update/revert_reason") $(cat "$KT_SYS/update/reverted_slot")" = "$1" ]
+}
+
+# rauc_reverted_prop SLOT: otattestd's RevertedSlot reads SLOT now.
+rauc_reverted_prop() {
+	[ "$(ul_prop RevertedSlot)" = "$1" ]
 }
 
 # rauc_reboot SLOT: the device's update reset into SLOT and RAUC restarted,
@@ -176,6 +190,21 @@ guest_main() {
 	e2e_assert_eq "a(ssus) 1 \"bl0\" \"a\"" "$(daemon_prop RefusedSlots | cut -d' ' -f1-4)" \
 		"RefusedSlots after the refused boot"
 	e2e_assert_eq good "$(rauc_state B)" "B's state after A's refused boot"
+
+	# SVN 7 into A, a runtime that hangs: the device reverts the trial, RAUC says so.
+	rauc install /tmp/bl0-v7.raucb | tee /tmp/install-7.txt
+	e2e_assert_eq "a(ssus) 0" "$(daemon_prop RefusedSlots)" "RefusedSlots after a new image in A"
+	kt_host model hang bl0 a >/dev/null || e2e_fail "hang bl0 a"
+	ul_ctl update-reset --slot a || true
+	e2e_wait_for 60 "the device reverted A's trial" rauc_reverted "watchdog a"
+	kt_host model hang off >/dev/null || e2e_fail "hang off"
+	e2e_wait_for 20 "RevertedSlot a" rauc_reverted_prop a
+	rauc_restart
+	rauc_snap
+	e2e_assert_eq B "$(rauc_status booted)" "RAUC's booted slot after the reverted trial"
+	e2e_assert_eq B "$(rauc_status boot_primary)" "RAUC's primary after the reverted trial"
+	e2e_assert_eq bad "$(rauc_state A)" "A's state after its trial was reverted"
+	e2e_assert_eq good "$(rauc_state B)" "B's state after A's reverted trial"
 	cp /tmp/rauc-snap.json /tmp/rauc-status-end.json
 	e2e_save /tmp/rauc-status-end.json
 	journalctl --no-pager -u rauc.service >/tmp/rauc-journal.txt 2>&1 || true

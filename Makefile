@@ -9,7 +9,7 @@
 #   make fuzz     each fuzz target to a coverage plateau, coverage, differential
 #   make size     rv32imc -Os code size per firmware module
 #   make bench    benchmarks (see docs/performance.md)
-#   make soak     32 clients for minutes while daemon and model are killed
+#   make soak     fleet load, update agent and faults for 10 min, all judged
 
 .DEFAULT_GOAL := all
 include mk/common.mk

@@ -113,6 +113,7 @@ struct lg_soak_args {
 	const char *ca_path;
 	const char *role; /* "readers" or "rotator" */
 	double rotate_every;
+	double think_min, think_max; /* readers: seconds between requests; 0: defaults */
 	unsigned rss_growth_max_kib;
 	const char *out_path;
 };

@@ -22,7 +22,7 @@ static void usage(FILE *f)
 		"    otattest-loadgen bench --op OP [--clients N] [--seconds S] [--warmup S]\n"
 		"                           [--daemon BUSNAME] [--bus-pid PID] [--label TEXT]\n"
 		"    otattest-loadgen soak --role readers --ca CA.pem [--clients N] [--seconds S]\n"
-		"                          [--rss-growth-max KIB] [--out FILE]\n"
+		"                          [--think MIN:MAX] [--rss-growth-max KIB] [--out FILE]\n"
 		"    otattest-loadgen soak --role rotator [--seconds S] [--rotate-every S] [--out FILE]\n"
 		"    otattest-loadgen tpm-setup\n"
 		"    otattest-loadgen wait-name BUSNAME [SECONDS]\n"
@@ -70,6 +70,10 @@ static void usage(FILE *f)
 		"    --role ROLE         readers or rotator (soak).\n"
 		"    --ca FILE           Manufacturer CA (PEM) the evidence must chain to.\n"
 		"    --rotate-every S    Mean seconds between rotations (default 15).\n"
+		"    --think MIN:MAX     Readers: each waits a random MIN..MAX seconds after\n"
+		"                        each answer (default 0.05:0.25). make soak's fleet\n"
+		"                        load uses 0.3:0.9 with 2 clients a uid: about 1\n"
+		"                        Attest a second per uid, under the per-user rate.\n"
 		"    --rss-growth-max KIB\n"
 		"                        Most otattestd may grow, per instance, from 20 s after\n"
 		"                        it appeared to its end (default 2048).\n"
@@ -112,6 +116,7 @@ int main(int argc, char **argv)
 		{ "rotate-every", required_argument, NULL, 'e' },
 		{ "rss-growth-max", required_argument, NULL, 'g' },
 		{ "out", required_argument, NULL, 'O' },
+		{ "think", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -185,6 +190,18 @@ int main(int argc, char **argv)
 		case 'O':
 			s.out_path = optarg;
 			break;
+		case 't': {
+			char lo[32], *colon = strchr(optarg, ':');
+
+			if (!colon || (size_t)(colon - optarg) >= sizeof(lo))
+				goto bad;
+			memcpy(lo, optarg, (size_t)(colon - optarg));
+			lo[colon - optarg] = 0;
+			if (parse_secs(lo, &s.think_min) < 0 || parse_secs(colon + 1, &s.think_max) < 0 ||
+			    s.think_max <= 0 || s.think_min > s.think_max)
+				goto bad;
+			break;
+		}
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -312,8 +312,8 @@ int lg_soak_run(const struct lg_soak_args *a)
 	if (readers) {
 		soak.mix = reader_mix;
 		soak.mix_len = sizeof(reader_mix) / sizeof(reader_mix[0]);
-		soak.think_min = 0.05;
-		soak.think_max = 0.25;
+		soak.think_min = a->think_max > 0 ? a->think_min : 0.05;
+		soak.think_max = a->think_max > 0 ? a->think_max : 0.25;
 		if (!a->ca_path || ota_trust_load_file(a->ca_path, &soak.trust) != OTA_OK) {
 			fprintf(stderr, "otattest-loadgen: cannot load the CA %s\n",
 				a->ca_path ? a->ca_path : "(none given: --ca)");

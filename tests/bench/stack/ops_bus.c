@@ -23,11 +23,22 @@
 
 int lg_bus_open(struct lg_client *c)
 {
+	const char *unique;
 	int r = sd_bus_open_system(&c->bus);
 
+	/*
+	 * sd-bus authenticates lazily, at the first call: a client that waits
+	 * longer than the bus's auth_timeout (dbus-daemon: 30 s) before it
+	 * (the soak's rotator, with its think time) is closed unauthenticated
+	 * and then fails every call with ENOTCONN. Asking for the unique name
+	 * finishes the authentication and Hello now.
+	 */
+	if (r >= 0)
+		r = sd_bus_get_unique_name(c->bus, &unique);
 	if (r < 0) {
 		fprintf(stderr, "otattest-loadgen: client %u: cannot connect to the system bus: %s\n",
 			c->index, strerror(-r));
+		c->bus = sd_bus_flush_close_unref(c->bus);
 		return -1;
 	}
 	return 0;

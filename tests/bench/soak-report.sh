@@ -21,7 +21,7 @@ echo
 
 echo "**Readers** (answers per operation and class, all uids):"
 echo
-echo "| operation | ok | named | retried | wrong | unexpected | lost | named errors |"
+echo "| operation | ok | named | retried | wrong | unexpected | lost | errors by name |"
 echo "|---|---:|---:|---:|---:|---:|---:|---|"
 if [ -e "${readers[0]}" ]; then
 	jq -s -r '
@@ -47,12 +47,13 @@ fi
 if [ -s "$agent" ]; then
 	echo "**Update agent** (answers per step and class; a named answer is retried):"
 	echo
-	echo "| step | ok | named | wrong | unexpected | lost | named errors |"
+	echo "| step | ok | named | wrong | unexpected | lost | errors by name |"
 	echo "|---|---:|---:|---:|---:|---:|---|"
 	jq -r '.answers | to_entries[] | "| \(.key) | \(.value.ok // 0) | \(.value.named // 0) | \(.value.wrong // 0) | \(.value.unexpected // 0) | \(.value.lost // 0) | \(.value.errors | to_entries | map(select(.key != "-")) | map("\(.key) \(.value)") | join(", ")) |"' "$agent"
 	echo
 	echo "Cycles: $(jq -r '.cycles // 0' "$agent"); done:" \
 		"$(jq -r '.steps | "\(.installed // 0) installs acknowledged, \(.trial // 0) trials, \(.committed // 0) commits, \(."trial-left" // 0) trials left (\(."trial-reverted" // 0) reverted by a cold boot, \(."trial-reverted-by-fault" // 0) by a fault before their commit), \(.ratcheted // 0) ratchets, \(.revoked // 0) signed revocations"' "$agent")."
+	echo "Steps retried after a named answer: $(jq -r '.retried | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end' "$agent")."
 	echo "Faults injected: $(jq -r '.faults | to_entries | map("\(.key) \(.value)") | join(", ")' "$agent")" \
 		"($(jq -r '[.faults[]] | add // 0' "$agent") in all)."
 	echo "Checkpoints judged: $(jq -r .checkpoints "$agent"), each with an evidence verified on the host ($(jq -r '.answers["host-verify"].ok // 0' "$agent") passed," \

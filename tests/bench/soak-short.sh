@@ -7,7 +7,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 rc=0
-SOAK_SECONDS=${SOAK_SHORT_SECONDS:-120} SOAK_CALM=70 tests/bench/soak.sh || rc=$?
+SOAK_NAME=soak-short SOAK_SECONDS=${SOAK_SHORT_SECONDS:-120} SOAK_CALM=70 tests/bench/soak.sh || rc=$?
 if [ "$rc" = 0 ]; then
 	echo "soak-short: 1 passed, 0 failed"
 else

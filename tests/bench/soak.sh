@@ -47,7 +47,9 @@ tests/bench/README.md).
                docs/performance.md (a passing run only).
 
 Reports: build/e2e/soak/out/soak/ (agent.json, readers-N.json,
-rotator.json, events, judge-failures, daemon-rss) and out/model-rss.
+rotator.json, events, judge-failures, daemon-rss), out/model-rss, and
+the report as markdown in build/e2e/soak/report.md. SOAK_NAME=soak-short
+runs the same under make test's name (build/e2e/soak-short).
 
 Exit status: 0 passed, 1 failed, 2 usage.
 USAGE
@@ -69,16 +71,18 @@ if [ "$secs" -lt $((calm + 40)) ]; then
 	exit 2
 fi
 export SOAK_SECONDS=$secs SOAK_CALM=$calm
+# The scenario: soak, or soak-short (make test's; its own run directory).
+name=${SOAK_NAME:-soak}
 echo "soak: ${secs}s of fleet load, updates and faults (about $((secs / 60 + 4)) minutes)${SOAK_PLANT:+, planted: $SOAK_PLANT}" >&2
 rc=0
 start=$SECONDS
-tests/e2e/run.sh --scenarios tests/bench/scenarios -j1 soak || rc=$?
+tests/e2e/run.sh --scenarios tests/bench/scenarios -j1 "$name" || rc=$?
 wall=$((SECONDS - start))
-tests/bench/soak-report.sh build/e2e/soak/out "$wall" "$rc" >build/e2e/soak/report.md || true
-cat build/e2e/soak/report.md
+tests/bench/soak-report.sh "build/e2e/$name/out" "$wall" "$rc" >"build/e2e/$name/report.md" || true
+cat "build/e2e/$name/report.md"
 if [ "$update_docs" = 1 ]; then
 	[ "$rc" = 0 ] || { echo "soak: failed; docs/performance.md left alone" >&2; exit "$rc"; }
-	python3 - build/e2e/soak/report.md docs/performance.md <<'PY'
+	python3 - "build/e2e/$name/report.md" docs/performance.md <<'PY'
 import sys
 rep = open(sys.argv[1]).read()
 doc = open(sys.argv[2]).read()

@@ -11,14 +11,15 @@
 #   cycle  install the next image into the slot not running; update reset
 #          into it (trial); commit it, or (1 in 5) leave the trial and let
 #          a cold boot revert it; the SVN goes up every 3rd cycle and the
-#          BL0 floor is ratcheted to it once committed; every 4th cycle
+#          BL0 floor is ratcheted to it once committed; every 3rd cycle
 #          the next signed revocation is applied
 #   faults at random inside those steps: power cut inside a flash write
 #          (the model's die-at-flash-write, a random write and tear), the
 #          device SIGKILLed at a random moment (inside the OTP writes of a
 #          revocation too), otattestd SIGKILLed or restarted, a warm reset
-#          during an install; between cycles: the driver unloaded and
-#          reloaded, otattestd's history file truncated, a power cycle
+#          during an install; after every other cycle, in turn: the driver
+#          unloaded and reloaded, otattestd's history file truncated,
+#          otattestd SIGKILLed
 #
 # After every step and every fault the judge (sk_checkpoint) waits for
 # the device, then holds it to what the agent knows: the BL0 that runs is
@@ -282,6 +283,11 @@ sk_judge_history() {
 # sk_in_op_fault OP: pick the fault to strike inside this step (or none).
 sk_in_op_fault() {
 	[ "$SK_FAULTS_ON" = 1 ] || { echo none; return; }
+	# Every 5th cycle's install has its warm reset, so every run has some.
+	if [ "$1" = install ] && [ $((SK_CYCLE % 5)) = 2 ]; then
+		echo warm-reset
+		return
+	fi
 	case $(sk_rand 10) in
 	0 | 1) echo flash-cut ;;
 	2) echo model-kill ;;
@@ -374,11 +380,13 @@ sk_step() {
 	cp "$SK_DIR/ctl.out" "$SK_DIR/last-$op.out"
 }
 
-# Between cycles.
+# Between cycles: every other cycle one of the three in turn (so that a
+# 10-minute run has each more than once), at a random moment.
 sk_between_faults() {
-	[ "$SK_FAULTS_ON" = 1 ] || return 0
+	[ "$SK_FAULTS_ON" = 1 ] && [ $((SK_CYCLE % 2)) = 1 ] || return 0
 	local size
-	case $(sk_rand 8) in
+	sleep "$(sk_rand 3).$(sk_rand 10)"
+	case $((SK_CYCLE / 2 % 3)) in
 	0)
 		if rmmod otattest 2>"$SK_DIR/rmmod.err"; then
 			e2e_insmod otattest
@@ -402,7 +410,6 @@ sk_between_faults() {
 		sk_event fault daemon-sigkill
 		sk_checkpoint daemon-sigkill
 		;;
-	*) ;;
 	esac
 }
 
@@ -545,10 +552,10 @@ sk_cycle() {
 		plant=
 	fi
 
-	# A signed revocation every 4th cycle, when its floor is not above what runs.
+	# A signed revocation every 3rd cycle, when its floor is not above what runs.
 	local rev=$E2E_OUT/updates/revoke-$SK_REV_NEXT.bin rfloor
 	rfloor=$(cat "$E2E_OUT/updates/revoke-$SK_REV_NEXT.floor" 2>/dev/null || echo 99)
-	if [ $((SK_CYCLE % 4)) = 0 ] && [ -e "$rev" ] && [ "$SK_PRIMARY" = "$target" ] &&
+	if [ $((SK_CYCLE % 3)) = 0 ] && [ -e "$rev" ] && [ "$SK_PRIMARY" = "$target" ] &&
 		[ "$rfloor" -le "${SK_IMGSVN[$target]}" ]; then
 		local accept=
 		for ((tries = 0; tries < 8; tries++)); do
@@ -569,7 +576,6 @@ sk_cycle() {
 			sk_event retried revoke
 		done
 	fi
-	sk_between_faults
 }
 
 # sk_agent UNTIL CALM_FROM: cycles until SECONDS reaches UNTIL; no faults
@@ -589,9 +595,12 @@ sk_agent() {
 	SK_FLOOR=$SK_D_FLOOR
 	SK_REVSEQ=$SK_D_SEQ
 	sk_checkpoint start
-	while [ "$SECONDS" -lt "$until" ]; do
+	# A cycle takes 30 s or more in a TCG guest: none starts after the
+	# readers would be gone.
+	while [ "$SECONDS" -lt $((until - 30)) ]; do
 		[ "$SECONDS" -lt "$calm_from" ] || SK_FAULTS_ON=0
 		sk_cycle
+		sk_between_faults
 	done
 	SK_FAULTS_ON=0
 	sk_checkpoint end

@@ -500,11 +500,12 @@ sk_cycle() {
 	[ "$SK_EXPECT_RUN" = "$target" ] || return 0
 	sk_event step trial "$target"
 
-	# A trial left (1 in 5, never the first cycle's, so that even make
-	# test's short run commits): a cold boot must return to the primary.
-	if [ "$SK_CYCLE" -gt 1 ] && [ "$(sk_rand 5)" = 0 ]; then
+	# A trial left: the second cycle's (so that make test's short run has
+	# a commit and a revert), then 1 in 5; a cold boot or the device
+	# itself must return to the primary.
+	if [ "$SK_CYCLE" = 2 ] || { [ "$SK_CYCLE" -gt 2 ] && [ "$(sk_rand 5)" = 0 ]; }; then
 		sk_event step trial-left "$target"
-		if [ "$(sk_rand 2)" = 0 ]; then
+		if [ "$SK_CYCLE" != 2 ] && [ "$(sk_rand 2)" = 0 ]; then
 			kt_host model power-cycle >/dev/null || sk_judge_fail "power-cycle refused"
 			SK_EXPECT_RUN=$SK_PRIMARY
 			sk_checkpoint trial-reverted-by-cold-boot

@@ -231,15 +231,9 @@ void core_close(struct core *c)
 static bool loadable(uint64_t addr, uint64_t len)
 {
 	static const enum top_memory where[] = { TOP_MEMORY_ROM, TOP_MEMORY_SRAM };
-	uint32_t i;
 
-	for (i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
-		const struct chip_memory *m = &chip_memories[where[i]];
-
-		if (addr >= m->base && len <= m->size && addr - m->base <= m->size - len)
-			return true;
-	}
-	return false;
+	return addr <= UINT32_MAX && len <= UINT32_MAX &&
+	       core_range_in((uint32_t)addr, (uint32_t)len, where, sizeof(where) / sizeof(where[0]));
 }
 
 /* libelf's view of an image in memory, or NULL. */

@@ -7,10 +7,17 @@
  * cannot reach faults before the chip does anything), handed to the chip
  * as host memory, and written back when the call fills it. Address 0 is
  * the NULL pointer the call may take.
+ *
+ * A buffer the call fills must lie in memory the image's own stores
+ * could write (SRAM, retention SRAM), checked before the chip acts:
+ * Unicorn's uc_mem_write ignores page protections, and without the check
+ * a compromised BL0 rewrote the mask ROM by naming it as hal_flash_read's
+ * destination (issue 27, test_hostile service_calls_do_not_write_the_mask_rom).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "bus.h"
 #include "hal.h"
 #include "hal/svc.h"
 #include "svc.h"
@@ -78,6 +85,27 @@ static bool label_in(uc_engine *uc, uint32_t addr, char out[HAL_SVC_LABEL_MAX], 
 	return false; /* no terminator within the bound */
 }
 
+bool core_range_in(uint32_t addr, uint32_t len, const enum top_memory *mem, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct chip_memory *m = &chip_memories[mem[i]];
+
+		if (addr >= m->base && len <= m->size && addr - m->base <= m->size - len)
+			return true;
+	}
+	return false;
+}
+
+/* Whether [addr, addr + len) lies in memory the core may write: SRAM or retention SRAM. */
+static bool core_writable(uint32_t addr, uint32_t len)
+{
+	static const enum top_memory rw[] = { TOP_MEMORY_SRAM, TOP_MEMORY_RET_SRAM };
+
+	return core_range_in(addr, len, rw, sizeof(rw) / sizeof(rw[0]));
+}
+
 /* One call's buffers: up to three, read in before the call, some written back after. */
 struct frame {
 	uc_engine *uc;
@@ -94,6 +122,16 @@ static uint8_t *in(struct frame *f, uint32_t addr, uint32_t len)
 	if (f->ok && !buf_in(f->uc, addr, len, b, f->bad))
 		f->ok = false;
 	return b->p;
+}
+
+/* A buffer the call fills: as in(), and only where the core may write (address 0: none). */
+static uint8_t *out(struct frame *f, uint32_t addr, uint32_t len)
+{
+	if (f->ok && addr && !core_writable(addr, len)) {
+		*f->bad = addr;
+		f->ok = false;
+	}
+	return in(f, addr, len);
 }
 
 static bool finish(struct frame *f, uint32_t outputs)
@@ -115,7 +153,7 @@ static bool derive(uc_engine *uc, uint32_t addr, uint32_t *r, uint32_t *bad)
 	char label_buf[HAL_SVC_LABEL_MAX];
 	const char *label;
 	hal_key_t key = HAL_KEY_INVALID;
-	uint8_t *ctx, *out;
+	uint8_t *ctx, *res;
 
 	if (uc_mem_read(uc, addr, &d, sizeof(d)) != UC_ERR_OK) {
 		*bad = addr;
@@ -124,12 +162,12 @@ static bool derive(uc_engine *uc, uint32_t addr, uint32_t *r, uint32_t *bad)
 	if (!label_in(uc, d.label, label_buf, &label, bad))
 		return false;
 	ctx = in(&f, d.context, d.context_len);
-	out = in(&f, d.out, sizeof(key));
+	res = out(&f, d.out, sizeof(key));
 	if (f.ok) {
 		*r = hal_keymgr_derive(d.parent, label, ctx, d.context_len, d.key_version,
-				       d.max_key_version, d.purpose, out ? &key : NULL);
-		if (out)
-			memcpy(out, &key, sizeof(key));
+				       d.max_key_version, d.purpose, res ? &key : NULL);
+		if (res)
+			memcpy(res, &key, sizeof(key));
 	}
 	return finish(&f, 1u << 1);
 }
@@ -154,7 +192,7 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 			r = hal_sha256_update(p, a[1]);
 		break;
 	case HAL_SVC_SHA256_FINISH:
-		p = in(&f, a[0], OTA_SHA256_BYTES);
+		p = out(&f, a[0], OTA_SHA256_BYTES);
 		if (f.ok)
 			r = hal_sha256_finish(p);
 		outputs = 1;
@@ -170,7 +208,7 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 			r = hal_kmac_update(p, a[1]);
 		break;
 	case HAL_SVC_KMAC_FINISH:
-		p = in(&f, a[0], a[1]);
+		p = out(&f, a[0], a[1]);
 		if (f.ok)
 			r = hal_kmac_finish(p, a[1]);
 		outputs = 1;
@@ -184,13 +222,13 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 		break;
 	case HAL_SVC_ECDSA_SIGN:
 		p = in(&f, a[1], OTA_SHA256_BYTES);
-		q = in(&f, a[2], OTA_P256_SIG_BYTES);
+		q = out(&f, a[2], OTA_P256_SIG_BYTES);
 		if (f.ok)
 			r = hal_ecdsa_sign(a[0], p, q);
 		outputs = 1u << 1;
 		break;
 	case HAL_SVC_ECDSA_PUBKEY:
-		p = in(&f, a[1], OTA_P256_PUBKEY_BYTES);
+		p = out(&f, a[1], OTA_P256_PUBKEY_BYTES);
 		if (f.ok)
 			r = hal_ecdsa_pubkey(a[0], p);
 		outputs = 1;
@@ -219,7 +257,7 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 	case HAL_SVC_KEY_RETAINED: {
 		hal_key_t key = HAL_KEY_INVALID;
 
-		p = in(&f, a[1], sizeof(key));
+		p = out(&f, a[1], sizeof(key));
 		if (f.ok) {
 			r = hal_key_retained(a[0], p ? &key : NULL);
 			if (p)
@@ -238,7 +276,7 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 		r = hal_flash_page_size();
 		break;
 	case HAL_SVC_FLASH_READ:
-		p = in(&f, a[1], a[2]);
+		p = out(&f, a[1], a[2]);
 		if (f.ok)
 			r = hal_flash_read(a[0], p, a[2]);
 		outputs = 1;
@@ -255,13 +293,13 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 		r = hal_flash_protect(a[0], a[1]);
 		break;
 	case HAL_SVC_FLASH_READ_SHA256:
-		p = in(&f, a[1], a[2]);
+		p = out(&f, a[1], a[2]);
 		if (f.ok)
 			r = hal_flash_read_sha256(a[0], p, a[2]);
 		outputs = 1;
 		break;
 	case HAL_SVC_OTP_READ:
-		p = in(&f, a[1], a[2]);
+		p = out(&f, a[1], a[2]);
 		if (f.ok)
 			r = hal_otp_read(a[0], p, a[2]);
 		outputs = 1;
@@ -272,7 +310,7 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 			r = hal_otp_program(a[0], p, a[2]);
 		break;
 	case HAL_SVC_RETENTION_READ:
-		p = in(&f, a[1], a[2]);
+		p = out(&f, a[1], a[2]);
 		if (f.ok)
 			r = hal_retention_read(a[0], p, a[2]);
 		outputs = 1;

@@ -12,6 +12,11 @@
 
 #include <unicorn/unicorn.h>
 
+#include "top_regs.h"
+
+/* Whether [addr, addr + len) lies inside one of the n memories of the map. */
+bool core_range_in(uint32_t addr, uint32_t len, const enum top_memory *mem, uint32_t n);
+
 /*
  * Run service call nr with the arguments in a0..a5 and put its result in
  * a0. false when the call is unknown or names memory the core cannot

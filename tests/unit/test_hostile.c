@@ -25,6 +25,7 @@
 #include "fw_run.h"
 #include "handoff.h"
 #include "hal.h"
+#include "hal/svc.h"
 #include "hostile.h"
 #include "swhal.h"
 #include "testutil.h"
@@ -589,6 +590,41 @@ START_TEST(rom_ext_refuses_revocations_for_another_device_replayed_or_above_runn
 }
 END_TEST
 
+/*
+ * The mask ROM from the runtime: a store faults (ROM is mapped read and
+ * execute only), but a service call writes its output for the image:
+ * hal_flash_read and hal_otp_read told to put it at ROM's entry point,
+ * which every reset runs. The ROM must be as loaded afterwards. It was
+ * not: Unicorn's uc_mem_write ignores page protections, the core wrote
+ * the output there, and the next reset would have run the attacker's
+ * code as ROM, with the device root. Fixed in qemu-model/core/svc.c: a
+ * call's output buffer must lie in SRAM or retention SRAM.
+ */
+START_TEST(service_calls_do_not_write_the_mask_rom)
+{
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t entry = elf_sym(&rom_elf, "_start");
+	uint8_t rom0[64], rom1[64];
+	ota_status_t st;
+
+	(void)rep;
+	ck_assert_uint_eq(core_mem_read(ota_fw_core(), entry, rom0, sizeof(rom0)), OTA_OK);
+	memset(&q, 0, sizeof(q));
+	q.attack = HOSTILE_SVC_INTO_ROM;
+	q.arg[0] = entry;
+	st = order(&q, &rep);
+	/* The call is refused before the chip acts, as a fault that halts the core (until a reset). */
+	ck_assert_msg(st == OTA_HAL_BAD_ARGUMENT, "%s", ota_status_name(st));
+	ck_assert_int_eq(ota_fw_core_request_result()->stop, CORE_STOP_FAULT);
+	ck_assert_uint_eq(ota_fw_core_request_result()->svc_refused, HAL_SVC_FLASH_READ);
+	ck_assert_uint_eq(ota_fw_core_request_result()->fault_addr, entry);
+	ck_assert_uint_eq(core_mem_read(ota_fw_core(), entry, rom1, sizeof(rom1)), OTA_OK);
+	ck_assert_mem_eq(rom0, rom1, sizeof(rom0));
+	nothing_changed();
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -606,6 +642,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot);
 	tcase_add_test(tc, rom_ext_entered_again_holds_nothing_of_rom_exts);
 	tcase_add_test(tc, rom_ext_refuses_revocations_for_another_device_replayed_or_above_running);
+	tcase_add_test(tc, service_calls_do_not_write_the_mask_rom);
 	suite_add_tcase(s, tc);
 	return s;
 }

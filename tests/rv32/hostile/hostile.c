@@ -396,6 +396,27 @@ static void attack_rom_ext_exec(void)
 	entry();
 }
 
+/*
+ * The mask ROM is read-only to the core's stores; a service call's output
+ * buffer is written by the core on the image's behalf. arg[0]: a ROM
+ * address (ROM's entry point: what the next reset runs).
+ */
+static void attack_svc_into_rom(void)
+{
+	const volatile uint8_t *rom = (const volatile uint8_t *)(uintptr_t)req.arg[0];
+	uint8_t want[16];
+	uint32_t i, same = 1;
+	ota_status_t st;
+
+	step(HW_CONTROL, hal_flash_read(0, want, sizeof(want)), 0);
+	st = hal_flash_read(0, (void *)(uintptr_t)req.arg[0], sizeof(want));
+	for (i = 0; i < sizeof(want); i++)
+		same &= rom[i] == want[i];
+	step(HW_SVC_OUTPUT, st, same);
+	st = hal_otp_read(0, (void *)(uintptr_t)req.arg[0], sizeof(want));
+	step(HW_SVC_OUTPUT, st, rom[0] == 'O' && rom[1] == 'T'); /* OTP's magic, "OTPI"-like */
+}
+
 static ota_status_t run(uint32_t *len)
 {
 	memset(&rep, 0, sizeof(rep));
@@ -428,6 +449,9 @@ static ota_status_t run(uint32_t *len)
 		break;
 	case HOSTILE_ROM_EXT_EXEC:
 		attack_rom_ext_exec();
+		break;
+	case HOSTILE_SVC_INTO_ROM:
+		attack_svc_into_rom();
 		break;
 	default:
 		return OTA_MBOX_UNKNOWN_COMMAND;

@@ -29,6 +29,7 @@ enum hostile_attack {
 	HOSTILE_FORGE_EVIDENCE,   /* evidence signed by the alias key over a record that lies */
 	HOSTILE_ROM_EXT_WRITE,    /* overwrite ROM_EXT's code after the hand-off, then a warm reset */
 	HOSTILE_ROM_EXT_EXEC,     /* jump into ROM_EXT's entry point after the hand-off */
+	HOSTILE_SVC_INTO_ROM,     /* a service call told to write its output into the mask ROM */
 };
 
 /* HOSTILE_BOOT_SVC's variants (arg[0]). */
@@ -82,6 +83,7 @@ enum hostile_what {
 	HW_SVC_STATUS,        /* after the reset: status: ROM_EXT's outcome (bs->svc_status) */
 	HW_CODE_WRITE,        /* value: 1 if ROM_EXT's code read back as written */
 	HW_BOOT_STATUS,       /* after the reset: status: the boot's; value: keymgr state */
+	HW_SVC_OUTPUT,        /* a service call's output buffer in ROM; value: 1 if ROM then held the output */
 };
 
 #define HOSTILE_STEPS 64u

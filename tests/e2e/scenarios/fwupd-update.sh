@@ -31,7 +31,7 @@ E2E_REQUIRES=(daemon/fwupd/otattest/fu-otattest-plugin.c daemon/otattestd/instal
 host_prepare() {
 	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates
 	ul_provision || return 1
-	head -c 32768 /dev/urandom >"$p/bl0-v4.code"
+	e2e_payload bl0 32768 >"$p/bl0-v4.code"
 	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 4 \
 		--version-string 4.0.0 --payload "$p/bl0-v4.code" --out "$u/bl0-v4.img" || return 1
 	ul_oi keygen --out "$p/stranger.key" --pub "$p/stranger.pub" || return 1

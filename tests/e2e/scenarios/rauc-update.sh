@@ -35,7 +35,7 @@ E2E_REQUIRES=(systemd/rauc/otattest-rauc-backend daemon/otattestd/install.c qemu
 rauc_bundle() {
 	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates b=$E2E_RUN_DIR/bundle-$1
 	mkdir -p "$b"
-	head -c 32768 /dev/urandom >"$p/bl0-v$1.code"
+	e2e_payload bl0 32768 >"$p/bl0-v$1.code"
 	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn "$1" \
 		--version-string "$1.0.0" --payload "$p/bl0-v$1.code" --out "$b/bl0.img" || return 1
 	cp "$E2E_ROOT/systemd/rauc/otattest-rauc-install" "$b/hook"

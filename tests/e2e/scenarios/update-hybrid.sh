@@ -31,7 +31,7 @@ host_prepare() {
 		--svn-min 1 --svn-max 20 --out "$h/hinter.cert" || return 1
 	ul_oi delegate --parent-key "$h/hinter.key" --delegate-pub "$h/hleaf.pub" --type leaf \
 		--svn-min 1 --svn-max 20 --out "$h/hleaf.cert" || return 1
-	head -c 32768 /dev/urandom >"$h/bl0-v5.code"
+	e2e_payload bl0 32768 >"$h/bl0-v5.code"
 	ul_oi sign --key "$h/hleaf.key" --cert "$h/hinter.cert" --cert "$h/hleaf.cert" --stage bl0 \
 		--svn 5 --payload "$h/bl0-v5.code" --out "$u/bl0-hybrid-v5.img" || return 1
 	cp "$E2E_RUN_DIR/prov/bl0.bin" "$u/bl0-v3.img" || return 1

@@ -30,8 +30,8 @@ E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runti
 host_prepare() {
 	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates
 	ul_provision || return 1
-	head -c 32768 /dev/urandom >"$p/bl0-v4.code"
-	head -c 16384 /dev/urandom >"$p/rom_ext-v3.code"
+	e2e_payload bl0 32768 >"$p/bl0-v4.code"
+	e2e_payload rom_ext 16384 >"$p/rom_ext-v3.code"
 	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 4 \
 		--payload "$p/bl0-v4.code" --out "$u/bl0-v4.img" || return 1
 	ul_oi sign --key "$p/creator.key" --stage rom_ext --svn 3 --payload "$p/rom_ext-v3.code" \

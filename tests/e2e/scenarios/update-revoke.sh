@@ -28,7 +28,7 @@ E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runti
 host_prepare() {
 	local p=$E2E_RUN_DIR/prov u=$E2E_OUT/updates
 	ul_provision || return 1
-	head -c 32768 /dev/urandom >"$p/bl0-v5.code"
+	e2e_payload bl0 32768 >"$p/bl0-v5.code"
 	ul_oi sign --key "$p/signer.key" --cert "$p/signer.cert" --stage bl0 --svn 5 \
 		--payload "$p/bl0-v5.code" --out "$u/bl0-v5.img" || return 1
 	# The old delegate: SVN 1..4, so a floor of 5 revokes it.

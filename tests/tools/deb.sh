@@ -107,6 +107,8 @@ grep -q 'dh_installsystemd' "$work/ctl/postrm" && grep -q 'rm -rf /var/lib/otatt
 ok $? "otattestd's postrm: debhelper's systemd section and the state directory's removal on purge"
 grep -q "deb-systemd-invoke stop .*'otattestd.socket'" "$work/ctl/prerm" 2>/dev/null
 ok $? "otattestd's prerm stops otattestd.socket on remove (and with it a running otattestd, which Requires= it)"
+! grep -q "deb-systemd-invoke stop" "$work/ctl/preinst" 2>/dev/null
+ok $? "otattestd's preinst stops nothing before an upgrade (the postinst's restart of the socket restarts a running daemon; a lone stop of the service warns and leaves it stopped)"
 dpkg-deb -e "$out/otattest-dkms_${ver}_all.deb" "$work/dctl"
 grep -q 'dh_dkms\|dkms' "$work/dctl/postinst"
 ok $? "otattest-dkms's postinst: dh_dkms's section"

@@ -106,11 +106,12 @@ const struct nla_policy otattest_commit_nl_policy[OTATTEST_A_SLOT + 1] = {
 };
 
 /* OTATTEST_CMD_RATCHET - do */
-const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_FLOOR + 1] = {
+const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_RATCHET_FLAGS + 1] = {
 	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
 	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[OTATTEST_A_STAGE] = { .type = NLA_U32, },
 	[OTATTEST_A_FLOOR] = NLA_POLICY_MAX(NLA_U32, OTA_SVN_LIMIT),
+	[OTATTEST_A_RATCHET_FLAGS] = { .type = NLA_U32, },
 };
 
 /* OTATTEST_CMD_REVOKE - do */
@@ -199,7 +200,7 @@ const struct genl_ops otattest_nl_ops[14] = {
 		.cmd		= OTATTEST_CMD_RATCHET,
 		.doit		= otattest_nl_ratchet_doit,
 		.policy		= otattest_ratchet_nl_policy,
-		.maxattr	= OTATTEST_A_FLOOR,
+		.maxattr	= OTATTEST_A_RATCHET_FLAGS,
 	},
 	{
 		.cmd		= OTATTEST_CMD_REVOKE,

@@ -47,7 +47,7 @@ extern const struct nla_policy otattest_install_finish_nl_policy[OTATTEST_A_DEVI
 
 extern const struct nla_policy otattest_commit_nl_policy[OTATTEST_A_SLOT + 1];
 
-extern const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_FLOOR + 1];
+extern const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_RATCHET_FLAGS + 1];
 
 extern const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION + 1];
 

@@ -280,6 +280,7 @@ int otattest_nl_commit_doit(struct sk_buff *skb, struct genl_info *info)
 
 int otattest_nl_ratchet_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *flags = info->attrs[OTATTEST_A_RATCHET_FLAGS];
 	struct ota_req_ratchet req = {};
 	int ret;
 
@@ -289,9 +290,15 @@ int otattest_nl_ratchet_doit(struct sk_buff *skb, struct genl_info *info)
 		return ret;
 	req.stage = nla_get_u32(info->attrs[OTATTEST_A_STAGE]);
 	req.floor = nla_get_u32(info->attrs[OTATTEST_A_FLOOR]);
+	if (flags)
+		req.flags = nla_get_u32(flags);
 	if (req.stage != OTA_STAGE_ROM_EXT && req.stage != OTA_STAGE_BL0) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[OTATTEST_A_STAGE],
 				    "stage must be 1 (ROM_EXT) or 2 (BL0)");
+		return -EINVAL;
+	}
+	if (req.flags & ~OTA_RATCHET_F_ALL) {
+		NL_SET_ERR_MSG_ATTR(info->extack, flags, "unknown ratchet flags");
 		return -EINVAL;
 	}
 	return otattest_boot_svc(info, OTA_CMD_RATCHET, &req, sizeof(req));

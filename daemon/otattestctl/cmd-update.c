@@ -240,16 +240,22 @@ int cmd_ratchet(struct ctl *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "stage", required_argument, NULL, 's' },
+		{ "force", no_argument, NULL, 'f' },
 		{ 0 },
 	};
 	const char *stage = "bl0";
 	sd_bus_message *reply = NULL;
+	bool force = false;
 	uint32_t floor;
 	char path[160];
 	int r, o;
 
 	RESET_GETOPT();
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
+		if (o == 'f') {
+			force = true;
+			continue;
+		}
 		r = o == 's' ? parse_stage(optarg, &stage) : OTA_EXIT_USAGE;
 		if (r)
 			return r;
@@ -259,7 +265,10 @@ int cmd_ratchet(struct ctl *c, int argc, char **argv)
 		return OTA_EXIT_USAGE;
 	}
 	r = ctl_device_path(c, path, sizeof(path));
-	if (!r)
+	if (!r && force)
+		r = ctl_admin_call(c, path, "RatchetWithFlags", NULL, NULL, NULL, &reply, "sut", stage,
+				   floor, (uint64_t)OTA_RATCHET_F_FORCE);
+	else if (!r)
 		r = ctl_admin_call(c, path, "Ratchet", NULL, NULL, NULL, &reply, "su", stage, floor);
 	return r ? r : boot_svc_result(c, "ratchet", reply);
 }

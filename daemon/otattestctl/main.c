@@ -41,7 +41,7 @@ static void help(void)
 	       "                            (privileged)\n"
 	       "  commit [--slot a|b]       make the running BL0 slot the primary, so cold boots\n"
 	       "                            keep it (privileged)\n"
-	       "  ratchet [--stage rom_ext|bl0] FLOOR\n"
+	       "  ratchet [--stage rom_ext|bl0] [--force] FLOOR\n"
 	       "                            raise the stage's anti-rollback floor, at most to the\n"
 	       "                            running SVN (privileged)\n"
 	       "  revoke FILE               apply a signed revocation command (privileged)\n"

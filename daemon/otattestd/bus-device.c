@@ -621,19 +621,38 @@ static int method_commit(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	return start_with_slot(msg, userdata, &spec_commit, args_check_real_slot, error);
 }
 
-static int method_ratchet(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+/* Ratchet(su) and RatchetWithFlags(sut): flags OTA_RATCHET_F_* (1: force). */
+static int ratchet(sd_bus_message *msg, void *userdata, bool with_flags, sd_bus_error *error)
 {
-	struct genl_args args = { .has_stage = true, .has_floor = true };
+	struct genl_args args = { .has_stage = true, .has_floor = true, .has_ratchet_flags = true };
 	const char *stage;
+	uint64_t flags = 0;
 	struct ota_err e;
 	int r;
 
-	r = sd_bus_message_read(msg, "su", &stage, &args.floor);
+	r = with_flags ? sd_bus_message_read(msg, "sut", &stage, &args.floor, &flags)
+		       : sd_bus_message_read(msg, "su", &stage, &args.floor);
 	if (r < 0)
 		return r;
 	if (!args_parse_stage(stage, &args.stage, &e) || !args_check_floor(args.floor, &e))
 		return ota_bus_error_set(error, &e);
+	if (flags & ~(uint64_t)OTA_RATCHET_F_ALL) {
+		ota_err_set_statusf(&e, OTA_HOST_BAD_ARGUMENT, "unknown ratchet flags 0x%llx",
+				    (unsigned long long)flags);
+		return ota_bus_error_set(error, &e);
+	}
+	args.ratchet_flags = (uint32_t)flags;
 	return call_start(msg, userdata, &spec_ratchet, &args, error);
+}
+
+static int method_ratchet(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	return ratchet(msg, userdata, false, error);
+}
+
+static int method_ratchet_with_flags(sd_bus_message *msg, void *userdata, sd_bus_error *error)
+{
+	return ratchet(msg, userdata, true, error);
 }
 
 static int method_revoke(sd_bus_message *msg, void *userdata, sd_bus_error *error)
@@ -700,6 +719,8 @@ const sd_bus_vtable device_vtable[] = {
 				SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Ratchet", SD_BUS_ARGS("s", stage, "u", floor), BOOT_SVC_RESULT,
 				method_ratchet, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD_WITH_ARGS("RatchetWithFlags", SD_BUS_ARGS("s", stage, "u", floor, "t", flags),
+				BOOT_SVC_RESULT, method_ratchet_with_flags, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD_WITH_ARGS("Revoke", SD_BUS_ARGS("ay", command), BOOT_SVC_RESULT,
 				method_revoke, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_SIGNAL_WITH_ARGS("RecordChanged", SD_BUS_ARGS("u", generation), 0),

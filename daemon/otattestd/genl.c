@@ -171,6 +171,8 @@ static struct send_item *encode(struct genl *g, uint8_t cmd, uint32_t index, con
 		mnl_attr_put_u32(nlh, OTATTEST_A_INSTALL_FLAGS, args->install_flags);
 	if (args && args->has_floor)
 		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR, args->floor);
+	if (args && args->has_ratchet_flags)
+		mnl_attr_put_u32(nlh, OTATTEST_A_RATCHET_FLAGS, args->ratchet_flags);
 	if (args && args->chunk) {
 		mnl_attr_put_u32(nlh, OTATTEST_A_IMAGE_OFFSET, args->image_offset);
 		mnl_attr_put(nlh, OTATTEST_A_IMAGE_CHUNK, args->chunk_len, args->chunk);

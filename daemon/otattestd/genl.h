@@ -50,6 +50,8 @@ struct genl_args {
 	uint32_t install_flags;
 	bool has_floor; /* ratchet */
 	uint32_t floor;
+	bool has_ratchet_flags; /* ratchet: OTA_RATCHET_F_* */
+	uint32_t ratchet_flags;
 	const uint8_t *chunk; /* install-chunk: CHUNK at IMAGE_OFFSET; NULL: none */
 	size_t chunk_len;     /* at most OTA_INSTALL_CHUNK_MAX */
 	uint32_t image_offset;

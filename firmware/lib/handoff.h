@@ -101,7 +101,8 @@ struct ota_boot_svc_request {
 	uint32_t commit_slot;   /* 12: COMMIT: the BL0 slot to make primary */
 	uint32_t ratchet_stage; /* 16: RATCHET */
 	uint32_t ratchet_floor; /* 20 */
-	uint32_t reserved[2];   /* 24 */
+	uint32_t ratchet_flags; /* 24: OTA_RATCHET_F_* (mailbox.h) */
+	uint32_t reserved[1];   /* 28 */
 	struct ota_revocation revocation;  /* 32: REVOKE */
 	uint8_t digest[OTA_SHA256_BYTES];  /* 176: SHA-256 of bytes [0, 176) */
 };

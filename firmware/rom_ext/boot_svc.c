@@ -21,6 +21,35 @@ static uint32_t svn_of(const struct boot_ctx *b, uint32_t stage)
 	return stage == OTA_STAGE_ROM_EXT ? b->rom_ext_out.svn : b->bl0_out.svn;
 }
 
+/* fallback_survives()'s owner config (the anchors point into it) and image. */
+static struct ota_owner_config fallback_oc;
+static struct boot_image fallback_img;
+
+/*
+ * Whether the stage keeps a bootable fallback under the new floor: the
+ * image in its other slot passes the whole check now (slow path, nothing
+ * written) and its SVN is at least the floor. A ratchet is what makes an
+ * old image unbootable for good, so ROM_EXT - not the host - decides that
+ * one still boots.
+ */
+static ota_status_t fallback_survives(struct boot_ctx *b, uint32_t stage, uint32_t floor)
+{
+	uint32_t other = (stage == OTA_STAGE_ROM_EXT ? b->rom_ext_out.slot : b->bl0_out.slot) ^ 1u;
+	struct ota_stage_record rec;
+	struct ota_anchors a;
+
+	if (!boot_slot_present(b, stage, other))
+		return OTA_RATCHET_NO_FALLBACK;
+	if (stage == OTA_STAGE_ROM_EXT)
+		boot_anchors_rom_ext(b, &a);
+	else if (boot_anchors_bl0(b, &fallback_oc, &a) != OTA_OK)
+		return OTA_RATCHET_NO_FALLBACK;
+	if (boot_stage_check(b, &a, stage, other, BOOT_MODE_VERIFY, &rec, &fallback_img) != OTA_OK ||
+	    rec.security_version < floor)
+		return OTA_RATCHET_NO_FALLBACK;
+	return OTA_OK;
+}
+
 /* COMMIT and RATCHET into one boot data write; *changed when there is one to make. */
 static ota_status_t boot_data_services(struct boot_ctx *b, const struct ota_boot_svc_request *q,
 				       struct ota_boot_data *next, bool *changed)
@@ -37,9 +66,14 @@ static ota_status_t boot_data_services(struct boot_ctx *b, const struct ota_boot
 
 		if (q->ratchet_stage != OTA_STAGE_ROM_EXT && q->ratchet_stage != OTA_STAGE_BL0)
 			return OTA_MBOX_BAD_FIELD;
+		if (q->ratchet_flags & ~OTA_RATCHET_F_ALL)
+			return OTA_MBOX_BAD_FIELD;
 		/* Never above what runs: a ratchet must not brick the device. */
 		if (q->ratchet_floor > svn_of(b, q->ratchet_stage))
 			return OTA_RATCHET_ABOVE_RUNNING;
+		/* Nor leave it without a fallback, unless the caller says so. */
+		if (!(q->ratchet_flags & OTA_RATCHET_F_FORCE))
+			OTA_TRY(fallback_survives(b, q->ratchet_stage, q->ratchet_floor));
 		floor = q->ratchet_stage == OTA_STAGE_ROM_EXT ? &next->floor_rom_ext : &next->floor_bl0;
 		if (q->ratchet_floor > *floor) {
 			*floor = q->ratchet_floor;

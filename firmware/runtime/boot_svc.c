@@ -85,6 +85,7 @@ ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *c
 		q.services = OTA_SVC_RATCHET;
 		q.ratchet_stage = ratchet->stage;
 		q.ratchet_floor = ratchet->floor;
+		q.ratchet_flags = ratchet->flags;
 		break;
 	}
 	case OTA_CMD_REVOKE: {

@@ -92,7 +92,9 @@ static ota_status_t validate(uint32_t command, const union ota_request *r,
 	case OTA_CMD_RATCHET:
 		if (r->ratchet.stage != OTA_STAGE_ROM_EXT && r->ratchet.stage != OTA_STAGE_BL0)
 			return OTA_MBOX_BAD_FIELD;
-		return r->ratchet.floor <= OTA_SVN_LIMIT ? OTA_OK : OTA_MBOX_BAD_FIELD;
+		return r->ratchet.floor <= OTA_SVN_LIMIT && !(r->ratchet.flags & ~OTA_RATCHET_F_ALL)
+			       ? OTA_OK
+			       : OTA_MBOX_BAD_FIELD;
 	case OTA_CMD_SET_IDENTITY_CERT:
 		if (r->idcert.reserved != 0)
 			return OTA_MBOX_RESERVED_NONZERO;

@@ -219,6 +219,8 @@ static int nobody_update_denied(sd_bus *bus)
 				  "u", 1u));
 	DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet", &e,
 				  NULL, "su", "bl0", 3u));
+	DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+				  "RatchetWithFlags", &e, NULL, "sut", "bl0", 3u, (uint64_t)1));
 	DENIED(call_bytes(bus, "Revoke", cmd, sizeof(cmd), &e, NULL));
 	for (i = 0; i < sizeof(plain) / sizeof(plain[0]); i++)
 		DENIED(sd_bus_call_method(bus, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, plain[i], &e,

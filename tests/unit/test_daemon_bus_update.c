@@ -261,6 +261,9 @@ START_TEST(update_bad_input_named_errors)
 	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet",
 					&e, NULL, "su", "rom-ext", 1u),
 		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					"RatchetWithFlags", &e, NULL, "sut", "bl0", 1u, (uint64_t)2),
+		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
 	EXPECT_ERROR(call_bytes(client, "Revoke", short_cmd, sizeof(short_cmd), &e, NULL), &e,
 		     OTA_BUS_ERROR_PREFIX "Malformed");
 	/* None of it reached the (fake) kernel, which would have died: it still serves. */
@@ -268,6 +271,9 @@ START_TEST(update_bad_input_named_errors)
 					    &e, NULL, "u", 1u), 0);
 	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Ratchet",
 					    &e, NULL, "su", "bl0", 4u), 0);
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					    "RatchetWithFlags", &e, NULL, "sut", "bl0", 4u,
+					    (uint64_t)OTA_RATCHET_F_FORCE), 0);
 	finish();
 }
 END_TEST

@@ -311,6 +311,7 @@ static const sd_bus_vtable stub_vtable[] = {
 	SD_BUS_METHOD("Describe", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Commit", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Ratchet", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
+	SD_BUS_METHOD("RatchetWithFlags", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("Revoke", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_METHOD("WarmReset", "", "", method_ok, SD_BUS_VTABLE_UNPRIVILEGED),
 	SD_BUS_VTABLE_END,

@@ -174,7 +174,9 @@ START_TEST(test_install_trial_commit_ratchet)
 	REFUSED_UNCHANGED(tu_commit(OTA_SLOT_B), OTA_OK);
 
 	/* Ratchet the BL0 floor to what runs: the old image in A is refused... */
-	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 6), OTA_OK);
+	/* Unforced it would leave no fallback (A holds SVN 5): refused, nothing written. */
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_NO_FALLBACK);
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
 	ck_assert_uint_eq(svc->floor_bl0, 6);
 	ck_assert_uint_eq(tu_boot_data().floor_bl0, 6);
 	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 6);
@@ -395,8 +397,16 @@ START_TEST(test_ratchet_above_running)
 	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_ROM_EXT, 2), OTA_RATCHET_ABOVE_RUNNING);
 	REFUSED_UNCHANGED(tu_ratchet(3, 1), OTA_MBOX_BAD_FIELD);
 	REFUSED_UNCHANGED(tu_commit(OTA_SLOT_B), OTA_COMMIT_NOT_RUNNING);
-	/* The floor at what runs is fine, and takes effect. */
-	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 5), OTA_OK);
+	REFUSED_UNCHANGED(tu_ratchet_flags(OTA_STAGE_BL0, 5, 2), OTA_MBOX_BAD_FIELD);
+	/*
+	 * The floor at what runs, but slot B is empty: no fallback would be
+	 * left, so the device refuses it unforced (ROM_EXT: the runtime does
+	 * not look at the other slot) and takes it forced.
+	 */
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 5), OTA_RATCHET_NO_FALLBACK);
+	ck_assert_uint_eq(update_section()->service_status, OTA_RATCHET_NO_FALLBACK);
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_ROM_EXT, 1), OTA_RATCHET_NO_FALLBACK);
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 5, OTA_RATCHET_F_FORCE), OTA_OK);
 	ck_assert_uint_eq(tu_boot_data().floor_bl0, 5);
 }
 END_TEST
@@ -484,16 +494,55 @@ START_TEST(test_rom_ext_checks_every_field)
 	unchanged(&s, "forged ratchet of stage 3");
 	/* A valid ratchet with a reserved word set, and with a service nobody defined. */
 	q.ratchet_stage = OTA_STAGE_BL0;
-	q.reserved[1] = 1;
+	q.reserved[0] = 1;
 	snap(&s);
 	ck_assert_uint_eq(forged(&q), OTA_MBOX_RESERVED_NONZERO);
 	unchanged(&s, "forged ratchet with a reserved word");
-	q.reserved[1] = 0;
+	q.reserved[0] = 0;
 	q.services = OTA_SVC_RATCHET | 0x80u;
 	snap(&s);
 	ck_assert_uint_eq(forged(&q), OTA_MBOX_RESERVED_NONZERO);
 	unchanged(&s, "forged ratchet with an unknown service");
+	/* A flag nobody defined; then, without FORCE, a floor that leaves B (empty) no fallback. */
+	q.services = OTA_SVC_RATCHET;
+	q.ratchet_flags = 0x2u;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_MBOX_BAD_FIELD);
+	unchanged(&s, "forged ratchet with an unknown flag");
+	q.ratchet_flags = 0;
+	snap(&s);
+	ck_assert_uint_eq(forged(&q), OTA_RATCHET_NO_FALLBACK);
+	unchanged(&s, "forged ratchet leaving no fallback");
 	ck_assert_uint_eq(tu_boot_data().floor_bl0, 0);
+}
+END_TEST
+
+/*
+ * A ratchet keeps a fallback: with the new image in both slots the
+ * unforced ratchet goes through; a fallback that fails its check (a
+ * corrupted image) or is below the floor is no fallback.
+ */
+START_TEST(test_ratchet_keeps_a_fallback)
+{
+	struct tu_blob v6 = bl0_versioned(6, "2.0.1");
+
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v6), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	/* A fallback that does not pass its check is none, whatever its SVN claims. */
+	tu_flash_xor(tu_slot_offset(OTI_BL0_A) + 700, 0x02);
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 5), OTA_RATCHET_NO_FALLBACK);
+	tu_flash_xor(tu_slot_offset(OTI_BL0_A) + 700, 0x02);
+	/* A holds SVN 5: a floor of 5 keeps it, 6 does not. */
+	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 5), OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 5);
+	REFUSED_UNCHANGED(tu_ratchet(OTA_STAGE_BL0, 6), OTA_RATCHET_NO_FALLBACK);
+	/* The new image into A too: then 6 keeps a fallback. */
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_A, &v6), OTA_OK);
+	ck_assert_uint_eq(tu_ratchet(OTA_STAGE_BL0, 6), OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 6);
+	cold_boot_runs(OTA_SLOT_B);
+	tu_blob_free(&v6);
 }
 END_TEST
 
@@ -776,6 +825,7 @@ static Suite *update_suite(void)
 	tcase_add_test(bad, test_otp_counters_locked_for_the_runtime);
 	tcase_add_test(bad, test_install_session_rules);
 	tcase_add_test(bad, test_ratchet_above_running);
+	tcase_add_test(bad, test_ratchet_keeps_a_fallback);
 	tcase_add_test(bad, test_rom_ext_refuses_a_forged_request);
 	tcase_add_test(bad, test_rom_ext_commits_only_the_running_slot);
 	tcase_add_test(bad, test_rom_ext_checks_every_field);

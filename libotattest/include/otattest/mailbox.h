@@ -252,11 +252,19 @@ struct ota_req_commit {
 OTA_STATIC_ASSERT(sizeof(struct ota_req_commit) == 8, "ota_req_commit layout");
 
 /* 8 bytes. */
+/*
+ * RATCHET never leaves the stage without a bootable fallback: ROM_EXT
+ * refuses a floor the image in the stage's other slot would not pass
+ * (RATCHET_NO_FALLBACK), unless the request carries OTA_RATCHET_F_FORCE.
+ */
+#define OTA_RATCHET_F_FORCE 0x1u
+#define OTA_RATCHET_F_ALL 0x1u
 struct ota_req_ratchet {
 	uint32_t stage; /* OTA_STAGE_ROM_EXT or OTA_STAGE_BL0 */
 	uint32_t floor; /* new boot data floor, <= the SVN of that stage's running image */
+	uint32_t flags; /* OTA_RATCHET_F_*; another bit is MBOX_BAD_FIELD */
 };
-OTA_STATIC_ASSERT(sizeof(struct ota_req_ratchet) == 8, "ota_req_ratchet layout");
+OTA_STATIC_ASSERT(sizeof(struct ota_req_ratchet) == 12, "ota_req_ratchet layout");
 
 /* COMMIT, RATCHET and REVOKE: the state after the boot that served them. 32 bytes. */
 struct ota_resp_boot_svc {

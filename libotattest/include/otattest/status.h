@@ -410,6 +410,7 @@ enum ota_status_class {
 	X(RATCHET_ABOVE_RUNNING, POLICY, UPDATE, 10, "the floor would be above the running image's SVN") \
 	X(BOOT_SVC_NOT_SERVED, INTERNAL, UPDATE, 11, "the boot after the reset did not serve the request") \
 	X(TRIAL_BOOTS_USED, POLICY, UPDATE, 12, "the slot's trial used up its boots: the primary slot runs again (commit sooner, or update-reset from the primary to start a new trial)") \
+	X(RATCHET_NO_FALLBACK, POLICY, UPDATE, 13, "the ratchet would leave the stage no bootable fallback slot: install the new image into the other slot first, or force it") \
 	/* field revocation commands (revocation.h) */                                            \
 	X(REVOKE_MALFORMED, MALFORMED, REVOKE, 1, "revocation command header, action or target is malformed") \
 	X(REVOKE_UNKNOWN_SIGNER, VERIFICATION, REVOKE, 2, "no provisioned, unrevoked root key of this device signed the revocation") \

@@ -560,13 +560,15 @@ sk_cycle() {
 		sk_event retried commit
 	done
 
-	# Ratchet once a committed SVN is above the floor, to that SVN.
+	# Ratchet once a committed SVN is above the floor, to that SVN. Forced: the
+	# other slot keeps the older image, which the device would otherwise keep
+	# as its fallback and refuse the ratchet for (RATCHET_NO_FALLBACK, issue 28).
 	if [ "$SK_PRIMARY" = "$target" ] && [ "${SK_IMGSVN[$target]}" -gt "$SK_FLOOR" ]; then
 		local floor=${SK_IMGSVN[$target]}
 		plant=
 		sk_plant_wanted floor-back && plant=floor-back
 		for ((tries = 0; tries < 8; tries++)); do
-			sk_step ratchet 4 ratchet "$floor"
+			sk_step ratchet 4 ratchet --force "$floor"
 			rc=0
 			sk_answer ratchet "$SK_RC" || rc=$?
 			if [ "$rc" = 0 ]; then

@@ -59,7 +59,7 @@ static const char usage_text[] =
 	"                          INSTALL_FINISH, all on one socket; \"check\": a dry\n"
 	"                          run. Prints the first error or the finish reply\n"
 	"  commit SLOT             COMMIT the running BL0 slot\n"
-	"  ratchet STAGE FLOOR     RATCHET\n"
+	"  ratchet STAGE FLOOR [FLAGS]  RATCHET (FLAGS: OTA_RATCHET_F_*, 1 force)\n"
 	"  revoke FILE             REVOKE with FILE's bytes as the command\n"
 	"  flood [-t SECONDS] [-i MS] COMMAND [ARGS]\n"
 	"                          send COMMAND (one of the above) again and again\n"
@@ -675,7 +675,7 @@ static const struct {
 	{ "update", OTATTEST_CMD_UPDATE_RESET, 0, 1 },
 	{ "warm", OTATTEST_CMD_WARM_RESET, 0, 0 },
 	{ "commit", OTATTEST_CMD_COMMIT, 1, 1 },
-	{ "ratchet", OTATTEST_CMD_RATCHET, 2, 2 },
+	{ "ratchet", OTATTEST_CMD_RATCHET, 2, 3 },
 	{ "revoke", OTATTEST_CMD_REVOKE, 1, 1 },
 };
 
@@ -947,6 +947,11 @@ int main(int argc, char **argv)
 		if (!parse_u32(a.pos[1], &v))
 			usage_error("ratchet wants STAGE FLOOR");
 		mnl_attr_put_u32(nlh, OTATTEST_A_FLOOR, v);
+		if (a.n_pos > 2) {
+			if (!parse_u32(a.pos[2], &v))
+				usage_error("ratchet wants STAGE FLOOR [FLAGS]");
+			mnl_attr_put_u32(nlh, OTATTEST_A_RATCHET_FLAGS, v);
+		}
 		break;
 	case OTATTEST_CMD_REVOKE: {
 		uint8_t *cmdbuf = NULL;

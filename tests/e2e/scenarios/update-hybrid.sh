@@ -4,7 +4,8 @@
 # config; an intermediate and a leaf delegate under it, both hybrid; BL0
 # SVN 5 signed by the leaf. As e2e-update with otattestctl: install it into
 # slot B, update-reset into it (Stages: hybrid scheme, depth 2), commit, a
-# cold boot stays on B, ratchet the BL0 floor to 5; the SVN 3 image in A is
+# cold boot stays on B, ratchet the BL0 floor to 5 (refused unforced: A's
+# SVN 3 would be no fallback; then --force); the SVN 3 image in A is
 # then refused on both paths (CheckImage: Rollback; UpdateReset keeps B).
 E2E_DESCRIPTION="update agent with a depth-2 hybrid image: install, update-reset, commit, cold boot, ratchet, old image refused"
 E2E_MODE=systemd
@@ -56,7 +57,8 @@ guest_main() {
 	ul_cold_boot
 	e2e_wait_for 10 "RunningBl0Slot b after a cold boot" test "$(ul_prop RunningBl0Slot)" = b
 
-	ul_ctl ratchet 5
+	ul_refused 13 PolicyViolation "a ratchet that leaves no bootable fallback" ratchet 5
+	ul_ctl ratchet --force 5
 	e2e_wait_for 10 "FloorBl0 5" test "$(ul_prop FloorBl0)" = 5
 	e2e_assert_eq 5 "$(cat "$KT_SYS/floor_bl0")" "sysfs floor_bl0"
 	ul_refused 14 Rollback "the SVN 3 image checked after the ratchet" check --slot a "$u/bl0-v3.img"

@@ -5,8 +5,10 @@
 # update-reset into it (trial), commit, a cold boot (the model's
 # power-cycle) stays on B; a downgrade update reset to the SVN 3 image in
 # A lowers MinSvn and the stable key follows it (SVN 3's key signs, SVN 4's
-# is refused), back to B; ratchet the BL0 floor to 4: the SVN 3 image is
-# then refused on both paths (CheckImage: Rollback; UpdateReset keeps B);
+# is refused), back to B; ratchet the BL0 floor to 4, refused by the device
+# unforced (A's SVN 3 would be no fallback: RATCHET_NO_FALLBACK) and taken
+# with --force: the SVN 3 image is then refused on both paths (CheckImage:
+# Rollback; UpdateReset keeps B);
 # a ROM_EXT SVN 3 installed and activated by a warm reset. Bad input, each
 # with its named error and no flash write (the model's counter): a
 # truncated image, an oversized one, a wrongly signed one, one bound to
@@ -109,9 +111,13 @@ guest_main() {
 	ul_ctl update-reset --slot b
 	e2e_assert_eq 3 "$(ul_prop MinSvn)" "MinSvn stays 3 until a cold boot"
 
-	# Ratchet: above the running SVN refused; to 4, then SVN 3 is refused on both paths.
+	# Ratchet: above the running SVN refused; to 4 refused by the device while A
+	# (SVN 3) is the only fallback, unless forced; then SVN 3 is refused on both paths.
 	ul_refused 13 PolicyViolation "a ratchet above the running SVN" ratchet 5
-	ul_ctl ratchet 4
+	ul_refused 13 PolicyViolation "a ratchet that leaves no bootable fallback" ratchet 4
+	grep -q 'no bootable fallback' /tmp/expect.out || e2e_fail "unforced ratchet: $(cat /tmp/expect.out)"
+	[ "$(ul_prop FloorBl0)" != 4 ] || e2e_fail "FloorBl0 is 4 after the refused ratchet"
+	ul_ctl ratchet --force 4
 	e2e_wait_for 10 "FloorBl0 4" test "$(ul_prop FloorBl0)" = 4
 	ul_refused 14 Rollback "the SVN 3 image checked after the ratchet" check --slot a "$u/bl0-v3.img"
 	ul_refused_reset a "an update reset to the SVN 3 image after the ratchet"

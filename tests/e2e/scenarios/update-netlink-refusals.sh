@@ -71,6 +71,7 @@ guest_main() {
 	un_refused EINVAL - "install into slot 2" install 2 2 "$img"
 	un_refused ERANGE - "a ratchet to floor 256" ratchet 2 256
 	un_refused EINVAL - "a ratchet of stage 0" ratchet 0 1
+	un_refused EINVAL - "a ratchet with an unknown flag" ratchet 2 1 2
 	un_refused ERANGE - "a revocation of 143 bytes" revoke /tmp/revocation-143.bin
 	un_refused EINVAL - "a commit of slot 2" commit 2
 	un_refused EINVAL - "a commit without a slot" raw 13 -a 1=u32:0

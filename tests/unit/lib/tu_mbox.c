@@ -61,7 +61,12 @@ ota_status_t tu_commit(uint32_t slot)
 
 ota_status_t tu_ratchet(uint32_t stage, uint32_t floor)
 {
-	struct ota_req_ratchet r = { stage, floor };
+	return tu_ratchet_flags(stage, floor, 0);
+}
+
+ota_status_t tu_ratchet_flags(uint32_t stage, uint32_t floor, uint32_t flags)
+{
+	struct ota_req_ratchet r = { stage, floor, flags };
 
 	return tu_cmd(OTA_CMD_RATCHET, &r, sizeof(r));
 }

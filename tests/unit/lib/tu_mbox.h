@@ -23,6 +23,8 @@ ota_status_t tu_install(uint32_t stage, uint32_t slot, const uint8_t *img, uint3
 			uint32_t flags);
 ota_status_t tu_commit(uint32_t slot);
 ota_status_t tu_ratchet(uint32_t stage, uint32_t floor);
+/* RATCHET with OTA_RATCHET_F_* flags (tu_ratchet: none). */
+ota_status_t tu_ratchet_flags(uint32_t stage, uint32_t floor, uint32_t flags);
 ota_status_t tu_update_reset(uint32_t slot);
 ota_status_t tu_revoke(const struct ota_revocation *r);
 /* A revocation command signed by key (otimage's builder); device NULL: fleet-wide. */

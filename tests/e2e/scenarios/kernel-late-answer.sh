@@ -5,10 +5,11 @@
 # request with MBOX_BUSY while it still holds the late answer, and when
 # that answer lands, under a sequence number nobody waits for any more, the
 # driver ignores it. Afterwards requests work as before.
-# The too-late delay is 1 s past the timeout times E2E_WAIT_SCALE squared
-# (9 s on the debug kernel, where E2E_WAIT_SCALE is 3): the request after
-# the timeout must reach the device while it still holds the late answer,
-# and a KASAN guest on a busy host took over 3 s between the two.
+# The too-late delay is 1 s past the timeout, and 3 s more for each step of
+# E2E_WAIT_SCALE above 1 (7 s past it on the debug kernel, where the scale
+# is 3): the request after the timeout must reach the device while it
+# still holds the late answer, and a KASAN guest on a busy host took over
+# 3 s between the two.
 E2E_DESCRIPTION="model answers late: taken within the timeout, stale answers ignored"
 E2E_MODE=fast
 E2E_TIMEOUT=60
@@ -32,16 +33,16 @@ guest_main() {
 	kt_assert_between 400 1500 "$(kt_elapsed)" "ms for a 400 ms late answer"
 	e2e_assert_eq "$st0" "$(kt_state)" "state after a late but timely answer"
 
-	late=$((1500 + 1000 * scale * scale))
+	late=$((1500 + 1000 + 3000 * (scale - 1)))
 	kt_model fault delay "$late"
 	kt_nl_err ETIMEDOUT "ATTEST answered $late ms late (timeout 1500)" attest "$nonce"
-	kt_assert_between 1500 $((1500 + 900 * scale * scale)) "$(kt_elapsed)" "ms until ETIMEDOUT"
+	kt_assert_between 1500 $((late - 100)) "$(kt_elapsed)" "ms until ETIMEDOUT"
 	e2e_assert_eq unresponsive "$(kt_state)" "state after the timeout"
 	# The device is still holding the first answer back.
 	kt_nl_err EBUSY "ATTEST while the late answer is pending" attest "$nonce"
 	e2e_assert_eq "the device is already serving a request" "$(kt_msg)" "extack message"
 	# Let the late answers land (they are for requests nobody awaits).
-	sleep $((scale * scale + 2))
+	sleep $(((late - 1500) / 1000 + 2))
 	kt_model fault delay off
 	warnings=$(dmesg | grep -c 'claims request' || true)
 	kt_nl_answered "ATTEST after the late answers landed" attest "$nonce"

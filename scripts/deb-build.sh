@@ -40,6 +40,11 @@ if [ $cached = 1 ]; then
 		dpkg-query -W debhelper dh-dkms lintian dpkg-dev gcc; go version; echo "upgrade=$upgrade"; } |
 		sha256sum | cut -c1-16)
 	out=${DEB_CACHE:-/var/cache/otattest/deb}/$digest
+	# One build per digest: a second caller (an e2e run beside make
+	# test's tests/tools/deb.sh) waits for it and takes its result.
+	mkdir -p "${out%/*}"
+	exec 9>"$out.lock"
+	flock 9
 	if [ ! -f "$out/ok" ]; then
 		rm -rf "$out"
 		args=()

@@ -189,11 +189,15 @@ echo "   model log: $work/model.log, otimage log: $work/otimage.log"
 
 # ---- The host side: a QEMU guest with the driver, otattestd and otattestctl ----
 # The guest half is the e2e scenario daemon-demo, booted by the e2e harness
-# (tests/e2e/run.sh builds the module, daemon and CLI it needs). It gets a
+# (tests/e2e/run.sh builds the module, daemon and CLI it needs; with
+# E2E_DAEMON_FROM=packages otattestd, otattestctl and their files come
+# from the Debian packages instead: tests/e2e/README.md). It gets a
 # copy of this demo's device as it left the factory (images/otp.img,
 # images/flash.img), so its first boot verifies signatures and writes tags,
 # and the power cycle it asks for boots on the tag path.
-step "In a QEMU guest: otattest.ko, the shipped hardened otattestd.service, otattestctl"
+from="the build tree's"
+[ "${E2E_DAEMON_FROM:-tree}" = packages ] && from="the Debian packages'"
+step "In a QEMU guest: otattest.ko, and $from hardened otattestd.service and otattestctl"
 echo "   (tests/e2e/run.sh daemon-demo: the device as it left the factory; logs in $B/e2e/daemon-demo/)"
 guest_rc=0
 DAEMON_PROVISION_FROM=$work E2E_CORE=rv32 "$root/tests/e2e/run.sh" daemon-demo | sed 's/^/   /' ||

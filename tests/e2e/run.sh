@@ -57,6 +57,12 @@ Environment:
                  on its emulated core (otattest-model --core=rv32): the
                  provisioned device's ROM_EXT and BL0 are the real builds
                  (build/rv32/rom_ext.elf, bl0.elf), signed
+  E2E_DAEMON_FROM
+                 packages: the daemon scenarios run otattestd, otattestctl
+                 and their files from the tree's Debian packages
+                 (scripts/deb-build.sh --cached --upgrade), unpacked into
+                 the guest's root with their postinst run; tree (default):
+                 from the build tree
   E2E_QEMU_WRAP  a command to run QEMU under, for debugging, e.g.
                  "gdb -batch -ex run -ex bt --args" (a crash's backtrace
                  lands in qemu.log)
@@ -274,12 +280,12 @@ prepare() (
 	cp "$E2E_SCENARIO_DIR/${name%@*}.sh" "$root/e2e/scenario.sh"
 	{
 		printf 'E2E_NAME=%q\nE2E_MODE=%q\nE2E_SRC=%q\nE2E_BUS=%q\nE2E_KERNEL=%q\n' "$name" "$E2E_MODE" "$E2E_ROOT" "$E2E_BUS" "$E2E_KERNEL"
-		printf 'E2E_ROOT_WRITABLE=%q\n' "$E2E_ROOT_WRITABLE"
+		printf 'E2E_ROOT_WRITABLE=%q\nE2E_DAEMON_FROM=%q\n' "$E2E_ROOT_WRITABLE" "${E2E_DAEMON_FROM:-tree}"
 		printf 'E2E_DIR=/e2e\nE2E_OUT=/e2e/out\n'
 		# The guest's own waits (e2e_wait_for, a listener's -t) grow as
 		# the QEMU limit does: on the debug kernel by E2E_DEBUG_TIMEOUT_SCALE.
 		printf 'E2E_WAIT_SCALE=%s\n' "$(wait_scale)"
-		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_ROOT_WRITABLE E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
+		printf 'export E2E_NAME E2E_MODE E2E_SRC E2E_BUS E2E_KERNEL E2E_ROOT_WRITABLE E2E_DAEMON_FROM E2E_DIR E2E_OUT E2E_WAIT_SCALE\n'
 	} >"$root/e2e/env"
 	for t in "${E2E_MODULES[@]}"; do
 		cp "$(e2e_tree_path "$(e2e_kernel_module_target "$t")")" "$root/e2e/modules/"
@@ -294,6 +300,19 @@ prepare() (
 			return 0
 		}
 	done
+	# Packages (E2E_DEBS): their files where dpkg puts them, copied over the
+	# root with E2E_FILES; their control files (postinst...) in the guest's
+	# /run/e2e/debs/PKG/, for the scenario's guest_setup to run what it needs.
+	if [ ${#E2E_DEBS[@]} -gt 0 ]; then
+		if [ "$E2E_MODE" != systemd ] || [ "$E2E_ROOT_WRITABLE" != 1 ]; then
+			printf 'FAIL\t0\tE2E_DEBS needs E2E_MODE=systemd and E2E_ROOT_WRITABLE=1\n' >"$dir/verdict"
+			return 0
+		fi
+		if ! e2e_stage_debs "$fsroot" "$root/e2e/debs" "${E2E_DEBS[@]}" >>"$dir/build.log" 2>&1; then
+			printf 'FAIL\t0\tthe packages %s: build or unpack failed (see %s)\n' "${E2E_DEBS[*]}" "${dir#"$E2E_ROOT"/}/build.log" >"$dir/verdict"
+			return 0
+		fi
+	fi
 	if [ "$E2E_MODE" = fast ]; then
 		for t in "${E2E_BINARIES[@]}"; do
 			e2e_stage_binary "$root" "$(e2e_tree_path "$t")" || {

@@ -67,6 +67,30 @@ e2e_stage_binary() {
 	done
 }
 
+# e2e_stage_debs ROOT CTRL PKG...: the files of the tree's Debian packages
+# PKG (scripts/deb-build.sh --cached --upgrade: built once per tree; the
+# build tests/tools/deb.sh judges) under ROOT, where dpkg puts them, and
+# each one's control files (postinst...) in CTRL/PKG/. On a merged-/usr
+# host a package's /lib, /bin and /sbin go under /usr, where dpkg's writes
+# through those symlinks land (and where a copy over the guest root can
+# put them).
+e2e_stage_debs() {
+	local root=$1 ctrl=$2 d p debs d2
+	shift 2
+	d=$("$E2E_ROOT/scripts/deb-build.sh" --cached --upgrade) || return 1
+	mkdir -p "$root" "$ctrl"
+	for p in "$@"; do
+		debs=("$d/${p}_"*.deb)
+		[ ${#debs[@]} = 1 ] && [ -f "${debs[0]}" ] || { echo "e2e_stage_debs: not one package $p in $d" >&2; return 1; }
+		dpkg-deb -x "${debs[0]}" "$root" && dpkg-deb -e "${debs[0]}" "$ctrl/$p" || return 1
+	done
+	for d2 in bin sbin lib; do
+		if [ -L "/$d2" ] && [ -d "$root/$d2" ] && [ ! -L "$root/$d2" ]; then
+			mkdir -p "$root/usr/$d2" && cp -a "$root/$d2/." "$root/usr/$d2/" && rm -rf "${root:?}/$d2" || return 1
+		fi
+	done
+}
+
 # e2e_stage_skeleton ROOT: directories and the host's merged-/usr symlinks.
 e2e_stage_skeleton() {
 	local root=$1 d

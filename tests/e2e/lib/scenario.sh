@@ -25,6 +25,7 @@ e2e_scenario_defaults() {
 	E2E_DBUS=0             # fast mode: ship dbus-daemon for e2e_dbus_start
 	E2E_BUS=dbus-daemon    # systemd mode: the system bus, dbus-daemon or dbus-broker
 	E2E_ROOT_WRITABLE=0    # systemd mode: 1: one tmpfs overlay over the whole root (installing packages)
+	E2E_DEBS=()            # with E2E_ROOT_WRITABLE=1: these packages' files (scripts/deb-build.sh --cached --upgrade) in the root
 	E2E_BUS_VARIANTS=()    # also run as NAME@BUS with these buses (e.g. dbus-broker)
 	E2E_REQUIRES=()        # globs (tree-relative): SKIP unless each matches
 	E2E_DMESG_ALLOW=""     # regex of kernel lines this scenario expects

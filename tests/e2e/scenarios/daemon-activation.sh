@@ -23,8 +23,11 @@ host_prepare() {
 
 guest_setup() {
 	daemon_guest_setup
-	mkdir -p /etc/udev/rules.d
-	cp "$E2E_SRC/systemd/99-otattest.rules" /etc/udev/rules.d/
+	# The udev rule: the package's in /usr/lib/udev/rules.d, or the tree's.
+	if [ "$DAEMON_FROM" = tree ]; then
+		mkdir -p /etc/udev/rules.d
+		cp "$E2E_SRC/systemd/99-otattest.rules" /etc/udev/rules.d/
+	fi
 }
 
 daemon_active() {
@@ -64,7 +67,7 @@ guest_main() {
 	daemon_active && e2e_fail "otattestd still active after stop"
 	systemctl -q is-active otattestd.socket && e2e_fail "otattestd.socket still active after stop"
 	# Called by a client: D-Bus activation starts it again, its socket first.
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q --json status >/tmp/status.json ||
+	e2e_as e2e-user "$DAEMON_CTL" -q --json status >/tmp/status.json ||
 		e2e_fail "the call that should have activated otattestd failed: $(cat /tmp/status.json)"
 	daemon_active || e2e_fail "D-Bus activation did not start otattestd.service"
 	systemctl -q is-active otattestd.socket || e2e_fail "D-Bus activation did not bring otattestd.socket back"
@@ -76,7 +79,7 @@ guest_main() {
 		# the unit the activation file names, and that file names only
 		# the alias, so the activation that just worked went through it.
 		grep -qx 'SystemdService=dbus-org.otattest.BootAttest1.service' \
-			/etc/dbus-1/system-services/org.otattest.BootAttest1.service ||
+			"$DAEMON_ACTIVATION" ||
 			e2e_fail "the activation file does not name dbus-org.otattest.BootAttest1.service"
 	else
 		journalctl --no-pager -b >/tmp/j.txt 2>&1 || true

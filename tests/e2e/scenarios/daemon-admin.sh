@@ -40,11 +40,11 @@ guest_main() {
 	e2e_assert_eq 3s "$(systemctl show -p WatchdogUSec --value otattestd.service)" "WatchdogSec for this test"
 
 	# Privileged: refused for e2e-user (D-Bus policy, then the daemon), done for otattest-update.
-	daemon_expect_exit 20 "RotateTags as e2e-user" e2e_as e2e-user "$E2E_SRC/build/otattestctl" rotate
+	daemon_expect_exit 20 "RotateTags as e2e-user" e2e_as e2e-user "$DAEMON_CTL" rotate
 	grep -q 'AccessDenied' /tmp/expect.out || e2e_fail "no AccessDenied for e2e-user"
-	daemon_expect_exit 20 "UpdateReset as e2e-user" e2e_as e2e-user "$E2E_SRC/build/otattestctl" update-reset
+	daemon_expect_exit 20 "UpdateReset as e2e-user" e2e_as e2e-user "$DAEMON_CTL" update-reset
 	v=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate | tee /tmp/rotate.txt
+	e2e_as e2e-update "$DAEMON_CTL" rotate | tee /tmp/rotate.txt
 	grep -q "tag key version $v -> $((v + 1))" /tmp/rotate.txt || e2e_fail "rotation did not bump the key version"
 	e2e_wait_for 10 "TagKeyVersion $((v + 1))" test "$(daemon_prop TagKeyVersion)" = "u $((v + 1))"
 
@@ -65,10 +65,10 @@ guest_main() {
 	# RecordChanged says so (watched by an unprivileged client).
 	local gen watch_pid
 	gen=$(daemon_prop Generation | cut -d' ' -f2)
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
+	e2e_as e2e-user "$DAEMON_CTL" --json watch >/tmp/watch.json 2>&1 &
 	watch_pid=$!
 	sleep 0.5
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" --json update-reset --slot b | tee /tmp/reset.json
+	e2e_as e2e-update "$DAEMON_CTL" --json update-reset --slot b | tee /tmp/reset.json
 	grep -q '"boot_status":"OK"' /tmp/reset.json || e2e_fail "update reset did not boot"
 	grep -q '"booted_slot":"b"' /tmp/reset.json || e2e_fail "update reset did not boot slot b"
 	e2e_wait_for 10 "a newer record" sh -c "[ \"\$(busctl --system get-property $DAEMON_BUS $DAEMON_DEV $DAEMON_IFACE Generation | cut -d' ' -f2)\" -gt $gen ]"

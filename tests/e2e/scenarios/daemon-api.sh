@@ -86,26 +86,26 @@ guest_main() {
 		"$(daemon_prop Generation | cut -d' ' -f2)" "Generation equals sysfs"
 	e2e_assert_eq "u $(cat /sys/class/otattest/otattest0/min_svn)" "$(daemon_prop MinSvn)" "MinSvn equals sysfs"
 	e2e_assert_eq "s \"$(cat /sys/class/otattest/otattest0/lifecycle)\"" "$(daemon_prop Lifecycle)" "Lifecycle equals sysfs"
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" record --raw >/tmp/record.dbus
+	e2e_as e2e-user "$DAEMON_CTL" record --raw >/tmp/record.dbus
 	cmp /tmp/record.dbus /sys/class/otattest/otattest0/record || e2e_fail "GetRecord differs from sysfs record"
 	e2e_log "GetRecord as e2e-user: $(stat -c %s /tmp/record.dbus) bytes, identical to sysfs"
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --no-color status | tee /tmp/status.txt
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json status >/tmp/status.json
+	e2e_as e2e-user "$DAEMON_CTL" --no-color status | tee /tmp/status.txt
+	e2e_as e2e-user "$DAEMON_CTL" --json status >/tmp/status.json
 	e2e_assert_eq ready "$(/usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["devices"][0]["state"])' </tmp/status.json)" "status --json"
 
 	# Attestation: evidence to the share, checked on the host.
 	nonce=00112233445566778899aabbccddeeff0123456789abcdef
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest --nonce "$nonce" -o /tmp/evidence.cose
+	e2e_as e2e-user "$DAEMON_CTL" attest --nonce "$nonce" -o /tmp/evidence.cose
 	cp /tmp/evidence.cose "$E2E_OUT/evidence.cose"
 	cp /sys/class/otattest/otattest0/record "$E2E_OUT/record.bin"
 	echo "$nonce" >"$E2E_OUT/nonce"
 	# And verified in the guest with the library verifier through otattestctl.
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" verify /tmp/evidence.cose --ca "$E2E_OUT/ca.pem" --nonce "$nonce"
+	e2e_as e2e-user "$DAEMON_CTL" verify /tmp/evidence.cose --ca "$E2E_OUT/ca.pem" --nonce "$nonce"
 	# Against another nonce the same evidence fails its verdict (exit 1).
-	daemon_expect_exit 1 "verify with the wrong nonce" e2e_as e2e-user "$E2E_SRC/build/otattestctl" \
+	daemon_expect_exit 1 "verify with the wrong nonce" e2e_as e2e-user "$DAEMON_CTL" \
 		verify /tmp/evidence.cose --ca "$E2E_OUT/ca.pem" --nonce "ff${nonce:2}"
 	# No --nonce: 32 random bytes, said in the JSON; --verify checks at once.
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json attest --verify --ca "$E2E_OUT/ca.pem" \
+	e2e_as e2e-user "$DAEMON_CTL" --json attest --verify --ca "$E2E_OUT/ca.pem" \
 		-o /tmp/evidence-random.cose >/tmp/attest.json 2>/tmp/attest-verify.txt ||
 		e2e_fail "attest --verify with a random nonce: $(cat /tmp/attest-verify.txt)"
 	v=$(/usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["nonce"])' </tmp/attest.json)
@@ -155,7 +155,7 @@ PY
 
 	# Metrics for node_exporter, written atomically by an unprivileged user.
 	mkdir -p /tmp/textfile && chmod 1777 /tmp/textfile
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" metrics -o /tmp/textfile/otattest.prom
+	e2e_as e2e-user "$DAEMON_CTL" metrics -o /tmp/textfile/otattest.prom
 	grep -qx 'otattest_device_up{device="otattest0"} 1' /tmp/textfile/otattest.prom || e2e_fail "metrics: device not up"
 	grep -q '^otattest_tag_key_version{device="otattest0"} ' /tmp/textfile/otattest.prom || e2e_fail "metrics: no key version"
 	e2e_assert_eq 1 "$(ls -A /tmp/textfile | wc -l)" "only the metrics file in the textfile directory"

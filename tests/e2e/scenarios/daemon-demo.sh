@@ -30,7 +30,7 @@ demo_say() {
 }
 
 demo_run() {
-	printf '$ %s\n' "${*#"$E2E_SRC/build/"}" | tee -a "$E2E_OUT/demo.txt"
+	printf '$ %s\n' "${*#"$DAEMON_BIN/"}" | tee -a "$E2E_OUT/demo.txt"
 	"$@" 2>&1 | tee -a "$E2E_OUT/demo.txt"
 	return "${PIPESTATUS[0]}"
 }
@@ -55,7 +55,7 @@ print(" ".join("%s:%s" % (s["stage"], s["path"]) for s in d["stages"] if s["boot
 }
 
 guest_main() {
-	local ctl=$E2E_SRC/build/otattestctl t1 t2 v1 v2 gen nonce
+	local ctl=$DAEMON_CTL t1 t2 v1 v2 gen nonce
 	: >"$E2E_OUT/demo.txt"
 
 	daemon_start ready

@@ -51,7 +51,7 @@ guest_setup() {
 		  </policy>
 		</busconfig>
 	EOF
-	printf '[Service]\nExecStart=\nExecStart=%s/build/otattestd --no-polkit\n' "$E2E_SRC" \
+	printf '[Service]\nExecStart=\nExecStart=%s --no-polkit\n' "$DAEMON_EXE" \
 		>/etc/systemd/system/otattestd.service.d/no-polkit.conf
 }
 
@@ -130,9 +130,9 @@ guest_main() {
 	e2e_wait_for 120 "e2e-user's connections open" test -e /tmp/flood-held
 	e2e_log "e2e-user: $(cat /tmp/hold.out)"
 	daemon_timed "Attest by another user beside 300 connections of e2e-user" 20 \
-		e2e_as e2e-reader "$E2E_SRC/build/otattestctl" -q attest -o /tmp/ev1
+		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev1
 	daemon_timed "RotateTags by the update agent beside them" 20 \
-		e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate
+		e2e_as e2e-update "$DAEMON_CTL" rotate
 	# The bus allows a user only so many connections: close them for (2).
 	: >/tmp/flood-stop
 	wait "$pid" || e2e_fail "the connections' holder failed: $(cat /tmp/hold.out)"
@@ -143,11 +143,11 @@ guest_main() {
 	upd0=$(audit_lines "$mid_upd")
 	flood_bus burst 3000 >/tmp/burst1.out 2>&1 &
 	bpid=$!
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot2.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot2.out)"
+	e2e_as e2e-update "$DAEMON_CTL" rotate >/tmp/rot2.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot2.out)"
 	flood_bus burst 3000 RotateTags >/tmp/burst2.out 2>&1
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" update-reset --slot b >/tmp/upd.out 2>&1 ||
+	e2e_as e2e-update "$DAEMON_CTL" update-reset --slot b >/tmp/upd.out 2>&1 ||
 		e2e_fail "update reset during the flood: $(cat /tmp/upd.out)"
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot3.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot3.out)"
+	e2e_as e2e-update "$DAEMON_CTL" rotate >/tmp/rot3.out 2>&1 || e2e_fail "rotation during the flood: $(cat /tmp/rot3.out)"
 	wait "$bpid" || e2e_fail "the first burst failed: $(cat /tmp/burst1.out)"
 	e2e_log "bursts: $(cat /tmp/burst1.out /tmp/burst2.out | tr '\n' ' ')"
 	e2e_signal fast

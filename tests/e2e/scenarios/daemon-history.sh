@@ -28,7 +28,7 @@ guest_setup() {
 	daemon_guest_setup
 }
 
-ctl() { "$E2E_SRC/build/otattestctl" "$@"; }
+ctl() { "$DAEMON_CTL" "$@"; }
 
 history_count() { ctl --json history -n 0 | jq '.entries | length'; }
 
@@ -84,7 +84,7 @@ guest_main() {
 		"boots since the second one was seen (whole seconds: it and the two after)"
 	e2e_assert_eq "[$(jq '.entries[2].generation' /tmp/after.json),$(jq '.entries[3].generation' /tmp/after.json)]" \
 		"$(ctl --json history -n 2 | jq -c '[.entries[].generation]')" "history -n 2: the last two"
-	e2e_assert_eq 4 "$(e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json history | jq '.entries | length')" \
+	e2e_assert_eq 4 "$(e2e_as e2e-user "$DAEMON_CTL" --json history | jq '.entries | length')" \
 		"boots e2e-user sees"
 
 	# Key names: the file's names, the signer (not in the file) as short hex.

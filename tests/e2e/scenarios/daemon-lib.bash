@@ -11,6 +11,30 @@
 # units, policy and sysusers file into the /etc overlay; daemon_start
 # brings up the bus, the driver and otattestd.
 
+# Where otattestd, its tools and its files come from (issue 30).
+# E2E_DAEMON_FROM=packages: from the tree's Debian packages: the runner
+# puts their files in the guest's root (E2E_DEBS, a root writable as a
+# whole) and daemon_guest_setup does what otattestd's postinst does at
+# configure. Otherwise (the default, E2E_DAEMON_FROM=tree, until the whole
+# set has passed that way: docs/packaging.md) the build tree's binaries
+# and systemd/ files. A fast-mode scenario always takes the tree's.
+if [ "${E2E_MODE:-fast}" = systemd ] && [ "${E2E_DAEMON_FROM:-tree}" = packages ]; then
+	DAEMON_FROM=packages
+	E2E_ROOT_WRITABLE=1
+	E2E_DEBS=(libotattest1 otattest-tools otattestd)
+	DAEMON_BIN=/usr/bin
+	DAEMON_EXE=/usr/libexec/otattestd
+	DAEMON_UNIT=/usr/lib/systemd/system/otattestd.service
+	DAEMON_ACTIVATION=/usr/share/dbus-1/system-services/org.otattest.BootAttest1.service
+else
+	DAEMON_FROM=tree
+	DAEMON_BIN=${E2E_SRC:-${E2E_ROOT:-.}}/build
+	DAEMON_EXE=$DAEMON_BIN/otattestd
+	DAEMON_UNIT=/etc/systemd/system/otattestd.service
+	DAEMON_ACTIVATION=/etc/dbus-1/system-services/org.otattest.BootAttest1.service
+fi
+DAEMON_CTL=$DAEMON_BIN/otattestctl
+
 DAEMON_BUS=org.otattest.BootAttest1
 DAEMON_ROOT=/org/otattest/BootAttest1
 DAEMON_DEV=/org/otattest/BootAttest1/device/otattest0
@@ -92,7 +116,32 @@ daemon_key_names() {
 # ---- guest, chrooted before systemd starts ----
 
 daemon_guest_setup() {
-	local src=$E2E_SRC
+	local src=$E2E_SRC u
+	if [ "$DAEMON_FROM" = packages ]; then
+		# The packages' files are in place (E2E_DEBS). What otattestd's
+		# postinst does at configure that these guests need, done
+		# directly (its own script runs Perl's deb-systemd-helper, 30 s
+		# under TCG; deb-lifecycle runs it): the accounts from the
+		# package's sysusers file (dh_installsysusers' step) and the unit
+		# enabled with the alias the D-Bus activation file names
+		# (deb-systemd-helper enable). systemd and the bus do not run yet:
+		# nothing to reload or start. libotattest1's ldconfig trigger is
+		# not needed: the library's directory is one the dynamic linker
+		# searches anyway.
+		local t0=${EPOCHREALTIME/./}
+		grep -q 'systemd-sysusers.* otattestd.conf' /run/e2e/debs/otattestd/postinst &&
+			grep -q "deb-systemd-helper enable 'otattestd.service'" /run/e2e/debs/otattestd/postinst ||
+			{ echo "otattestd's postinst no longer does what daemon_guest_setup does for it" >&2; return 1; }
+		systemd-sysusers otattestd.conf || return 1
+		systemctl enable --quiet otattestd.service || return 1
+		for u in otattestd.service otattestd.socket; do
+			mkdir -p /etc/systemd/system/$u.d
+			printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/$u.d/e2e.conf
+		done
+		id otattestd >/dev/null
+		echo "daemon_guest_setup: otattestd's configure steps took $(((${EPOCHREALTIME/./} - t0) / 1000)) ms"
+		return
+	fi
 	# The shipped unit, pointed at the build tree (the host root is
 	# visible read-only at its own path). The drop-in only keeps the
 	# boot from pulling in sysinit.target; the hardening is untouched.
@@ -178,20 +227,22 @@ daemon_watch_subscribed() {
 		GetAllMatchRules 2>/dev/null | grep -q "path_namespace=[^,]*'$DAEMON_ROOT"
 }
 
-# daemon_ctl ARGS...: build/otattestctl from the tree.
+# daemon_ctl ARGS...: otattestctl (the package's or the tree's).
 daemon_ctl() {
-	"$E2E_SRC/build/otattestctl" "$@"
+	"$DAEMON_CTL" "$@"
 }
 
 # daemon_install_catalog: the journal catalog as a package installs it: the
 # file beside the system's own in /usr/lib/systemd/catalog, indexed by
 # journalctl --update-catalog. /usr is the host's, read-only here, so the
 # index is built in a scratch root and put where journalctl reads it (/var,
-# writable).
+# writable). With the packages (DAEMON_FROM) their otattest.catalog is
+# among the system's already.
 daemon_install_catalog() {
 	local r=/tmp/catalog-root
 	mkdir -p $r/usr/lib/systemd/catalog /var/lib/systemd/catalog
-	cp /usr/lib/systemd/catalog/*.catalog "$E2E_SRC/systemd/otattest.catalog" $r/usr/lib/systemd/catalog/
+	cp /usr/lib/systemd/catalog/*.catalog $r/usr/lib/systemd/catalog/
+	[ "$DAEMON_FROM" = packages ] || cp "$E2E_SRC/systemd/otattest.catalog" $r/usr/lib/systemd/catalog/
 	journalctl --root=$r --update-catalog || e2e_fail "journalctl --update-catalog refused the catalog"
 	cp $r/var/lib/systemd/catalog/database /var/lib/systemd/catalog/database
 }

@@ -31,11 +31,13 @@ host_prepare() {
 guest_setup() {
 	local src=$E2E_SRC u
 	daemon_guest_setup
-	# The shipped units, pointed at the build tree's otattestctl; the
+	# The package's units, or the tree's pointed at its otattestctl; the
 	# drop-ins only keep the boot from pulling in sysinit.target.
-	sed "s|^ExecStart=[^ ]*|ExecStart=$src/build/otattestctl|" "$src/build/systemd/otattest-metrics.service" \
-		>/etc/systemd/system/otattest-metrics.service
-	cp "$src/systemd/otattest-metrics.timer" /etc/systemd/system/
+	if [ "$DAEMON_FROM" = tree ]; then
+		sed "s|^ExecStart=[^ ]*|ExecStart=$src/build/otattestctl|" "$src/build/systemd/otattest-metrics.service" \
+			>/etc/systemd/system/otattest-metrics.service
+		cp "$src/systemd/otattest-metrics.timer" /etc/systemd/system/
+	fi
 	for u in otattest-metrics.service otattest-metrics.timer; do
 		mkdir -p /etc/systemd/system/$u.d
 		printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/$u.d/e2e.conf

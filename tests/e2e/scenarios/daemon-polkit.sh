@@ -52,14 +52,18 @@ guest_setup() {
 	useradd --uid 4010 --user-group --no-create-home --shell /usr/sbin/nologin "$POLKIT_ROTATOR"
 	useradd --uid 4011 --user-group --no-create-home --shell /usr/sbin/nologin "$POLKIT_NORULE"
 
-	# What `make install PREFIX=/usr` puts under /usr/share/polkit-1. The
+	# The action and the rule under /usr/share/polkit-1: the package's, or
+	# what `make install PREFIX=/usr` puts there. With the tree's, the
 	# host's /usr is read-only here: an overlay (tmpfs upper) over
 	# /usr/share/polkit-1 stands in for the package manager's write.
-	mkdir -p /run/e2e-polkit/upper /run/e2e-polkit/work
-	mount -t overlay -o lowerdir=/usr/share/polkit-1,upperdir=/run/e2e-polkit/upper,workdir=/run/e2e-polkit/work \
-		e2e-polkit /usr/share/polkit-1
-	install -m 0644 "$src/systemd/org.otattest.BootAttest1.policy" /usr/share/polkit-1/actions/
-	install -m 0644 "$src/systemd/50-otattest.rules" /usr/share/polkit-1/rules.d/
+	if [ "$DAEMON_FROM" = tree ]; then
+		mkdir -p /run/e2e-polkit/upper /run/e2e-polkit/work
+		mount -t overlay -o lowerdir=/usr/share/polkit-1,upperdir=/run/e2e-polkit/upper,workdir=/run/e2e-polkit/work \
+			e2e-polkit /usr/share/polkit-1
+		install -m 0644 "$src/systemd/org.otattest.BootAttest1.policy" /usr/share/polkit-1/actions/
+		install -m 0644 "$src/systemd/50-otattest.rules" /usr/share/polkit-1/rules.d/
+	fi
+	[ -f /usr/share/polkit-1/actions/org.otattest.BootAttest1.policy ] || { echo "no polkit action file" >&2; return 1; }
 
 	# The admin's part. D-Bus: let the three unprivileged users send RotateTags
 	# (per-user policies apply after the shipped default context's deny,
@@ -113,7 +117,7 @@ key_version() {
 # rotate_as USER: otattestctl rotate as USER; output in /tmp/rot.out, exit code printed.
 rotate_as() {
 	local rc=0
-	e2e_as "$1" "$E2E_SRC/build/otattestctl" rotate >/tmp/rot.out 2>&1 || rc=$?
+	e2e_as "$1" "$DAEMON_CTL" rotate >/tmp/rot.out 2>&1 || rc=$?
 	sed "s/^/    [$1] /" /tmp/rot.out >&2
 	echo "$rc"
 }

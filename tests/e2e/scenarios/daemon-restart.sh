@@ -52,7 +52,7 @@ attest_loop() {
 	local id=$1 i=0 rc
 	while [ ! -e /tmp/stop-loops ]; do
 		rc=0
-		e2e_as e2e-user "$E2E_SRC/build/otattestctl" -q attest \
+		e2e_as e2e-user "$DAEMON_CTL" -q attest \
 			--nonce "$(printf '%08x%024x' "$id" "$i")" -o "/tmp/loop-ev.$id" >>"/tmp/loop.$id.log" 2>&1 || rc=$?
 		echo "$id $i $rc" >>/tmp/loop.rc
 		i=$((i + 1))
@@ -118,7 +118,7 @@ guest_main() {
 	e2e_signal slow
 	e2e_wait_host slow 20
 	rc=0
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest --nonce 0123456789abcdef0123456789abcdef \
+	e2e_as e2e-user "$DAEMON_CTL" attest --nonce 0123456789abcdef0123456789abcdef \
 		-o /tmp/slow-ev >/tmp/slow.log 2>&1 &
 	pids=($!)
 	e2e_wait_for 20 "the slow attestation inside the driver" daemon_in_driver
@@ -138,7 +138,7 @@ guest_main() {
 	e2e_assert_eq "$kv" "$(cat $RESTART_SYSFS/tag_key_version)" "sysfs tag_key_version before the rotation"
 	e2e_signal freeze
 	e2e_wait_host freeze 20
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate >/tmp/rot.log 2>&1 &
+	e2e_as e2e-update "$DAEMON_CTL" rotate >/tmp/rot.log 2>&1 &
 	pids=($!)
 	e2e_wait_for 20 "the rotation inside the driver" daemon_in_driver
 	# Not finished, not even started: the daemon and the driver still show the old key version.

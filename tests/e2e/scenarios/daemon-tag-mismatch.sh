@@ -48,7 +48,7 @@ guest_main() {
 	e2e_assert_eq "signature-retagged image-changed a" "$path $reason $slot" "BL0 at the first boot"
 	e2e_assert_eq "t 0" "$(daemon_prop TagMismatches)" "TagMismatches before"
 
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
+	e2e_as e2e-user "$DAEMON_CTL" --json watch >/tmp/watch.json 2>&1 &
 	watch_pid=$!
 	e2e_wait_for 15 "the watcher subscribed" daemon_watch_subscribed
 	gen=$(daemon_prop Generation | cut -d' ' -f2)
@@ -62,7 +62,7 @@ guest_main() {
 	e2e_assert_eq "u 1849" "$(daemon_prop BootStatus)" "BootStatus (OTA_OK)"
 	# Monitoring's check: status exits 3 (attention) after a tag mismatch, 0 before.
 	daemon_expect_exit 3 "otattestctl status after a tag mismatch" sh -c \
-		"$E2E_SRC/build/otattestctl --json status >/tmp/after.json"
+		"$DAEMON_CTL --json status >/tmp/after.json"
 	e2e_save /tmp/after.json status-after.json
 	jq -e '.devices[0].attention | length == 1 and (.[0] | test("bl0 slot a: its boot tag did not match"))' \
 		/tmp/after.json >/dev/null || e2e_fail "status --json attention: $(jq -c '.devices[0].attention' /tmp/after.json)"
@@ -97,7 +97,7 @@ guest_main() {
 	e2e_assert_eq "t 1" "$(daemon_prop TagMismatches)" "TagMismatches after"
 
 	# The Prometheus text.
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" metrics >/tmp/metrics.prom
+	e2e_as e2e-user "$DAEMON_CTL" metrics >/tmp/metrics.prom
 	e2e_save /tmp/metrics.prom
 	grep -qx 'otattest_tag_mismatches_total{device="otattest0"} 1' /tmp/metrics.prom ||
 		e2e_fail "no counter at 1: $(grep tag_mismatches /tmp/metrics.prom)"

@@ -66,11 +66,11 @@ guest_main() {
 	e2e_assert_match 'u [0-9]+' "$(daemon_prop StateDetail)" "StateDetail"
 	e2e_log "StateMessage: $(daemon_prop StateMessage)"
 	[ "$(daemon_prop StateMessage)" != 's ""' ] || e2e_fail "a failed device without a reason"
-	daemon_expect_exit 19 "Attest on a failed device" e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest \
+	daemon_expect_exit 19 "Attest on a failed device" e2e_as e2e-user "$DAEMON_CTL" attest \
 		--nonce 00112233445566778899aabbccddeeff -o /tmp/x
-	daemon_expect_exit 19 "status of a failed device" e2e_as e2e-user "$E2E_SRC/build/otattestctl" status
+	daemon_expect_exit 19 "status of a failed device" e2e_as e2e-user "$DAEMON_CTL" status
 
-	systemd-analyze security --offline=yes --no-pager /etc/systemd/system/otattestd.service >/tmp/security.txt 2>&1 || true
+	systemd-analyze security --offline=yes --no-pager "$DAEMON_UNIT" >/tmp/security.txt 2>&1 || true
 	e2e_save /tmp/security.txt
 	exposure=$(sed -n 's/.*Overall exposure level for otattestd.service: \([0-9.]*\).*/\1/p' /tmp/security.txt)
 	e2e_log "systemd-analyze security --offline=yes otattestd.service: exposure $exposure"

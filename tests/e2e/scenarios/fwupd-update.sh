@@ -55,6 +55,10 @@ guest_setup() {
 	mkdir -p /etc/systemd/system/fwupd.service.d
 	printf '[Unit]\nDefaultDependencies=no\n' >/etc/systemd/system/fwupd.service.d/e2e.conf
 	cp "$prefix/share/dbus-1/system.d/org.freedesktop.fwupd.conf" /etc/dbus-1/system.d/
+	# Its activation file where the bus also looks, in the writable /etc.
+	mkdir -p /etc/dbus-1/system-services
+	printf '<busconfig><servicedir>/etc/dbus-1/system-services</servicedir></busconfig>\n' \
+		>/etc/dbus-1/system.d/e2e-servicedir.conf
 	cp "$prefix/share/dbus-1/system-services/org.freedesktop.fwupd.service" /etc/dbus-1/system-services/
 	printf '[fwupd]\nOnlyTrusted=false\n' >"$prefix/etc/fwupd/fwupd.conf"
 	echo "$prefix" >/etc/e2e-fwupd-prefix

@@ -82,9 +82,9 @@ guest_main() {
 	flood_start e2e-user 16 25
 	sleep 3
 	daemon_timed "RotateTags by the update agent during e2e-user's flood" 15 \
-		e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate
+		e2e_as e2e-update "$DAEMON_CTL" rotate
 	daemon_timed "Attest through otattestd by another user during e2e-user's flood" 10 \
-		e2e_as e2e-reader "$E2E_SRC/build/otattestctl" -q attest -o /tmp/ev1
+		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev1
 	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the rotation"
 	wait
 	for f in /tmp/flood.e2e-user.*; do
@@ -103,9 +103,9 @@ guest_main() {
 	flood_start root 12 120
 	sleep 3
 	daemon_timed "RotateTags by the update agent during root's flood" 10 \
-		e2e_as e2e-update "$E2E_SRC/build/otattestctl" rotate
+		e2e_as e2e-update "$DAEMON_CTL" rotate
 	daemon_timed "Attest through otattestd by another user during root's flood" 10 \
-		e2e_as e2e-reader "$E2E_SRC/build/otattestctl" -q attest -o /tmp/ev2
+		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev2
 	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the second rotation"
 	# Root's own rotation, directly: ahead of the readers root has waiting,
 	# it waits at most for the one request the device is serving.

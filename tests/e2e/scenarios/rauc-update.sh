@@ -67,7 +67,7 @@ guest_setup() {
 	sed "s|@RAUCLIBDIR@|$r|" "$r/system.conf" >/etc/rauc/system.conf
 	sed "s|@RAUCLIBDIR@|$r|" "$r/otattest-rauc.conf" >/etc/systemd/system/rauc.service.d/otattest-rauc.conf
 	printf '[Unit]\nDefaultDependencies=no\n[Service]\nEnvironment=OTATTESTCTL=%s\n' \
-		"$E2E_SRC/build/otattestctl" >/etc/systemd/system/rauc.service.d/e2e.conf
+		"$DAEMON_CTL" >/etc/systemd/system/rauc.service.d/e2e.conf
 }
 
 # rauc_json ARGS...: rauc status's JSON; tried three times, as RAUC's client

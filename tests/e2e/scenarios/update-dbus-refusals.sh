@@ -51,7 +51,7 @@ host_check() {
 }
 
 guest_main() {
-	local ctl=$E2E_SRC/build/otattestctl gen m
+	local ctl=$DAEMON_CTL gen m
 	daemon_start ready
 	gen=$(daemon_prop Generation)
 	head -c 4096 /dev/zero >/tmp/image.bin

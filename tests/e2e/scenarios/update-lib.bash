@@ -7,7 +7,7 @@
 
 # ul_ctl ARGS...: otattestctl as the update agent.
 ul_ctl() {
-	e2e_as e2e-update "$E2E_SRC/build/otattestctl" "$@"
+	e2e_as e2e-update "$DAEMON_CTL" "$@"
 }
 
 # ul_prop NAME: a device property's value, without busctl's type and quotes.

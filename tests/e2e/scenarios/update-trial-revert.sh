@@ -75,7 +75,7 @@ guest_main() {
 	local i watch_pid
 	daemon_install_catalog
 	ul_guest_start
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" --json watch >/tmp/watch.json 2>&1 &
+	e2e_as e2e-user "$DAEMON_CTL" --json watch >/tmp/watch.json 2>&1 &
 	watch_pid=$!
 
 	# Warm resets use up a trial.
@@ -109,7 +109,7 @@ guest_main() {
 	ul_ctl history >/tmp/history.txt || e2e_fail "history: $(head -c 300 /tmp/history.txt)"
 	grep -q '^  update trial of bl0 slot b reverted (warm-reset): primary slot a booted$' /tmp/history.txt ||
 		e2e_fail "history shows no revert: $(head -c 600 /tmp/history.txt)"
-	e2e_as e2e-user "$E2E_SRC/build/otattestctl" metrics >/tmp/metrics.prom
+	e2e_as e2e-user "$DAEMON_CTL" metrics >/tmp/metrics.prom
 	grep -q '^otattest_trial_reverts_total{device="otattest0"} 1$' /tmp/metrics.prom ||
 		e2e_fail "metrics: $(grep trial_reverts /tmp/metrics.prom)"
 	grep -q '^otattest_attention{device="otattest0",finding="reverted-trial"} 1$' /tmp/metrics.prom ||

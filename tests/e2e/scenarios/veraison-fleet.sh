@@ -54,7 +54,7 @@ guest_setup() {
 attest_for() {
 	local name nonce
 	while read -r name nonce; do
-		e2e_as e2e-user "$E2E_SRC/build/otattestctl" attest --nonce "$nonce" -o "/tmp/$name.cose"
+		e2e_as e2e-user "$DAEMON_CTL" attest --nonce "$nonce" -o "/tmp/$name.cose"
 		cp "/tmp/$name.cose" "$E2E_OUT/ev-$name.cose"
 	done <"$1"
 }

@@ -171,6 +171,19 @@ static int reply_reset(struct call *c, const struct genl_result *res, struct ota
 				    c->who.member);
 		return -EBADMSG;
 	}
+	/*
+	 * An update reset into a named slot that reports another slot booted
+	 * without a refusal contradicts its own request (the device keeps the
+	 * running image only with an error: a refusal of the image, or
+	 * TRIAL_BOOTS_USED): never a success to an update agent.
+	 */
+	if (c->cmd == OTATTEST_CMD_UPDATE_RESET && c->args.slot < OTA_SLOT_COUNT &&
+	    slot != c->args.slot) {
+		ota_err_set_statusf(e, OTA_HOST_PROTOCOL,
+				    "the device answered the update reset into slot %s with slot %s booted",
+				    slot_name(c->args.slot), slot_name(slot));
+		return -EBADMSG;
+	}
 	if (c->cmd == OTATTEST_CMD_UPDATE_RESET)
 		log_audit(MID_UPDATE_RESET, c->d->name, &c->who, boot_status,
 			  "update reset by uid %u to slot %s finished: slot %s booted, record generation %u",

@@ -450,6 +450,49 @@ START_TEST(busy_update_reset_lists_nothing)
 }
 END_TEST
 
+/*
+ * An update reset into slot A that the device answers OK with slot B
+ * booted (seen under the soak's load, issue 32) is no success to the
+ * agent: a named Protocol error, not the reply otattestctl printed as
+ * done (exit 0).
+ */
+START_TEST(update_reset_into_a_slot_that_did_not_boot_fails)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+
+	cfg.update_reset_booted_plus1 = OTA_SLOT_B + 1;
+	go();
+	EXPECT_ERROR(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					"UpdateReset", &e, NULL, "u", (uint32_t)OTA_SLOT_A),
+		     &e, OTA_BUS_ERROR_PREFIX "ProtocolError");
+	/* OTHER names no slot: whichever booted is the answer. */
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					    "UpdateReset", &e, &reply, "u",
+					    (uint32_t)OTA_UPDATE_SLOT_OTHER), 0);
+	sd_bus_message_unref(reply);
+	finish();
+}
+END_TEST
+
+/* The slot asked for booted: its answer. */
+START_TEST(update_reset_into_a_slot_answers_it)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	uint32_t st, gen, slot;
+
+	go();
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					    "UpdateReset", &e, &reply, "u", (uint32_t)OTA_SLOT_A), 0);
+	ck_assert_int_ge(sd_bus_message_read(reply, "uuu", &st, &gen, &slot), 0);
+	ck_assert_uint_eq(st, OTA_OK);
+	ck_assert_uint_eq(slot, OTA_SLOT_A);
+	sd_bus_message_unref(reply);
+	finish();
+}
+END_TEST
+
 BUS_TEST_MAIN("daemon_bus_update",
 	      install_image_that_never_answers,
 	      install_streams_the_image_with_progress,
@@ -457,4 +500,6 @@ BUS_TEST_MAIN("daemon_bus_update",
 	      every_device_status_is_a_named_error,
 	      update_properties_from_the_record,
 	      refused_update_reset_lists_the_slot,
-	      busy_update_reset_lists_nothing)
+	      busy_update_reset_lists_nothing,
+	      update_reset_into_a_slot_answers_it,
+	      update_reset_into_a_slot_that_did_not_boot_fails)

@@ -315,6 +315,14 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 			return 0;
 		}
 		__attribute__((fallthrough));
+	case OTATTEST_CMD_UPDATE_RESET:
+		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
+		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT,
+				 cfg.update_reset_booted_plus1 ? cfg.update_reset_booted_plus1 - 1
+				 : r->args.slot < OTA_SLOT_COUNT ? r->args.slot
+								 : OTA_SLOT_B);
+		break;
 	case OTATTEST_CMD_COMMIT:
 	case OTATTEST_CMD_RATCHET:
 		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);

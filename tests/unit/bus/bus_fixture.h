@@ -48,6 +48,8 @@ struct fake_cfg {
 	 */
 	bool late_rotation_progress;
 	uint64_t image_read_timeout_usec; /* 0: the daemon's default */
+	/* UpdateReset answered OK with this BL0 slot booted; 0: the slot asked for (B for OTHER). */
+	uint32_t update_reset_booted_plus1;
 };
 
 extern struct fake_cfg cfg;

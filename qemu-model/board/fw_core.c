@@ -37,6 +37,7 @@ static struct {
 	bool waiting;                 /* BL0 runs and waits for a request */
 	struct core_result boot;      /* the last boot's run */
 	struct core_result request;   /* the last request's run */
+	uint64_t request_limit;       /* 0: FW_CORE_MAX_INSNS */
 } fc;
 
 static const struct ota_fw_runner core_runner;
@@ -98,6 +99,11 @@ struct core *ota_fw_core(void)
 	return fc.core;
 }
 
+void ota_fw_core_set_request_limit(uint64_t max_insns)
+{
+	fc.request_limit = max_insns;
+}
+
 /* A run that ended neither waiting nor returning: the core halted on a fault or the limit. */
 static ota_status_t halted(const struct core_result *r)
 {
@@ -132,7 +138,7 @@ static ota_status_t core_command(uint32_t command, const uint8_t *req, uint32_t 
 		return OTA_MBOX_NOT_READY; /* no runtime booted: nothing serves the mailbox */
 	if (swhal_mbox_post(0, command, req, req_len) < 0)
 		return OTA_MBOX_BAD_LENGTH;
-	if (core_resume(fc.core, FW_CORE_MAX_INSNS, &fc.request) != OTA_OK)
+	if (core_resume(fc.core, fc.request_limit ? fc.request_limit : FW_CORE_MAX_INSNS, &fc.request) != OTA_OK)
 		return OTA_MBOX_NOT_READY;
 	if (fc.request.stop != CORE_STOP_WAIT) {
 		fc.waiting = false;

@@ -71,5 +71,12 @@ const struct core_result *ota_fw_core_boot_result(void);
 const struct core_result *ota_fw_core_request_result(void);
 /* The board's core itself, for tests that read its memory (core_mem_read); NULL when not open. */
 struct core *ota_fw_core(void);
+/*
+ * The most instructions a request may run before the board halts the
+ * core (as for a fault: the device answers nothing until the next reset);
+ * 0 restores the default, more than any request takes. A fuzzer that
+ * runs attacker code sets a small one so that a spin ends.
+ */
+void ota_fw_core_set_request_limit(uint64_t max_insns);
 
 #endif /* OTATTEST_BOARD_FW_RUN_H */

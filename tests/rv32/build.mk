@@ -60,3 +60,14 @@ $(B)/tests/unit/test_hostile: $(B)/tests/unit/test_hostile.o $(B)/qemu-model/boa
 	$(UNIT_LINK) | $(FW_ROM_ELF) $(FW_ROM_EXT_ELF) $(HOSTILE_BL0)
 	$(CC) $(LDFLAGS) -o $@ $< $(B)/qemu-model/board/fw_core.o $(CORE_A) $(UNIT_LINK) $(PKG_OPENSSL) \
 		$(PKG_JSONC) $(PKG_CHECK) $(PKG_UNICORN) -lelf
+
+# The hostile BL0 run by the fuzzer (tests/fuzz/fuzz_hostile_bl0.c): the
+# evidence fixture's device (check, the software HAL, otimage) plus the
+# core and the board's core runner; the images it boots are built first.
+FUZZ_SRCS_fuzz_hostile_bl0 = $(FUZZ_SRCS_fuzz_evidence_claims) $(CORE_SRCS) qemu-model/board/fw_core.c
+FUZZ_LDLIBS_fuzz_hostile_bl0 = $(FUZZ_LDLIBS_fuzz_evidence_claims) -Iqemu-model/core -Itests/rv32/hostile \
+	-DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' -DOTA_ROM_EXT_ELF='"$(abspath $(FW_ROM_EXT_ELF))"' \
+	-DOTA_HOSTILE_BL0_ELF='"$(abspath $(HOSTILE_BL0))"' $(PKG_UNICORN) -lelf
+$(FUZZ_B)/obj/hosted/qemu-model/board/fw_core.o: FUZZ_HOSTED_FLAGS += -Iqemu-model/core
+$(FUZZ_B)/fuzz_hostile_bl0: $(FUZZ_SRCS_fuzz_hostile_bl0) tests/rv32/hostile/hostile.h | $(FW_ROM_ELF) \
+	$(FW_ROM_EXT_ELF) $(HOSTILE_BL0)

@@ -124,12 +124,7 @@ static void setup(void)
 	rom_elf = tu_read_blob(OTA_ROM_ELF);
 	rom_ext_elf = tu_read_blob(OTA_ROM_EXT_ELF);
 	hostile_elf = tu_read_blob(OTA_HOSTILE_BL0_ELF);
-	tu_device_init(&dev);
-	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
-	tu_blob_free(&dev.slot[OTI_BL0_A]);
-	dev.slot[OTI_ROM_EXT_A] = tu_stage_image(&rom_ext_elf, OTA_STAGE_ROM_EXT, 1, 0);
-	dev.slot[OTI_BL0_A] = tu_stage_image(&hostile_elf, OTA_STAGE_BL0, 5, 0);
-	tu_device_power_on(&dev);
+	tu_device_stages(&dev, &rom_ext_elf, &hostile_elf);
 	ck_assert_int_eq(ota_fw_core_open(OTA_ROM_ELF), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_int_eq(b->stop, CORE_STOP_WAIT);

@@ -15,6 +15,7 @@
 #include <otattest/sha256.h>
 
 #include "firmware.h"
+#include "hal/svc.h"
 #include "hostile.h"
 #include "mmio.h"
 #include "otp_ctrl_regs.h"
@@ -417,6 +418,101 @@ static void attack_svc_into_rom(void)
 	step(HW_SVC_OUTPUT, st, rom[0] == 'O' && rom[1] == 'T'); /* OTP's magic, "OTPI"-like */
 }
 
+/* HOSTILE_PROGRAM's regions (hostile.h): memory, then each block's register window. */
+static const struct {
+	uint32_t base, size;
+} regions[] = {
+	{ TOP_ROM_BASE_ADDR, TOP_ROM_SIZE },       { TOP_SRAM_BASE_ADDR, TOP_SRAM_SIZE },
+	{ TOP_RET_SRAM_BASE_ADDR, TOP_RET_SRAM_SIZE }, { TOP_RV_TIMER_BASE_ADDR, 0x100 },
+	{ TOP_OTP_CTRL_BASE_ADDR, 0x100 },         { TOP_RSTMGR_BASE_ADDR, 0x100 },
+	{ TOP_AON_TIMER_BASE_ADDR, 0x100 },        { TOP_SRAM_CTRL_RET_BASE_ADDR, 0x100 },
+	{ TOP_FLASH_CTRL_BASE_ADDR, 0x100 },       { TOP_HMAC_BASE_ADDR, 0x100 },
+	{ TOP_KMAC_BASE_ADDR, 0x100 },             { TOP_OTBN_BASE_ADDR, 0x100 },
+	{ TOP_KEYMGR_BASE_ADDR, 0x100 },           { TOP_ENTROPY_SRC_BASE_ADDR, 0x100 },
+	{ TOP_ROM_CTRL_BASE_ADDR, 0x100 },         { TOP_MBOX_BASE_ADDR, 0x100 },
+	{ TOP_MPROT_BASE_ADDR, 0x100 },
+};
+#define HOSTILE_REGIONS (sizeof(regions) / sizeof(regions[0]))
+
+static uint32_t pc_, pend_;
+
+static uint32_t prog_u8(void)
+{
+	return pc_ < pend_ ? req.prog[pc_++] : 0;
+}
+
+static uint32_t prog_u32(void)
+{
+	uint32_t v = prog_u8();
+
+	v |= prog_u8() << 8;
+	v |= prog_u8() << 16;
+	return v | prog_u8() << 24;
+}
+
+static uint32_t prog_addr(uint32_t region, uint32_t align)
+{
+	uint32_t off = prog_u32();
+
+	region %= HOSTILE_REGIONS;
+	return regions[region].base + (off % regions[region].size & ~(align - 1u));
+}
+
+static uint32_t prog_arg(void)
+{
+	uint32_t tag = prog_u8();
+
+	return tag & 0x80u ? prog_addr(tag & 0x7fu, 1) : prog_u32();
+}
+
+static uint32_t prog_svc(uint32_t nr, uint32_t x0, uint32_t x1, uint32_t x2)
+{
+	register uint32_t a0 __asm__("a0") = x0;
+	register uint32_t a1 __asm__("a1") = x1;
+	register uint32_t a2 __asm__("a2") = x2;
+	register uint32_t a7 __asm__("a7") = nr;
+
+	__asm__ volatile("ecall" : "+r"(a0) : "r"(a1), "r"(a2), "r"(a7) : "memory");
+	return a0;
+}
+
+/* The fuzzer's operations (hostile.h), each against the chip as it is. */
+static void run_program(void)
+{
+	pc_ = 0;
+	pend_ = HOSTILE_PROG_BYTES;
+	while (pc_ < pend_ && !hal_reset_pending()) {
+		uint32_t op = prog_u8() % HOSTILE_OP_COUNT, a, v, nr, x0, x1;
+
+		switch (op) {
+		case HOSTILE_OP_END:
+			return;
+		case HOSTILE_OP_LOAD:
+			a = prog_u8();
+			a = prog_addr(a, 4);
+			step(HW_PROG_LOAD, OTA_OK, *(volatile uint32_t *)(uintptr_t)a);
+			break;
+		case HOSTILE_OP_STORE32:
+			a = prog_u8();
+			a = prog_addr(a, 4);
+			v = prog_u32();
+			*(volatile uint32_t *)(uintptr_t)a = v;
+			break;
+		case HOSTILE_OP_STORE8:
+			a = prog_u8();
+			a = prog_addr(a, 1);
+			*(volatile uint8_t *)(uintptr_t)a = (uint8_t)prog_u8();
+			break;
+		default:
+			nr = prog_u8() % (HAL_SVC_COUNT + 1u);
+			x0 = prog_arg();
+			x1 = prog_arg();
+			step(HW_PROG_SVC, prog_svc(nr, x0, x1, prog_arg()), nr);
+			break;
+		}
+	}
+}
+
 static ota_status_t run(uint32_t *len)
 {
 	memset(&rep, 0, sizeof(rep));
@@ -452,6 +548,9 @@ static ota_status_t run(uint32_t *len)
 		break;
 	case HOSTILE_SVC_INTO_ROM:
 		attack_svc_into_rom();
+		break;
+	case HOSTILE_PROGRAM:
+		run_program();
 		break;
 	default:
 		return OTA_MBOX_UNKNOWN_COMMAND;

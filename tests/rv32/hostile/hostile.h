@@ -30,7 +30,26 @@ enum hostile_attack {
 	HOSTILE_ROM_EXT_WRITE,    /* overwrite ROM_EXT's code after the hand-off, then a warm reset */
 	HOSTILE_ROM_EXT_EXEC,     /* jump into ROM_EXT's entry point after the hand-off */
 	HOSTILE_SVC_INTO_ROM,     /* a service call told to write its output into the mask ROM */
+	HOSTILE_PROGRAM,          /* run struct hostile_req.prog: the fuzzer's operations (below) */
 };
+
+/*
+ * HOSTILE_PROGRAM (tests/fuzz/fuzz_hostile_bl0.c): prog is a byte code the
+ * image runs until its end or a zero opcode byte. Each operation is an
+ * opcode byte (taken modulo HOSTILE_OP_COUNT) and its operands:
+ *   LOAD    addr            a 32-bit load; step HW_PROG_LOAD, value read
+ *   STORE32 addr, u32       a 32-bit store
+ *   STORE8  addr, u8        a byte store
+ *   SVC     u8 nr, arg x3   ecall nr (any, modulo HAL_SVC_COUNT + 1); step HW_PROG_SVC, a0
+ * An addr is a region byte (modulo HOSTILE_REGIONS: ROM, SRAM, retention
+ * SRAM, each block's registers) and a u32 offset (modulo the region's
+ * size, 4-aligned for 32-bit accesses). An arg is a tag byte and a u32:
+ * tag bit 7 set, an addr (region tag & 0x7f); clear, the u32 as it is.
+ * Multi-byte operands are little endian.
+ */
+enum hostile_op { HOSTILE_OP_END, HOSTILE_OP_LOAD, HOSTILE_OP_STORE32, HOSTILE_OP_STORE8, HOSTILE_OP_SVC,
+		  HOSTILE_OP_COUNT };
+#define HOSTILE_PROG_BYTES 160u
 
 /* HOSTILE_BOOT_SVC's variants (arg[0]). */
 enum hostile_boot_svc {
@@ -59,6 +78,7 @@ struct hostile_req {
 	uint32_t arg[7];      /* per attack: addresses the attacker knows from the public images */
 	uint8_t nonce[32];    /* HOSTILE_FORGE_EVIDENCE */
 	struct ota_revocation revocation; /* HOSTILE_SVC_REVOKE_GIVEN: one the attacker has, signed */
+	uint8_t prog[HOSTILE_PROG_BYTES]; /* HOSTILE_PROGRAM */
 };
 
 /* What a step tried (struct hostile_step.what): the test holds each to the chip's answer. */
@@ -84,6 +104,8 @@ enum hostile_what {
 	HW_CODE_WRITE,        /* value: 1 if ROM_EXT's code read back as written */
 	HW_BOOT_STATUS,       /* after the reset: status: the boot's; value: keymgr state */
 	HW_SVC_OUTPUT,        /* a service call's output buffer in ROM; value: 1 if ROM then held the output */
+	HW_PROG_LOAD,         /* HOSTILE_PROGRAM's load; value: what it read */
+	HW_PROG_SVC,          /* HOSTILE_PROGRAM's ecall; status: a0 after it; value: the call's number */
 };
 
 #define HOSTILE_STEPS 64u

@@ -93,6 +93,13 @@ struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_
 /* A whole file (an image, up to 1 MiB), or the test fails. */
 struct tu_blob tu_read_blob(const char *path);
 /*
+ * d initialised with ROM_EXT A and BL0 A built from these ELFs
+ * (tu_stage_image: ROM_EXT SVN 1, BL0 SVN 5), powered on, not booted.
+ */
+struct tu_device;
+void tu_device_stages(struct tu_device *d, const struct tu_blob *rom_ext_elf,
+		      const struct tu_blob *bl0_elf);
+/*
  * A BL0 image of depth 0, 1 (OWNER0 -> LEAF) or 2 (OWNER0 -> INTER ->
  * LEAF), constraints [0, 255] and usage all; hybrid: the _H keys.
  */

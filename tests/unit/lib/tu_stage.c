@@ -40,3 +40,14 @@ struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_
 	s.entry = p.load.entry - p.load.load_address + s.load_address;
 	return tu_image(&s);
 }
+
+void tu_device_stages(struct tu_device *d, const struct tu_blob *rom_ext_elf,
+		      const struct tu_blob *bl0_elf)
+{
+	tu_device_init(d);
+	tu_blob_free(&d->slot[OTI_ROM_EXT_A]);
+	tu_blob_free(&d->slot[OTI_BL0_A]);
+	d->slot[OTI_ROM_EXT_A] = tu_stage_image(rom_ext_elf, OTA_STAGE_ROM_EXT, 1, 0);
+	d->slot[OTI_BL0_A] = tu_stage_image(bl0_elf, OTA_STAGE_BL0, 5, 0);
+	tu_device_power_on(d);
+}

@@ -36,6 +36,10 @@ e2e:
 # instead, the 6.12 subset kept (tests/e2e/make-test.sh says which and why).
 TEST_SUITES += tests/e2e/make-test.sh
 
+# The base initramfs's cache: a kernel whose modules do not resolve fails it
+# rather than caching an image without 9p (tests/e2e/initramfs-check.sh).
+TEST_SUITES += tests/e2e/initramfs-check.sh
+
 # The Debian packages installed, upgraded and purged in the guests, on 6.1
 # and on 6.12 (tests/e2e/packages/; not in make test: DKMS's module build
 # under TCG takes many minutes; docs/packaging.md).

@@ -115,6 +115,9 @@ e2e_cpio() {
 e2e_base_inputs() {
 	printf '%s\n' "$E2E_KVER" "${E2E_KERNEL:-}" "$E2E_PASSWD" "$E2E_GROUP" "${E2E_BASE_MODULES[*]}"
 	stat -c '%n %s %Y' /usr/bin/busybox /usr/bin/bash "$E2E_ROOT"/tests/e2e/lib/initramfs.sh
+	if e2e_kernel_has_modules; then
+		stat -c '%n %s %Y' "/lib/modules/$E2E_KVER/modules.dep" 2>/dev/null || echo "no modules.dep"
+	fi
 }
 
 # e2e_base_initramfs: print the path of the cached base image, building it
@@ -143,12 +146,21 @@ e2e_base_initramfs() {
 
 	# Modules, deduplicated, in the order modprobe would load them (none
 	# for a kernel that has them built in: lib/kernel.sh).
-	e2e_kernel_has_modules || mods=()
+	# A module that does not resolve (the kernel's package half installed,
+	# depmod not run yet) fails the build: a base image without 9p would be
+	# cached and every guest would stop at "mount the host root".
+	local deps
 	for m in "${E2E_BASE_MODULES[@]}"; do
 		e2e_kernel_has_modules || break
+		if ! deps=$(modprobe -S "$E2E_KVER" --show-depends "$m" 2>&1) ||
+			! grep -q '^insmod \|^builtin ' <<<"$deps"; then
+			echo "e2e: module $m does not resolve for kernel $E2E_KVER (is linux-image-$E2E_KVER fully installed? depmod -a $E2E_KVER): $deps" >&2
+			rm -rf "$root"
+			return 1
+		fi
 		while read -r _ path _; do
 			case " ${mods[*]} " in *" $path "*) ;; *) mods+=("$path") ;; esac
-		done < <(modprobe -S "$E2E_KVER" --show-depends "$m" | grep '^insmod ')
+		done < <(grep '^insmod ' <<<"$deps")
 	done
 	# Debian's 6.12 modules are xz-compressed: busybox's insmod would
 	# first offer the kernel the compressed file (a spurious "Invalid ELF

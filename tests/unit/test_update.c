@@ -779,6 +779,63 @@ START_TEST(test_revocations_interleave_in_either_order)
 }
 END_TEST
 
+/*
+ * A hybrid owner (issue 28 item 4): an owner config that requires SLH-DSA,
+ * or an owner key that is hybrid, admits no revocation signed with the
+ * ECDSA half alone - neither at the runtime's check nor at ROM_EXT's, when
+ * a compromised runtime leaves the command in retention RAM itself. The
+ * creator's ECDSA-only keys (the creator anchors require hybrid only of a
+ * hybrid key, as for ROM_EXT images) still revoke.
+ */
+static void hybrid_owner_device(uint32_t owner_flags)
+{
+	struct tu_blob h = tu_bl0(0, 7, true);
+
+	swhal_close();
+	dev.owner_keys[0] = TU_OWNER_H;
+	dev.owner_key_count = 1;
+	dev.owner_flags = owner_flags;
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = h;
+	tu_device_power_on(&dev);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->sig_scheme, OTA_SCHEME_HYBRID);
+}
+
+START_TEST(test_hybrid_owner_refuses_ecdsa_only_revocations)
+{
+	static const uint32_t flags[] = { OTA_OWNER_F_DIRECT_BOOT | OTA_OWNER_F_HYBRID_REQUIRED,
+					  OTA_OWNER_F_DIRECT_BOOT };
+	struct ota_boot_svc_request q;
+	struct ota_revocation r;
+	struct ota_resp_reset out;
+	struct snapshot s;
+
+	hybrid_owner_device(flags[_i]);
+	r = tu_revocation(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&r), OTA_REVOKE_HYBRID_REQUIRED);
+	r = tu_revocation(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, dev.device_id);
+	REFUSED_UNCHANGED(tu_revoke(&r), OTA_REVOKE_HYBRID_REQUIRED);
+	/* Left in retention RAM by the runtime itself: ROM_EXT refuses it as well. */
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_REVOKE;
+	q.revocation = r;
+	snap(&s);
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_mask, OTA_SVC_REVOKE);
+	ck_assert_uint_eq(update_section()->service_status, OTA_REVOKE_HYBRID_REQUIRED);
+	unchanged(&s, "ECDSA-only revocation left for ROM_EXT");
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 0);
+	ck_assert_uint_eq(update_section()->revocation_sequence, 0);
+	ck_assert_uint_eq(update_section()->revocation_sequence_device, 0);
+	/* The creator's ECDSA-only key still may. */
+	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL);
+	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 3);
+}
+END_TEST
+
 /* A forged revocation in retention RAM: ROM_EXT checks the signature itself. */
 START_TEST(test_rom_ext_checks_the_revocation_itself)
 {
@@ -840,6 +897,7 @@ static Suite *update_suite(void)
 	tcase_add_test(rev, test_revocation_malformed);
 	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
 	tcase_add_test(rev, test_revocations_interleave_in_either_order);
+	tcase_add_loop_test(rev, test_hybrid_owner_refuses_ecdsa_only_revocations, 0, 2);
 	suite_add_tcase(su, rev);
 	return su;
 }

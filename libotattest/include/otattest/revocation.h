@@ -20,7 +20,10 @@
  * The signature is ECDSA P-256 by the root key's ECDSA half, over
  * SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, OTA_REVOCATION_SIGNED_BYTES)).
  * The command must fit retention RAM to reach ROM_EXT across the reset, so
- * it carries no SLH-DSA signature, also when the root key is hybrid.
+ * it carries no SLH-DSA signature: a device refuses it
+ * (REVOKE_HYBRID_REQUIRED) when the signer's key is hybrid or, for an
+ * owner key, when the owner config requires hybrid - the rule an image
+ * under that key is held to.
  */
 #ifndef OTATTEST_REVOCATION_H
 #define OTATTEST_REVOCATION_H

@@ -133,7 +133,9 @@ struct ota_revocation_facts {
  * gives: header and fields (REVOKE_MALFORMED, MBOX_RESERVED_NONZERO),
  * device (REVOKE_WRONG_DEVICE), sequence (REVOKE_SEQUENCE_EXHAUSTED,
  * REVOKE_REPLAYED), signer (REVOKE_UNKNOWN_SIGNER), authority
- * (REVOKE_NOT_AUTHORIZED), signature (REVOKE_SIG_INVALID), effect
+ * (REVOKE_NOT_AUTHORIZED), strength (REVOKE_HYBRID_REQUIRED: a hybrid
+ * signer key, or an owner key under an owner config that requires
+ * hybrid), signature (REVOKE_SIG_INVALID), effect
  * (REVOKE_NOT_RAISED) and what it leaves bootable
  * (REVOKE_FLOOR_ABOVE_RUNNING, REVOKE_KEY_IN_USE). The runtime runs it
  * before it asks for the reset, ROM_EXT again before it applies.

@@ -421,7 +421,8 @@ enum ota_status_class {
 	X(REVOKE_FLOOR_ABOVE_RUNNING, POLICY, REVOKE, 7, "the floor would be above the running image's SVN") \
 	X(REVOKE_KEY_IN_USE, POLICY, REVOKE, 8, "the key admitted a running stage: revoking it would leave nothing bootable") \
 	X(REVOKE_NOT_RAISED, INVALID_ARGUMENT, REVOKE, 9, "the floor or epoch is not above the device's, or the key is already revoked") \
-	X(REVOKE_SEQUENCE_EXHAUSTED, LIMIT, REVOKE, 10, "the sequence number is above what the device can record (256)")
+	X(REVOKE_SEQUENCE_EXHAUSTED, LIMIT, REVOKE, 10, "the sequence number is above what the device can record (256)") \
+	X(REVOKE_HYBRID_REQUIRED, POLICY, REVOKE, 11, "the signer's key is hybrid or the owner config requires SLH-DSA: an ECDSA-only revocation is refused")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

@@ -134,6 +134,15 @@ ota_status_t ota_revocation_check(const struct ota_revocation *r,
 	if (!creator && !((r->action == OTA_REVOKE_RAISE_FLOOR && r->target == OTA_STAGE_BL0) ||
 			  r->action == OTA_REVOKE_OWNER_KEY))
 		return OTA_REVOKE_NOT_AUTHORIZED;
+	/*
+	 * As strong as an image under the same key must be (stage_policy.c):
+	 * a hybrid key admits no command signed with its ECDSA half alone, and
+	 * this format carries nothing else (revocation.h). An owner config
+	 * that requires hybrid holds hybrid keys only (owner_config.c), so
+	 * this is its rule too.
+	 */
+	if (key->algorithm == OTA_KEY_ALG_HYBRID)
+		return OTA_REVOKE_HYBRID_REQUIRED;
 	ota_revocation_digest(r, digest);
 	if (ecdsa(key->ecdsa_pubkey, digest, r->signature) != OTA_OK)
 		return OTA_REVOKE_SIG_INVALID;

@@ -133,6 +133,15 @@ for p in "${pypi[@]}"; do
 	[ "$have" = "${p#*==}" ] || pypi_missing+=("$p")
 done
 
+# The Go modules otattest-veraison is built from, as go.sum pins them, in
+# Go's module cache: the package build (make deb, tests/tools/deb.sh) runs
+# offline (GOPROXY=off, debian/rules) and takes them from there. The check
+# asks Go offline; the install mode downloads them (the Go module proxy).
+gomods_dir=libotattest/tools/veraison
+gomods_missing=0
+[ "$mode" = --python ] ||
+	(cd "$here/$gomods_dir" && GOPROXY=off GOFLAGS=-mod=readonly go mod download) >/dev/null 2>&1 || gomods_missing=1
+
 # scripts/fwupd-build.sh fetches Debian's fwupd source package: deb-src
 # must be in the apt sources (Debian 12's debian.sources lists only deb).
 debsrc_missing=0
@@ -142,10 +151,12 @@ grep -qs '^Types:.*deb-src' /etc/apt/sources.list.d/debian.sources /etc/apt/sour
 
 if [ "$mode" = --check ]; then
 	[ $debsrc_missing = 1 ] && echo "deps: no deb-src in the apt sources (scripts/fwupd-build.sh needs it)" >&2
-	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && [ $debsrc_missing = 0 ] && exit 0
+	[ ${#missing[@]} -eq 0 ] && [ $npm_missing -eq 0 ] && [ ${#pypi_missing[@]} -eq 0 ] && [ $debsrc_missing = 0 ] &&
+		[ $gomods_missing = 0 ] && exit 0
 	[ ${#missing[@]} -gt 0 ] && echo "deps: missing Debian packages: ${missing[*]}" >&2
 	[ $npm_missing -eq 1 ] && echo "deps: npm packages for tests/interop are not installed" >&2
 	[ ${#pypi_missing[@]} -gt 0 ] && echo "deps: missing PyPI packages for python3.11: ${pypi_missing[*]}" >&2
+	[ $gomods_missing = 1 ] && echo "deps: the Go modules of $gomods_dir/go.sum are not in Go's module cache (make deb builds offline)" >&2
 	exit 1
 fi
 
@@ -209,6 +220,11 @@ if [ ${#pypi_missing[@]} -gt 0 ]; then
 	"$py311" -m pip install --quiet --disable-pip-version-check "${pypi_missing[@]}"
 	[ "$(command -v python3.11)" = /usr/local/bin/python3.11 ] || [ "$py311" = "$(command -v python3.11)" ] ||
 		echo "deps: note: python3.11 on PATH is $(command -v python3.11), not $py311" >&2
+fi
+
+if [ $gomods_missing = 1 ]; then
+	echo "deps: downloading the Go modules of $gomods_dir/go.sum into Go's module cache"
+	(cd "$here/$gomods_dir" && GOFLAGS=-mod=readonly go mod download)
 fi
 
 # The guest kernel and the headers the module is built against must match.

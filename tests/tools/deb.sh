@@ -15,6 +15,17 @@ suite=deb
 . tests/interop/tap.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The build runs offline (GOPROXY=off, debian/rules): otattest-veraison's
+# Go modules come from Go's module cache, which make deps fills, and
+# whose lack deps.sh --check names (a fresh machine's make deps; make deb
+# failed in the package build's go build).
+mkdir -p "$work/gomodcache"
+GOMODCACHE=$work/gomodcache scripts/deps.sh --check >"$work/deps.out" 2>&1
+rc=$?
+ok $([ "$rc" = 1 ] && grep -q "^deps: the Go modules of libotattest/tools/veraison/go.sum are not in Go's module cache" \
+	"$work/deps.out" && echo 0 || echo 1) "deps.sh --check fails naming the Go modules when Go's module cache lacks them (exit $rc)"
+chmod -R u+w "$work/gomodcache"
+
 start=$(date +%s)
 out=$(scripts/deb-build.sh --cached --upgrade 2>"$work/deb.log")
 rc=$?

@@ -100,6 +100,7 @@ pypi=$(sed -n '/^pypi=(/,/^)/p' scripts/deps.sh | grep -o '[A-Za-z0-9_.-]*==[0-9
 	echo "deps: missing Debian packages: ${missing% }"
 	echo "deps: npm packages for tests/interop are not installed"
 	echo "deps: missing PyPI packages for python3.11: ${pypi% }"
+	echo "deps: the Go modules of libotattest/tools/veraison/go.sum are not in Go's module cache (make deb builds offline)"
 } >"$work/want-packages"
 [ -f tests/interop/package.json ] || sed -i '/npm packages/d' "$work/want-packages"
 same "$work/want-packages" "deps.sh --check names every missing Debian, npm and PyPI package and deb-src"

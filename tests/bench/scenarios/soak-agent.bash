@@ -411,7 +411,20 @@ sk_between_faults() {
 		sk_checkpoint driver-reload
 		;;
 	1)
-		systemctl stop otattestd.service
+		# A reader's call can activate otattestd again while it stops: the
+		# stop job is then cancelled ("Job for otattestd.service canceled.",
+		# exit 1), which under set -e ended the agent and left the readers
+		# running out the whole soak. Stop again until it is down.
+		local tries
+		for ((tries = 0; tries < 20; tries++)); do
+			if systemctl stop otattestd.service 2>>"$SK_DIR/stop.err" &&
+				! systemctl -q is-active otattestd.service; then
+				break
+			fi
+			sleep 0.5
+		done
+		[ "$tries" -lt 20 ] || sk_judge_fail "otattestd did not stop in 20 tries: $(tail -n1 "$SK_DIR/stop.err")"
+		[ "$tries" = 0 ] || sk_event stop-retried "$tries"
 		size=$(stat -c %s /var/lib/otattestd/history 2>/dev/null || echo 0)
 		[ "$size" -gt 0 ] && truncate -s $((size * $(sk_rand 100) / 100)) /var/lib/otattestd/history
 		SK_LAST_TRUNC_T=$(sk_now)

@@ -130,6 +130,12 @@ guest_main() {
 	pids+=($!)
 	soak_daemon_rss /tmp/soak-rss.stop &
 	rss=$!
+	# If the agent dies (a failing command under set -e), end the load
+	# with it: the run fails now instead of after SOAK_SECONDS of readers
+	# that nobody judges (they hold the guest log's pipe open).
+	SOAK_BG="${pids[*]} $rss"
+	# shellcheck disable=SC2086 # pids, one word each
+	trap 'kill $SOAK_BG 2>/dev/null || true' EXIT
 
 	sk_agent $((start + SOAK_SECONDS - 5)) $((start + SOAK_SECONDS - SOAK_CALM))
 
@@ -138,6 +144,7 @@ guest_main() {
 	done
 	: >/tmp/soak-rss.stop
 	wait "$rss"
+	trap - EXIT
 	for ((i = 1; i <= SOAK_UIDS; i++)); do
 		cat "/tmp/readers-$i.err"
 		cp "/tmp/readers-$i.json" "$E2E_OUT/soak/" 2>/dev/null || true

@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
- * A compromised runtime, for end-to-end tests of what a verifier can
- * trust (docs/model.md, "compromise"). BL0 code that an attacker controls
- * runs at RUNTIME with the runtime's RAM and the retained alias key: it
- * can rewrite its own copy of the boot record before it answers
- * GET_RECORD and ATTEST, and every claim it signs then says what it
- * wants. What it cannot change is what ROM_EXT certified before it ran
- * (the alias certificate) - which is what the verifier must hold the
- * claims to. The board plays that attacker by editing the firmware's RAM
+ * A compromised runtime played by the board, for the host build only
+ * (docs/model.md, "compromise"). BL0 code that an attacker controls runs
+ * at RUNTIME with the runtime's RAM and the retained alias key: it can
+ * rewrite its own copy of the boot record before it answers GET_RECORD
+ * and ATTEST, and every claim it signs then says what it wants. What it
+ * cannot change is what ROM_EXT certified before it ran (the alias
+ * certificate) - which is what the verifier must hold the claims to.
+ * With --core=host the runtime is the firmware compiled into the model,
+ * which no attacker code reaches, so the board edits that firmware's RAM
  * exactly as such code would; nothing here touches the chip, the keys or
- * flash.
+ * flash. With --core=rv32 the runtime is a BL0 image, and a lying one is
+ * attacker code signed like any BL0 (tests/rv32/hostile/, issue 27): the
+ * board refuses to play it there.
  */
 #include <string.h>
 
 #include <otattest/record.h>
 #include <otu/num.h>
 
-#include "fw_run.h"
 #include "handoff.h"
 #include "model.h"
 
@@ -41,31 +43,6 @@ static bool name_to(const char *s, const char *(*name)(uint32_t), uint32_t max, 
 			return true;
 		}
 	return false;
-}
-
-static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what, const char *value);
-
-/*
- * The runtime's RAM: the host build's own objects, or with --core=rv32
- * the core's SRAM, where BL0 keeps the same hand-off state at the same
- * address in every image (firmware/base/stage.ld): read, edited the same
- * way, written back.
- */
-ota_status_t device_compromise(struct model *m, const char *what, const char *value)
-{
-	struct ota_boot_state copy;
-	uint32_t valid = 0;
-	ota_status_t st;
-
-	if (!m->opt.core_rv32)
-		return edit(boot_state_mut(), ota_boot_state() != NULL, what, value);
-	if (ota_fw_core_symbol_rw("state_valid", &valid, 1, false) != OTA_OK ||
-	    ota_fw_core_symbol_rw("state", &copy, sizeof(copy), false) != OTA_OK)
-		return OTA_MBOX_NOT_READY;
-	st = edit(&copy, (valid & 0xffu) != 0, what, value);
-	if (st == OTA_OK)
-		st = ota_fw_core_symbol_rw("state", &copy, sizeof(copy), true);
-	return st;
 }
 
 static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what, const char *value)
@@ -114,4 +91,12 @@ static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what
 	else
 		return OTA_HOST_BAD_ARGUMENT;
 	return OTA_OK;
+}
+
+/* The runtime's RAM: the host build's own objects. */
+ota_status_t device_compromise(struct model *m, const char *what, const char *value)
+{
+	if (m->opt.core_rv32)
+		return OTA_HOST_BAD_ARGUMENT;
+	return edit(boot_state_mut(), ota_boot_state() != NULL, what, value);
 }

@@ -284,6 +284,9 @@ static void dispatch(struct model *m, char *line, struct reply *r)
 		if (n != 3) {
 			reply_err(r, "usage", "compromise bl0-path|bl0-scheme|bl0-depth|bl0-root-key|"
 					      "min-svn|epoch|floor-bl0|lifecycle VALUE");
+		} else if (m->opt.core_rv32) {
+			reply_err(r, "usage", "compromise plays the runtime of --core=host; with --core=rv32 "
+					      "a lying runtime is a signed BL0 image (tests/rv32/hostile/)");
 		} else if ((st = device_compromise(m, w[1], w[2])) != OTA_OK) {
 			reply_status(r, st);
 		} else {

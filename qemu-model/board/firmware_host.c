@@ -222,7 +222,7 @@ ota_status_t device_command(struct model *m, uint32_t command, const uint8_t *re
 	}
 	/* BL0's loop goes on after each request: a long one costs no bite. */
 	if (!device_runtime_hung(m))
-		ota_runtime_idle();
+		ota_fw_idle();
 	return st;
 }
 
@@ -252,7 +252,7 @@ void device_watchdog_tick(struct model *m)
 	if (!m->device.open || !swhal_powered())
 		return;
 	if (!device_runtime_hung(m))
-		ota_runtime_idle();
+		ota_fw_idle();
 	if (!swhal_wdog_due())
 		return;
 	log_warn("watchdog-bite", "bl0-slot=%u hung=%s", running_bl0_slot(m),

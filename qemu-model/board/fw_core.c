@@ -161,13 +161,24 @@ static ota_status_t core_command(uint32_t command, const uint8_t *req, uint32_t 
 	return st == OTA_OK ? OTA_MBOX_NOT_READY : st;
 }
 
-static const struct ota_fw_runner core_runner = { .boot = core_boot, .command = core_command };
-
-ota_status_t ota_fw_core_symbol_rw(const char *name, void *buf, uint32_t len, bool write)
+/*
+ * BL0's main loop between requests: the core resumed from its wait, as a
+ * timer interrupt would wake it, until it waits again (ota_bl0_start pets
+ * the watchdog on the way). The board never pets for the image: a core
+ * that is not waiting (it faulted, spun past its limit, or no BL0 runs)
+ * runs nothing here.
+ */
+static void core_idle(void)
 {
-	uint32_t addr;
+	struct core_result r;
 
-	if (!fc.core || core_elf_symbol(fc.rom, fc.rom_len, name, &addr) != OTA_OK)
-		return OTA_HAL_BAD_ARGUMENT;
-	return write ? core_mem_write(fc.core, addr, buf, len) : core_mem_read(fc.core, addr, buf, len);
+	if (!fc.waiting)
+		return;
+	if (core_resume(fc.core, fc.request_limit ? fc.request_limit : FW_CORE_MAX_INSNS, &r) != OTA_OK ||
+	    r.stop != CORE_STOP_WAIT)
+		fc.waiting = false;
 }
+
+static const struct ota_fw_runner core_runner = { .boot = core_boot, .command = core_command,
+						  .idle = core_idle };
+

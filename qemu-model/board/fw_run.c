@@ -55,6 +55,14 @@ ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_l
 	return ota_runtime_resume(command, req, req_len, resp, resp_cap, resp_len);
 }
 
+void ota_fw_idle(void)
+{
+	if (runner)
+		runner->idle();
+	else
+		ota_runtime_idle();
+}
+
 /* A reset command with its fixed-size response, copied out on any status. */
 static ota_status_t run_fixed(uint32_t command, const void *req, uint32_t req_len, void *out,
 			      uint32_t out_len)

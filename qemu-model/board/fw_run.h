@@ -25,6 +25,16 @@ ota_status_t ota_fw_boot(uint32_t reset_reason);
 ota_status_t ota_fw_command(uint32_t command, const uint8_t *req, uint32_t req_len,
 			    uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
 
+/*
+ * The runtime's main loop between requests, which the board runs as a
+ * timer would wake it (every 100 ms, watchdog.c, and after each request):
+ * BL0's idle step, which pets the watchdog ROM_EXT armed. With the core,
+ * the image's own loop runs (the core resumed from its wait until it
+ * waits again); a core that faulted or spun past its limit runs nothing,
+ * so nothing pets and the watchdog bites.
+ */
+void ota_fw_idle(void);
+
 /* The reset commands as one call each, for tests and benchmarks. */
 ota_status_t ota_fw_rotate_tags(struct ota_resp_rotate *out);
 ota_status_t ota_fw_update_reset(uint32_t slot, struct ota_resp_reset *out);
@@ -38,6 +48,7 @@ struct ota_fw_runner {
 	ota_status_t (*boot)(uint32_t reset_reason);
 	ota_status_t (*command)(uint32_t command, const uint8_t *req, uint32_t req_len,
 				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len);
+	void (*idle)(void);
 };
 void ota_fw_set_runner(const struct ota_fw_runner *r);
 
@@ -56,14 +67,6 @@ void ota_fw_core_close(void);
 
 /* The watch windows of the board's core: each stage's code (core.h, core_watch). */
 enum { OTA_FW_CORE_ROM = 0, OTA_FW_CORE_ROM_EXT = 1, OTA_FW_CORE_BL0 = 2 };
-
-/*
- * Read or write len bytes of the core's memory at a symbol of the mask
- * ROM image: the hand-off state lies at the same address in every image
- * (firmware/base/stage.ld), so "state" is the runtime's boot state.
- * HAL_BAD_ARGUMENT without a core or for an unknown symbol.
- */
-ota_status_t ota_fw_core_symbol_rw(const char *name, void *buf, uint32_t len, bool write);
 
 /* The core's last boot run (from ROM's entry), and the last request's run (core.h). */
 struct core_result;

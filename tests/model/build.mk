@@ -20,7 +20,8 @@ MODELTEST_PROTO_OBJS := $(B)/qemu-model/board/ivshmem_client.o $(B)/qemu-model/b
 
 # Tests find the binaries they drive by absolute path, whatever their cwd.
 EXTRA_CFLAGS_tests_model_ := -DOTA_MODEL_PATH='"$(abspath $(MODEL))"' \
-	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"' -Iqemu-model/board
+	-DOTA_OTIMAGE_PATH='"$(abspath $(OTIMAGE))"' -DOTA_ROM_ELF='"$(abspath $(FW_ROM_ELF))"' \
+	-Iqemu-model/board
 
 $(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o) $(MODELTEST_PROTO_OBJS)
 	@mkdir -p $(dir $@)
@@ -28,7 +29,7 @@ $(MODELTEST_A): $(MODELTEST_LIB_SRCS:%.c=$(B)/%.o) $(MODELTEST_PROTO_OBJS)
 
 # The model and otimage are what these suites run, so they are built first.
 $(MODEL_SUITES): $(B)/tests/model/%: $(B)/tests/model/%.o $(MODELTEST_A) $(LIBOTA_HOST_A) \
-		$(LIBOTA_CORE_A) $(UTIL_A) | $(MODEL) $(OTIMAGE)
+		$(LIBOTA_CORE_A) $(UTIL_A) | $(MODEL) $(OTIMAGE) $(FW_ROM_ELF)
 	$(CC) $(LDFLAGS) -o $@ $< $(MODELTEST_A) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A) $(UTIL_A) \
 		$(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 

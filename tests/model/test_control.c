@@ -393,6 +393,23 @@ START_TEST(a_second_model_on_the_same_socket_is_refused)
 }
 END_TEST
 
+/*
+ * compromise plays the runtime of the host build, which no attacker code
+ * reaches; with --core=rv32 the runtime is a BL0 image and a lying one is
+ * a signed hostile image (tests/rv32/hostile/, test_hostile): the board
+ * refuses to edit the core's RAM for it.
+ */
+START_TEST(compromise_is_refused_with_the_core)
+{
+	const char *args[] = { "--core=rv32", "--rom-image=" OTA_ROM_ELF, NULL };
+
+	rig_down(&rig);
+	rig_up(&rig, false, args);
+	expect_reply("compromise min-svn 7", "error usage compromise plays the runtime of --core=host");
+	expect_reply("compromise min-svn", "error usage compromise ");
+}
+END_TEST
+
 /* install, on a flash holding only a layout. */
 START_TEST(install_programs_a_slot)
 {
@@ -547,6 +564,7 @@ static Suite *control_suite(void)
 	tcase_add_test(life, record_generation_survives_restarts);
 	tcase_add_test(life, power_cycle_is_a_cold_boot_the_guest_hears_of);
 	tcase_add_test(life, a_second_model_on_the_same_socket_is_refused);
+	tcase_add_test(life, compromise_is_refused_with_the_core);
 	suite_add_tcase(s, life);
 
 	tcase_add_checked_fixture(hw, setup, teardown);

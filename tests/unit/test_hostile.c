@@ -20,6 +20,8 @@
 #include <otattest/mailbox.h>
 #include <otattest/verify.h>
 
+#include "aon_timer_regs.h"
+#include "bus.h"
 #include "core.h"
 #include "firmware.h"
 #include "fw_run.h"
@@ -451,6 +453,135 @@ START_TEST(a_verifier_refuses_what_the_runtime_signs_about_itself)
 }
 END_TEST
 
+/* Whether v names status among its failures. */
+static bool fails_with(const struct ota_verdict *v, ota_status_t status)
+{
+	uint32_t i;
+
+	for (i = 0; i < v->failure_count; i++)
+		if (v->failures[i].status == status)
+			return true;
+	return false;
+}
+
+/* BL0's stage as the device's record says it booted. */
+static const struct ota_stage_record *booted_bl0(void)
+{
+	const struct ota_record *r = tu_record();
+	uint32_t i;
+
+	for (i = 0; i < r->hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++)
+		if (r->stage[i].stage == OTA_STAGE_BL0 && (r->stage[i].flags & OTA_STAGE_F_BOOTED))
+			return &r->stage[i];
+	ck_abort_msg("no booted BL0 in the record");
+	return NULL;
+}
+
+/* " VALUE" for a field the device's own value of which decides the lie: one unlike it. */
+static void other_value(const char *field, char *out, size_t cap)
+{
+	const struct ota_stage_record *bl0 = booted_bl0();
+
+	if (strcmp(field, "bl0-path") == 0)
+		snprintf(out, cap, " %s",
+			 ota_path_name(bl0->path == OTA_PATH_TAG ? OTA_PATH_SIGNATURE : OTA_PATH_TAG));
+	else if (strcmp(field, "bl0-depth") == 0)
+		snprintf(out, cap, " %u", bl0->delegation_depth ? 0u : 1u);
+	else if (strcmp(field, "bl0-usage-flags") == 0)
+		snprintf(out, cap, " %u", bl0->effective.usage.flags ^ OTA_CAP_DEBUG);
+	else
+		ck_abort_msg("no value for %s", field);
+}
+
+/* ATTEST over nonce (len bytes) through the product's command; the evidence in resp. */
+static uint32_t attest(const void *nonce, uint32_t nonce_len, uint8_t *resp, uint32_t cap)
+{
+	struct ota_req_attest a;
+	uint32_t len = 0;
+
+	memset(&a, 0, sizeof(a));
+	a.nonce_len = nonce_len;
+	memcpy(a.nonce, nonce, nonce_len);
+	ck_assert_uint_eq(ota_fw_command(OTA_CMD_ATTEST, (const uint8_t *)&a, sizeof(a), resp, cap, &len),
+			  OTA_OK);
+	ck_assert_uint_gt(len, 0);
+	return len;
+}
+
+/*
+ * The lying runtime of the e2e scenario kernel-lying-runtime, reached as
+ * there through the product's commands only: an ATTEST whose nonce is
+ * the attacker's knock (HOSTILE_KNOCK "FIELD VALUE") has the hostile BL0
+ * edit its own RAM copy of the record, and every ATTEST after it, over
+ * the verifier's nonce, is signed by the genuine alias key over the lie.
+ * Each lie is refused for the reason the scenario expects (the claim
+ * against ROM_EXT's alias certificate: RESULT_MISMATCH for BL0's
+ * certified claims, STATE_MISMATCH for the device state), nothing of the
+ * chip changed, and a cold boot ends it: the same image's evidence
+ * verifies again. A knock it cannot parse is no order.
+ */
+START_TEST(a_knocked_runtime_lies_and_the_verifier_refuses_each_lie)
+{
+	static const struct {
+		const char *order;
+		ota_status_t want;
+	} lies[] = {
+		{ "bl0-path", OTA_VERIFY_RESULT_MISMATCH }, /* the path the boot did not take */
+		{ "bl0-scheme ecdsa-p256+slh-dsa-sha2-128s", OTA_VERIFY_RESULT_MISMATCH },
+		{ "bl0-depth", OTA_VERIFY_RESULT_MISMATCH }, /* another depth than the chain's */
+		{ "bl0-root-key flip", OTA_VERIFY_RESULT_MISMATCH },
+		{ "bl0-usage-flags", OTA_VERIFY_RESULT_MISMATCH }, /* DEBUG the other way */
+		{ "min-svn 7", OTA_VERIFY_STATE_MISMATCH },
+		{ "epoch 9", OTA_VERIFY_STATE_MISMATCH },
+		{ "floor-bl0 9", OTA_VERIFY_STATE_MISMATCH },
+		{ "lifecycle prod", OTA_VERIFY_STATE_MISMATCH },
+		{ "epoch nine", OTA_OK }, /* not an order */
+		{ "no-such-field 1", OTA_OK },
+	};
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	struct ota_verdict *v = calloc(1, sizeof(*v));
+	struct ota_trust *trust;
+	uint8_t nonce[32], knock_nonce[OTA_NONCE_MAX];
+	uint32_t i, len;
+	ota_status_t st;
+
+	ck_assert_ptr_nonnull(v);
+	memset(nonce, 0x5e, sizeof(nonce));
+	trust = tu_identity_provision(&dev);
+	for (i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		ck_assert_int_eq(swhal_power_on(), 0);
+		ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+		chip_state(&before);
+		len = attest(nonce, sizeof(nonce), resp, sizeof(resp));
+		st = verify(resp, len, trust, nonce, v);
+		ck_assert_msg(st == OTA_OK, "honest evidence before '%s': %s", lies[i].order,
+			      ota_status_name(st));
+		memset(knock_nonce, 0, sizeof(knock_nonce));
+		snprintf((char *)knock_nonce, sizeof(knock_nonce), "%s%s", HOSTILE_KNOCK, lies[i].order);
+		if (!strchr(lies[i].order, ' '))
+			other_value(lies[i].order, (char *)knock_nonce + strlen((char *)knock_nonce),
+				    sizeof(knock_nonce) - strlen((char *)knock_nonce));
+		(void)attest(knock_nonce, sizeof(knock_nonce), resp, sizeof(resp));
+		len = attest(nonce, sizeof(nonce), resp, sizeof(resp));
+		st = verify(resp, len, trust, nonce, v);
+		printf("knock '%s': %s (%u failures, first: %s)\n", lies[i].order, ota_status_name(st),
+		       v->failure_count, v->failure_count ? v->failures[0].detail : "");
+		if (lies[i].want == OTA_OK) {
+			ck_assert_msg(st == OTA_OK, "'%s' changed the evidence: %s", lies[i].order,
+				      ota_status_name(st));
+		} else {
+			ck_assert_msg(st != OTA_OK, "the lie '%s' verified", lies[i].order);
+			ck_assert(v->authentic); /* the genuine alias key signed it */
+			ck_assert_msg(fails_with(v, lies[i].want), "'%s': %s not among the failures",
+				      lies[i].order, ota_status_name(lies[i].want));
+		}
+		nothing_changed();
+	}
+	ota_trust_free(trust);
+	free(v);
+}
+END_TEST
+
 /*
  * ROM_EXT's code in SRAM, overwritten by BL0 after the hand-off: the
  * emulated core enforces no memory protection yet (Unicorn 2.0.1 has no
@@ -586,6 +717,73 @@ START_TEST(rom_ext_refuses_revocations_for_another_device_replayed_or_above_runn
 END_TEST
 
 /*
+ * One-way resources: the OTP thermometers a runtime's requests make ROM_EXT
+ * program. A COMMIT of the slot that booted, which is the primary already,
+ * left again and again with a warm reset each time: ROM_EXT serves it
+ * (status OK) and writes nothing, so no boot data write, no anchor bit, no
+ * flash erase is spent on it (boot_data_services: a write only when
+ * something changes).
+ */
+START_TEST(requests_that_change_nothing_spend_no_anchor_bit)
+{
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t i;
+
+	for (i = 0; i < 4; i++) {
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_BOOT_SVC;
+		q.arg[0] = HOSTILE_SVC_COMMIT_RUNNING;
+		ck_assert_uint_eq(order(&q, &rep), OTA_OK);
+		ck_assert_uint_eq(rep.resumed, 1);
+		steps_are(&rep, HW_SVC_SERVED, OTA_OK, OTA_SVC_COMMIT);
+		steps_are(&rep, HW_SVC_STATUS, OTA_OK, ANY);
+		nothing_changed();
+	}
+}
+END_TEST
+
+/*
+ * The revocation sequence, a one-way resource shared by the silicon
+ * creator and the owner in each series (fleet-wide, device-bound): one
+ * revocation the owner key signs - a compromised owner has it - with the
+ * series' last number (OTA_REVOCATION_SEQ_MAX) spends the whole series,
+ * and the hostile BL0 leaves it for ROM_EXT. KNOWN LIMIT
+ * (docs/threat-model.md): ROM_EXT applies it (a sequence may jump: a
+ * device that missed revocations must take the next one), and from then
+ * on the creator's fleet-wide revocations are refused - the creator can
+ * no longer revoke that owner's key fleet-wide. What still holds: the
+ * device-bound series, per device.
+ */
+START_TEST(an_owner_key_spends_the_fleet_revocation_series_in_one_command)
+{
+	static const uint8_t fleet[OTA_DEVICE_ID_BYTES] = { 0 };
+	struct ota_revocation r;
+	struct ota_otp otp;
+	uint32_t seq = 0;
+	ota_status_t st;
+
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 5, OTA_REVOCATION_SEQ_MAX, fleet);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_OK, "the owner's last-number revocation: %s", ota_status_name(st));
+	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.revocation_seq, sizeof(otp.revocation_seq), &seq),
+			  OTA_OK);
+	ck_assert_uint_eq(seq, OTA_REVOCATION_SEQ_MAX);
+	chip_state(&before);
+	/* The creator's next fleet-wide revocation (creator key 1): no number left (none past it signs). */
+	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, OTA_REVOCATION_SEQ_MAX, fleet);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_REVOKE_REPLAYED, "creator, fleet, last number: %s", ota_status_name(st));
+	nothing_changed();
+	/* The device-bound series still takes the creator's. */
+	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 1, dev.device_id);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_OK, "creator, this device: %s", ota_status_name(st));
+}
+END_TEST
+
+/*
  * The mask ROM from the runtime: a store faults (ROM is mapped read and
  * execute only), but a service call writes its output for the image:
  * hal_flash_read and hal_otp_read told to put it at ROM's entry point,
@@ -620,6 +818,82 @@ START_TEST(service_calls_do_not_write_the_mask_rom)
 }
 END_TEST
 
+#define WDOG(reg) (TOP_AON_TIMER_BASE_ADDR + AON_TIMER_##reg##_REG_OFFSET)
+
+static uint32_t wdog_rd(uint32_t addr)
+{
+	uint32_t v = 0;
+
+	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
+	return v;
+}
+
+/* The clock, played by the test: the watchdog's count at its bite threshold, as after 2 s unpetted. */
+static void wdog_time_passes(void)
+{
+	ck_assert_uint_eq(chip_bus_write32(WDOG(WDOG_COUNT), wdog_rd(WDOG(WDOG_BITE_THOLD))), OTA_OK);
+}
+
+/*
+ * A runtime that spins or crashes to defeat the watchdog ROM_EXT armed
+ * and locked (and with it the trial revert, which counts bites): the
+ * hostile BL0 first clears the watchdog's enable, raises its thresholds
+ * and sets its lock enable again, then spins without petting (the board
+ * halts the core at its instruction limit) or faults. The configuration
+ * held (the registers read as ROM_EXT locked them), and the board's
+ * timer, which runs the runtime's idle loop, must not pet for a core that
+ * runs no loop: the watchdog is due, bites, and the device boots again.
+ * It did not: the board ran the host build's ota_runtime_idle() for the
+ * core too, which pets the chip's watchdog whatever the image does, so a
+ * spinning or crashed BL0 on the core was never bitten. A live image
+ * pets by itself (the control, first).
+ */
+START_TEST(a_spinning_or_crashed_runtime_is_bitten)
+{
+	static const char *const name[] = { "spin", "crash" };
+	const struct core_result *r = ota_fw_core_request_result();
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t ctrl = wdog_rd(WDOG(WDOG_CTRL)), bite = wdog_rd(WDOG(WDOG_BITE_THOLD)), hang, len;
+	ota_status_t st;
+
+	ck_assert_uint_eq(wdog_rd(WDOG(WDOG_REGWEN)), 0); /* ROM_EXT locked it */
+	ck_assert(ctrl & AON_TIMER_WDOG_CTRL_ENABLE_MASK);
+	for (hang = HOSTILE_HANG_SPIN; hang <= HOSTILE_HANG_CRASH; hang++) {
+		/* The control: a BL0 that waits for requests runs its loop at the tick and pets. */
+		wdog_time_passes();
+		ck_assert(swhal_wdog_due());
+		ota_fw_idle();
+		ck_assert_msg(!swhal_wdog_due(), "the live image did not pet");
+
+		ota_fw_core_set_request_limit(200000);
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_WATCHDOG;
+		q.arg[0] = hang;
+		st = order(&q, &rep);
+		printf("watchdog %s: %s, stop %d\n", name[hang], ota_status_name(st), r->stop);
+		ck_assert_uint_ne(st, OTA_OK);
+		ck_assert_int_eq(r->stop, hang == HOSTILE_HANG_SPIN ? CORE_STOP_LIMIT : CORE_STOP_FAULT);
+		/* The locked configuration held. */
+		ck_assert_uint_eq(wdog_rd(WDOG(WDOG_REGWEN)), 0);
+		ck_assert_uint_eq(wdog_rd(WDOG(WDOG_CTRL)), ctrl);
+		ck_assert_uint_eq(wdog_rd(WDOG(WDOG_BITE_THOLD)), bite);
+		/* Time passes; the board's tick runs the runtime's loop: nothing runs it now. */
+		wdog_time_passes();
+		ota_fw_idle();
+		ck_assert_msg(swhal_wdog_due(), "%s: the watchdog was petted for a core that runs no loop",
+			      name[hang]);
+		/* The bite: a WARM reset, and the device boots again. */
+		ck_assert_uint_eq(swhal_wdog_bite(), OTA_OK);
+		ck_assert_uint_eq(ota_fw_boot(OTA_RESET_WARM), OTA_OK);
+		ota_fw_core_set_request_limit(0);
+		ck_assert_uint_eq(ota_fw_command(OTA_CMD_GET_RECORD, NULL, 0, (uint8_t *)&rep, sizeof(rep),
+						 &len), OTA_OK);
+		ck_assert_uint_eq(tu_record()->hdr.reset_reason, OTA_RESET_WARM);
+	}
+}
+END_TEST
+
 static Suite *hostile_suite(void)
 {
 	Suite *s = suite_create("hostile");
@@ -634,10 +908,14 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, rom_and_rom_ext_leave_nothing_in_ram);
 	tcase_add_test(tc, rom_ext_refuses_the_runtimes_boot_service_requests);
 	tcase_add_test(tc, a_verifier_refuses_what_the_runtime_signs_about_itself);
+	tcase_add_test(tc, a_knocked_runtime_lies_and_the_verifier_refuses_each_lie);
 	tcase_add_test(tc, rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot);
 	tcase_add_test(tc, rom_ext_entered_again_holds_nothing_of_rom_exts);
 	tcase_add_test(tc, rom_ext_refuses_revocations_for_another_device_replayed_or_above_running);
 	tcase_add_test(tc, service_calls_do_not_write_the_mask_rom);
+	tcase_add_test(tc, a_spinning_or_crashed_runtime_is_bitten);
+	tcase_add_test(tc, requests_that_change_nothing_spend_no_anchor_bit);
+	tcase_add_test(tc, an_owner_key_spends_the_fleet_revocation_series_in_one_command);
 	suite_add_tcase(s, tc);
 	return s;
 }

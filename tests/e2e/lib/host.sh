@@ -101,6 +101,18 @@ e2e_wait_guest() {
 	e2e_fail "timed out waiting for the guest's '$name'"
 }
 
+# e2e_hostile_knock "FIELD VALUE": the ATTEST nonce (hex) that orders the
+# hostile BL0 (E2E_CORE_BL0=build/rv32/hostile-bl0.elf, E2E_CORE=rv32) to
+# lie about FIELD from then until a reset: HOSTILE_KNOCK and the order as
+# text, NUL-padded to 32 bytes (tests/rv32/hostile/hostile.h says which
+# FIELD VALUE it takes).
+e2e_hostile_knock() {
+	local h
+	h=$(printf 'hostile-lie %s' "$1" | od -An -tx1 -v | tr -d ' \n')
+	while [ ${#h} -lt 64 ]; do h+=0; done
+	echo "$h"
+}
+
 # e2e_tell_guest NAME: the guest's e2e_wait_host NAME returns.
 e2e_tell_guest() {
 	mkdir -p "$E2E_OUT/from-host"

@@ -28,11 +28,14 @@ e2e_model_core_args() {
 
 # e2e_payload STAGE BYTES: a payload for a scenario's own image: BYTES of
 # random bytes for the host build, the stage's real build (STAGE rom_ext or
-# bl0) with E2E_CORE=rv32. e2e_salt: the signing option that keeps images of
-# the same build apart with E2E_CORE=rv32 (--salt random), nothing otherwise.
+# bl0; bl0 is E2E_CORE_BL0: build/rv32/bl0.elf unless the scenario names
+# another, such as issue 27's hostile BL0) with E2E_CORE=rv32. e2e_salt:
+# the signing option that keeps images of the same build apart with
+# E2E_CORE=rv32 (--salt random), nothing otherwise.
 e2e_payload() {
-	case ${E2E_CORE:-host} in
-	rv32) cat "$E2E_ROOT/build/rv32/$1.elf" ;;
+	case ${E2E_CORE:-host}:$1 in
+	rv32:bl0) cat "$E2E_ROOT/${E2E_CORE_BL0:-build/rv32/bl0.elf}" ;;
+	rv32:*) cat "$E2E_ROOT/build/rv32/$1.elf" ;;
 	*) head -c "$2" /dev/urandom ;;
 	esac
 }
@@ -44,12 +47,12 @@ e2e_salt() {
 # e2e_code STAGE-NAME: code for an image (lib/provision.sh): opaque bytes
 # for the host build, which measures them and never runs them; with
 # E2E_CORE=rv32 the stage's real build (rom_ext* names ROM_EXT, bl0-v2 BL0
-# v2, whose GET_INFO says 2.0.0, the rest BL0).
+# v2, whose GET_INFO says 2.0.0, the rest BL0: E2E_CORE_BL0).
 e2e_code() {
 	case ${E2E_CORE:-host}:$1 in
 	rv32:rom_ext*) cat "$E2E_ROOT/build/rv32/rom_ext.elf" ;;
 	rv32:bl0-v2) cat "$E2E_ROOT/build/rv32/bl0-v2.elf" ;;
-	rv32:*) cat "$E2E_ROOT/build/rv32/bl0.elf" ;;
+	rv32:*) cat "$E2E_ROOT/${E2E_CORE_BL0:-build/rv32/bl0.elf}" ;;
 	*) seq 1 64 | sed "s/^/$1 code line /" ;;
 	esac
 }

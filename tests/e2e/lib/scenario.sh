@@ -32,4 +32,5 @@ e2e_scenario_defaults() {
 	E2E_EXPECT=pass        # harness self-tests: kernel-problem | timeout | host-check-fails
 	E2E_EXPECT_KERNEL=""   # with kernel-problem: regex a problem must match
 	E2E_MODEL_MAY_EXIT=0   # 1: the model ending early is part of the test
+	E2E_CORE_BL0=build/rv32/bl0.elf # with E2E_CORE=rv32: the BL0 build the device's slots get signed (lib/model.sh)
 }

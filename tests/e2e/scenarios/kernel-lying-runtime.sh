@@ -1,13 +1,19 @@
 # SPDX-License-Identifier: MIT
 # A runtime an attacker controls lies, and the verifier is not fooled
-# (issue 13). The model plays the compromised BL0 ("compromise FIELD
-# VALUE": the runtime's own RAM copy of the boot record edited, as code
-# running at RUNTIME could). The device then serves the lie through the
-# driver - GET_RECORD and ATTEST, signed with the genuine alias key - and
-# otattest-verify on the host, holding every claim to what ROM_EXT
-# certified in the alias certificate before the runtime ran, refuses each
-# lie with its own reason. The honest evidence before passes; a power cycle
-# ends the compromise.
+# (issues 13, 27). The compromised BL0 rewrites its own RAM copy of the
+# boot record, as code running at RUNTIME can. With E2E_CORE=rv32 it is
+# attacker code: BL0's slots hold the hostile BL0
+# (build/rv32/hostile-bl0.elf, tests/rv32/hostile/), signed by the owner's
+# delegate as a stolen delegate key would sign it, and the guest orders
+# each lie through the product's own path: an ATTEST whose nonce is the
+# attacker's knock (e2e_hostile_knock, HOSTILE_KNOCK). With the host build
+# (the default), whose runtime is the firmware compiled into the model,
+# the board plays that code ("compromise FIELD VALUE", docs/model.md). The
+# device then serves the lie through the driver - GET_RECORD and ATTEST,
+# signed with the genuine alias key - and otattest-verify on the host,
+# holding every claim to what ROM_EXT certified in the alias certificate
+# before the runtime ran, refuses each lie with its own reason, the same
+# on both. The honest evidence before passes; a power cycle ends the lie.
 E2E_DESCRIPTION="a lying runtime's record reaches the verifier through the driver and is refused"
 E2E_MODE=fast
 E2E_TIMEOUT=120
@@ -16,7 +22,8 @@ E2E_PROVISION=1
 E2E_REQUIRES=('qemu-model/board/*.c' 'firmware/rom_ext/*.c' 'libotattest/src/host/*.c')
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
-E2E_BUILD_TARGETS=(build/otattest-verify)
+E2E_BUILD_TARGETS=(build/otattest-verify build/rv32/hostile-bl0.elf)
+E2E_CORE_BL0=build/rv32/hostile-bl0.elf
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
 # FIELD VALUE the reason the verifier must give. Each lie keeps the claims
@@ -34,10 +41,23 @@ LIES=(
 	"lifecycle prod VERIFY_STATE_MISMATCH"
 )
 
+# With E2E_CORE=rv32 the lies are the hostile BL0's: one knock a lie, in
+# $E2E_OUT/knocks; without that file the board plays them.
+host_prepare() {
+	local lie field value
+	[ "${E2E_CORE:-host}" = rv32 ] || return 0
+	mkdir -p "$E2E_OUT"
+	for lie in "${LIES[@]}"; do
+		read -r field value _ <<<"$lie"
+		e2e_hostile_knock "$field $value"
+	done >"$E2E_OUT/knocks"
+}
+
 guest_main() {
 	. /e2e/kernel/guest-lib.sh
-	local nonce i lie field value
+	local nonce i lie field value knocks=()
 
+	[ -f "$E2E_OUT/knocks" ] && mapfile -t knocks <"$E2E_OUT/knocks"
 	kt_insmod
 	kt_wait_state ready
 	nonce=$(kt_hex 32 7)
@@ -48,7 +68,12 @@ guest_main() {
 	i=0
 	for lie in "${LIES[@]}"; do
 		read -r field value _ <<<"$lie"
-		kt_model compromise "$field" "$value"
+		if [ ${#knocks[@]} -gt 0 ]; then
+			kt_nl_ok "ATTEST, the attacker's knock: lie about $field" attest "${knocks[i]}" \
+				-o /tmp/knock.cose
+		else
+			kt_model compromise "$field" "$value"
+		fi
 		kt_nl_ok "ATTEST, runtime lying about $field" attest "$nonce" -o "/tmp/lie-$i.cose"
 		e2e_save "/tmp/lie-$i.cose"
 		kt_model power-cycle

@@ -6,11 +6,15 @@
 # evidence the guest's otattestd signs for nonces of Veraison sessions.
 # An honest device is affirmed; a BL0 the reference values do not list,
 # a wrong nonce, a device of another CA, a flipped signature byte, a cut
-# evidence, a lying runtime (the model's "compromise") and a byte flipped
-# in each part of the evidence each get the status otattest-verify --ear
-# gives the same evidence. Every EAR is
-# verified with PyJWT (host_check, veraison-check.py), and with Veraison's
-# own arc (scripts/arc-build.sh), which must show the same statuses,
+# evidence, a lying runtime and a byte flipped in each part of the
+# evidence each get the status otattest-verify --ear gives the same
+# evidence. The lying runtime is, with E2E_CORE=rv32, attacker code: the
+# release's BL0 is the hostile BL0 (tests/rv32/hostile/, issue 27), which
+# serves honestly until an ATTEST whose nonce is the attacker's knock
+# (e2e_hostile_knock) orders it to lie about its epoch; with the host
+# build the board plays it (the model's "compromise", docs/model.md).
+# Every EAR is verified with PyJWT (host_check, veraison-check.py), and
+# with Veraison's own arc (scripts/arc-build.sh), which must show the same statuses,
 # reasons and policy ids for Veraison's EAR and otattest-verify's.
 E2E_DESCRIPTION="Veraison's services with the otattest scheme appraise the guest's evidence; EARs checked by PyJWT and arc"
 E2E_MODE=systemd
@@ -18,7 +22,8 @@ E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service
-	build/otimage build/otattest-verify veraison arc)
+	build/otimage build/otattest-verify veraison arc build/rv32/hostile-bl0.elf)
+E2E_CORE_BL0=build/rv32/hostile-bl0.elf
 # Skipped (named so in the verdict) only where Go itself is missing: make
 # veraison builds Veraison's services and the scheme with it.
 E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c
@@ -141,9 +146,16 @@ host_hook() {
 	} >"$E2E_OUT/nonces"
 	e2e_tell_guest nonces
 	e2e_wait_guest attested 150
-	# A runtime holding the genuine alias key that lies about its epoch.
-	e2e_model_ctl compromise epoch 9 >"$E2E_OUT/compromise.txt"
-	echo "lie $(open_session lie)" >"$E2E_OUT/nonces-lie"
+	# A runtime holding the genuine alias key that lies about its epoch:
+	# the hostile BL0 told so by the guest's first ATTEST (its evidence
+	# ev-knock.cose is not judged), or the board playing it.
+	if [ "${E2E_CORE:-host}" = rv32 ]; then
+		echo "knock $(e2e_hostile_knock "epoch 9")" >"$E2E_OUT/nonces-lie"
+	else
+		e2e_model_ctl compromise epoch 9 >"$E2E_OUT/compromise.txt"
+		: >"$E2E_OUT/nonces-lie"
+	fi
+	echo "lie $(open_session lie)" >>"$E2E_OUT/nonces-lie"
 	e2e_tell_guest lie
 	e2e_wait_guest attested-lie 60
 	submit honest

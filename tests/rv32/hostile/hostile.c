@@ -18,6 +18,7 @@
 #include "hal/svc.h"
 #include "hostile.h"
 #include "mmio.h"
+#include "aon_timer_regs.h"
 #include "otp_ctrl_regs.h"
 #include "sram_ctrl_ret_regs.h"
 #include "top_regs.h"
@@ -291,6 +292,10 @@ static void attack_boot_svc(void)
 		q.services = OTA_SVC_REVOKE;
 		q.revocation = req.revocation;
 		break;
+	case HOSTILE_SVC_COMMIT_RUNNING:
+		q.services = OTA_SVC_COMMIT;
+		q.commit_slot = bs->bl0_slot;
+		break;
 	default:
 		step(HW_CONTROL, OTA_HAL_BAD_ARGUMENT, req.arg[0]);
 		return;
@@ -416,6 +421,25 @@ static void attack_svc_into_rom(void)
 	step(HW_SVC_OUTPUT, st, same);
 	st = hal_otp_read(0, (void *)(uintptr_t)req.arg[0], sizeof(want));
 	step(HW_SVC_OUTPUT, st, rom[0] == 'O' && rom[1] == 'T'); /* OTP's magic, "OTPI"-like */
+}
+
+/*
+ * The watchdog ROM_EXT armed and locked: disable it, raise its bite
+ * threshold, set its lock enable again, then never pet it: spin, or
+ * crash. Nothing is answered; the test reads the registers from outside.
+ */
+static void attack_watchdog(void)
+{
+	const uint32_t base = TOP_AON_TIMER_BASE_ADDR;
+
+	ota_mmio_write32(base + AON_TIMER_WDOG_REGWEN_REG_OFFSET, 1);
+	ota_mmio_write32(base + AON_TIMER_WDOG_CTRL_REG_OFFSET, 0);
+	ota_mmio_write32(base + AON_TIMER_WDOG_BITE_THOLD_REG_OFFSET, 0xffffffffu);
+	ota_mmio_write32(base + AON_TIMER_WDOG_BARK_THOLD_REG_OFFSET, 0xffffffffu);
+	if (req.arg[0] == HOSTILE_HANG_CRASH)
+		(void)*(volatile uint32_t *)(uintptr_t)0xdead0000u;
+	for (;;)
+		;
 }
 
 /* HOSTILE_PROGRAM's regions (hostile.h): memory, then each block's register window. */
@@ -552,6 +576,9 @@ static ota_status_t run(uint32_t *len)
 	case HOSTILE_PROGRAM:
 		run_program();
 		break;
+	case HOSTILE_WATCHDOG:
+		attack_watchdog();
+		break;
 	default:
 		return OTA_MBOX_UNKNOWN_COMMAND;
 	}
@@ -574,6 +601,100 @@ static ota_status_t resumed(uint32_t *len)
 	return OTA_OK;
 }
 
+/* The word of n bytes at w is s. */
+static bool word_is(const char *w, uint32_t n, const char *s)
+{
+	return strlen(s) == n && memcmp(w, s, n) == 0;
+}
+
+/* A decimal number of n bytes at w, at most max. */
+static bool word_num(const char *w, uint32_t n, uint32_t max, uint32_t *out)
+{
+	uint32_t i, v = 0;
+
+	if (n == 0 || n > 9)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return false;
+		v = v * 10u + (uint32_t)(w[i] - '0');
+	}
+	*out = v;
+	return v <= max;
+}
+
+/* The value among 0..max whose name(value) is the word. */
+static bool word_name(const char *w, uint32_t n, const char *(*name)(uint32_t), uint32_t max, uint32_t *out)
+{
+	uint32_t v;
+
+	for (v = 0; v <= max; v++)
+		if (word_is(w, n, name(v))) {
+			*out = v;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * HOSTILE_KNOCK (hostile.h): the order in an ATTEST's nonce, carried out
+ * on the runtime's own copy of the boot record, which nothing but this
+ * image's good behaviour protects.
+ */
+static void knock(void)
+{
+	static struct ota_req_attest a;
+	struct ota_boot_state *bs = (struct ota_boot_state *)(uintptr_t)ota_boot_state();
+	struct ota_stage_record *bl0 = NULL;
+	const char *f, *v;
+	uint32_t k = sizeof(HOSTILE_KNOCK) - 1u, end, fn, vn, i, x;
+
+	memset(&a, 0, sizeof(a));
+	if (!bs || hal_mbox_read(&a, sizeof(a)) != OTA_OK || a.nonce_len > sizeof(a.nonce) ||
+	    a.nonce_len <= k || memcmp(a.nonce, HOSTILE_KNOCK, k) != 0)
+		return;
+	for (end = k; end < a.nonce_len && a.nonce[end]; end++)
+		;
+	f = (const char *)a.nonce + k;
+	for (fn = 0; k + fn < end && f[fn] != ' '; fn++)
+		;
+	if (k + fn >= end)
+		return;
+	v = f + fn + 1;
+	vn = end - (k + fn + 1u);
+	for (i = 0; i < bs->record.hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++)
+		if (bs->record.stage[i].stage == OTA_STAGE_BL0 &&
+		    (bs->record.stage[i].flags & OTA_STAGE_F_BOOTED))
+			bl0 = &bs->record.stage[i];
+	if (!bl0)
+		return;
+	if (word_is(f, fn, "bl0-path") && word_name(v, vn, ota_path_name, OTA_PATH_MAX, &x)) {
+		/* A consistent lie: the tag path has no slow-path reason, a slow path one. */
+		if (x == OTA_PATH_TAG)
+			bl0->path_reason = OTA_REASON_NONE;
+		else if (bl0->path == OTA_PATH_TAG)
+			bl0->path_reason = OTA_REASON_TAG_MISMATCH;
+		bl0->path = x;
+	} else if (word_is(f, fn, "bl0-scheme") && word_name(v, vn, ota_scheme_name, OTA_SCHEME_HYBRID, &x)) {
+		bl0->sig_scheme = x;
+	} else if (word_is(f, fn, "bl0-depth") && word_num(v, vn, OTA_MAX_DELEGATION_DEPTH, &x)) {
+		bl0->delegation_depth = x; /* the delegates' key ids go with the depth */
+		memset(bl0->key_ids[x + 1u], 0, sizeof(bl0->key_ids) - (x + 1u) * OTA_KEY_ID_BYTES);
+	} else if (word_is(f, fn, "bl0-root-key") && word_is(v, vn, "flip")) {
+		bl0->key_ids[0][0] ^= 1u;
+	} else if (word_is(f, fn, "bl0-usage-flags") && word_num(v, vn, OTA_CAP_ALL, &x)) {
+		bl0->effective.usage.flags = x;
+	} else if (word_is(f, fn, "min-svn") && word_num(v, vn, OTA_SVN_LIMIT, &x)) {
+		bs->record.hdr.min_svn = x;
+	} else if (word_is(f, fn, "epoch") && word_num(v, vn, OTA_OTP_EPOCH_BITS, &x)) {
+		bs->record.hdr.epoch = x;
+	} else if (word_is(f, fn, "floor-bl0") && word_num(v, vn, OTA_SVN_LIMIT, &x)) {
+		bs->record.hdr.floor_bl0 = x;
+	} else if (word_is(f, fn, "lifecycle") && word_name(v, vn, ota_lifecycle_name, OTA_LC_RMA, &x)) {
+		bs->record.hdr.lifecycle = x;
+	}
+}
+
 static bool serve(void)
 {
 	struct hal_mbox_request r;
@@ -582,8 +703,11 @@ static bool serve(void)
 
 	if (hal_reset_pending() || !hal_mbox_request(&r))
 		return false;
-	if (r.command != HOSTILE_CMD)
+	if (r.command != HOSTILE_CMD) {
+		if (r.command == OTA_CMD_ATTEST)
+			knock();
 		return ota_runtime_serve();
+	}
 	memset(&req, 0, sizeof(req));
 	st = hal_mbox_read(&req, r.len < sizeof(req) ? r.len : sizeof(req));
 	if (st == OTA_OK)
@@ -610,6 +734,7 @@ uint32_t hostile_bl0_start(void)
 	for (;;) {
 		while (serve())
 			;
+		ota_runtime_idle(); /* BL0's idle step: it pets the watchdog, as BL0 does */
 		hal_wait_for_interrupt();
 	}
 }

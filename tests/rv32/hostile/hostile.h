@@ -19,6 +19,23 @@
 /* Not a mailbox command of the product (those run 1..OTA_CMD_MAX): the attacker's own. */
 #define HOSTILE_CMD 0x4854u
 
+/*
+ * The attacker's other way in, for a host that reaches the device only
+ * through the product's commands (the driver, the daemon: the e2e
+ * scenarios kernel-lying-runtime and veraison-fleet): an ATTEST whose
+ * nonce starts with HOSTILE_KNOCK is an order, as an implant takes its
+ * orders from traffic it is sent. The rest of the nonce, up to a NUL or
+ * its end, is "FIELD VALUE": the image edits its own RAM copy of the boot
+ * record - what GET_RECORD serves and ATTEST signs with the genuine alias
+ * key - until the next reset, then answers this ATTEST like any other.
+ * FIELD VALUE: bl0-path NAME (ota_path_name; to the tag path the reason
+ * cleared, from it tag-mismatch given), bl0-scheme NAME (ota_scheme_name), bl0-depth N (the delegates'
+ * key ids past it cleared), bl0-root-key flip, bl0-usage-flags N (0..3),
+ * min-svn N, epoch N, floor-bl0 N, lifecycle NAME (ota_lifecycle_name);
+ * N decimal. Anything else is no order: the ATTEST is answered honestly.
+ */
+#define HOSTILE_KNOCK "hostile-lie "
+
 enum hostile_attack {
 	HOSTILE_FLASH_LOCKED = 1, /* erase and program the layout page, every locked region, the running slots */
 	HOSTILE_OTP,              /* read the secret partition; program counters, floors and fixed partitions */
@@ -31,6 +48,13 @@ enum hostile_attack {
 	HOSTILE_ROM_EXT_EXEC,     /* jump into ROM_EXT's entry point after the hand-off */
 	HOSTILE_SVC_INTO_ROM,     /* a service call told to write its output into the mask ROM */
 	HOSTILE_PROGRAM,          /* run struct hostile_req.prog: the fuzzer's operations (below) */
+	HOSTILE_WATCHDOG,         /* disarm the watchdog, then spin or crash (arg[0]: enum hostile_hang) */
+};
+
+/* HOSTILE_WATCHDOG's ends (arg[0]): the request is never answered. */
+enum hostile_hang {
+	HOSTILE_HANG_SPIN = 0,  /* loop forever, never petting */
+	HOSTILE_HANG_CRASH,     /* load from an address nothing answers: a bus fault */
 };
 
 /*
@@ -58,6 +82,7 @@ enum hostile_boot_svc {
 	HOSTILE_SVC_COMMIT_OTHER,          /* commit the slot that did not boot */
 	HOSTILE_SVC_REVOKE_UNSIGNED,       /* revoke owner key 0 with no valid signature */
 	HOSTILE_SVC_REVOKE_GIVEN,          /* the signed revocation in the order, as it is (not counted in COUNT) */
+	HOSTILE_SVC_COMMIT_RUNNING,        /* commit the slot that booted, the primary already (not in COUNT) */
 };
 #define HOSTILE_SVC_COUNT HOSTILE_SVC_REVOKE_GIVEN
 

@@ -743,6 +743,52 @@ START_TEST(requests_that_change_nothing_spend_no_anchor_bit)
 }
 END_TEST
 
+static uint32_t otp_anchor(void)
+{
+	struct ota_otp otp;
+	uint32_t v = 0;
+
+	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.boot_data_anchor, sizeof(otp.boot_data_anchor), &v),
+			  OTA_OK);
+	return v;
+}
+
+/*
+ * What does spend the anchor: a COMMIT that changes the primary slot. With
+ * a signed image in each BL0 slot, an update reset into the other slot
+ * (the product's UPDATE_RESET, which the runtime serves) and a COMMIT of
+ * it left by the hostile BL0 write boot data each time: one anchor bit per
+ * slot change, two boots each. KNOWN LIMIT (docs/threat-model.md): about
+ * 2048 boots spend the 1024 bits, after which commits, ratchets and tag
+ * rotations fail BOOT_DATA_COUNTER_EXHAUSTED; the host's administrator can
+ * do the same with the product's commands. The test measures the cost.
+ */
+START_TEST(each_primary_slot_change_spends_one_anchor_bit)
+{
+	struct tu_blob b = tu_stage_image(&hostile_elf, OTA_STAGE_BL0, 5, 0);
+	struct ota_resp_reset out;
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t a0, i, slot;
+
+	tu_device_write_slot(OTI_BL0_B, &b);
+	tu_blob_free(&b);
+	a0 = otp_anchor();
+	for (i = 0; i < 4; i++) {
+		slot = i % 2 ? OTA_SLOT_A : OTA_SLOT_B;
+		ck_assert_uint_eq(ota_fw_update_reset(slot, &out), OTA_OK);
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_BOOT_SVC;
+		q.arg[0] = HOSTILE_SVC_COMMIT_RUNNING;
+		ck_assert_uint_eq(order(&q, &rep), OTA_OK);
+		steps_are(&rep, HW_SVC_STATUS, OTA_OK, ANY);
+		ck_assert_uint_eq(otp_anchor(), a0 + i + 1u);
+	}
+	printf("anchor: %u -> %u after 4 slot changes (8 boots)\n", a0, otp_anchor());
+}
+END_TEST
+
 /*
  * The revocation sequence, a one-way resource shared by the silicon
  * creator and the owner in each series (fleet-wide, device-bound): one
@@ -915,6 +961,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, service_calls_do_not_write_the_mask_rom);
 	tcase_add_test(tc, a_spinning_or_crashed_runtime_is_bitten);
 	tcase_add_test(tc, requests_that_change_nothing_spend_no_anchor_bit);
+	tcase_add_test(tc, each_primary_slot_change_spends_one_anchor_bit);
 	tcase_add_test(tc, an_owner_key_spends_the_fleet_revocation_series_in_one_command);
 	suite_add_tcase(s, tc);
 	return s;

@@ -275,6 +275,16 @@ void boot_requests_end(struct boot_ctx *b, ota_status_t st);
 ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_revocation *r,
 				   const uint32_t svn[OTA_STAGE_COUNT],
 				   const uint8_t *const root[OTA_STAGE_COUNT]);
+/* The same for a hybrid command and its SLH-DSA signature (ota_revocation_check_hybrid). */
+ota_status_t boot_revocation_check_hybrid(const struct boot_ctx *b, const struct ota_revocation *r,
+					  const uint8_t spx[OTA_SLHDSA_SIG_BYTES],
+					  const uint32_t svn[OTA_STAGE_COUNT],
+					  const uint8_t *const root[OTA_STAGE_COUNT]);
+/*
+ * The layout's revocation staging region (flash.h, OTA_REGION_REVOCATION)
+ * when it holds a hybrid command; REVOKE_NO_STAGING without one.
+ */
+ota_status_t boot_revocation_staging(const struct boot_ctx *b, const struct ota_flash_region **out);
 
 /* ---- the record's update section (record_update.c) ---------------------- */
 

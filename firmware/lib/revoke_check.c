@@ -18,6 +18,24 @@ ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_re
 				   const uint32_t svn[OTA_STAGE_COUNT],
 				   const uint8_t *const root[OTA_STAGE_COUNT])
 {
+	return boot_revocation_check_hybrid(b, r, NULL, svn, root);
+}
+
+ota_status_t boot_revocation_staging(const struct boot_ctx *b, const struct ota_flash_region **out)
+{
+	const struct ota_flash_region *reg = boot_region(b, OTA_REGION_REVOCATION);
+
+	if (!reg || reg->size < sizeof(struct ota_revocation_hybrid))
+		return OTA_REVOKE_NO_STAGING;
+	*out = reg;
+	return OTA_OK;
+}
+
+ota_status_t boot_revocation_check_hybrid(const struct boot_ctx *b, const struct ota_revocation *r,
+					  const uint8_t spx[OTA_SLHDSA_SIG_BYTES],
+					  const uint32_t svn[OTA_STAGE_COUNT],
+					  const uint8_t *const root[OTA_STAGE_COUNT])
+{
 	struct ota_anchors creator, owner;
 	struct ota_revocation_facts f;
 	uint32_t i;
@@ -31,5 +49,5 @@ ota_status_t boot_revocation_check(const struct boot_ctx *b, const struct ota_re
 		f.running_svn[i] = svn[i];
 		memcpy(f.running_root[i], root[i], OTA_KEY_ID_BYTES);
 	}
-	return ota_revocation_check(r, &f, hal_ecdsa_verify);
+	return ota_revocation_check_hybrid(r, spx, &f, hal_ecdsa_verify);
 }

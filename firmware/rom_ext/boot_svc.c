@@ -142,13 +142,30 @@ static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revoca
 	return OTA_OK;
 }
 
+/* A hybrid command as the runtime staged it in flash (too large for retention RAM). */
+static struct ota_revocation_hybrid staged;
+
 static ota_status_t revoke(struct boot_ctx *b, const struct ota_revocation *r)
 {
 	const uint32_t svn[OTA_STAGE_COUNT] = { b->rom_ext_out.svn, b->bl0_out.svn };
 	const uint8_t *root[OTA_STAGE_COUNT] = { b->rom_ext_out.root_key_id, b->bl0_out.root_key_id };
+	const struct ota_flash_region *reg;
 
-	OTA_TRY(boot_revocation_check(b, r, svn, root));
-	return revocation_apply(b, r);
+	if (r->version != OTA_REVOCATION_VERSION_HYBRID) {
+		OTA_TRY(boot_revocation_check(b, r, svn, root));
+		return revocation_apply(b, r);
+	}
+	/*
+	 * Hybrid: the staged copy, checked whole - both signatures - and only
+	 * when it is the command the request names (the runtime can write
+	 * both; a torn or swapped copy is refused, never half believed).
+	 */
+	OTA_TRY(boot_revocation_staging(b, &reg));
+	OTA_TRY(hal_flash_read(reg->offset, &staged, sizeof(staged)));
+	if (memcmp(&staged.cmd, r, sizeof(*r)) != 0)
+		return OTA_REVOKE_MALFORMED;
+	OTA_TRY(boot_revocation_check_hybrid(b, &staged.cmd, staged.spx_signature, svn, root));
+	return revocation_apply(b, &staged.cmd);
 }
 
 void rom_ext_boot_services(struct boot_ctx *b)

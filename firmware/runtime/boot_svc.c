@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * COMMIT, RATCHET and REVOKE from the runtime's side (docs/mailbox.md):
+ * COMMIT, RATCHET, REVOKE and REVOKE_HYBRID from the runtime's side (docs/mailbox.md):
  * the runtime holds neither the boot data key nor the OTP counters (the
  * key manager and ROM_EXT's lockdown see to that), so it only checks the
  * request - a refusal is answered at once and changes nothing - leaves it
  * for ROM_EXT in retention RAM and asks for a warm reset. The runtime that
  * boots next answers with what ROM_EXT did (ota_boot_state: svc_served,
  * svc_status). A request with nothing to do (the slot is already the
- * primary, the floor already as high) is answered at once too.
+ * primary, the floor already as high) is answered at once too. A hybrid
+ * revocation does not fit retention RAM: the runtime writes it whole into
+ * the layout's staging region and leaves its first 144 bytes in the
+ * request; ROM_EXT checks the staged copy.
  */
 #include <string.h>
 
@@ -52,10 +55,26 @@ static const uint8_t *booted_root(const struct ota_boot_state *bs, uint32_t stag
 	return bs->record.stage[0].key_ids[0]; /* not reached: a runtime means both booted */
 }
 
+/* The hybrid command into the staging region, page by page; ROM_EXT judges what lands. */
+static ota_status_t stage_hybrid(const struct ota_flash_region *reg,
+				 const struct ota_revocation_hybrid *h)
+{
+	const uint8_t *p = (const uint8_t *)h;
+	uint32_t page = hal_flash_page_size(), off, n;
+
+	for (off = 0; off < sizeof(*h); off += page) {
+		n = sizeof(*h) - off < page ? (uint32_t)sizeof(*h) - off : page;
+		OTA_TRY(hal_flash_erase_page(reg->offset + off));
+		OTA_TRY(hal_flash_program(reg->offset + off, p + off, n));
+	}
+	return OTA_OK;
+}
+
 ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *commit,
 				const struct ota_req_ratchet *ratchet,
-				const struct ota_revocation *rev, struct ota_resp_boot_svc *out,
-				bool *answered)
+				const struct ota_revocation *rev,
+				const struct ota_revocation_hybrid *hybrid,
+				struct ota_resp_boot_svc *out, bool *answered)
 {
 	struct ota_boot_svc_request q;
 	const struct ota_boot_state *bs;
@@ -88,14 +107,23 @@ ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *c
 		q.ratchet_flags = ratchet->flags;
 		break;
 	}
-	case OTA_CMD_REVOKE: {
+	case OTA_CMD_REVOKE:
+	case OTA_CMD_REVOKE_HYBRID: {
 		struct boot_ctx *b = boot_scratch_ctx();
 		const uint32_t svn[OTA_STAGE_COUNT] = { bs->rom_ext_svn, bs->bl0_svn };
 		const uint8_t *root[OTA_STAGE_COUNT] = { booted_root(bs, OTA_STAGE_ROM_EXT),
 							 booted_root(bs, OTA_STAGE_BL0) };
+		const struct ota_flash_region *reg;
 
 		OTA_TRY(boot_prepare(b, bs->reset_reason));
-		OTA_TRY(boot_revocation_check(b, rev, svn, root));
+		if (command == OTA_CMD_REVOKE_HYBRID) {
+			rev = &hybrid->cmd;
+			OTA_TRY(boot_revocation_staging(b, &reg));
+			OTA_TRY(boot_revocation_check_hybrid(b, rev, hybrid->spx_signature, svn, root));
+			OTA_TRY(stage_hybrid(reg, hybrid));
+		} else {
+			OTA_TRY(boot_revocation_check(b, rev, svn, root));
+		}
 		q.services = OTA_SVC_REVOKE;
 		q.revocation = *rev;
 		break;

@@ -23,6 +23,7 @@ union ota_request {
 	struct ota_req_commit commit;
 	struct ota_req_ratchet ratchet;
 	struct ota_revocation revocation;
+	struct ota_revocation_hybrid revocation_hybrid;
 };
 
 /* A 16..64 byte field inside a 64-byte array, with zero padding after it. */
@@ -139,10 +140,11 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 	if (resp_cap < len)
 		return OTA_MBOX_RESPONSE_TOO_LARGE;
 	memset(&out, 0, sizeof(out));
-	if (command == OTA_CMD_COMMIT || command == OTA_CMD_RATCHET || command == OTA_CMD_REVOKE)
+	if (command == OTA_CMD_COMMIT || command == OTA_CMD_RATCHET || command == OTA_CMD_REVOKE ||
+	    command == OTA_CMD_REVOKE_HYBRID)
 		st = after ? ota_rt_svc_done(command, &out.svc)
 			   : ota_rt_svc_request(command, &r->commit, &r->ratchet, &r->revocation,
-						&out.svc, &now);
+						&r->revocation_hybrid, &out.svc, &now);
 	else if (command == OTA_CMD_ROTATE_TAGS)
 		st = after ? ota_rt_rotate_done(&out.rotate) : ota_rt_rotate_request(&out.rotate);
 	else if (command == OTA_CMD_UPDATE_RESET)
@@ -156,13 +158,20 @@ static ota_status_t reset_command(uint32_t command, const union ota_request *r, 
 	return st;
 }
 
+/*
+ * The copy of the request being served: static, since a hybrid revocation
+ * makes it 8000 bytes (too many for BL0's stack); the request that asked
+ * for a reset is copied into it again when the runtime that boots answers.
+ */
+static union ota_request request_copy;
+
 ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t req_len,
 				 uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
 	const struct ota_boot_state *bs = ota_boot_state();
 	const struct ota_mbox_command_desc *desc;
 	const struct ota_runtime *rt;
-	union ota_request r;
+	union ota_request *const r = &request_copy;
 	ota_status_t st;
 
 	*resp_len = 0;
@@ -170,13 +179,13 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 	desc = ota_mbox_command(command);
 	if (desc == NULL)
 		return OTA_MBOX_UNKNOWN_COMMAND;
-	if (req_len != desc->request_len || req_len > sizeof(r))
+	if (req_len != desc->request_len || req_len > sizeof(*r))
 		return OTA_MBOX_BAD_LENGTH;
 	/* Copy first: the host may rewrite the buffer while we look at it. */
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(*r));
 	if (req_len)
-		memcpy(&r, req, req_len);
-	st = validate(command, &r, bs);
+		memcpy(r, req, req_len);
+	st = validate(command, r, bs);
 	if (st != OTA_OK)
 		return st;
 
@@ -194,22 +203,22 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 
 	switch (command) {
 	case OTA_CMD_ATTEST:
-		return ota_rt_attest(bs, rt, r.attest.nonce, r.attest.nonce_len, resp, resp_cap,
+		return ota_rt_attest(bs, rt, r->attest.nonce, r->attest.nonce_len, resp, resp_cap,
 				     resp_len);
 	case OTA_CMD_STABLE_SIGN:
-		return ota_rt_stable_sign(&r.sign, resp, resp_cap, resp_len);
+		return ota_rt_stable_sign(&r->sign, resp, resp_cap, resp_len);
 	case OTA_CMD_GET_CERTS:
 		return ota_rt_get_certs(rt, resp, resp_cap, resp_len);
 	case OTA_CMD_GET_IDENTITY_CSR:
 		return ota_rt_get_identity_csr(bs, rt, resp, resp_cap, resp_len);
 	case OTA_CMD_SET_IDENTITY_CERT:
-		return ota_rt_set_identity_cert(bs, rt, &r.idcert);
+		return ota_rt_set_identity_cert(bs, rt, &r->idcert);
 	case OTA_CMD_INSTALL_BEGIN:
 	case OTA_CMD_INSTALL_CHUNK: {
 		struct ota_resp_install out;
 
-		st = command == OTA_CMD_INSTALL_BEGIN ? ota_rt_install_begin(&r.install_begin, &out)
-						      : ota_rt_install_chunk(&r.install_chunk, &out);
+		st = command == OTA_CMD_INSTALL_BEGIN ? ota_rt_install_begin(&r->install_begin, &out)
+						      : ota_rt_install_chunk(&r->install_chunk, &out);
 		return st == OTA_OK ? respond(&out, sizeof(out), resp, resp_cap, resp_len) : st;
 	}
 	case OTA_CMD_GET_INFO: {
@@ -230,7 +239,8 @@ ota_status_t ota_runtime_command(uint32_t command, const uint8_t *req, uint32_t 
 	case OTA_CMD_COMMIT:
 	case OTA_CMD_RATCHET:
 	case OTA_CMD_REVOKE:
-		return reset_command(command, &r, false, resp, resp_cap, resp_len);
+	case OTA_CMD_REVOKE_HYBRID:
+		return reset_command(command, r, false, resp, resp_cap, resp_len);
 	}
 	return OTA_MBOX_UNKNOWN_COMMAND;
 }
@@ -239,16 +249,16 @@ ota_status_t ota_runtime_resume(uint32_t command, const uint8_t *req, uint32_t r
 				uint8_t *resp, uint32_t resp_cap, uint32_t *resp_len)
 {
 	const struct ota_mbox_command_desc *desc = ota_mbox_command(command);
-	union ota_request r;
+	union ota_request *const r = &request_copy;
 
 	*resp_len = 0;
 	/* The same request that asked for the reset, still in the mailbox: copy, check again. */
 	if (desc == NULL || !(desc->flags & OTA_MBOX_F_RESETS))
 		return OTA_MBOX_UNKNOWN_COMMAND;
-	if (req_len != desc->request_len || req_len > sizeof(r))
+	if (req_len != desc->request_len || req_len > sizeof(*r))
 		return OTA_MBOX_BAD_LENGTH;
-	memset(&r, 0, sizeof(r));
+	memset(r, 0, sizeof(*r));
 	if (req_len)
-		memcpy(&r, req, req_len);
-	return reset_command(command, &r, true, resp, resp_cap, resp_len);
+		memcpy(r, req, req_len);
+	return reset_command(command, r, true, resp, resp_cap, resp_len);
 }

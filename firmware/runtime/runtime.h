@@ -73,8 +73,9 @@ ota_status_t ota_rt_install_finish(struct ota_resp_install_finish *out);
  */
 ota_status_t ota_rt_svc_request(uint32_t command, const struct ota_req_commit *commit,
 				const struct ota_req_ratchet *ratchet,
-				const struct ota_revocation *rev, struct ota_resp_boot_svc *out,
-				bool *answered);
+				const struct ota_revocation *rev,
+				const struct ota_revocation_hybrid *hybrid,
+				struct ota_resp_boot_svc *out, bool *answered);
 ota_status_t ota_rt_svc_done(uint32_t command, struct ota_resp_boot_svc *out);
 
 /* GET_INFO (info.c): the version string compiled into this runtime. */

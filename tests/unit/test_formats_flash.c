@@ -76,7 +76,8 @@ START_TEST(test_layout_default_valid)
 
 	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_OK);
 	EXPECT(ota_flash_layout_check(&l, 2 * OTI_FLASH_DEFAULT_SIZE), OTA_OK);
-	for (t = 1; t <= OTA_REGION_TYPE_MAX; t++) {
+	/* Every type, the optional staging region too (8 KiB: a hybrid revocation, 8000 bytes). */
+	for (t = 1; t <= OTA_REGION_OPTIONAL_MAX; t++) {
 		const struct ota_flash_region *r = ota_flash_layout_region(&l, t);
 
 		ck_assert_ptr_nonnull(r);
@@ -84,7 +85,9 @@ START_TEST(test_layout_default_valid)
 		ck_assert_uint_ge(r->offset, OTA_FLASH_PAGE_SIZE);
 	}
 	ck_assert_ptr_null(ota_flash_layout_region(&l, 0));
-	ck_assert_ptr_null(ota_flash_layout_region(&l, OTA_REGION_TYPE_MAX + 1));
+	ck_assert_uint_ge(ota_flash_layout_region(&l, OTA_REGION_REVOCATION)->size,
+			  sizeof(struct ota_revocation_hybrid));
+	ck_assert_ptr_null(ota_flash_layout_region(&l, OTA_REGION_OPTIONAL_MAX + 1));
 	ck_assert_uint_eq(ota_region_for_slot(OTA_STAGE_BL0, OTA_SLOT_B), OTA_REGION_BL0_B);
 	ck_assert_uint_eq(ota_region_for_slot(OTA_STAGE_ROM_EXT, OTA_SLOT_A), OTA_REGION_ROM_EXT_A);
 }
@@ -110,9 +113,12 @@ START_TEST(test_layout_header_fields)
 	LAYOUT(l.flash_size += 1, OTA_LAYOUT_BAD_FLASH_SIZE);
 	LAYOUT(l.flash_size += OTA_FLASH_PAGE_SIZE, OTA_LAYOUT_BAD_FLASH_SIZE); /* > device */
 	LAYOUT(l.region_count = 9, OTA_LAYOUT_REGION_MISSING);
-	LAYOUT(l.region_count = 11, OTA_LAYOUT_REGION_MISSING);
+	LAYOUT(l.region_count = 12, OTA_LAYOUT_REGION_MISSING);
 	LAYOUT(l.region_count = 0xffffffffu, OTA_LAYOUT_REGION_MISSING);
-	LAYOUT(l.region[10].size = 1, OTA_LAYOUT_RESERVED_NONZERO);
+	/* Without the optional staging region (the last): a layout as before it. */
+	LAYOUT((l.region_count = 10, memset(&l.region[10], 0, sizeof(l.region[10]))), OTA_OK);
+	LAYOUT(l.region_count = 10, OTA_LAYOUT_RESERVED_NONZERO);
+	LAYOUT(l.region[11].size = 1, OTA_LAYOUT_RESERVED_NONZERO);
 	LAYOUT(l.region[11].reserved = 1, OTA_LAYOUT_RESERVED_NONZERO);
 #undef LAYOUT
 }
@@ -129,7 +135,12 @@ START_TEST(test_layout_regions)
 
 	REGION(l.region[3].reserved = 5, OTA_LAYOUT_RESERVED_NONZERO);
 	REGION(l.region[3].type = 0, OTA_LAYOUT_REGION_MISSING);
-	REGION(l.region[3].type = OTA_REGION_TYPE_MAX + 1, OTA_LAYOUT_REGION_MISSING);
+	REGION(l.region[3].type = OTA_REGION_OPTIONAL_MAX + 1, OTA_LAYOUT_REGION_MISSING);
+	REGION(l.region[3].type = OTA_REGION_REVOCATION, OTA_LAYOUT_REGION_MISSING); /* repeated */
+	/* Ten regions, the optional one in place of a required one. */
+	REGION((l.region[3] = l.region[10], l.region_count = 10,
+		memset(&l.region[10], 0, sizeof(l.region[10]))),
+	       OTA_LAYOUT_REGION_MISSING);
 	REGION(l.region[3].type = l.region[2].type, OTA_LAYOUT_REGION_MISSING); /* repeated */
 	REGION(l.region[3].offset += 1, OTA_LAYOUT_REGION_MISALIGNED);
 	REGION(l.region[3].size += 512, OTA_LAYOUT_REGION_MISALIGNED);

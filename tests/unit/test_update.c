@@ -836,6 +836,136 @@ START_TEST(test_hybrid_owner_refuses_ecdsa_only_revocations)
 }
 END_TEST
 
+/*
+ * A hybrid command (both signatures, 8000 bytes) is what a hybrid owner
+ * revokes with: checked by the runtime, staged in the layout's revocation
+ * region (it does not fit retention RAM), checked whole again by ROM_EXT
+ * from there and applied; fleet-wide and device-bound in their own series.
+ */
+START_TEST(test_hybrid_owner_applies_hybrid_revocations)
+{
+	static struct ota_revocation_hybrid h, back;
+	const struct ota_flash_region *reg = tu_region(OTA_REGION_REVOCATION);
+	const struct ota_record_update *u;
+
+	hybrid_owner_device(OTA_OWNER_F_DIRECT_BOOT | OTA_OWNER_F_HYBRID_REQUIRED);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL, &h);
+	ck_assert_uint_eq(h.cmd.version, OTA_REVOCATION_VERSION_HYBRID);
+	ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 3);
+	u = update_section();
+	ck_assert_uint_eq(u->service_mask, OTA_SVC_REVOKE);
+	ck_assert_uint_eq(u->service_status, OTA_OK);
+	ck_assert_uint_eq(u->revocation_sequence, 1);
+	ck_assert_uint_eq(u->revocation_sequence_device, 0);
+	ck_assert_int_eq(swhal_peek_flash(reg->offset, &back, sizeof(back)), 0);
+	ck_assert_mem_eq(&back, &h, sizeof(h));
+	/* Its replay, and a device-bound one in the other series. */
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&h), OTA_REVOKE_REPLAYED);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 5, 1, dev.device_id,
+			     &h);
+	ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 5);
+	ck_assert_uint_eq(update_section()->revocation_sequence_device, 1);
+}
+END_TEST
+
+/* Each half must hold, and neither can be cut off or moved to the other command. */
+START_TEST(test_hybrid_revocation_needs_both_halves)
+{
+	static struct ota_revocation_hybrid h, bad;
+	struct ota_revocation r;
+
+	hybrid_owner_device(OTA_OWNER_F_DIRECT_BOOT | OTA_OWNER_F_HYBRID_REQUIRED);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL, &h);
+	bad = h;
+	bad.spx_signature[100] ^= 0x01;
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&bad), OTA_REVOKE_SPX_INVALID);
+	bad = h;
+	bad.cmd.signature[5] ^= 0x01;
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&bad), OTA_REVOKE_SIG_INVALID);
+	/* The SLH-DSA half of another command. */
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 4, 1, NULL, &bad);
+	memcpy(bad.spx_signature, h.spx_signature, sizeof(h.spx_signature));
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&bad), OTA_REVOKE_SPX_INVALID);
+	/*
+	 * Cut down to 144 bytes: as version 2 it is no whole command; as
+	 * version 1 an ECDSA-only command of a hybrid key, whose signature
+	 * would not hold either (it covers the version).
+	 */
+	r = h.cmd;
+	REFUSED_UNCHANGED(tu_revoke(&r), OTA_REVOKE_MALFORMED);
+	r.version = OTA_REVOCATION_VERSION;
+	r.size = sizeof(r);
+	REFUSED_UNCHANGED(tu_revoke(&r), OTA_REVOKE_HYBRID_REQUIRED);
+	/* A version-1 command in the hybrid frame. */
+	bad = h;
+	bad.cmd = tu_revocation(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL);
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&bad), OTA_REVOKE_MALFORMED);
+	ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_OK);
+}
+END_TEST
+
+/* An ECDSA-only key has no SLH-DSA half to check a hybrid command's against. */
+START_TEST(test_hybrid_revocation_from_an_ecdsa_key)
+{
+	static struct ota_revocation_hybrid h;
+	struct oti_revocation_params p = { OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL };
+	struct oti_diag d;
+
+	/* otimage will not make one; a hand-made one is refused by the device. */
+	ck_assert_uint_ne(oti_revocation_build_hybrid(&p, tu_key(TU_OWNER0), &h, &d), OTA_OK);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL, &h);
+	h.cmd = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL);
+	h.cmd.version = OTA_REVOCATION_VERSION_HYBRID;
+	h.cmd.size = sizeof(h);
+	{
+		uint8_t digest[OTA_SHA256_BYTES];
+
+		ota_revocation_digest(&h.cmd, digest);
+		ck_assert_uint_eq(oti_ecdsa_sign(tu_key(TU_OWNER0), digest, h.cmd.signature), OTA_OK);
+	}
+	REFUSED_UNCHANGED(tu_revoke_hybrid(&h), OTA_REVOKE_SPX_INVALID);
+}
+END_TEST
+
+/*
+ * ROM_EXT judges the staged copy itself: one changed in flash after the
+ * runtime's check (or a request naming a command flash does not hold) is
+ * refused at the boot, nothing applied.
+ */
+START_TEST(test_rom_ext_checks_the_staged_hybrid_revocation)
+{
+	static struct ota_revocation_hybrid h, other;
+	const struct ota_flash_region *reg = tu_region(OTA_REGION_REVOCATION);
+	struct ota_boot_svc_request q;
+	struct ota_resp_reset out;
+	uint8_t otp[sizeof(struct ota_otp)], now[sizeof(struct ota_otp)];
+
+	hybrid_owner_device(OTA_OWNER_F_DIRECT_BOOT | OTA_OWNER_F_HYBRID_REQUIRED);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL, &h);
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 4, 2, NULL, &other);
+	ck_assert_int_eq(swhal_peek_otp(0, otp, sizeof(otp)), 0);
+	memset(&q, 0, sizeof(q));
+	q.services = OTA_SVC_REVOKE;
+	q.revocation = h.cmd;
+	/* Its SLH-DSA half torn in flash. */
+	h.spx_signature[7000] ^= 0x40;
+	ck_assert_int_eq(swhal_poke_flash(reg->offset, &h, sizeof(h)), 0);
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_status, OTA_REVOKE_SPX_INVALID);
+	/* Another valid command staged than the request names. */
+	ck_assert_int_eq(swhal_poke_flash(reg->offset, &other, sizeof(other)), 0);
+	ck_assert_uint_eq(boot_svc_store(&q), OTA_OK);
+	ck_assert_uint_eq(ota_fw_warm_reset(&out), OTA_OK);
+	ck_assert_uint_eq(update_section()->service_status, OTA_REVOKE_MALFORMED);
+	ck_assert_int_eq(swhal_peek_otp(0, now, sizeof(now)), 0);
+	ck_assert_mem_eq(otp, now, sizeof(otp));
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 0);
+}
+END_TEST
+
 /* A forged revocation in retention RAM: ROM_EXT checks the signature itself. */
 START_TEST(test_rom_ext_checks_the_revocation_itself)
 {
@@ -898,6 +1028,10 @@ static Suite *update_suite(void)
 	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
 	tcase_add_test(rev, test_revocations_interleave_in_either_order);
 	tcase_add_loop_test(rev, test_hybrid_owner_refuses_ecdsa_only_revocations, 0, 2);
+	tcase_add_test(rev, test_hybrid_owner_applies_hybrid_revocations);
+	tcase_add_test(rev, test_hybrid_revocation_needs_both_halves);
+	tcase_add_test(rev, test_hybrid_revocation_from_an_ecdsa_key);
+	tcase_add_test(rev, test_rom_ext_checks_the_staged_hybrid_revocation);
 	suite_add_tcase(su, rev);
 	return su;
 }

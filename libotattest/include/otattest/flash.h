@@ -36,8 +36,17 @@ enum ota_flash_region_type {
 	OTA_REGION_TAG_TABLE_1 = 8,
 	OTA_REGION_OWNER_CONFIG = 9,
 	OTA_REGION_IDENTITY_CERT = 10,
+	/*
+	 * Optional: where the runtime stages a hybrid revocation command for
+	 * ROM_EXT (struct ota_revocation_hybrid, 8000 bytes: it does not fit
+	 * retention RAM). Never locked; ROM_EXT checks what it finds there
+	 * whole. A layout without it takes no hybrid revocation
+	 * (REVOKE_NO_STAGING).
+	 */
+	OTA_REGION_REVOCATION = 11,
 };
 #define OTA_REGION_TYPE_MAX 10u /* every type 1..MAX appears exactly once */
+#define OTA_REGION_OPTIONAL_MAX 11u /* every type above TYPE_MAX up to this at most once */
 
 struct ota_flash_region {
 	uint32_t type;   /* enum ota_flash_region_type */

@@ -350,7 +350,9 @@ OTA_STATIC_ASSERT(sizeof(struct ota_resp_info) == OTA_VERSION_STRING_BYTES + 16u
 	X(REVOKE, 15, "revoke", (uint32_t)sizeof(struct ota_revocation),                             \
 	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)       \
 	X(GET_INFO, 16, "get-info", 0u, (uint32_t)sizeof(struct ota_resp_info), 0u,                  \
-	  OTA_MBOX_LANE_READ)
+	  OTA_MBOX_LANE_READ)                                                                        \
+	X(REVOKE_HYBRID, 17, "revoke-hybrid", (uint32_t)sizeof(struct ota_revocation_hybrid),        \
+	  (uint32_t)sizeof(struct ota_resp_boot_svc), OTA_MBOX_F_RESETS, OTA_MBOX_LANE_CHANGE)
 
 enum ota_command {
 #define OTA_X_MBOX_ENUM(name, num, str, req, resp, flags, lane) OTA_CMD_##name = num,

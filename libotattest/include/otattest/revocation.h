@@ -19,11 +19,11 @@
  *
  * The signature is ECDSA P-256 by the root key's ECDSA half, over
  * SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, OTA_REVOCATION_SIGNED_BYTES)).
- * The command must fit retention RAM to reach ROM_EXT across the reset, so
- * it carries no SLH-DSA signature: a device refuses it
- * (REVOKE_HYBRID_REQUIRED) when the signer's key is hybrid or, for an
- * owner key, when the owner config requires hybrid - the rule an image
- * under that key is held to.
+ * A version-1 command carries no SLH-DSA signature: a device refuses it
+ * (REVOKE_HYBRID_REQUIRED) when the signer's key is hybrid (every key of
+ * an owner config that requires hybrid is) - the rule an image under that
+ * key is held to. A hybrid key signs a version-2 command, which carries
+ * both signatures (struct ota_revocation_hybrid).
  */
 #ifndef OTATTEST_REVOCATION_H
 #define OTATTEST_REVOCATION_H
@@ -31,7 +31,8 @@
 #include "common.h"
 
 #define OTA_REVOCATION_MAGIC OTA_FOURCC('O', 'T', 'R', 'V')
-#define OTA_REVOCATION_VERSION 1u
+#define OTA_REVOCATION_VERSION 1u        /* ECDSA only: struct ota_revocation alone */
+#define OTA_REVOCATION_VERSION_HYBRID 2u /* struct ota_revocation_hybrid */
 #define OTA_REVOCATION_DOMAIN "OTATTEST-REVOKE-V1"
 
 /* Actions. target and value per action; everything not listed is zero. */
@@ -66,6 +67,22 @@ struct ota_revocation {
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_revocation) == 144, "ota_revocation layout");
 #define OTA_REVOCATION_SIGNED_BYTES 80u
+
+/*
+ * A hybrid command (issue 28, item 4): the 144 bytes above with version
+ * OTA_REVOCATION_VERSION_HYBRID and size 8000 - so its ECDSA signature
+ * says it is hybrid, and it cannot pass as a version-1 command with the
+ * SLH-DSA part cut off - followed by the signer root key's SLH-DSA
+ * signature over the same 32-byte digest. What a hybrid key must sign
+ * with. Too large for retention RAM: the runtime stages it in flash (the
+ * layout's OTA_REGION_REVOCATION) and leaves its first 144 bytes in the
+ * boot services request; ROM_EXT checks the staged copy whole.
+ */
+struct ota_revocation_hybrid {
+	struct ota_revocation cmd;                   /* 0: version 2, size 8000 */
+	uint8_t spx_signature[OTA_SLHDSA_SIG_BYTES]; /* 144: SLH-DSA-SHA2-128s over the digest */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_revocation_hybrid) == 8000, "ota_revocation_hybrid layout");
 
 /* What the signature is over: SHA-256(OTA_REVOCATION_DOMAIN || bytes [0, 80)). */
 void ota_revocation_digest(const struct ota_revocation *r, uint8_t out[OTA_SHA256_BYTES]);

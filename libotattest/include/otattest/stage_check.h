@@ -149,4 +149,15 @@ uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_
 ota_status_t ota_revocation_check(const struct ota_revocation *r,
 				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa);
 
+/*
+ * The same check of a command and, for a version-2 (hybrid) one, its
+ * SLH-DSA signature spx (OTA_SLHDSA_SIG_BYTES; NULL for version 1, which
+ * ota_revocation_check passes): a version that does not match what came
+ * (REVOKE_MALFORMED); after the ECDSA signature, the SLH-DSA one under the
+ * signer's SLH-DSA key (REVOKE_SPX_INVALID, also when the key has none).
+ */
+ota_status_t ota_revocation_check_hybrid(const struct ota_revocation *r, const uint8_t *spx,
+					 const struct ota_revocation_facts *f,
+					 ota_ecdsa_verify_fn ecdsa);
+
 #endif /* OTATTEST_STAGE_CHECK_H */

@@ -422,7 +422,9 @@ enum ota_status_class {
 	X(REVOKE_KEY_IN_USE, POLICY, REVOKE, 8, "the key admitted a running stage: revoking it would leave nothing bootable") \
 	X(REVOKE_NOT_RAISED, INVALID_ARGUMENT, REVOKE, 9, "the floor or epoch is not above the device's, or the key is already revoked") \
 	X(REVOKE_SEQUENCE_EXHAUSTED, LIMIT, REVOKE, 10, "the sequence number is above what the device can record (256)") \
-	X(REVOKE_HYBRID_REQUIRED, POLICY, REVOKE, 11, "the signer's key is hybrid or the owner config requires SLH-DSA: an ECDSA-only revocation is refused")
+	X(REVOKE_HYBRID_REQUIRED, POLICY, REVOKE, 11, "the signer's key is hybrid or the owner config requires SLH-DSA: an ECDSA-only revocation is refused") \
+	X(REVOKE_SPX_INVALID, VERIFICATION, REVOKE, 12, "the revocation's SLH-DSA signature is invalid, or its signer has no SLH-DSA key") \
+	X(REVOKE_NO_STAGING, POLICY, REVOKE, 13, "this device's flash layout has no revocation staging region for a hybrid command")
 
 enum ota_status {
 #define OTA_X_STATUS_ENUM(name, cls, mod, idx, msg) OTA_##name = OTA_ST(cls, mod, idx),

@@ -22,7 +22,7 @@ static ota_status_t region_check(const struct ota_flash_layout *l,
 {
 	if (r->reserved != 0)
 		return OTA_LAYOUT_RESERVED_NONZERO;
-	if (r->type < 1 || r->type > OTA_REGION_TYPE_MAX || (*seen & (1u << r->type)))
+	if (r->type < 1 || r->type > OTA_REGION_OPTIONAL_MAX || (*seen & (1u << r->type)))
 		return OTA_LAYOUT_REGION_MISSING;
 	*seen |= 1u << r->type;
 	if (r->offset % l->page_size != 0 || r->size % l->page_size != 0)
@@ -52,7 +52,7 @@ ota_status_t ota_flash_layout_check(const struct ota_flash_layout *l, uint32_t d
 	if (l->flash_size == 0 || l->flash_size % l->page_size != 0 ||
 	    l->flash_size > device_flash_size)
 		return OTA_LAYOUT_BAD_FLASH_SIZE;
-	if (l->region_count != OTA_REGION_TYPE_MAX)
+	if (l->region_count < OTA_REGION_TYPE_MAX || l->region_count > OTA_REGION_OPTIONAL_MAX)
 		return OTA_LAYOUT_REGION_MISSING;
 	for (i = l->region_count; i < OTA_FLASH_MAX_REGIONS; i++)
 		if (!ota_all_zero(&l->region[i], sizeof(l->region[i])))
@@ -60,6 +60,9 @@ ota_status_t ota_flash_layout_check(const struct ota_flash_layout *l, uint32_t d
 
 	for (i = 0; i < l->region_count; i++)
 		OTA_TRY(region_check(l, &l->region[i], &seen));
+	/* Every required type, whatever optional ones came instead. */
+	if ((seen & (((1u << OTA_REGION_TYPE_MAX) - 1u) << 1)) != ((1u << OTA_REGION_TYPE_MAX) - 1u) << 1)
+		return OTA_LAYOUT_REGION_MISSING;
 	for (i = 0; i < l->region_count; i++)
 		for (j = i + 1; j < l->region_count; j++)
 			if (regions_overlap(&l->region[i], &l->region[j]))

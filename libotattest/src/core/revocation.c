@@ -12,6 +12,7 @@
 
 #include "otattest/keys.h"
 #include "otattest/sha256.h"
+#include "otattest/slhdsa.h"
 #include "otattest/stage_check.h"
 
 void ota_revocation_digest(const struct ota_revocation *r, uint8_t out[OTA_SHA256_BYTES])
@@ -30,11 +31,14 @@ uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_
 							       : otp->revocation_seq_device;
 }
 
-/* Header, action, target and value as the format defines them. */
-static ota_status_t fields(const struct ota_revocation *r)
+/* Header, action, target and value as the format defines them; hybrid: version 2 came whole. */
+static ota_status_t fields(const struct ota_revocation *r, bool hybrid)
 {
-	if (r->magic != OTA_REVOCATION_MAGIC || r->version != OTA_REVOCATION_VERSION ||
-	    r->size != sizeof(*r))
+	if (r->magic != OTA_REVOCATION_MAGIC)
+		return OTA_REVOKE_MALFORMED;
+	if (hybrid ? r->version != OTA_REVOCATION_VERSION_HYBRID ||
+			     r->size != sizeof(struct ota_revocation_hybrid)
+		   : r->version != OTA_REVOCATION_VERSION || r->size != sizeof(*r))
 		return OTA_REVOKE_MALFORMED;
 	if (!ota_all_zero(r->reserved, sizeof(r->reserved)))
 		return OTA_MBOX_RESERVED_NONZERO;
@@ -109,11 +113,18 @@ static ota_status_t effect(const struct ota_revocation *r, const struct ota_revo
 ota_status_t ota_revocation_check(const struct ota_revocation *r,
 				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa)
 {
+	return ota_revocation_check_hybrid(r, NULL, f, ecdsa);
+}
+
+ota_status_t ota_revocation_check_hybrid(const struct ota_revocation *r, const uint8_t *spx,
+					 const struct ota_revocation_facts *f,
+					 ota_ecdsa_verify_fn ecdsa)
+{
 	const struct ota_root_key *key;
 	uint8_t digest[OTA_SHA256_BYTES];
 	bool creator;
 
-	OTA_TRY(fields(r));
+	OTA_TRY(fields(r, spx != NULL));
 	if (!ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES) &&
 	    memcmp(r->device_id, f->otp->device_id, OTA_DEVICE_ID_BYTES) != 0)
 		return OTA_REVOKE_WRONG_DEVICE;
@@ -136,15 +147,18 @@ ota_status_t ota_revocation_check(const struct ota_revocation *r,
 		return OTA_REVOKE_NOT_AUTHORIZED;
 	/*
 	 * As strong as an image under the same key must be (stage_policy.c):
-	 * a hybrid key admits no command signed with its ECDSA half alone, and
-	 * this format carries nothing else (revocation.h). An owner config
-	 * that requires hybrid holds hybrid keys only (owner_config.c), so
-	 * this is its rule too.
+	 * a hybrid key admits no command signed with its ECDSA half alone
+	 * (revocation.h). An owner config that requires hybrid holds hybrid
+	 * keys only (owner_config.c), so this is its rule too.
 	 */
-	if (key->algorithm == OTA_KEY_ALG_HYBRID)
+	if (key->algorithm == OTA_KEY_ALG_HYBRID && spx == NULL)
 		return OTA_REVOKE_HYBRID_REQUIRED;
 	ota_revocation_digest(r, digest);
 	if (ecdsa(key->ecdsa_pubkey, digest, r->signature) != OTA_OK)
 		return OTA_REVOKE_SIG_INVALID;
+	/* Both halves: an SLH-DSA signature from a key without one proves nothing. */
+	if (spx != NULL && (key->algorithm != OTA_KEY_ALG_HYBRID ||
+			    ota_slhdsa_verify(key->spx_pubkey, digest, sizeof(digest), spx) != OTA_OK))
+		return OTA_REVOKE_SPX_INVALID;
 	return effect(r, f);
 }

@@ -17,9 +17,12 @@ static const char revocation_help[] =
 	"\n"
 	"DESCRIPTION\n"
 	"    Writes a 144-byte revocation command (docs/formats.md, Revocation\n"
-	"    commands) signed ECDSA P-256 by KEY, a creator or owner root key. The\n"
-	"    device applies it at its next boot, through the mailbox's REVOKE command\n"
-	"    (otattestctl revoke): it raises an OTP anti-rollback floor (a floor above a\n"
+	"    commands) signed ECDSA P-256 by KEY, a creator or owner root key; with a\n"
+	"    hybrid KEY (KEY.spx beside it) an 8000-byte hybrid command signed by both\n"
+	"    halves, ECDSA P-256 and SLH-DSA (a device refuses an ECDSA-only command\n"
+	"    from a hybrid key). The device applies it at its next boot, through the\n"
+	"    mailbox's REVOKE or REVOKE_HYBRID command (otattestctl revoke): it raises\n"
+	"    an OTP anti-rollback floor (a floor above a\n"
 	"    delegate's SVN ceiling revokes that delegate), revokes a root key, or\n"
 	"    bumps the identity epoch - for good, in fuses.\n"
 	"\n"
@@ -116,7 +119,8 @@ int oti_cmd_revocation(int argc, char **argv)
 	const char *key_path = NULL, *out = NULL;
 	bool force = false, json = false, have_seq = false;
 	int c, actions = 0, rc;
-	struct ota_revocation r;
+	static struct ota_revocation_hybrid r; /* the first 144 bytes alone for an ECDSA key */
+	size_t r_len = sizeof(r.cmd);
 	struct oti_key k;
 	struct oti_diag d;
 	ota_status_t st;
@@ -169,15 +173,21 @@ int oti_cmd_revocation(int argc, char **argv)
 
 	st = oti_key_load(key_path, true, &k, &d);
 	if (st == OTA_OK) {
-		st = oti_revocation_build(&p, &k, &r, &d);
+		/* As strong as the key: a hybrid key signs with both halves. */
+		if (k.algorithm == OTA_KEY_ALG_HYBRID) {
+			st = oti_revocation_build_hybrid(&p, &k, &r, &d);
+			r_len = sizeof(r);
+		} else {
+			st = oti_revocation_build(&p, &k, &r.cmd, &d);
+		}
 		oti_key_free(&k);
 	}
 	if (st == OTA_OK) {
-		struct oti_output o = { out, &r, sizeof(r), 0644 };
+		struct oti_output o = { out, &r, r_len, 0644 };
 
 		st = oti_files_write(&o, 1, force, &d);
 	}
 	if (st == OTA_OK)
-		st = oti_inspect(out, (const uint8_t *)&r, sizeof(r), json, stdout, &d);
+		st = oti_inspect(out, (const uint8_t *)&r, r_len, json, stdout, &d);
 	return st == OTA_OK ? 0 : oti_fail(&d, st);
 }

@@ -23,6 +23,11 @@ static const char *const slot_names[OTI_SLOTS] = { "rom_ext_a", "rom_ext_b", "bl
 
 /* Slots start at 64 KiB: room for the small regions and for growth. */
 #define OTI_FIRST_SLOT_OFFSET (64u * 1024u)
+/* The revocation staging region: a hybrid command (8000 bytes) in whole pages. */
+#define OTI_REVOCATION_REGION_SIZE                                                            \
+	((((uint32_t)sizeof(struct ota_revocation_hybrid) + OTA_FLASH_PAGE_SIZE - 1u) /        \
+	  OTA_FLASH_PAGE_SIZE) *                                                                \
+	 OTA_FLASH_PAGE_SIZE)
 
 ota_status_t oti_flash_layout_default(uint32_t flash_size, uint32_t rom_ext_slot_size,
 				      uint32_t bl0_slot_size, struct ota_flash_layout *out,
@@ -52,6 +57,17 @@ ota_status_t oti_flash_layout_default(uint32_t flash_size, uint32_t rom_ext_slot
 		out->region[n++] = (struct ota_flash_region){ slot_regions[i], (uint32_t)off, size, 0 };
 		off += size;
 	}
+	/*
+	 * Last, right before the slots, apart from the small (locked) regions
+	 * and never locked itself: a hybrid revocation staged for ROM_EXT
+	 * (flash.h).
+	 */
+	OTA_STATIC_ASSERT((sizeof(small_regions) / sizeof(small_regions[0]) + 1u) * OTA_FLASH_PAGE_SIZE +
+				  OTI_REVOCATION_REGION_SIZE <= OTI_FIRST_SLOT_OFFSET,
+			  "the staging region fits before the slots");
+	out->region[n++] = (struct ota_flash_region){ OTA_REGION_REVOCATION,
+						      OTI_FIRST_SLOT_OFFSET - OTI_REVOCATION_REGION_SIZE,
+						      OTI_REVOCATION_REGION_SIZE, 0 };
 	out->region_count = n;
 	if (off > flash_size)
 		return oti_diag_set(d, OTA_TOOL_TOO_LARGE, NULL, "--flash-size",

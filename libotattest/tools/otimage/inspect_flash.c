@@ -217,6 +217,7 @@ static const char *region_name(uint32_t type)
 		[OTA_REGION_TAG_TABLE_0] = "tag_table_0", [OTA_REGION_TAG_TABLE_1] = "tag_table_1",
 		[OTA_REGION_OWNER_CONFIG] = "owner_config",
 		[OTA_REGION_IDENTITY_CERT] = "identity_cert",
+		[OTA_REGION_REVOCATION] = "revocation",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) && names[type] ? names[type] : "unknown";

@@ -307,6 +307,14 @@ struct oti_revocation_params {
 ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
 				  const struct oti_key *signer, struct ota_revocation *out,
 				  struct oti_diag *d);
+/*
+ * The same as a hybrid command (version 2, 8000 bytes): the ECDSA
+ * signature and the SLH-DSA one over the same digest. TOOL_BAD_VALUE when
+ * signer is not a hybrid key.
+ */
+ota_status_t oti_revocation_build_hybrid(const struct oti_revocation_params *p,
+					 const struct oti_key *signer,
+					 struct ota_revocation_hybrid *out, struct oti_diag *d);
 
 /*
  * Re-sign an image in place after a test edited its bytes: recompute the

@@ -11,11 +11,11 @@
 #include "inspect.h"
 #include "otimage.h"
 
-ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
-				  const struct oti_key *signer, struct ota_revocation *out,
-				  struct oti_diag *d)
+/* The 144 bytes of either version, ECDSA-signed; digest: what both halves sign. */
+static ota_status_t build(const struct oti_revocation_params *p, const struct oti_key *signer,
+			  bool hybrid, struct ota_revocation *out,
+			  uint8_t digest[OTA_SHA256_BYTES], struct oti_diag *d)
 {
-	uint8_t digest[OTA_SHA256_BYTES];
 	bool ok;
 
 	memset(out, 0, sizeof(*out));
@@ -43,8 +43,8 @@ ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
 	if (!signer->has_private)
 		return oti_diag_set(d, OTA_TOOL_KEY_NOT_PRIVATE, NULL, "--key", NULL);
 	out->magic = OTA_REVOCATION_MAGIC;
-	out->version = OTA_REVOCATION_VERSION;
-	out->size = sizeof(*out);
+	out->version = hybrid ? OTA_REVOCATION_VERSION_HYBRID : OTA_REVOCATION_VERSION;
+	out->size = hybrid ? sizeof(struct ota_revocation_hybrid) : sizeof(*out);
 	out->action = p->action;
 	out->target = p->target;
 	out->value = p->value;
@@ -54,6 +54,29 @@ ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
 	memcpy(out->signer_key_id, signer->key_id, OTA_KEY_ID_BYTES);
 	ota_revocation_digest(out, digest);
 	return oti_ecdsa_sign(signer, digest, out->signature);
+}
+
+ota_status_t oti_revocation_build(const struct oti_revocation_params *p,
+				  const struct oti_key *signer, struct ota_revocation *out,
+				  struct oti_diag *d)
+{
+	uint8_t digest[OTA_SHA256_BYTES];
+
+	return build(p, signer, false, out, digest, d);
+}
+
+ota_status_t oti_revocation_build_hybrid(const struct oti_revocation_params *p,
+					 const struct oti_key *signer,
+					 struct ota_revocation_hybrid *out, struct oti_diag *d)
+{
+	uint8_t digest[OTA_SHA256_BYTES];
+
+	memset(out, 0, sizeof(*out));
+	if (signer->algorithm != OTA_KEY_ALG_HYBRID)
+		return oti_diag_set(d, OTA_TOOL_BAD_VALUE, NULL, "--key",
+				    "a hybrid command needs a hybrid key (KEY.spx)");
+	OTA_TRY(build(p, signer, true, &out->cmd, digest, d));
+	return oti_spx_sign(signer, digest, sizeof(digest), out->spx_signature);
 }
 
 static const char *action_name(uint32_t action)
@@ -71,11 +94,17 @@ ota_status_t oti_inspect_revocation(struct oti_out *o, const uint8_t *buf, size_
 				    struct oti_diag *d)
 {
 	struct ota_revocation r;
+	bool hybrid = len == sizeof(struct ota_revocation_hybrid);
 
-	OTA_TRY(oti_inspect_exact(buf, len, &r, sizeof(r), OTA_REVOKE_MALFORMED,
-				  OTA_REVOKE_MALFORMED, "revocation", d));
-	if (r.version != OTA_REVOCATION_VERSION || r.size != sizeof(r))
+	if (len < sizeof(r) || (len != sizeof(r) && !hybrid))
+		return oti_diag_set(d, OTA_REVOKE_MALFORMED, NULL, "revocation",
+				    "%zu bytes, expected %zu or %zu (hybrid)", len, sizeof(r),
+				    sizeof(struct ota_revocation_hybrid));
+	memcpy(&r, buf, sizeof(r));
+	if (r.version != (hybrid ? OTA_REVOCATION_VERSION_HYBRID : OTA_REVOCATION_VERSION) ||
+	    r.size != len)
 		return oti_diag_set(d, OTA_REVOKE_MALFORMED, NULL, "revocation.version", NULL);
+	oti_out_str(o, "scheme", hybrid ? "hybrid" : "ecdsa-p256");
 	oti_out_str(o, "action", action_name(r.action));
 	oti_out_u64(o, "target", r.target);
 	oti_out_u64(o, "value", r.value);

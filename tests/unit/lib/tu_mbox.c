@@ -83,6 +83,20 @@ ota_status_t tu_revoke(const struct ota_revocation *r)
 	return tu_cmd(OTA_CMD_REVOKE, r, sizeof(*r));
 }
 
+ota_status_t tu_revoke_hybrid(const struct ota_revocation_hybrid *h)
+{
+	return tu_cmd(OTA_CMD_REVOKE_HYBRID, h, sizeof(*h));
+}
+
+void tu_revocation_hybrid(enum tu_key_id key, uint32_t action, uint32_t target, uint32_t value,
+			  uint32_t seq, const uint8_t *device, struct ota_revocation_hybrid *out)
+{
+	struct oti_revocation_params p = { action, target, value, seq, device };
+	struct oti_diag d;
+
+	ck_assert_uint_eq(oti_revocation_build_hybrid(&p, tu_key(key), out, &d), OTA_OK);
+}
+
 struct ota_revocation tu_revocation(enum tu_key_id key, uint32_t action, uint32_t target,
 				    uint32_t value, uint32_t seq, const uint8_t *device)
 {

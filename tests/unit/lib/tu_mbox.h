@@ -30,5 +30,10 @@ ota_status_t tu_revoke(const struct ota_revocation *r);
 /* A revocation command signed by key (otimage's builder); device NULL: fleet-wide. */
 struct ota_revocation tu_revocation(enum tu_key_id key, uint32_t action, uint32_t target,
 				    uint32_t value, uint32_t seq, const uint8_t *device);
+/* REVOKE_HYBRID with a hybrid command. */
+ota_status_t tu_revoke_hybrid(const struct ota_revocation_hybrid *h);
+/* A hybrid command (both halves) signed by a hybrid key, into *out. */
+void tu_revocation_hybrid(enum tu_key_id key, uint32_t action, uint32_t target, uint32_t value,
+			  uint32_t seq, const uint8_t *device, struct ota_revocation_hybrid *out);
 
 #endif /* OTATTEST_TU_MBOX_H */

@@ -743,6 +743,67 @@ START_TEST(requests_that_change_nothing_spend_no_anchor_bit)
 }
 END_TEST
 
+#define WDOG(reg) (TOP_AON_TIMER_BASE_ADDR + AON_TIMER_##reg##_REG_OFFSET)
+
+static uint32_t wdog_rd(uint32_t addr)
+{
+	uint32_t v = 0;
+
+	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
+	return v;
+}
+
+/* The clock, played by the test: the watchdog's count at its bite threshold, as after 2 s unpetted. */
+static void wdog_time_passes(void)
+{
+	ck_assert_uint_eq(chip_bus_write32(WDOG(WDOG_COUNT), wdog_rd(WDOG(WDOG_BITE_THOLD))), OTA_OK);
+}
+
+/*
+ * The trial revert against a hostile image on trial that spins or crashes
+ * at every boot: BL0 slot B holds the hostile BL0 too, an update reset
+ * takes it on trial, and each boot it is ordered to disarm the watchdog
+ * and hang (spin, then crash, in turn). Each hang is bitten (the board
+ * pets nothing for a halted core), each bite uses a trial boot, and after
+ * OTA_TRIAL_MAX_BOOTS the primary slot runs again, the revert recorded as
+ * the watchdog's. (A trial image that does not hang may COMMIT itself:
+ * the trial guards against failing images, signing against hostile ones.)
+ */
+START_TEST(a_hanging_trial_is_reverted)
+{
+	struct tu_blob b = tu_stage_image(&hostile_elf, OTA_STAGE_BL0, 5, 0);
+	struct ota_resp_reset out;
+	const struct ota_record_update *u;
+	struct hostile_req q;
+	struct hostile_report rep;
+	uint32_t i;
+
+	tu_device_write_slot(OTI_BL0_B, &b);
+	tu_blob_free(&b);
+	ck_assert_uint_eq(ota_fw_update_reset(OTA_SLOT_B, &out), OTA_OK);
+	for (i = 1; i <= OTA_TRIAL_MAX_BOOTS; i++) {
+		u = ota_record_update_of(tu_record());
+		ck_assert_uint_eq(u->running_bl0_slot, OTA_SLOT_B);
+		ck_assert_uint_eq(u->trial_boots, i);
+		ota_fw_core_set_request_limit(200000);
+		memset(&q, 0, sizeof(q));
+		q.attack = HOSTILE_WATCHDOG;
+		q.arg[0] = i % 2 ? HOSTILE_HANG_SPIN : HOSTILE_HANG_CRASH;
+		ck_assert_uint_ne(order(&q, &rep), OTA_OK);
+		ota_fw_core_set_request_limit(0);
+		wdog_time_passes();
+		ota_fw_idle();
+		ck_assert_msg(swhal_wdog_due(), "trial boot %u: not bitten", i);
+		ck_assert_uint_eq(swhal_wdog_bite(), OTA_OK);
+		ck_assert_uint_eq(ota_fw_boot(OTA_RESET_WARM), OTA_OK);
+	}
+	u = ota_record_update_of(tu_record());
+	ck_assert_uint_eq(u->running_bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(u->revert_reason, OTA_REVERT_WATCHDOG);
+	ck_assert_uint_eq(u->reverted_slot, OTA_SLOT_B);
+}
+END_TEST
+
 static uint32_t otp_anchor(void)
 {
 	struct ota_otp otp;
@@ -864,22 +925,6 @@ START_TEST(service_calls_do_not_write_the_mask_rom)
 }
 END_TEST
 
-#define WDOG(reg) (TOP_AON_TIMER_BASE_ADDR + AON_TIMER_##reg##_REG_OFFSET)
-
-static uint32_t wdog_rd(uint32_t addr)
-{
-	uint32_t v = 0;
-
-	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
-	return v;
-}
-
-/* The clock, played by the test: the watchdog's count at its bite threshold, as after 2 s unpetted. */
-static void wdog_time_passes(void)
-{
-	ck_assert_uint_eq(chip_bus_write32(WDOG(WDOG_COUNT), wdog_rd(WDOG(WDOG_BITE_THOLD))), OTA_OK);
-}
-
 /*
  * A runtime that spins or crashes to defeat the watchdog ROM_EXT armed
  * and locked (and with it the trial revert, which counts bites): the
@@ -960,6 +1005,7 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, rom_ext_refuses_revocations_for_another_device_replayed_or_above_running);
 	tcase_add_test(tc, service_calls_do_not_write_the_mask_rom);
 	tcase_add_test(tc, a_spinning_or_crashed_runtime_is_bitten);
+	tcase_add_test(tc, a_hanging_trial_is_reverted);
 	tcase_add_test(tc, requests_that_change_nothing_spend_no_anchor_bit);
 	tcase_add_test(tc, each_primary_slot_change_spends_one_anchor_bit);
 	tcase_add_test(tc, an_owner_key_spends_the_fleet_revocation_series_in_one_command);

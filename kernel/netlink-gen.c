@@ -115,10 +115,11 @@ const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_RATCHET_FLAGS + 1]
 };
 
 /* OTATTEST_CMD_REVOKE - do */
-const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION + 1] = {
+const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION_HYBRID + 1] = {
 	[OTATTEST_A_DEVICE] = { .type = NLA_U32, },
 	[OTATTEST_A_DEVICE_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[OTATTEST_A_REVOCATION] = NLA_POLICY_EXACT_LEN(OTATTEST_REVOCATION_LEN),
+	[OTATTEST_A_REVOCATION_HYBRID] = NLA_POLICY_EXACT_LEN(OTATTEST_REVOCATION_HYBRID_LEN),
 };
 
 /* Ops table for otattest */
@@ -206,7 +207,7 @@ const struct genl_ops otattest_nl_ops[14] = {
 		.cmd		= OTATTEST_CMD_REVOKE,
 		.doit		= otattest_nl_revoke_doit,
 		.policy		= otattest_revoke_nl_policy,
-		.maxattr	= OTATTEST_A_REVOCATION,
+		.maxattr	= OTATTEST_A_REVOCATION_HYBRID,
 	},
 };
 

@@ -49,7 +49,7 @@ extern const struct nla_policy otattest_commit_nl_policy[OTATTEST_A_SLOT + 1];
 
 extern const struct nla_policy otattest_ratchet_nl_policy[OTATTEST_A_RATCHET_FLAGS + 1];
 
-extern const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION + 1];
+extern const struct nla_policy otattest_revoke_nl_policy[OTATTEST_A_REVOCATION_HYBRID + 1];
 
 /* Ops table for otattest */
 extern const struct genl_ops otattest_nl_ops[14];

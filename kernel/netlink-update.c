@@ -306,14 +306,22 @@ int otattest_nl_ratchet_doit(struct sk_buff *skb, struct genl_info *info)
 
 int otattest_nl_revoke_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *ecdsa = info->attrs[OTATTEST_A_REVOCATION];
+	struct nlattr *hybrid = info->attrs[OTATTEST_A_REVOCATION_HYBRID];
 	struct ota_revocation req;
-	int ret;
 
-	/* The policy's exact length is the struct's: one size, asserted here. */
+	/* The policy's exact lengths are the structs': one size each, asserted here. */
 	BUILD_BUG_ON(sizeof(req) != OTATTEST_REVOCATION_LEN);
-	ret = otattest_need(info, OTATTEST_A_REVOCATION);
-	if (ret)
-		return ret;
-	memcpy(&req, nla_data(info->attrs[OTATTEST_A_REVOCATION]), sizeof(req));
+	BUILD_BUG_ON(sizeof(struct ota_revocation_hybrid) != OTATTEST_REVOCATION_HYBRID_LEN);
+	if (!ecdsa == !hybrid) {
+		NL_SET_ERR_MSG(info->extack, "REVOKE needs exactly one of OTATTEST_A_REVOCATION "
+					     "and OTATTEST_A_REVOCATION_HYBRID");
+		return -EINVAL;
+	}
+	/* 8000 bytes stay in the message: the mailbox copies them out. */
+	if (hybrid)
+		return otattest_boot_svc(info, OTA_CMD_REVOKE_HYBRID, nla_data(hybrid),
+					 OTATTEST_REVOCATION_HYBRID_LEN);
+	memcpy(&req, nla_data(ecdsa), sizeof(req));
 	return otattest_boot_svc(info, OTA_CMD_REVOKE, &req, sizeof(req));
 }

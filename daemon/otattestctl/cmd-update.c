@@ -274,7 +274,7 @@ int cmd_ratchet(struct ctl *c, int argc, char **argv)
 }
 
 /* A file of revocation commands is never this large; otattestd checks the exact size. */
-#define REVOCATION_FILE_MAX 4096u
+#define REVOCATION_FILE_MAX 16384u /* 144 bytes, 8000 for a hybrid command */
 
 int cmd_revoke(struct ctl *c, int argc, char **argv)
 {

@@ -78,10 +78,11 @@ bool args_check_floor(uint32_t floor, struct ota_err *e)
 
 bool args_check_revocation(size_t len, struct ota_err *e)
 {
-	if (len != sizeof(struct ota_revocation)) {
+	if (len != sizeof(struct ota_revocation) && len != sizeof(struct ota_revocation_hybrid)) {
 		ota_err_set_statusf(e, OTA_REVOKE_MALFORMED,
-				    "a revocation command is %zu bytes, got %zu",
-				    sizeof(struct ota_revocation), len);
+				    "a revocation command is %zu bytes (%zu hybrid), got %zu",
+				    sizeof(struct ota_revocation),
+				    sizeof(struct ota_revocation_hybrid), len);
 		return false;
 	}
 	return true;

@@ -22,7 +22,10 @@ bool args_check_real_slot(uint32_t slot, struct ota_err *e);
 /* A stage by the name the Stages property uses ("rom_ext", "bl0"); its enum ota_stage. */
 bool args_parse_stage(const char *name, uint32_t *stage, struct ota_err *e);
 bool args_check_floor(uint32_t floor, struct ota_err *e);
-/* A signed revocation command is exactly sizeof(struct ota_revocation) bytes. */
+/*
+ * A signed revocation command is exactly sizeof(struct ota_revocation)
+ * bytes, or sizeof(struct ota_revocation_hybrid) for a hybrid one.
+ */
 bool args_check_revocation(size_t len, struct ota_err *e);
 /* A version string as the kernel passes it: printable ASCII, at most OTA_VERSION_STRING_BYTES. */
 bool args_version_printable(const char *v);

@@ -669,6 +669,7 @@ static int method_revoke(sd_bus_message *msg, void *userdata, sd_bus_error *erro
 	if (!args_check_revocation(len, &e))
 		return ota_bus_error_set(error, &e);
 	args.revocation = cmd; /* call_start copies it */
+	args.revocation_len = (uint32_t)len;
 	return call_start(msg, userdata, &spec_revoke, &args, error);
 }
 

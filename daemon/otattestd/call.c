@@ -388,7 +388,7 @@ int call_start(sd_bus_message *msg, struct device *d, const struct call_spec *sp
 		c->args.nonce = c->nonce;
 	}
 	if (args && args->revocation) {
-		memcpy(c->revocation, args->revocation, sizeof(c->revocation));
+		memcpy(c->revocation, args->revocation, args->revocation_len);
 		c->args.revocation = c->revocation;
 	}
 	m->n_calls++;

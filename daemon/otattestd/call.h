@@ -36,7 +36,7 @@ struct call {
 	uint8_t cmd;
 	struct genl_args args;
 	uint8_t nonce[OTA_NONCE_MAX];
-	uint8_t revocation[OTATTEST_REVOCATION_LEN]; /* Revoke's command */
+	uint8_t revocation[OTATTEST_REVOCATION_HYBRID_LEN]; /* Revoke's command, either kind */
 	struct install *install; /* install.c, for InstallImage and CheckImage */
 };
 /* The answer is owed even when the caller has gone; these give it. */

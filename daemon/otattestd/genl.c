@@ -140,7 +140,7 @@ static struct send_item *encode(struct genl *g, uint8_t cmd, uint32_t index, con
 {
 	/* Headers and the fixed attributes fit 512; the binary ones add their own size. */
 	size_t room = 512 + (args && args->chunk ? MNL_ALIGN(args->chunk_len) : 0) +
-		      (args && args->revocation ? MNL_ALIGN(OTATTEST_REVOCATION_LEN) : 0);
+		      (args && args->revocation ? MNL_ALIGN(args->revocation_len) : 0);
 	struct send_item *it = calloc(1, sizeof(*it) + room);
 	struct genlmsghdr *gh;
 	struct nlmsghdr *nlh;
@@ -178,7 +178,11 @@ static struct send_item *encode(struct genl *g, uint8_t cmd, uint32_t index, con
 		mnl_attr_put(nlh, OTATTEST_A_IMAGE_CHUNK, args->chunk_len, args->chunk);
 	}
 	if (args && args->revocation)
-		mnl_attr_put(nlh, OTATTEST_A_REVOCATION, OTATTEST_REVOCATION_LEN, args->revocation);
+		mnl_attr_put(nlh,
+			     args->revocation_len == OTATTEST_REVOCATION_HYBRID_LEN
+				     ? OTATTEST_A_REVOCATION_HYBRID
+				     : OTATTEST_A_REVOCATION,
+			     args->revocation_len, args->revocation);
 	it->len = nlh->nlmsg_len;
 	it->seq = g->seq;
 	return it;

@@ -55,7 +55,8 @@ struct genl_args {
 	const uint8_t *chunk; /* install-chunk: CHUNK at IMAGE_OFFSET; NULL: none */
 	size_t chunk_len;     /* at most OTA_INSTALL_CHUNK_MAX */
 	uint32_t image_offset;
-	const uint8_t *revocation; /* revoke: OTATTEST_REVOCATION_LEN bytes; NULL: none */
+	const uint8_t *revocation; /* revoke: revocation_len bytes; NULL: none */
+	uint32_t revocation_len;   /* OTATTEST_REVOCATION_LEN or _HYBRID_LEN (a hybrid command) */
 };
 
 /* Result of one request; attribute pointers live until the callback returns. */

@@ -266,6 +266,18 @@ START_TEST(update_bad_input_named_errors)
 		     &e, OTA_BUS_ERROR_PREFIX "InvalidArgument");
 	EXPECT_ERROR(call_bytes(client, "Revoke", short_cmd, sizeof(short_cmd), &e, NULL), &e,
 		     OTA_BUS_ERROR_PREFIX "Malformed");
+	/* A hybrid command is 8000 bytes exactly: one byte less or more is malformed. */
+	{
+		static uint8_t hybrid[sizeof(struct ota_revocation_hybrid) + 1];
+
+		EXPECT_ERROR(call_bytes(client, "Revoke", hybrid, sizeof(hybrid) - 2, &e, NULL), &e,
+			     OTA_BUS_ERROR_PREFIX "Malformed");
+		EXPECT_ERROR(call_bytes(client, "Revoke", hybrid, sizeof(hybrid), &e, NULL), &e,
+			     OTA_BUS_ERROR_PREFIX "Malformed");
+		/* Whole, it reaches the kernel (as OTATTEST_A_REVOCATION_HYBRID, 8000 bytes). */
+		ck_assert_msg(call_bytes(client, "Revoke", hybrid, sizeof(hybrid) - 1, &e, NULL) >= 0, "%s: %s",
+			      e.name, e.message);
+	}
 	/* None of it reached the (fake) kernel, which would have died: it still serves. */
 	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE, "Commit",
 					    &e, NULL, "u", 1u), 0);

@@ -7,14 +7,19 @@
 # cold boot stays on B, ratchet the BL0 floor to 5 (refused unforced: A's
 # SVN 3 would be no fallback; then --force); the SVN 3 image in A is
 # then refused on both paths (CheckImage: Rollback; UpdateReset keeps B).
-E2E_DESCRIPTION="update agent with a depth-2 hybrid image: install, update-reset, commit, cold boot, ratchet, old image refused"
+# Before the ratchet, revocations by the hybrid owner key (issue 28 item
+# 4): one signed with its ECDSA half alone is refused by the device
+# (REVOKE_HYBRID_REQUIRED: PolicyViolation, nothing applied), the hybrid
+# command otimage makes with the whole key (8000 bytes, staged in flash by
+# the device) raises the BL0 floor to 4.
+E2E_DESCRIPTION="update agent with a depth-2 hybrid image: install, update-reset, commit, cold boot, hybrid revocation, ratchet, old image refused"
 E2E_MODE=systemd
 E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
 E2E_REQUIRES=(kernel/netlink-update.c daemon/otattestd/install.c 'firmware/runtime/install*.c'
-	qemu-model/board/*.c)
+	firmware/runtime/boot_svc.c firmware/rom_ext/boot_svc.c qemu-model/board/*.c)
 
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
 	{ echo "cannot read daemon-lib.bash" >&2; return 1; }
@@ -36,7 +41,15 @@ host_prepare() {
 	ul_oi sign --key "$h/hleaf.key" --cert "$h/hinter.cert" --cert "$h/hleaf.cert" --stage bl0 \
 		--svn 5 --payload "$h/bl0-v5.code" --out "$u/bl0-hybrid-v5.img" || return 1
 	cp "$E2E_RUN_DIR/prov/bl0.bin" "$u/bl0-v3.img" || return 1
-	chmod 644 "$u"/*.img
+	# The hybrid owner key's ECDSA half alone (no howner.key.spx beside it).
+	mkdir -p "$h/ecdsa-half" && cp "$h/howner.key" "$h/ecdsa-half/howner.key" || return 1
+	ul_oi revocation --key "$h/ecdsa-half/howner.key" --sequence 1 --floor bl0=4 \
+		--out "$u/revoke-ecdsa-half.bin" || return 1
+	ul_oi revocation --key "$h/howner.key" --sequence 1 --floor bl0=4 \
+		--out "$u/revoke-hybrid.bin" || return 1
+	[ "$(stat -c %s "$u/revoke-ecdsa-half.bin")" = 144 ] && [ "$(stat -c %s "$u/revoke-hybrid.bin")" = 8000 ] ||
+		{ echo "otimage revocation: unexpected sizes"; return 1; }
+	chmod 644 "$u"/*.img "$u"/*.bin
 }
 
 guest_main() {
@@ -56,6 +69,15 @@ guest_main() {
 	e2e_wait_for 10 "PrimarySlot b" test "$(ul_prop PrimarySlot)" = b
 	ul_cold_boot
 	e2e_wait_for 10 "RunningBl0Slot b after a cold boot" test "$(ul_prop RunningBl0Slot)" = b
+
+	ul_refused 13 PolicyViolation "an ECDSA-only revocation by the hybrid owner key" \
+		revoke "$u/revoke-ecdsa-half.bin"
+	e2e_assert_eq 0 "$(ul_prop RevocationSequence)" "RevocationSequence after the ECDSA-only revocation"
+	e2e_assert_eq 0 "$(cat "$KT_SYS/floor_bl0")" "sysfs floor_bl0 after the ECDSA-only revocation"
+	ul_ctl --json revoke "$u/revoke-hybrid.bin" | tee /tmp/revoke.json
+	grep -q '"boot_status":"OK".*"floor_bl0":4.*"revocation_sequence":1' /tmp/revoke.json ||
+		e2e_fail "hybrid revocation: $(cat /tmp/revoke.json)"
+	e2e_wait_for 10 "FloorBl0 4" test "$(ul_prop FloorBl0)" = 4
 
 	ul_refused 13 PolicyViolation "a ratchet that leaves no bootable fallback" ratchet 5
 	ul_ctl ratchet --force 5

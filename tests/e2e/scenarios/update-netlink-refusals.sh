@@ -8,7 +8,8 @@
 # policy's errno: a chunk or a finish with no session open (and a chunk
 # from a socket that did not begin it), an empty or oversized chunk, a
 # stage that is none, a floor above 255, a revocation of the wrong
-# length, a commit of a slot that is none. Nothing reaches flash: the
+# length (and a revoke with neither or both of its two commands), a
+# commit of a slot that is none. Nothing reaches flash: the
 # model's flash write counter and the record generation are the same
 # before and after. Root's warm reset then goes through (reset reason warm).
 E2E_DESCRIPTION="update commands at netlink: EPERM unprivileged; bad input refused by the driver, flash untouched"
@@ -73,6 +74,13 @@ guest_main() {
 	un_refused EINVAL - "a ratchet of stage 0" ratchet 0 1
 	un_refused EINVAL - "a ratchet with an unknown flag" ratchet 2 1 2
 	un_refused ERANGE - "a revocation of 143 bytes" revoke /tmp/revocation-143.bin
+	# REVOKE takes exactly one of REVOCATION (29) and REVOCATION_HYBRID (35, 8000 bytes).
+	un_refused EINVAL - "a revocation with neither command" raw 15 -a 1=u32:0
+	un_refused ERANGE - "a hybrid revocation of 7999 bytes" \
+		raw 15 -a 1=u32:0 -a "35=bin:$(head -c 7999 /dev/zero | od -An -v -tx1 | tr -d ' \n')"
+	un_refused EINVAL - "a revocation with both commands" \
+		raw 15 -a 1=u32:0 -a "29=bin:$(head -c 144 /dev/zero | od -An -v -tx1 | tr -d ' \n')" \
+		-a "35=bin:$(head -c 8000 /dev/zero | od -An -v -tx1 | tr -d ' \n')"
 	un_refused EINVAL - "a commit of slot 2" commit 2
 	un_refused EINVAL - "a commit without a slot" raw 13 -a 1=u32:0
 	e2e_assert_eq 16 "$(kt_get missing_attr "$KT_REPLY")" "commit without a slot: the missing attribute (SLOT)"

@@ -301,6 +301,14 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 		mnl_attr_put_strz(nlh, OTATTEST_A_VERSION, "bl0-2.0");
 		break;
 	}
+	case OTATTEST_CMD_UPDATE_RESET:
+		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
+		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT,
+				 cfg.update_reset_booted_plus1 ? cfg.update_reset_booted_plus1 - 1
+				 : r->args.slot < OTA_SLOT_COUNT ? r->args.slot
+								 : OTA_SLOT_B);
+		break;
 	case OTATTEST_CMD_REVOKE:
 		/*
 		 * The test names the device's answer in the command's value:
@@ -314,15 +322,7 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 			free(r);
 			return 0;
 		}
-		__attribute__((fallthrough));
-	case OTATTEST_CMD_UPDATE_RESET:
-		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
-		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
-		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT,
-				 cfg.update_reset_booted_plus1 ? cfg.update_reset_booted_plus1 - 1
-				 : r->args.slot < OTA_SLOT_COUNT ? r->args.slot
-								 : OTA_SLOT_B);
-		break;
+		__attribute__((fallthrough)); /* applied: the state after it */
 	case OTATTEST_CMD_COMMIT:
 	case OTATTEST_CMD_RATCHET:
 		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
@@ -375,7 +375,10 @@ static int fake_request(void *impl, uint8_t cmd, uint32_t index, const struct ge
 	     (!args || !args->chunk || !args->chunk_len || args->chunk_len > OTA_INSTALL_CHUNK_MAX)) ||
 	    (cmd == OTATTEST_CMD_COMMIT && (!args || !args->has_slot || args->slot > OTA_SLOT_B)) ||
 	    (cmd == OTATTEST_CMD_RATCHET && (!args || !args->has_floor || args->floor > OTA_SVN_LIMIT)) ||
-	    (cmd == OTATTEST_CMD_REVOKE && (!args || !args->revocation))) {
+	    (cmd == OTATTEST_CMD_REVOKE &&
+	     (!args || !args->revocation ||
+	      (args->revocation_len != OTATTEST_REVOCATION_LEN &&
+	       args->revocation_len != OTATTEST_REVOCATION_HYBRID_LEN)))) {
 		fprintf(stderr, "fake kernel: command %u reached the kernel with bad arguments\n", cmd);
 		_exit(98);
 	}

@@ -14,6 +14,7 @@
  * stored last with release ordering, so a reader that copies the response
  * and sees the same non-zero sequence before and after has a whole one.
  */
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -118,6 +119,25 @@ static uint32_t firmware_capacity(const struct model *m, uint32_t command, uint3
 	return desc->response_max < cap ? desc->response_max : cap;
 }
 
+/*
+ * The slot an update reset or a commit named, for the log (the firmware
+ * judged the request; this only shows it): what reached the device is the
+ * first thing to know when an update agent and the device disagree.
+ */
+static const char *request_detail(const struct ota_mbox_header *h, const uint8_t *req)
+{
+	static char buf[32];
+	uint32_t slot;
+
+	if ((h->command != OTA_CMD_UPDATE_RESET && h->command != OTA_CMD_COMMIT) ||
+	    h->length != sizeof(struct ota_req_update))
+		return "";
+	memcpy(&slot, req, sizeof(slot)); /* the first word of both requests */
+	snprintf(buf, sizeof(buf), " slot=%s", slot == OTA_SLOT_A ? "a" : slot == OTA_SLOT_B ? "b"
+						: slot == OTA_UPDATE_SLOT_OTHER ? "other" : "bad");
+	return buf;
+}
+
 void mbox_doorbell(struct model *m)
 {
 	volatile const uint8_t *region = shm_request(&m->shm);
@@ -178,9 +198,9 @@ void mbox_doorbell(struct model *m)
 		st = OTA_MBOX_RESPONSE_TOO_LARGE;
 		resp_len = 0;
 	}
-	log_info("mbox-request", "seq=%u command=%s length=%u status=%s response-length=%u usec=%llu",
+	log_info("mbox-request", "seq=%u command=%s length=%u status=%s response-length=%u usec=%llu%s",
 		 h.seq, ota_mbox_command_name(h.command), h.length, status_str(st), resp_len,
-		 (unsigned long long)(t1 - t0));
+		 (unsigned long long)(t1 - t0), request_detail(&h, m->mbox.req));
 	answer(m, h.seq, h.command, st, resp_len);
 }
 

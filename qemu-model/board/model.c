@@ -29,14 +29,23 @@ void model_publish_progress(struct model *m, uint32_t done, uint32_t total)
 void model_publish_record(struct model *m, const void *record, uint32_t len)
 {
 	struct ota_record_header h;
+	const struct ota_record_update *u = NULL;
 
 	shm_publish_record(&m->shm, record, len, &m->faults);
 	memset(&h, 0, sizeof(h));
 	memcpy(&h, record, len < sizeof(h) ? len : sizeof(h));
+	/* What a soak's judge asks of each boot: the BL0 slot that runs, the trial, a revert. */
+	if (len >= sizeof(h) && ota_record_validate(record, len) == OTA_OK &&
+	    (h.flags & OTA_RECORD_F_UPDATE_SECTION))
+		u = ota_record_update_of(record);
 	log_info("record", "generation=%u length=%u stages=%u reset=%u boot-status=%s "
-		 "shm-generation=%u event-counter=%u",
+		 "shm-generation=%u event-counter=%u bl0-slot=%d primary=%d trial-boots=%u "
+		 "revert=%u reverted-slot=%u",
 		 h.generation, len, h.stage_count, h.reset_reason, status_str(h.boot_status),
-		 m->shm.record_seq, m->shm.info.event_counter);
+		 m->shm.record_seq, m->shm.info.event_counter,
+		 u && u->running_bl0_slot < OTA_SLOT_COUNT ? (int)u->running_bl0_slot : -1,
+		 u ? (int)u->primary_slot : -1, u ? u->trial_boots : 0, u ? u->revert_reason : 0,
+		 u ? u->reverted_slot : 0);
 	server_ring_guest(m, OTA_VEC_EVENT);
 }
 

@@ -404,6 +404,14 @@ START_TEST(update_reset_switches_slots_and_refuses_untrusted_images)
 	ck_assert_uint_eq(after.hdr.reset_reason, OTA_RESET_UPDATE);
 	ck_assert_uint_eq(booted_stage(&after, OTA_STAGE_BL0)->slot, 1u - running);
 	ck_assert_uint_gt(after.hdr.generation, before.hdr.generation);
+	/* The log says what reached the device and what its boot ran (a soak's evidence). */
+	ck_assert_int_eq(mp_log_count(&rig.mp, "command=update-reset length=8 status=OK"), 1);
+	ck_assert_int_eq(mp_log_count(&rig.mp, " slot=other"), 1);
+	snprintf(line, sizeof(line), "generation=%u length=", after.hdr.generation);
+	ck_assert_int_eq(mp_log_count(&rig.mp, line), 1);
+	snprintf(line, sizeof(line), "bl0-slot=%u primary=%u trial-boots=1 revert=0", 1u - running,
+		 running);
+	ck_assert_int_eq(mp_log_count(&rig.mp, line), 1);
 
 	/* An update agent writes version 2 into the idle slot and resets into it. */
 	snprintf(line, sizeof(line), "install bl0 %s %s", running == OTA_SLOT_A ? "a" : "b",

@@ -52,7 +52,7 @@ if [ -s "$agent" ]; then
 	jq -r '.answers | to_entries[] | "| \(.key) | \(.value.ok // 0) | \(.value.named // 0) | \(.value.wrong // 0) | \(.value.unexpected // 0) | \(.value.lost // 0) | \(.value.errors | to_entries | map(select(.key != "-")) | map("\(.key) \(.value)") | join(", ")) |"' "$agent"
 	echo
 	echo "Cycles: $(jq -r '.cycles // 0' "$agent"); done:" \
-		"$(jq -r '.steps | "\(.installed // 0) installs acknowledged, \(.trial // 0) trials, \(.committed // 0) commits, \(."trial-left" // 0) trials left (\(."trial-reverted" // 0) reverted by a cold boot, \(."trial-reverted-by-device" // 0) reverted by the device itself), \(."trial-reverted-by-fault" // 0) trials ended by a fault before their commit, \(.ratcheted // 0) ratchets, \(.revoked // 0) signed revocations"' "$agent")."
+		"$(jq -r '.steps | "\(.installed // 0) installs acknowledged, \(.trial // 0) trials, \(.committed // 0) commits, \(."trial-left" // 0) trials left (\(."trial-reverted" // 0) reverted by a cold boot, \(."trial-reverted-by-device" // 0) reverted by the device itself), \(."trial-reverted-by-fault" // 0) trials ended by a fault before their commit, \(."trial-reverted-before-commit" // 0) reverted by the device before the agent'"'"'s commit (their boots spent by resets such as tag rotations), \(.ratcheted // 0) ratchets, \(.revoked // 0) signed revocations"' "$agent")."
 	echo "Steps retried after a named answer: $(jq -r '.retried | to_entries | map("\(.key) \(.value)") | join(", ") | if . == "" then "none" else . end' "$agent")."
 	echo "Faults injected: $(jq -r '.faults | to_entries | map("\(.key) \(.value)") | join(", ")' "$agent")" \
 		"($(jq -r '[.faults[]] | add // 0' "$agent") in all)."

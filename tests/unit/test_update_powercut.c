@@ -3,7 +3,8 @@
  * Power cuts and write failures at every write of an install (the slot's
  * flash), a commit (the boot data ROM_EXT writes, its OTP anchor) and a
  * field revocation (ROM_EXT's OTP programs: the effect, then the
- * sequence). For each write n and each way of failing, the next cold boot
+ * sequence), and a hybrid revocation's staging in flash (issue 28 item
+ * 4). For each write n and each way of failing, the next cold boot
  * succeeds and runs an image that passed - never the torn one - and the
  * operation asked for again completes.
  */
@@ -218,6 +219,62 @@ START_TEST(test_revocation_power_cuts)
 }
 END_TEST
 
+/*
+ * Every flash write of a hybrid revocation's staging (the runtime writes
+ * its 8000 bytes before the reset): a write error is answered and nothing
+ * reset, a power cut boots as before; either way nothing is applied, and
+ * the command sent again applies once.
+ */
+static void cut_every_hybrid_staging_write(enum swhal_fault kind)
+{
+	static struct ota_revocation_hybrid h;
+	uint64_t w, total, n;
+
+	swhal_close();
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	dev.slot[OTI_BL0_A] = tu_bl0(0, 7, true);
+	dev.owner_keys[0] = TU_OWNER_H;
+	dev.owner_key_count = 1;
+	dev.owner_flags = OTA_OWNER_F_DIRECT_BOOT | OTA_OWNER_F_HYBRID_REQUIRED;
+	tu_revocation_hybrid(TU_OWNER_H, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 3, 1, NULL, &h);
+	booted_device();
+	w = swhal_flash_writes();
+	ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_OK);
+	total = swhal_flash_writes() - w;
+	ck_assert_uint_eq(total, 8); /* 4 pages: an erase and a program each */
+	for (n = 1; n <= total; n++) {
+		uint32_t before = tu_cuts;
+
+		booted_device();
+		swhal_fault_flash((uint32_t)n, kind);
+		if (setjmp(tu_cut) == 0) {
+			ota_status_t st = tu_revoke_hybrid(&h);
+
+			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
+			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
+		}
+		tu_fault_fired(kind, before);
+		must_recover((uint32_t)n, "hybrid revocation staging", kind);
+		ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 0);
+		ck_assert_uint_eq(ota_boot_state()->otp.revocation_seq, 0);
+		ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_OK);
+		ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 3);
+		ck_assert_uint_eq(tu_revoke_hybrid(&h), OTA_REVOKE_REPLAYED);
+	}
+}
+
+START_TEST(test_hybrid_revocation_staging_write_errors)
+{
+	cut_every_hybrid_staging_write(SWHAL_FAULT_WRITE_ERROR);
+}
+END_TEST
+
+START_TEST(test_hybrid_revocation_staging_power_cuts)
+{
+	cut_every_hybrid_staging_write(SWHAL_FAULT_POWER_LOSS);
+}
+END_TEST
+
 static Suite *update_powercut_suite(void)
 {
 	Suite *s = suite_create("update_powercut");
@@ -231,6 +288,8 @@ static Suite *update_powercut_suite(void)
 	tcase_add_test(t, test_commit_power_cuts);
 	tcase_add_test(t, test_commit_power_cut_after_the_anchor);
 	tcase_add_loop_test(t, test_revocation_power_cuts, 0, 2);
+	tcase_add_test(t, test_hybrid_revocation_staging_write_errors);
+	tcase_add_test(t, test_hybrid_revocation_staging_power_cuts);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -71,6 +71,14 @@ daemon_in_driver() {
 	return 1
 }
 
+# Each client's loop has had a call answered (a line in /tmp/loop.rc).
+clients_calling() {
+	local id
+	for ((id = 1; id <= RESTART_CLIENTS; id++)); do
+		awk -v id="$id" '$1 == id { found = 1 } END { exit !found }' /tmp/loop.rc 2>/dev/null || return 1
+	done
+}
+
 # The N of every "finishing N accepted call(s)" otattestd logged, in order.
 finishing_counts() {
 	journalctl --no-pager -q -o cat _SYSTEMD_UNIT=otattestd.service |
@@ -92,6 +100,11 @@ guest_main() {
 		attest_loop "$id" &
 		pids+=($!)
 	done
+	# The clients are calling before the first restart: under load their
+	# first calls came only after it, and the request daemon_in_driver saw
+	# inside the driver was otattestd's own (restart 1 "finishing 0
+	# accepted call(s)", no client's call in its journal).
+	e2e_wait_for 120 "an attestation answered for each of the $RESTART_CLIENTS clients" clients_calling
 	for n in 1 2 3; do
 		e2e_wait_for 30 "an attestation inside the driver before restart $n" daemon_in_driver
 		pid_before=$(daemon_pid)
@@ -186,10 +199,15 @@ restart_wait_guest_quietly() {
 host_hook() {
 	local pid
 	e2e_wait_guest slow1 120
-	e2e_model_ctl fault delay 1000 >/dev/null
+	# Each answer a second late (and part 2's 2.5 s), longer under
+	# E2E_WAIT_SCALE: on a loaded machine systemctl restart took longer
+	# than that between seeing a call inside the driver and otattestd's
+	# SIGTERM, and the call was answered first (restart 3 "finishing 0",
+	# then part 2 "finishing 0", at a load of 16).
+	e2e_model_ctl fault delay $((1000 * ${E2E_WAIT_SCALE:-1})) >/dev/null
 	e2e_tell_guest slow1
 	e2e_wait_guest slow 120
-	e2e_model_ctl fault delay 2500 >/dev/null
+	e2e_model_ctl fault delay $((2500 * ${E2E_WAIT_SCALE:-1})) >/dev/null
 	e2e_tell_guest slow
 	e2e_wait_guest freeze 120
 	e2e_model_ctl fault delay 0 >/dev/null

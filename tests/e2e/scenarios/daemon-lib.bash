@@ -259,7 +259,9 @@ daemon_expect_exit() {
 # daemon_timed WHAT MAX_S CMD...: CMD must succeed within MAX_S seconds
 # (the flood scenarios: what must not wait behind a flooder).
 daemon_timed() {
-	local what=$1 max=$2 t0 t1 rc=0
+	# The bound grows with E2E_WAIT_SCALE (E2E_TIMEOUT_SCALE, the debug
+	# kernel's scale) as the harness's waits do: unchanged at scale 1.
+	local what=$1 max=$(($2 * ${E2E_WAIT_SCALE:-1})) t0 t1 rc=0
 	shift 2
 	t0=$(date +%s%N)
 	"$@" >/tmp/timed.out 2>&1 || rc=$?

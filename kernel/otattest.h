@@ -59,6 +59,8 @@
 
 /* event_flags: the IRQ already armed the coalesced refresh. */
 #define OTATTEST_EVENT_QUEUED 0
+/* Event interrupts in a row without an event that make a storm (state.c). */
+#define OTATTEST_STORM_IRQS 200
 
 /* Module parameters (main.c). */
 extern unsigned int otattest_timeout_ms;
@@ -157,6 +159,9 @@ struct otattest_device {
 	struct delayed_work event_work;
 	unsigned long event_next; /* jiffies before which events are coalesced */
 	atomic_t event_irqs;     /* event interrupts since the last refresh */
+	u32 storm_irqs;          /* event interrupts since the device last moved (event work) */
+	u32 storm_counter;       /* info.event_counter they are counted against */
+	unsigned long storm_since; /* jiffies: when that count began */
 	unsigned long event_flags; /* OTATTEST_EVENT_QUEUED */
 	struct ota_record scratch; /* refresh's copy before it is judged (refresh_lock) */
 

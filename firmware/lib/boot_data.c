@@ -9,12 +9,14 @@
  *    to ROM_EXT; the runtime never holds it (the key manager wipes it at
  *    RUNTIME). Whoever writes flash cannot forge a copy - a rotation
  *    rolled back, floors dropped, the key version pinned, a slot chosen.
- *  - not replayed: every write programs the OTP thermometer
- *    boot_data_anchor to the new counter, and a copy below the anchor is
+ *  - not replayed: every security change (tag key version, a soft
+ *    floor) moves the copy's anchor_counter up one and programs the OTP
+ *    thermometer boot_data_anchor to it, and a copy below the anchor is
  *    refused, so an authentic older copy written back is not taken
- *    either. Flash first, then OTP: a power cut between leaves the new
- *    copy valid (counter above the anchor) and the next boot raises the
- *    anchor to it.
+ *    either. A commit that changes the primary slot alone keeps the
+ *    anchor_counter and spends no OTP bit. Flash first, then OTP: a power
+ *    cut between leaves the new copy valid (above the anchor) and the
+ *    next boot raises the anchor to it.
  *  - factory copies (all-zero mac, from otimage pack) are taken only
  *    while the anchor is zero - before the device wrote boot data of its
  *    own - and the first boot adopts the newest as the device's own.
@@ -79,7 +81,7 @@ static ota_status_t copy_check(const struct boot_ctx *b, const struct ota_boot_d
 	OTA_TRY(boot_data_mac(b->bd_key, bd, mac));
 	if (!ota_ct_equal(mac, bd->mac, sizeof(mac)))
 		return OTA_BOOT_DATA_MAC_MISMATCH;
-	if (bd->counter < b->otp.boot_data_anchor)
+	if (bd->anchor_counter < b->otp.boot_data_anchor)
 		return OTA_BOOT_DATA_ROLLED_BACK;
 	return OTA_OK;
 }
@@ -152,7 +154,14 @@ ota_status_t boot_data_load(struct boot_ctx *b)
 		return OTA_OK;
 	}
 	/* A power cut after the last write and before its anchor: finish it. */
-	return anchor_raise(b, b->bd.counter);
+	return anchor_raise(b, b->bd.anchor_counter);
+}
+
+/* What the anchor protects: a change of any of these is a security change. */
+static bool security_change(const struct ota_boot_data *from, const struct ota_boot_data *to)
+{
+	return from->tag_key_version != to->tag_key_version ||
+	       from->floor_rom_ext != to->floor_rom_ext || from->floor_bl0 != to->floor_bl0;
 }
 
 ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
@@ -161,15 +170,30 @@ ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
 	int target = b->bd_index == 0 ? 1 : 0;
 	uint32_t type = target ? OTA_REGION_BOOT_DATA_1 : OTA_REGION_BOOT_DATA_0;
 
+	bool own = b->bd_index >= 0 && !ota_boot_data_is_factory(&b->bd);
+
 	bd->counter = b->bd_index >= 0 ? b->bd.counter + 1u : 1u;
-	if (bd->counter < b->otp.boot_data_anchor)
-		bd->counter = b->otp.boot_data_anchor;
-	if (bd->counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
-		return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
+	/*
+	 * The anchor moves only with what it protects. The device's first own
+	 * copy anchors too (factory copies are taken while the anchor is zero).
+	 * A commit that changes the primary slot alone keeps the anchor
+	 * counter: a copy with the same one holds the same security values, so
+	 * writing an older one back can choose a slot that boots anyway, never
+	 * undo a rotation or a floor.
+	 */
+	if (!own || security_change(&b->bd, bd)) {
+		bd->anchor_counter = (own ? b->bd.anchor_counter : 0u) + 1u;
+		if (bd->anchor_counter <= b->otp.boot_data_anchor)
+			bd->anchor_counter = b->otp.boot_data_anchor + 1u;
+		if (bd->anchor_counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
+			return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
+	} else {
+		bd->anchor_counter = b->bd.anchor_counter;
+	}
 	OTA_TRY(boot_data_mac(b->bd_key, bd, bd->mac));
 	ota_boot_data_seal(bd);
 	OTA_TRY(boot_flash_store(boot_region(b, type)->offset, bd, sizeof(*bd)));
 	b->bd = *bd;
 	b->bd_index = target;
-	return anchor_raise(b, bd->counter);
+	return anchor_raise(b, bd->anchor_counter);
 }

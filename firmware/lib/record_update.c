@@ -50,8 +50,14 @@ void boot_record_update_fill(const struct boot_ctx *b, ota_status_t st,
 	u->primary_slot = b->bd.primary_slot < OTA_SLOT_COUNT ? b->bd.primary_slot : OTA_SLOT_A;
 	u->running_rom_ext_slot = rom_ext_ran ? b->rom_ext_out.slot : OTA_RECORD_NO_SLOT;
 	u->running_bl0_slot = bl0_ran ? b->bl0_out.slot : OTA_RECORD_NO_SLOT;
-	u->revocation_sequence = b->otp.revocation_seq;
-	u->revocation_sequence_device = b->otp.revocation_seq_device;
+	/* Each scope's highest of the two signers' series (OTP keeps them apart). */
+	u->revocation_sequence = b->otp.revocation_seq > b->otp.revocation_seq_owner
+					 ? b->otp.revocation_seq
+					 : b->otp.revocation_seq_owner;
+	u->revocation_sequence_device = b->otp.revocation_seq_device >
+						b->otp.revocation_seq_owner_device
+						? b->otp.revocation_seq_device
+						: b->otp.revocation_seq_owner_device;
 	u->service_mask = b->svc.served;
 	u->service_status = b->svc.served ? b->svc.status : 0;
 	u->revocation_action = b->svc.revoked.action;

@@ -93,14 +93,33 @@ static ota_status_t program_thermometer(uint32_t offset, uint32_t nbytes, uint32
 	return hal_otp_program(offset, bits, nbytes);
 }
 
+/* The OTP thermometer of the command's series: its signer's, fleet-wide or device-bound. */
+static uint32_t *series_of(struct boot_ctx *b, const struct ota_revocation *r, uint32_t *offset)
+{
+	struct ota_anchors creator;
+	const bool fleet = ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES);
+
+	boot_anchors_rom_ext(b, &creator);
+	if (ota_revocation_by_creator(r, &creator)) {
+		*offset = fleet ? offsetof(struct ota_otp, revocation_seq)
+				: offsetof(struct ota_otp, revocation_seq_device);
+		return fleet ? &b->otp.revocation_seq : &b->otp.revocation_seq_device;
+	}
+	*offset = fleet ? offsetof(struct ota_otp, revocation_seq_owner)
+			: offsetof(struct ota_otp, revocation_seq_owner_device);
+	return fleet ? &b->otp.revocation_seq_owner : &b->otp.revocation_seq_owner_device;
+}
+
 /*
  * The revocation's own effect, then its sequence number in its series
- * (fleet-wide or device-bound): a cut between leaves it applied once.
+ * (its signer's, fleet-wide or device-bound): a cut between leaves it
+ * applied once.
  */
 static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revocation *r)
 {
 	const uint32_t revoked = OTA_OTP_REVOKED;
-	const bool fleet = ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES);
+	uint32_t series_offset;
+	uint32_t *series = series_of(b, r, &series_offset);
 
 	switch (r->action) {
 	case OTA_REVOKE_RAISE_FLOOR:
@@ -132,10 +151,8 @@ static ota_status_t revocation_apply(struct boot_ctx *b, const struct ota_revoca
 	default:
 		return OTA_REVOKE_MALFORMED;
 	}
-	OTA_TRY(program_thermometer(fleet ? offsetof(struct ota_otp, revocation_seq)
-					  : offsetof(struct ota_otp, revocation_seq_device),
-				    OTA_OTP_REVOCATION_SEQ_BITS / 8, r->sequence));
-	*(fleet ? &b->otp.revocation_seq : &b->otp.revocation_seq_device) = r->sequence;
+	OTA_TRY(program_thermometer(series_offset, OTA_OTP_REVOCATION_SEQ_BITS / 8, r->sequence));
+	*series = r->sequence;
 	b->svc.revoked.action = r->action;
 	b->svc.revoked.target = r->target;
 	b->svc.revoked.value = r->value;

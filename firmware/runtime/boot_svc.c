@@ -33,7 +33,9 @@ static void report(const struct ota_boot_state *bs, struct ota_resp_boot_svc *ou
 	out->primary_slot = bs->boot_data.primary_slot;
 	out->floor_rom_ext = bs->record.hdr.floor_rom_ext;
 	out->floor_bl0 = bs->record.hdr.floor_bl0;
-	out->revocation_sequence = bs->otp.revocation_seq;
+	out->revocation_sequence = bs->otp.revocation_seq > bs->otp.revocation_seq_owner
+					   ? bs->otp.revocation_seq
+					   : bs->otp.revocation_seq_owner;
 }
 
 static ota_status_t ask(struct ota_boot_svc_request *q)

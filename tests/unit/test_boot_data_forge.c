@@ -20,6 +20,7 @@
 #include "swhal.h"
 #include "tu_device.h"
 #include "tu_main.h"
+#include "tu_mbox.h"
 
 static struct tu_device dev;
 
@@ -195,6 +196,25 @@ START_TEST(test_authentic_old_copy_is_not_replayed)
 }
 END_TEST
 
+/*
+ * A ratchet is a security change too (issue 28 item 3: only security
+ * changes spend the anchor): the device's own copies from before it,
+ * written back, are refused rather than taken with the old floor.
+ */
+START_TEST(test_authentic_copy_from_before_a_ratchet_is_not_replayed)
+{
+	struct ota_boot_data before[2];
+
+	read_copies(before);
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 5, OTA_RATCHET_F_FORCE), OTA_OK);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
+	write_copy(0, &before[0]);
+	write_copy(1, &before[1]);
+	cold_boot(OTA_BOOT_DATA_ROLLED_BACK);
+	ck_assert_uint_eq(tu_record()->hdr.stage_count, 0);
+}
+END_TEST
+
 START_TEST(test_factory_copy_is_taken_once)
 {
 	struct ota_boot_data c[2];
@@ -223,6 +243,7 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_forged_copy_cannot_drop_the_soft_floors, 0, 2);
 	tcase_add_loop_test(t, test_forged_copy_cannot_choose_the_slot, 0, 2);
 	tcase_add_test(t, test_authentic_old_copy_is_not_replayed);
+	tcase_add_test(t, test_authentic_copy_from_before_a_ratchet_is_not_replayed);
 	tcase_add_test(t, test_factory_copy_is_taken_once);
 	suite_add_tcase(s, t);
 	return s;

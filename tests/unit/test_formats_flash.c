@@ -268,7 +268,7 @@ START_TEST(test_boot_data_refusals)
 	BD(bd.size = 32, true, OTA_BOOT_DATA_BAD_SIZE);
 	BD(bd.floor_bl0 = 6, false, OTA_BOOT_DATA_DIGEST_MISMATCH);
 	BD(bd.digest[31] ^= 1, false, OTA_BOOT_DATA_DIGEST_MISMATCH);
-	BD(bd.reserved = 1, true, OTA_BOOT_DATA_RESERVED_NONZERO);
+	BD(bd.anchor_counter = OTA_OTP_BOOT_DATA_ANCHOR_BITS + 1, true, OTA_BOOT_DATA_BAD_FIELD);
 	BD(bd.primary_slot = 2, true, OTA_BOOT_DATA_BAD_FIELD);
 	BD(bd.floor_rom_ext = OTA_SVN_LIMIT + 1, true, OTA_BOOT_DATA_BAD_FIELD);
 	BD(bd.floor_bl0 = 0xffffffffu, true, OTA_BOOT_DATA_BAD_FIELD);

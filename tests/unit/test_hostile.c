@@ -816,27 +816,29 @@ static uint32_t otp_anchor(void)
 }
 
 /*
- * What does spend the anchor: a COMMIT that changes the primary slot. With
- * a signed image in each BL0 slot, an update reset into the other slot
- * (the product's UPDATE_RESET, which the runtime serves) and a COMMIT of
- * it left by the hostile BL0 write boot data each time: one anchor bit per
- * slot change, two boots each. KNOWN LIMIT (docs/threat-model.md): about
- * 2048 boots spend the 1024 bits, after which commits, ratchets and tag
- * rotations fail BOOT_DATA_COUNTER_EXHAUSTED; the host's administrator can
- * do the same with the product's commands. The test measures the cost.
+ * The anchor is spent only by security changes (issue 27, issue 28 item
+ * 3). A COMMIT that changes the primary slot is none: with a signed image
+ * in each BL0 slot, an update reset into the other slot (the product's
+ * UPDATE_RESET, which the runtime serves) and a COMMIT of it left by the
+ * hostile BL0 write boot data each time (its counter moves) and spend no
+ * anchor bit. On the old code each slot change spent one bit - about 2048
+ * boots spent the 1024 bits, after which commits, ratchets and tag
+ * rotations failed BOOT_DATA_COUNTER_EXHAUSTED.
  */
-START_TEST(each_primary_slot_change_spends_one_anchor_bit)
+START_TEST(primary_slot_changes_spend_no_anchor_bit)
 {
 	struct tu_blob b = tu_stage_image(&hostile_elf, OTA_STAGE_BL0, 5, 0);
 	struct ota_resp_reset out;
 	struct hostile_req q;
 	struct hostile_report rep;
-	uint32_t a0, i, slot;
+	uint32_t a0, c0, i, slot;
 
 	tu_device_write_slot(OTI_BL0_B, &b);
 	tu_blob_free(&b);
+
 	a0 = otp_anchor();
-	for (i = 0; i < 4; i++) {
+	c0 = tu_record()->hdr.boot_data_counter;
+	for (i = 0; i < 6; i++) {
 		slot = i % 2 ? OTA_SLOT_A : OTA_SLOT_B;
 		ck_assert_uint_eq(ota_fw_update_reset(slot, &out), OTA_OK);
 		memset(&q, 0, sizeof(q));
@@ -844,25 +846,29 @@ START_TEST(each_primary_slot_change_spends_one_anchor_bit)
 		q.arg[0] = HOSTILE_SVC_COMMIT_RUNNING;
 		ck_assert_uint_eq(order(&q, &rep), OTA_OK);
 		steps_are(&rep, HW_SVC_STATUS, OTA_OK, ANY);
-		ck_assert_uint_eq(otp_anchor(), a0 + i + 1u);
+		ck_assert_uint_eq(ota_record_update_of(tu_record())->primary_slot, slot);
+		ck_assert_msg(otp_anchor() == a0, "slot change %u spent anchor bits: %u -> %u", i, a0,
+			      otp_anchor());
 	}
-	printf("anchor: %u -> %u after 4 slot changes (8 boots)\n", a0, otp_anchor());
+	/* The slot changes were written (the boot data counter moved), and they hold. */
+	ck_assert_uint_eq(tu_record()->hdr.boot_data_counter, c0 + 6u);
+	printf("anchor: %u -> %u after 6 slot changes (12 boots)\n", a0, otp_anchor());
 }
 END_TEST
 
 /*
- * The revocation sequence, a one-way resource shared by the silicon
- * creator and the owner in each series (fleet-wide, device-bound): one
- * revocation the owner key signs - a compromised owner has it - with the
- * series' last number (OTA_REVOCATION_SEQ_MAX) spends the whole series,
- * and the hostile BL0 leaves it for ROM_EXT. KNOWN LIMIT
- * (docs/threat-model.md): ROM_EXT applies it (a sequence may jump: a
- * device that missed revocations must take the next one), and from then
- * on the creator's fleet-wide revocations are refused - the creator can
- * no longer revoke that owner's key fleet-wide. What still holds: the
- * device-bound series, per device.
+ * The revocation sequence is a one-way resource, one series per signer
+ * (issue 27, issue 28 item 3): one revocation the owner key signs - a
+ * compromised owner has it - with the series' last number
+ * (OTA_REVOCATION_SEQ_MAX), left by the hostile BL0 for ROM_EXT, spends
+ * the owner's own fleet-wide series and nothing else. ROM_EXT applies it
+ * (a sequence may jump: a device that missed revocations must take the
+ * next one); the creator's fleet-wide series stays untouched, so the
+ * silicon creator can still revoke fleet-wide - the owner's key too. On
+ * the old layout (one fleet-wide series for both signers) the creator's
+ * next fleet-wide command was REVOKE_REPLAYED.
  */
-START_TEST(an_owner_key_spends_the_fleet_revocation_series_in_one_command)
+START_TEST(an_owner_key_spends_only_its_own_fleet_revocation_series)
 {
 	static const uint8_t fleet[OTA_DEVICE_ID_BYTES] = { 0 };
 	struct ota_revocation r;
@@ -874,17 +880,30 @@ START_TEST(an_owner_key_spends_the_fleet_revocation_series_in_one_command)
 	st = revoke_behind_the_runtimes_back(&r);
 	ck_assert_msg(st == OTA_OK, "the owner's last-number revocation: %s", ota_status_name(st));
 	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
-	ck_assert_uint_eq(ota_thermometer_decode(otp.revocation_seq, sizeof(otp.revocation_seq), &seq),
+	ck_assert_uint_eq(ota_thermometer_decode(otp.revocation_seq_owner,
+						 sizeof(otp.revocation_seq_owner), &seq),
 			  OTA_OK);
 	ck_assert_uint_eq(seq, OTA_REVOCATION_SEQ_MAX);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.revocation_seq, sizeof(otp.revocation_seq), &seq),
+			  OTA_OK);
+	ck_assert_msg(seq == 0, "the creator's fleet-wide series spent by the owner: %u", seq);
+	/* The owner's own series is spent: its next fleet-wide command is a replay. */
 	chip_state(&before);
-	/* The creator's next fleet-wide revocation (creator key 1): no number left (none past it signs). */
-	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, OTA_REVOCATION_SEQ_MAX, fleet);
+	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6, OTA_REVOCATION_SEQ_MAX, fleet);
 	st = revoke_behind_the_runtimes_back(&r);
-	ck_assert_msg(st == OTA_REVOKE_REPLAYED, "creator, fleet, last number: %s", ota_status_name(st));
+	ck_assert_msg(st == OTA_REVOKE_REPLAYED, "owner, fleet, last number again: %s", ota_status_name(st));
 	nothing_changed();
-	/* The device-bound series still takes the creator's. */
-	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 1, dev.device_id);
+	/* The creator's first fleet-wide revocation (creator key 1) still applies. */
+	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 1, 0, 1, fleet);
+	st = revoke_behind_the_runtimes_back(&r);
+	ck_assert_msg(st == OTA_OK, "creator, fleet, number 1: %s", ota_status_name(st));
+	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.revocation_seq, sizeof(otp.revocation_seq), &seq),
+			  OTA_OK);
+	ck_assert_uint_eq(seq, 1);
+	ck_assert_uint_ne(otp.creator_key_revoked[1], 0);
+	/* And the device-bound series the creator's too. */
+	r = tu_revocation(TU_CREATOR0, OTA_REVOKE_CREATOR_KEY, 2, 0, 1, dev.device_id);
 	st = revoke_behind_the_runtimes_back(&r);
 	ck_assert_msg(st == OTA_OK, "creator, this device: %s", ota_status_name(st));
 }
@@ -1007,8 +1026,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, a_spinning_or_crashed_runtime_is_bitten);
 	tcase_add_test(tc, a_hanging_trial_is_reverted);
 	tcase_add_test(tc, requests_that_change_nothing_spend_no_anchor_bit);
-	tcase_add_test(tc, each_primary_slot_change_spends_one_anchor_bit);
-	tcase_add_test(tc, an_owner_key_spends_the_fleet_revocation_series_in_one_command);
+	tcase_add_test(tc, primary_slot_changes_spend_no_anchor_bit);
+	tcase_add_test(tc, an_owner_key_spends_only_its_own_fleet_revocation_series);
 	suite_add_tcase(s, tc);
 	return s;
 }

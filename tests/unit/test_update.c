@@ -779,6 +779,169 @@ START_TEST(test_revocations_interleave_in_either_order)
 }
 END_TEST
 
+static uint32_t otp_anchor(void)
+{
+	struct ota_otp otp;
+	uint32_t v = 0;
+
+	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.boot_data_anchor, sizeof(otp.boot_data_anchor),
+						 &v),
+			  OTA_OK);
+	return v;
+}
+
+/*
+ * Anchor exhaustion (issue 28 item 3): the OTP anchor holds
+ * OTA_OTP_BOOT_DATA_ANCHOR_BITS security changes of the boot data (tag key
+ * rotations, floor ratchets). When it is full, each of them is refused
+ * with BOOT_DATA_COUNTER_EXHAUSTED and changes no floor or key version,
+ * while commits - which change the primary slot only and spend no anchor
+ * bit - still work in both directions, and the device still boots. On
+ * the old code every commit spent a bit, so a full anchor refused commits
+ * too.
+ */
+/* A BL0 under a leaf of the owner key (tu_bl0's depth 1) that takes every key version the anchor allows. */
+static struct tu_blob bl0_many_versions(uint32_t svn)
+{
+	struct ota_constraints all = tu_constraints(0, OTA_SVN_LIMIT);
+	struct oti_cert chain[1];
+	struct tu_image_spec s;
+
+	tu_image_spec_init(&s, OTA_STAGE_BL0, svn);
+	s.max_key_version = 2 * OTA_OTP_BOOT_DATA_ANCHOR_BITS;
+	chain[0] = tu_cert(TU_OWNER0, NULL, TU_LEAF, OTA_CERT_LEAF, &all, false);
+	s.signer = TU_LEAF;
+	s.chain = chain;
+	s.chain_len = 1;
+	return tu_image(&s);
+}
+
+/* The default device, with images that take OTA_OTP_BOOT_DATA_ANCHOR_BITS rotations. */
+static void setup_many_versions(void)
+{
+	struct tu_image_spec s;
+
+	tu_device_init(&dev);
+	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
+	tu_blob_free(&dev.slot[OTI_BL0_A]);
+	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
+	s.max_key_version = 2 * OTA_OTP_BOOT_DATA_ANCHOR_BITS;
+	dev.slot[OTI_ROM_EXT_A] = tu_image(&s);
+	dev.slot[OTI_BL0_A] = bl0_many_versions(5);
+	tu_device_power_on(&dev);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+}
+
+START_TEST(test_anchor_exhaustion_refuses_security_changes_and_keeps_commits)
+{
+	struct tu_blob v2 = bl0_many_versions(6);
+	struct ota_resp_rotate out;
+	uint32_t a0 = otp_anchor(), n = 0, version;
+	ota_status_t st;
+
+	ck_assert_uint_ge(a0, 1);
+	/* Rotations until the anchor is full: each spends one bit. */
+	while ((st = ota_fw_rotate_tags(&out)) == OTA_OK) {
+		n++;
+		ck_assert_uint_eq(otp_anchor(), a0 + n);
+		ck_assert_uint_le(n, OTA_OTP_BOOT_DATA_ANCHOR_BITS);
+	}
+	ck_assert_msg(st == OTA_BOOT_DATA_COUNTER_EXHAUSTED, "rotation %u: %s", n + 1,
+		      ota_status_name(st));
+	ck_assert_uint_eq(otp_anchor(), OTA_OTP_BOOT_DATA_ANCHOR_BITS);
+	ck_assert_uint_eq(n, OTA_OTP_BOOT_DATA_ANCHOR_BITS - a0);
+	version = ota_boot_state()->boot_data.tag_key_version;
+	ck_assert_uint_eq(version, n);
+	printf("anchor: %u security changes from %u, then BOOT_DATA_COUNTER_EXHAUSTED\n", n, a0);
+
+	/* Commits still work: B on trial, committed, a cold boot stays there; then back to A. */
+	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v2), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.primary_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_A), OTA_OK);
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_A), OTA_OK);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(otp_anchor(), OTA_OTP_BOOT_DATA_ANCHOR_BITS);
+
+	/* A ratchet is a security change: refused with the status that says why, no floor moved. */
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 5, OTA_RATCHET_F_FORCE),
+			  OTA_BOOT_DATA_COUNTER_EXHAUSTED);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
+	ck_assert_uint_eq(update_section()->service_status, OTA_BOOT_DATA_COUNTER_EXHAUSTED);
+	/* And so is another rotation; the key version stays. */
+	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_BOOT_DATA_COUNTER_EXHAUSTED);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.tag_key_version, version);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
+	tu_blob_free(&v2);
+}
+END_TEST
+
+/*
+ * One series per signer (issue 27, issue 28 item 3): the owner's commands
+ * and the silicon creator's are numbered apart, in each scope, so a
+ * command one signer numbers high spends none of the other's numbers.
+ * On the old layout (one fleet-wide series for both) the creator's
+ * fleet-wide 1 after the owner's 5 was REVOKE_REPLAYED.
+ */
+START_TEST(test_each_signer_numbers_its_own_revocations)
+{
+	struct ota_revocation owner, creator;
+	const struct ota_otp_info *otp;
+
+	delegate_device();
+	owner = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 9, 5, NULL);
+	creator = tu_revocation(TU_CREATOR0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 10, 1, NULL);
+	ck_assert_uint_eq(tu_revoke(&owner), OTA_OK);
+	ck_assert_uint_eq(tu_revoke(&creator), OTA_OK);
+	otp = &ota_boot_state()->otp;
+	ck_assert_uint_eq(otp->floor_bl0, 10);
+	ck_assert_uint_eq(otp->revocation_seq_owner, 5);
+	ck_assert_uint_eq(otp->revocation_seq, 1);
+	ck_assert_uint_eq(otp->revocation_seq_device, 0);
+	ck_assert_uint_eq(otp->revocation_seq_owner_device, 0);
+	/* The record shows each scope's highest. */
+	ck_assert_uint_eq(update_section()->revocation_sequence, 5);
+	/* Each series still refuses its own replays and older numbers. */
+	REFUSED_UNCHANGED(tu_revoke(&owner), OTA_REVOKE_REPLAYED);
+	REFUSED_UNCHANGED(tu_revoke(&creator), OTA_REVOKE_REPLAYED);
+	owner = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 4, NULL);
+	REFUSED_UNCHANGED(tu_revoke(&owner), OTA_REVOKE_REPLAYED);
+	/* The creator's 2 is above its own 1, though below the owner's 5. */
+	creator = tu_revocation(TU_CREATOR0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 11, 2, NULL);
+	ck_assert_uint_eq(tu_revoke(&creator), OTA_OK);
+	otp = &ota_boot_state()->otp;
+	ck_assert_uint_eq(otp->revocation_seq, 2);
+	ck_assert_uint_eq(otp->revocation_seq_owner, 5);
+	/* Device-bound: the owner's 1 after the creator's 3. */
+	creator = tu_revocation(TU_CREATOR0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 12, 3,
+				dev.device_id);
+	owner = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 13, 1, dev.device_id);
+	ck_assert_uint_eq(tu_revoke(&creator), OTA_OK);
+	ck_assert_uint_eq(tu_revoke(&owner), OTA_OK);
+	otp = &ota_boot_state()->otp;
+	ck_assert_uint_eq(otp->revocation_seq_device, 3);
+	ck_assert_uint_eq(otp->revocation_seq_owner_device, 1);
+	ck_assert_uint_eq(otp->floor_bl0, 13);
+	ck_assert_uint_eq(update_section()->revocation_sequence_device, 3);
+	/* OTP keeps them across a cold boot. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	otp = &ota_boot_state()->otp;
+	ck_assert_uint_eq(otp->revocation_seq, 2);
+	ck_assert_uint_eq(otp->revocation_seq_owner, 5);
+}
+END_TEST
+
 /*
  * A hybrid owner (issue 28 item 4): an owner config that requires SLH-DSA,
  * or an owner key that is hybrid, admits no revocation signed with the
@@ -992,6 +1155,7 @@ static Suite *update_suite(void)
 	TCase *life = tcase_create("life");
 	TCase *bad = tcase_create("bad_input");
 	TCase *rev = tcase_create("revocation");
+	TCase *anchor = tcase_create("anchor");
 
 	tcase_add_checked_fixture(life, setup, teardown);
 	tcase_set_timeout(life, 120);
@@ -1027,12 +1191,19 @@ static Suite *update_suite(void)
 	tcase_add_test(rev, test_revocation_malformed);
 	tcase_add_test(rev, test_rom_ext_checks_the_revocation_itself);
 	tcase_add_test(rev, test_revocations_interleave_in_either_order);
+	tcase_add_test(rev, test_each_signer_numbers_its_own_revocations);
 	tcase_add_loop_test(rev, test_hybrid_owner_refuses_ecdsa_only_revocations, 0, 2);
 	tcase_add_test(rev, test_hybrid_owner_applies_hybrid_revocations);
 	tcase_add_test(rev, test_hybrid_revocation_needs_both_halves);
 	tcase_add_test(rev, test_hybrid_revocation_from_an_ecdsa_key);
 	tcase_add_test(rev, test_rom_ext_checks_the_staged_hybrid_revocation);
 	suite_add_tcase(su, rev);
+
+	/* About 1000 rotations, each a reset that re-tags every slot. */
+	tcase_add_checked_fixture(anchor, setup_many_versions, teardown);
+	tcase_set_timeout(anchor, 600);
+	tcase_add_test(anchor, test_anchor_exhaustion_refuses_security_changes_and_keeps_commits);
+	suite_add_tcase(su, anchor);
 	return su;
 }
 

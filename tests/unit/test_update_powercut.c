@@ -160,32 +160,98 @@ START_TEST(test_commit_power_cuts)
 }
 END_TEST
 
-/* The commit's OTP anchor: power lost right after it, the new copy is already in flash. */
-START_TEST(test_commit_power_cut_after_the_anchor)
+/*
+ * Every flash write of a ratchet (its boot data copy): a write error is
+ * answered, a power cut boots as before; either way the floor is as it
+ * was or raised - never torn - and asked again, the ratchet lands.
+ */
+static void cut_every_ratchet_write(enum swhal_fault kind)
 {
-	uint64_t o;
-	uint32_t before;
+	uint64_t w, total, n;
 
 	trial_device();
-	o = swhal_otp_programs();
 	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
-	ck_assert_uint_eq(swhal_otp_programs() - o, 1);
-	trial_device();
-	before = tu_cuts;
-	swhal_fault_otp_power_cut(1);
-	if (setjmp(tu_cut) == 0) {
-		(void)tu_commit(OTA_SLOT_B);
-		ck_abort_msg("the cut did not fire");
+	w = swhal_flash_writes();
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
+	total = swhal_flash_writes() - w;
+	ck_assert_uint_eq(total, 2); /* one boot data copy: erase, program */
+	for (n = 1; n <= total; n++) {
+		uint32_t before = tu_cuts;
+
+		trial_device();
+		ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+		swhal_fault_flash((uint32_t)n, kind);
+		if (setjmp(tu_cut) == 0) {
+			ota_status_t st = tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
+
+			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
+			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
+		}
+		tu_fault_fired(kind, before);
+		must_recover((uint32_t)n, "ratchet", kind);
+		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+		ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
+		ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
+		ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 6);
 	}
-	ck_assert_uint_eq(tu_cuts, before + 1);
-	must_recover(1, "commit anchor", SWHAL_FAULT_POWER_LOSS);
-	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B); /* the copy landed */
+}
+
+START_TEST(test_ratchet_write_errors)
+{
+	cut_every_ratchet_write(SWHAL_FAULT_WRITE_ERROR);
+}
+END_TEST
+
+START_TEST(test_ratchet_power_cuts)
+{
+	cut_every_ratchet_write(SWHAL_FAULT_POWER_LOSS);
 }
 END_TEST
 
 /*
- * Every OTP program of a revocation: the floor, then the sequence - in the
- * fleet-wide series (_i 0) and in the device-bound one (_i 1).
+ * A commit changes the primary slot only: no OTP program at all (issue 27,
+ * issue 28 item 3; the old code programmed one anchor bit per commit).
+ */
+START_TEST(test_commit_programs_no_otp)
+{
+	uint64_t o;
+
+	trial_device();
+	o = swhal_otp_programs();
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(swhal_otp_programs() - o, 0);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.primary_slot, OTA_SLOT_B);
+}
+END_TEST
+
+/*
+ * A ratchet is a security change: its boot data copy, then its OTP anchor.
+ * Power lost right after the anchor: the new copy is already in flash and
+ * the raised floor holds.
+ */
+START_TEST(test_ratchet_power_cut_after_the_anchor)
+{
+	uint32_t before;
+
+	trial_device();
+	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+	before = tu_cuts;
+	swhal_fault_otp_power_cut(1);
+	if (setjmp(tu_cut) == 0) {
+		(void)tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
+		ck_abort_msg("the cut did not fire");
+	}
+	ck_assert_uint_eq(tu_cuts, before + 1);
+	must_recover(1, "ratchet anchor", SWHAL_FAULT_POWER_LOSS);
+	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 6); /* the copy landed */
+}
+END_TEST
+
+/*
+ * Every OTP program of a revocation: the floor, then the sequence - in
+ * each of the four series: the owner's (_i 0, 1) and the creator's (_i 2,
+ * 3), fleet-wide (even _i) and device-bound (odd _i).
  */
 START_TEST(test_revocation_power_cuts)
 {
@@ -193,8 +259,8 @@ START_TEST(test_revocation_power_cuts)
 	uint64_t o, total, n;
 
 	trial_device();
-	r = tu_revocation(TU_OWNER0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0, 6, 1,
-			  _i ? dev.device_id : NULL);
+	r = tu_revocation(_i < 2 ? TU_OWNER0 : TU_CREATOR0, OTA_REVOKE_RAISE_FLOOR, OTA_STAGE_BL0,
+			  6, 1, _i % 2 ? dev.device_id : NULL);
 	o = swhal_otp_programs();
 	ck_assert_uint_eq(tu_revoke(&r), OTA_OK);
 	total = swhal_otp_programs() - o;
@@ -286,8 +352,11 @@ static Suite *update_powercut_suite(void)
 	tcase_add_test(t, test_install_power_cuts);
 	tcase_add_test(t, test_commit_write_errors);
 	tcase_add_test(t, test_commit_power_cuts);
-	tcase_add_test(t, test_commit_power_cut_after_the_anchor);
-	tcase_add_loop_test(t, test_revocation_power_cuts, 0, 2);
+	tcase_add_test(t, test_commit_programs_no_otp);
+	tcase_add_test(t, test_ratchet_power_cut_after_the_anchor);
+	tcase_add_test(t, test_ratchet_write_errors);
+	tcase_add_test(t, test_ratchet_power_cuts);
+	tcase_add_loop_test(t, test_revocation_power_cuts, 0, 4);
 	tcase_add_test(t, test_hybrid_revocation_staging_write_errors);
 	tcase_add_test(t, test_hybrid_revocation_staging_power_cuts);
 	suite_add_tcase(s, t);

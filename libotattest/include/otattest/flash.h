@@ -141,7 +141,7 @@ struct ota_boot_data {
 	uint32_t tag_key_version; /* 16: the authoritative tag key version */
 	uint32_t floor_rom_ext;   /* 20: soft anti-rollback floors; the effective */
 	uint32_t floor_bl0;       /* 24:   floor is max(this, OTP floor) */
-	uint32_t reserved;        /* 28 */
+	uint32_t anchor_counter;  /* 28: security changes so far (tag key version, floors); OTP anchors it */
 	uint8_t mac[OTA_SHA256_BYTES];    /* 32: KMAC256 of bytes [0, 32); zero: the factory's */
 	uint8_t digest[OTA_SHA256_BYTES]; /* 64: SHA-256 of bytes [0, 64) */
 };

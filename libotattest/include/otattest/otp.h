@@ -47,7 +47,11 @@
 
 #define OTA_OTP_EPOCH_BITS 64u
 #define OTA_OTP_FLOOR_BITS 256u
-/* Boot data writes a device can anchor in its lifetime (rotations, commits). */
+/*
+ * Security changes of the boot data a device can anchor in its lifetime:
+ * tag key rotations and soft floor raises (ratchets). A commit that only
+ * changes the primary slot spends none (docs/hal.md, "Monotonic state").
+ */
 #define OTA_OTP_BOOT_DATA_ANCHOR_BITS 1024u
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
 /* Field revocation commands a device can apply in its lifetime, per series. */
@@ -78,12 +82,18 @@ struct ota_otp {
 	uint8_t floor_rom_ext[OTA_OTP_FLOOR_BITS / 8]; /* 656: thermometer */
 	uint8_t floor_bl0[OTA_OTP_FLOOR_BITS / 8];   /* 688: thermometer */
 	uint32_t lifecycle_transition;               /* 720: 0, or OTA_OTP_LC_* it left TEST_UNLOCKED for */
-	uint8_t boot_data_anchor[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8]; /* 724: thermometer: lowest boot data counter still valid */
-	/* 852: thermometer: the highest fleet-wide revocation command sequence applied (revocation.h) */
-	uint8_t revocation_seq[OTA_OTP_REVOCATION_SEQ_BITS / 8];
-	/* 884: thermometer: the highest device-bound revocation command sequence applied */
-	uint8_t revocation_seq_device[OTA_OTP_REVOCATION_SEQ_BITS / 8];
-	uint8_t reserved[108];                       /* 916: zero */
+	uint8_t boot_data_anchor[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8]; /* 724: thermometer: lowest boot data anchor_counter still valid */
+	/*
+	 * Thermometers: the highest revocation command sequence applied, one
+	 * series per signer (the silicon creator's, the owner's) and scope
+	 * (fleet-wide, device-bound), so no signer spends another's
+	 * (revocation.h).
+	 */
+	uint8_t revocation_seq[OTA_OTP_REVOCATION_SEQ_BITS / 8];              /* 852: creator, fleet-wide */
+	uint8_t revocation_seq_device[OTA_OTP_REVOCATION_SEQ_BITS / 8];       /* 884: creator, device-bound */
+	uint8_t revocation_seq_owner[OTA_OTP_REVOCATION_SEQ_BITS / 8];        /* 916: owner, fleet-wide */
+	uint8_t revocation_seq_owner_device[OTA_OTP_REVOCATION_SEQ_BITS / 8]; /* 948: owner, device-bound */
+	uint8_t reserved[44];                        /* 980: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -105,9 +115,11 @@ struct ota_otp_info {
 	uint32_t epoch;
 	uint32_t floor_rom_ext;
 	uint32_t floor_bl0;
-	uint32_t boot_data_anchor; /* boot data below this counter is a replay */
-	uint32_t revocation_seq;   /* highest fleet-wide revocation command sequence applied */
-	uint32_t revocation_seq_device; /* highest device-bound one */
+	uint32_t boot_data_anchor; /* boot data whose anchor_counter is below this is a replay */
+	uint32_t revocation_seq;   /* highest fleet-wide revocation command sequence the creator's keys signed */
+	uint32_t revocation_seq_device; /* highest device-bound one the creator's keys signed */
+	uint32_t revocation_seq_owner;  /* highest fleet-wide one the owner's keys signed */
+	uint32_t revocation_seq_owner_device; /* highest device-bound one the owner's keys signed */
 	uint8_t device_id[OTA_DEVICE_ID_BYTES];
 	uint8_t owner_config_digest[OTA_SHA256_BYTES];
 	struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];

@@ -184,13 +184,13 @@ struct ota_record_update {
 	uint32_t running_bl0_slot;     /* 12: OTA_RECORD_NO_SLOT when none booted */
 	uint32_t pending_stage;        /* 16: stage of the installed image, 0 when none */
 	uint32_t pending_slot;         /* 20: its slot; 0 when none */
-	uint32_t revocation_sequence;  /* 24: highest fleet-wide revocation command applied (OTP) */
+	uint32_t revocation_sequence;  /* 24: highest fleet-wide revocation command applied (OTP), creator's or owner's series */
 	uint32_t service_mask;         /* 28: OTA_SVC_* requests this boot served */
 	uint32_t service_status;       /* 32: their outcome: OTA_OK or the first refusal; 0 when none */
 	uint32_t revocation_action;    /* 36: the revocation this boot applied (enum ota_revocation_action), 0 none */
 	uint32_t revocation_target;    /* 40 */
 	uint32_t revocation_value;     /* 44 */
-	uint32_t revocation_sequence_device; /* 48: highest device-bound revocation command applied (OTP) */
+	uint32_t revocation_sequence_device; /* 48: highest device-bound revocation command applied (OTP), either signer's series */
 	uint32_t trial_boots;          /* 52: boots of the running trial so far, 1..OTA_TRIAL_MAX_BOOTS; 0 off trial */
 	uint32_t revert_reason;        /* 56: enum ota_revert_reason: a trial ROM_EXT abandoned since the last cold boot or update reset */
 	uint32_t reverted_slot;        /* 60: that trial's BL0 slot; 0 when revert_reason is NONE */

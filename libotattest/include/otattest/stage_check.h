@@ -131,8 +131,9 @@ struct ota_revocation_facts {
 /*
  * The whole check of a revocation command, in the order docs/mailbox.md
  * gives: header and fields (REVOKE_MALFORMED, MBOX_RESERVED_NONZERO),
- * device (REVOKE_WRONG_DEVICE), sequence (REVOKE_SEQUENCE_EXHAUSTED,
- * REVOKE_REPLAYED), signer (REVOKE_UNKNOWN_SIGNER), authority
+ * device (REVOKE_WRONG_DEVICE), sequence range (REVOKE_SEQUENCE_EXHAUSTED),
+ * signer (REVOKE_UNKNOWN_SIGNER), replay in the signer's series
+ * (REVOKE_REPLAYED), authority
  * (REVOKE_NOT_AUTHORIZED), strength (REVOKE_HYBRID_REQUIRED: a hybrid
  * signer key, or an owner key under an owner config that requires
  * hybrid), signature (REVOKE_SIG_INVALID), effect
@@ -141,10 +142,17 @@ struct ota_revocation_facts {
  * before it asks for the reset, ROM_EXT again before it applies.
  */
 /*
- * The highest sequence applied in the command's series: fleet-wide (no
- * device id) and device-bound commands are numbered apart (revocation.h).
+ * The highest sequence applied in the command's series: each signer (the
+ * silicon creator's keys, the owner's) numbers its commands apart, and
+ * within a signer fleet-wide (no device id) and device-bound commands are
+ * numbered apart (revocation.h). creator: the command's signer is one of
+ * the creator keys (ota_revocation_by_creator).
  */
-uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp);
+uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp,
+			       bool creator);
+
+/* Whether the key the command names is a usable creator key (its series is the creator's). */
+bool ota_revocation_by_creator(const struct ota_revocation *r, const struct ota_anchors *creator);
 
 ota_status_t ota_revocation_check(const struct ota_revocation *r,
 				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa);

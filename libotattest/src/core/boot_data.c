@@ -6,6 +6,7 @@
  * device's own (its KMAC) only the device can tell (firmware/lib/boot_data.c).
  */
 #include "otattest/flash.h"
+#include "otattest/otp.h"
 #include "otattest/sha256.h"
 
 #include "parse_util.h"
@@ -24,10 +25,8 @@ ota_status_t ota_boot_data_check(const struct ota_boot_data *bd)
 	ota_sha256(bd, OTA_BOOT_DATA_DIGESTED_BYTES, digest);
 	if (!ota_ct_equal(digest, bd->digest, sizeof(digest)))
 		return OTA_BOOT_DATA_DIGEST_MISMATCH;
-	if (bd->reserved != 0)
-		return OTA_BOOT_DATA_RESERVED_NONZERO;
 	if (bd->primary_slot >= OTA_SLOT_COUNT || bd->floor_rom_ext > OTA_SVN_LIMIT ||
-	    bd->floor_bl0 > OTA_SVN_LIMIT)
+	    bd->floor_bl0 > OTA_SVN_LIMIT || bd->anchor_counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
 		return OTA_BOOT_DATA_BAD_FIELD;
 	return OTA_OK;
 }

@@ -138,6 +138,11 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_device,
 				       sizeof(otp->revocation_seq_device),
 				       &info.revocation_seq_device));
+	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_owner, sizeof(otp->revocation_seq_owner),
+				       &info.revocation_seq_owner));
+	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_owner_device,
+				       sizeof(otp->revocation_seq_owner_device),
+				       &info.revocation_seq_owner_device));
 
 	info.features = otp->features;
 	info.chain_max_svn = otp->chain_max_svn;

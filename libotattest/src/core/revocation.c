@@ -25,10 +25,14 @@ void ota_revocation_digest(const struct ota_revocation *r, uint8_t out[OTA_SHA25
 	ota_sha256_final(&c, out);
 }
 
-uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp)
+uint32_t ota_revocation_series(const struct ota_revocation *r, const struct ota_otp_info *otp,
+			       bool creator)
 {
-	return ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES) ? otp->revocation_seq
-							       : otp->revocation_seq_device;
+	bool fleet = ota_all_zero(r->device_id, OTA_DEVICE_ID_BYTES);
+
+	if (creator)
+		return fleet ? otp->revocation_seq : otp->revocation_seq_device;
+	return fleet ? otp->revocation_seq_owner : otp->revocation_seq_owner_device;
 }
 
 /* Header, action, target and value as the format defines them; hybrid: version 2 came whole. */
@@ -110,6 +114,11 @@ static ota_status_t effect(const struct ota_revocation *r, const struct ota_revo
 	return OTA_REVOKE_MALFORMED;
 }
 
+bool ota_revocation_by_creator(const struct ota_revocation *r, const struct ota_anchors *creator)
+{
+	return signer_in(creator, r->signer_key_id) != NULL;
+}
+
 ota_status_t ota_revocation_check(const struct ota_revocation *r,
 				  const struct ota_revocation_facts *f, ota_ecdsa_verify_fn ecdsa)
 {
@@ -132,8 +141,6 @@ ota_status_t ota_revocation_check_hybrid(const struct ota_revocation *r, const u
 		return OTA_REVOKE_MALFORMED;
 	if (r->sequence > OTA_REVOCATION_SEQ_MAX)
 		return OTA_REVOKE_SEQUENCE_EXHAUSTED;
-	if (r->sequence <= ota_revocation_series(r, f->otp))
-		return OTA_REVOKE_REPLAYED;
 
 	key = signer_in(f->creator, r->signer_key_id);
 	creator = key != NULL;
@@ -141,6 +148,9 @@ ota_status_t ota_revocation_check_hybrid(const struct ota_revocation *r, const u
 		key = signer_in(f->owner, r->signer_key_id);
 	if (key == NULL)
 		return OTA_REVOKE_UNKNOWN_SIGNER;
+	/* The signer's own series: an owner command never spends the creator's. */
+	if (r->sequence <= ota_revocation_series(r, f->otp, creator))
+		return OTA_REVOKE_REPLAYED;
 	/* The owner rules BL0 and its own keys; the silicon creator everything. */
 	if (!creator && !((r->action == OTA_REVOKE_RAISE_FLOOR && r->target == OTA_STAGE_BL0) ||
 			  r->action == OTA_REVOKE_OWNER_KEY))

@@ -106,6 +106,8 @@ static void attack_otp(void)
 		offsetof(struct ota_otp, floor_bl0), offsetof(struct ota_otp, lifecycle_transition),
 		offsetof(struct ota_otp, boot_data_anchor), offsetof(struct ota_otp, revocation_seq),
 		offsetof(struct ota_otp, revocation_seq_device),
+		offsetof(struct ota_otp, revocation_seq_owner),
+		offsetof(struct ota_otp, revocation_seq_owner_device),
 	};
 	static const uint32_t fixed[] = { offsetof(struct ota_otp, lifecycle),
 					  offsetof(struct ota_otp, owner_config_digest),

@@ -15,6 +15,16 @@ e2e_log() {
 	echo "[e2e] $*"
 }
 
+# On a slower guest (E2E_WAIT_SCALE above 1: E2E_TIMEOUT_SCALE, the debug
+# kernel) a D-Bus client (busctl, systemctl, otattestctl: sd-bus) waits for
+# its answer as many times its default 25 s as the harness's own waits are
+# scaled; e2e_as passes it on. On the debug kernel a D-Bus activation of
+# otattestd took longer than 25 s (daemon-activation: "otattestctl: cannot
+# list devices: Connection timed out"). Unset at scale 1.
+if [ "${E2E_WAIT_SCALE:-1}" -gt 1 ]; then
+	export SYSTEMD_BUS_TIMEOUT=$((25 * E2E_WAIT_SCALE))
+fi
+
 # e2e_fail MESSAGE: fail the scenario with a reason the runner prints.
 e2e_fail() {
 	echo "E2E-FAIL: $*" | tee -a "$E2E_OUT/failure" >&2
@@ -70,7 +80,12 @@ e2e_as() {
 	local user=$1 uid gid
 	shift
 	uid=$(id -u "$user") && gid=$(id -g "$user") || e2e_fail "no user $user"
-	setpriv --reuid="$uid" --regid="$gid" --init-groups --reset-env -- "$@"
+	if [ -n "${SYSTEMD_BUS_TIMEOUT:-}" ]; then
+		setpriv --reuid="$uid" --regid="$gid" --init-groups --reset-env -- \
+			env SYSTEMD_BUS_TIMEOUT="$SYSTEMD_BUS_TIMEOUT" "$@"
+	else
+		setpriv --reuid="$uid" --regid="$gid" --init-groups --reset-env -- "$@"
+	fi
 }
 
 # e2e_signal NAME: tell the host hook that the guest reached NAME.

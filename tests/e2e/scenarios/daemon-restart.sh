@@ -3,14 +3,25 @@
 # lost.
 # (1) Three clients attest in loops while the device answers each request
 #     a second late (model fault delay=1000) and otattestd is restarted
-#     three times, each time only once an attestation is inside the driver
-#     (a thread of otattestd in otattest_mbox_call). Every stopping
-#     instance's journal says it is finishing N >= 1 accepted calls, and
-#     no client call fails: the stopping instance releases its name and
-#     answers what it accepted, new calls wait in the bus for the next one.
-# (2) An attestation the device is still working on (the model holds its
-#     answer back 2.5 s) when SIGTERM arrives is answered before the
+#     three times, each time with an attestation inside the driver (a
+#     thread of otattestd in otattest_mbox_call) that the device cannot
+#     answer before SIGTERM: the host freezes the model (SIGSTOP) first and
+#     thaws it once the stopping instance has logged its SIGTERM. Every
+#     stopping instance's journal says it is finishing N >= 1 accepted
+#     calls, and no client call fails: the stopping instance releases its
+#     name and answers what it accepted, new calls wait in the bus for the
+#     next one.
+# (2) An attestation the device is still working on (the model frozen
+#     before it was asked) when SIGTERM arrives is answered before the
 #     daemon exits ("finishing 1 accepted call(s)").
+#
+# No step races a delay against the guest's speed: a model delay long
+# enough to outlast `systemctl restart` on a loaded guest (it was scaled
+# with E2E_WAIT_SCALE) made three clients' calls queue past their D-Bus
+# timeout on the debug kernel. What waits for the frozen model (the
+# driver's timeout_ms, otattestd's --request-timeout, the clients' D-Bus
+# timeout) grows with E2E_WAIT_SCALE instead; at scale 1 all are the
+# defaults but timeout_ms (20 s, as before).
 # (3) A rotation the kernel accepted completes on the device even when
 #     otattestd is SIGKILLed first: the model is frozen (SIGSTOP) before
 #     the rotation is asked for, so when otattestd is killed the request
@@ -24,11 +35,14 @@ E2E_DESCRIPTION="otattestd: restarts under load lose no request the kernel accep
 E2E_MODE=systemd
 # Also on dbus-broker, as Fedora's and Arch's system bus (NAME@dbus-broker).
 E2E_BUS_VARIANTS=(dbus-broker)
-E2E_TIMEOUT=180
+# 240: four held restarts (the guest sees SIGTERM in the journal before the
+# model thaws) take some 20 s more than the raced ones did on a loaded host.
+E2E_TIMEOUT=240
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage)
 E2E_REQUIRES=(kernel/netlink.c daemon/otattestd/main.c qemu-model/board/*.c firmware/lib/*.c)
+# timeout_ms: restart_timeout_ms in guest_main (20 s at scale 1).
 DAEMON_INSMOD_ARGS=timeout_ms=20000
 
 # Shared helpers; the host tree is visible in the guest at its own path.
@@ -42,8 +56,27 @@ host_prepare() {
 	daemon_provision
 }
 
+# How long the driver (timeout_ms: 20 s times the scale, at most its
+# 60 s), otattestd (--request-timeout: 30 s times it) and the clients
+# (SYSTEMD_BUS_TIMEOUT: 25 s times it, lib/guest.sh) wait for the device: the frozen
+# model answers only after the guest has seen SIGTERM logged and told the
+# host, which takes longer on a slower guest (E2E_WAIT_SCALE).
+restart_scale() { echo "${E2E_WAIT_SCALE:-1}"; }
+restart_timeout_ms() {
+	local ms=$((20000 * $(restart_scale)))
+	[ "$ms" -le 60000 ] || ms=60000
+	echo "$ms"
+}
+
 guest_setup() {
+	local s
 	daemon_guest_setup
+	s=$(restart_scale)
+	if [ "$s" -gt 1 ]; then
+		mkdir -p /etc/systemd/system/otattestd.service.d
+		printf '[Service]\nExecStart=\nExecStart=%s --request-timeout=%s\n' \
+			"$DAEMON_EXE" $((30 * s)) >/etc/systemd/system/otattestd.service.d/e2e-timeout.conf
+	fi
 }
 
 # attest_loop ID: attest as e2e-user until /tmp/stop-loops exists; one
@@ -85,9 +118,42 @@ finishing_counts() {
 		sed -n 's/.*stopping on Terminated; finishing \([0-9]*\) accepted call(s).*/\1/p'
 }
 
+# A stopping instance logged its SIGTERM: more "finishing" lines than $1.
+stopping_logged() {
+	[ "$(finishing_counts | wc -l)" -gt "$1" ]
+}
+
+# held_restart N: with the model frozen by the host (e2e_signal holdN
+# before), restart otattestd once an attestation is inside the driver,
+# thaw the model once the stopping instance has logged SIGTERM, and wait
+# for the restart. The call inside the driver cannot be answered before
+# SIGTERM whatever the guest's speed.
+held_restart() {
+	local n=$1 pid_before before rpid rc=0
+	e2e_wait_for 30 "an attestation inside the driver before restart $n" daemon_in_driver
+	pid_before=$(daemon_pid)
+	before=$(finishing_counts | wc -l)
+	systemctl restart otattestd.service &
+	rpid=$!
+	e2e_wait_for 30 "otattestd $pid_before logging its SIGTERM (restart $n)" stopping_logged "$before"
+	e2e_signal "thaw$n"
+	e2e_wait_host "thaw$n" 20
+	wait "$rpid" || rc=$?
+	[ "$rc" = 0 ] || e2e_fail "systemctl restart otattestd.service (restart $n) exited $rc"
+	[ "$(daemon_pid)" != "$pid_before" ] || e2e_fail "restart $n did not replace the process"
+	e2e_log "restart $n: otattestd $pid_before -> $(daemon_pid), SIGTERM with a call inside the driver and the model frozen"
+}
+
+# held NAME: the host froze the model (and thaws it on thawN).
+held() {
+	e2e_signal "hold$1"
+	e2e_wait_host "hold$1" 20
+}
+
 guest_main() {
 	local pid_before kv rc n stops before after pids=() id counts
 
+	DAEMON_INSMOD_ARGS=timeout_ms=$(restart_timeout_ms)
 	daemon_start ready
 	cat "/proc/$(daemon_pid)/stack" >/dev/null || e2e_fail "cannot read /proc/PID/stack: cannot see requests inside the driver"
 
@@ -106,11 +172,8 @@ guest_main() {
 	# accepted call(s)", no client's call in its journal).
 	e2e_wait_for 120 "an attestation answered for each of the $RESTART_CLIENTS clients" clients_calling
 	for n in 1 2 3; do
-		e2e_wait_for 30 "an attestation inside the driver before restart $n" daemon_in_driver
-		pid_before=$(daemon_pid)
-		systemctl restart otattestd.service
-		[ "$(daemon_pid)" != "$pid_before" ] || e2e_fail "restart $n did not replace the process"
-		e2e_log "restart $n: otattestd $pid_before -> $(daemon_pid)"
+		held "$n"
+		held_restart "$n"
 	done
 	# One more round after the last restart, then stop the clients.
 	e2e_wait_for 30 "an attestation inside the driver after the restarts" daemon_in_driver
@@ -127,16 +190,15 @@ guest_main() {
 	[ "$n" -ge $((RESTART_CLIENTS * 2)) ] || e2e_fail "only $n attestations in part 1"
 	e2e_assert_eq 0 "$(awk '$3 != 0' /tmp/loop.rc | wc -l)" "of $n attestations by $RESTART_CLIENTS clients, those that failed across 3 restarts"
 
-	# (2) SIGTERM while the device holds an accepted attestation's answer.
-	e2e_signal slow
-	e2e_wait_host slow 20
+	# (2) SIGTERM while the device holds an accepted attestation's answer
+	# (the model frozen before it is asked).
+	held 4
 	rc=0
 	e2e_as e2e-user "$DAEMON_CTL" attest --nonce 0123456789abcdef0123456789abcdef \
 		-o /tmp/slow-ev >/tmp/slow.log 2>&1 &
 	pids=($!)
-	e2e_wait_for 20 "the slow attestation inside the driver" daemon_in_driver
 	before=$(finishing_counts | wc -l)
-	systemctl restart otattestd.service
+	held_restart 4
 	wait "${pids[0]}" || rc=$?
 	cat /tmp/slow.log
 	e2e_assert_eq 0 "$rc" "attestation in flight across a restart"
@@ -189,26 +251,39 @@ guest_main() {
 # whatever happens).
 restart_wait_guest_quietly() {
 	local i
-	for ((i = 0; i < $2 * 20; i++)); do
+	for ((i = 0; i < $2 * 20 * ${E2E_WAIT_SCALE:-1}; i++)); do
 		[ -e "$E2E_OUT/signals/$1" ] && return 0
 		sleep 0.05
 	done
 	return 1
 }
 
-host_hook() {
+# restart_hold N: freeze the model on the guest's holdN, thaw it on its
+# thawN (or anyway, if the guest never says so).
+restart_hold() {
 	local pid
+	pid=$(cat "$E2E_RUN_DIR/model.pid")
+	e2e_wait_guest "hold$1" 120
+	kill -STOP "$pid"
+	e2e_tell_guest "hold$1"
+	restart_wait_guest_quietly "thaw$1" 120 || echo "no 'thaw$1' from the guest; thawing the model anyway"
+	kill -CONT "$pid"
+	e2e_tell_guest "thaw$1"
+}
+
+host_hook() {
+	local pid n
 	e2e_wait_guest slow1 120
-	# Each answer a second late (and part 2's 2.5 s), longer under
-	# E2E_WAIT_SCALE: on a loaded machine systemctl restart took longer
-	# than that between seeing a call inside the driver and otattestd's
-	# SIGTERM, and the call was answered first (restart 3 "finishing 0",
-	# then part 2 "finishing 0", at a load of 16).
-	e2e_model_ctl fault delay $((1000 * ${E2E_WAIT_SCALE:-1})) >/dev/null
+	# Each answer a second late, so that calls are inside the driver most
+	# of the time; the restarts themselves do not rely on it (restart_hold).
+	# It was scaled by E2E_WAIT_SCALE once, to outlast systemctl restart on
+	# a loaded guest: 6 s on the debug kernel, where three clients' calls
+	# then queued past their D-Bus timeout and part 1 never finished.
+	e2e_model_ctl fault delay 1000 >/dev/null
 	e2e_tell_guest slow1
-	e2e_wait_guest slow 120
-	e2e_model_ctl fault delay $((2500 * ${E2E_WAIT_SCALE:-1})) >/dev/null
-	e2e_tell_guest slow
+	for n in 1 2 3 4; do
+		restart_hold "$n"
+	done
 	e2e_wait_guest freeze 120
 	e2e_model_ctl fault delay 0 >/dev/null
 	pid=$(cat "$E2E_RUN_DIR/model.pid")

@@ -84,8 +84,9 @@ n=$(grep -cE '^(PASS|FAIL|SKIP) ' "$B/e2e/kernel-debug.out")
 echo "kernel-debug report:"
 echo "  scenarios run: $n ($(grep -c '^PASS ' "$B/e2e/kernel-debug.out") passed)"
 sent=0
+# Only this run's: build/e2e/kernel-fuzz-live/ may hold an earlier run's log.
 for f in "$B"/e2e/kernel-fuzz-live/out/guest.log; do
-	[ -f "$f" ] || continue
+	[ -f "$f" ] && grep -qE '^(PASS|FAIL|SKIP) +kernel-fuzz-live ' "$B/e2e/kernel-debug.out" || continue
 	for v in $(grep -oE '\bsent=[0-9]+' "$f" | cut -d= -f2); do sent=$((sent + v)); done
 done
 echo "  requests fuzzed (kernel-fuzz-live, ${E2E_FUZZ_SECONDS}s): $sent"

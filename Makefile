@@ -51,12 +51,22 @@ unit: $(UNIT_TESTS)
 # The builds inside it use every CPU (TEST_JOBS; output grouped per target),
 # whether or not make was given -j: CI calls plain `make test`.
 TEST_JOBS ?= $(shell nproc)
+# Each step says when it ended (seconds since make test began), so CI's log
+# shows where its time went before the suites' own table.
+test_t0 := $(shell date +%s)
+test_step = @echo "== make test: $(1) done at $$(( $$(date +%s) - $(test_t0) ))s"
 test: deps-check
+	$(call test_step,deps-check)
 	$(MAKE) -j$(TEST_JOBS) --output-sync=target all
+	$(call test_step,build)
 	$(MAKE) -j$(TEST_JOBS) --output-sync=target unit
+	$(call test_step,unit)
 	$(MAKE) -j$(TEST_JOBS) --output-sync=target B=build/asan SANITIZE=1 unit
+	$(call test_step,ASan unit)
 	$(MAKE) -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES)
+	$(call test_step,suites' builds)
 	@scripts/run-suites.sh $(TEST_SUITES)
+	$(call test_step,suites)
 
 # The main job, step by step in scripts/demo.sh: provision a device with
 # otimage, power it on in otattest-model, show the record it exports.

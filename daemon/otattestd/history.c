@@ -311,6 +311,13 @@ static int append(struct history *h, const struct history_entry *e)
 	}
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
+	} else if ((uint64_t)st.st_size != h->file_size) {
+		/*
+		 * Not the file this otattestd wrote: cut or replaced under it. An
+		 * entry appended after a cut in the middle of another would be
+		 * invisible to the next load, which stops at the torn one.
+		 */
+		r = -ESTALE;
 	} else {
 		w = write(fd, buf, size);
 		if (w != (ssize_t)size)
@@ -368,6 +375,11 @@ int history_add(struct history *h, const char *device, const void *record, uint3
 		r = rewrite(h);
 	else
 		r = append(h, &h->v[h->n - 1]);
+	if (r == -ESTALE) {
+		log_warning("%s changed under otattestd (not the %llu bytes it wrote); written again from the %zu entries it holds",
+			    h->path, (unsigned long long)h->file_size, h->n);
+		r = rewrite(h);
+	}
 	return r < 0 ? r : 1;
 }
 

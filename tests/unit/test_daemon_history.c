@@ -3,7 +3,8 @@
  * otattestd's boot history store (daemon/otattestd/history.h): every
  * record kept in order, a restart (close and open again) neither loses
  * nor duplicates one, the bound holds in memory and on disk, a torn or
- * corrupt tail is cut off and the rest kept, an entry this build cannot
+ * corrupt tail is cut off and the rest kept, a file cut or replaced under
+ * an open history is written again, an entry this build cannot
  * read is skipped, queries by device, time and count.
  */
 #include <check.h>
@@ -260,6 +261,44 @@ START_TEST(torn_tail_cut_off_rest_kept)
 }
 END_TEST
 
+/*
+ * The file cut in the middle of an entry while the history is open (the
+ * 2-hour soak's history-truncate fault, when a reader's call had already
+ * activated otattestd again): entries added after it must survive the next
+ * open. Appended after the torn entry, they were lost there.
+ */
+START_TEST(file_cut_under_an_open_history_loses_nothing)
+{
+	struct history h;
+	struct seen s;
+	uint32_t g;
+
+	ck_assert_int_eq(history_open(&h, dir, 100), 0);
+	for (g = 1; g <= 3; g++)
+		ck_assert_int_eq(add(&h, "otattest0", 0xaa, g, g), 1);
+	ck_assert_int_eq(truncate(path, file_size() - 7), 0);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 4, 4), 1);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 5, 5), 1);
+	history_close(&h);
+
+	ck_assert_int_eq(history_open(&h, dir, 100), 0);
+	s = query(&h, NULL, 0, 0);
+	ck_assert_uint_eq(s.n, 5);
+	for (g = 0; g < 5; g++)
+		ck_assert_uint_eq(s.gens[g], g + 1);
+	history_close(&h);
+
+	/* Replaced by a shorter, whole file: the history written again too. */
+	ck_assert_int_eq(history_open(&h, dir, 100), 0);
+	ck_assert_int_eq(truncate(path, 0), 0);
+	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 6, 6), 1);
+	history_close(&h);
+	ck_assert_int_eq(history_open(&h, dir, 100), 0);
+	ck_assert_uint_eq(query(&h, NULL, 0, 0).n, 6);
+	history_close(&h);
+}
+END_TEST
+
 START_TEST(corrupt_entry_ends_the_file)
 {
 	struct history h;
@@ -388,6 +427,7 @@ static Suite *history_suite(void)
 	tcase_add_test(t, seen_times_strictly_increase);
 	tcase_add_test(t, bounded_in_memory_and_on_disk);
 	tcase_add_test(t, torn_tail_cut_off_rest_kept);
+	tcase_add_test(t, file_cut_under_an_open_history_loses_nothing);
 	tcase_add_test(t, corrupt_entry_ends_the_file);
 	tcase_add_test(t, unreadable_record_skipped_bad_name_refused);
 	tcase_add_test(t, oversized_file_set_aside);

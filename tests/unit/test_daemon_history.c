@@ -92,15 +92,23 @@ static struct seen query(const struct history *h, const char *dev, uint64_t sinc
 	return s;
 }
 
+/* h opened on the test's directory (bound 100) with generations 1..n of one device, seen at step * g. */
+static void open_with(struct history *h, uint32_t n, uint64_t step)
+{
+	uint32_t g;
+
+	ck_assert_int_eq(history_open(h, dir, 100), 0);
+	for (g = 1; g <= n; g++)
+		ck_assert_int_eq(add(h, "otattest0", 0xaa, g, step * g), 1);
+}
+
 START_TEST(restart_neither_loses_nor_duplicates)
 {
 	struct history h;
 	struct seen s;
 	uint32_t g;
 
-	ck_assert_int_eq(history_open(&h, dir, 100), 0);
-	for (g = 1; g <= 3; g++)
-		ck_assert_int_eq(add(&h, "otattest0", 0xaa, g, 1000 * g), 1);
+	open_with(&h, 3, 1000);
 	/* The same record again (a refresh, an event seen twice): not kept twice. */
 	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 3, 5000), 0);
 	history_close(&h);
@@ -273,9 +281,7 @@ START_TEST(file_cut_under_an_open_history_loses_nothing)
 	struct seen s;
 	uint32_t g;
 
-	ck_assert_int_eq(history_open(&h, dir, 100), 0);
-	for (g = 1; g <= 3; g++)
-		ck_assert_int_eq(add(&h, "otattest0", 0xaa, g, g), 1);
+	open_with(&h, 3, 1);
 	ck_assert_int_eq(truncate(path, file_size() - 7), 0);
 	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 4, 4), 1);
 	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 5, 5), 1);

@@ -608,10 +608,14 @@ retry_after_qemu_crash() {
 	grep -q 'QEMU itself was killed by SIGSEGV' "$dir/verdict" 2>/dev/null || return 1
 	[ -d "$dir/attempt1" ] && return 1
 	mkdir "$dir/attempt1"
+	# What prepare made stays for the second attempt (kernel.env too: a
+	# retry without it died at once, "the runner job for this scenario
+	# died", in a CI rehearsal; harness-qemu-crash-retry checks it).
 	for f in "$dir"/* "$dir"/.[!.]*; do
 		[ -e "$f" ] || continue
 		case ${f##*/} in
-		attempt1 | initrd.cpio | extra.cpio | build.log) ;;
+		attempt1 | initrd.cpio | extra.cpio | build.log | initramfs.root) ;;
+		kernel.env) cp "$f" "$dir/attempt1/" ;;
 		*) mv "$f" "$dir/attempt1/" ;;
 		esac
 	done

@@ -102,6 +102,16 @@ static void open_with(struct history *h, uint32_t n, uint64_t step)
 		ck_assert_int_eq(add(h, "otattest0", 0xaa, g, step * g), 1);
 }
 
+/* A restart: the history opened again holds exactly n entries. */
+static void reopened_holds(size_t n)
+{
+	struct history h;
+
+	ck_assert_int_eq(history_open(&h, dir, 100), 0);
+	ck_assert_uint_eq(query(&h, NULL, 0, 0).n, n);
+	history_close(&h);
+}
+
 START_TEST(restart_neither_loses_nor_duplicates)
 {
 	struct history h;
@@ -263,9 +273,7 @@ START_TEST(torn_tail_cut_off_rest_kept)
 	ck_assert_int_eq(file_size(), full);
 	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 3, 3), 1);
 	history_close(&h);
-	ck_assert_int_eq(history_open(&h, dir, 100), 0);
-	ck_assert_uint_eq(query(&h, NULL, 0, 0).n, 3);
-	history_close(&h);
+	reopened_holds(3);
 }
 END_TEST
 
@@ -299,9 +307,7 @@ START_TEST(file_cut_under_an_open_history_loses_nothing)
 	ck_assert_int_eq(truncate(path, 0), 0);
 	ck_assert_int_eq(add(&h, "otattest0", 0xaa, 6, 6), 1);
 	history_close(&h);
-	ck_assert_int_eq(history_open(&h, dir, 100), 0);
-	ck_assert_uint_eq(query(&h, NULL, 0, 0).n, 6);
-	history_close(&h);
+	reopened_holds(6);
 }
 END_TEST
 

@@ -17,7 +17,12 @@ uint64_t hal_cycles(void)
 	return (uint64_t)ota_mmio_read32(TIMER(MTIME_HIGH)) << 32 | lo;
 }
 
+uint64_t hal_cycles_to_ns(uint64_t cycles)
+{
+	return cycles * (1000000000u / ota_mmio_read32(TIMER(FREQ_HZ)));
+}
+
 uint64_t hal_time_ns(void)
 {
-	return hal_cycles() * (1000000000u / ota_mmio_read32(TIMER(FREQ_HZ)));
+	return hal_cycles_to_ns(hal_cycles());
 }

@@ -160,13 +160,14 @@ static void log_core_run(enum log_level level, const char *what, const struct co
 	log_event(level, what,
 		 "stop=%s pc=0x%08x insns=%llu rom-insns=%llu rom-first-pc=0x%08x "
 		 "rom-ext-insns=%llu rom-ext-first-pc=0x%08x bl0-insns=%llu bl0-first-pc=0x%08x "
-		 "svc-calls=%u fault=%s fault-addr=0x%08x",
+		 "svc-calls=%u fault=%s fault-addr=0x%08x device-cycles=%llu host-ns=%llu",
 		 stop, r->pc, (unsigned long long)r->insns,
 		 (unsigned long long)r->window_insns[OTA_FW_CORE_ROM], r->window_first_pc[OTA_FW_CORE_ROM],
 		 (unsigned long long)r->window_insns[OTA_FW_CORE_ROM_EXT],
 		 r->window_first_pc[OTA_FW_CORE_ROM_EXT],
 		 (unsigned long long)r->window_insns[OTA_FW_CORE_BL0], r->window_first_pc[OTA_FW_CORE_BL0],
-		 r->svc_calls, r->fault ? status_str(r->fault) : "none", r->fault_addr);
+		 r->svc_calls, r->fault ? status_str(r->fault) : "none", r->fault_addr,
+		 (unsigned long long)r->cycles, (unsigned long long)r->host_ns);
 }
 
 void device_close(struct model *m)

@@ -40,6 +40,9 @@ static struct {
 	BN_CTX *bn;
 	struct verify_entry cache[VERIFY_CACHE];
 	uint32_t cache_next;
+	/* The cycle model's view of the running operations (clock.c). */
+	uint64_t sha_bytes;
+	uint64_t kmac_custom_len, kmac_msg_len;
 } c;
 
 void swhal_wipe(void *buf, size_t len)
@@ -126,6 +129,8 @@ ota_status_t swhal_kmac256(const uint8_t key[SWHAL_KEY_BYTES], const char *custo
 
 	if (swhal_crypto_init() != 0)
 		return OTA_HAL_CRYPTO_FAILED;
+	swhal_clock_charge(SWHAL_COST_KMAC_BLOCK,
+			   swhal_kmac_permutations(strlen(custom), (uint64_t)len1 + len2, out_len));
 	if (kmac_init(c.kmac_kdf, key, (const uint8_t *)custom, strlen(custom), out_len) != 1 ||
 	    (len1 && EVP_MAC_update(c.kmac_kdf, msg1, len1) != 1) ||
 	    (len2 && EVP_MAC_update(c.kmac_kdf, msg2, len2) != 1) ||
@@ -358,19 +363,28 @@ ota_status_t swhal_p256_sign(const uint8_t scalar[SWHAL_KEY_BYTES],
 
 ota_status_t swhal_sha_engine_start(void)
 {
+	c.sha_bytes = 0;
 	if (swhal_crypto_init() != 0 || EVP_DigestInit_ex2(c.sha_engine, c.sha256, NULL) != 1)
 		return OTA_HAL_CRYPTO_FAILED;
 	return OTA_OK;
 }
 
+/* The engine compresses each 64-byte block as it fills. */
 ota_status_t swhal_sha_engine_update(const void *data, uint32_t len)
 {
+	uint64_t before = c.sha_bytes / 64u;
+
+	c.sha_bytes += len;
+	swhal_clock_charge(SWHAL_COST_SHA256_BLOCK, c.sha_bytes / 64u - before);
 	return EVP_DigestUpdate(c.sha_engine, data, len) == 1 ? OTA_OK : OTA_HAL_CRYPTO_FAILED;
 }
 
 ota_status_t swhal_sha_engine_finish(uint8_t digest[OTA_SHA256_BYTES])
 {
 	unsigned int len = 0;
+
+	/* The padding: 0x80 and the 8-byte length close the last block, or need one more. */
+	swhal_clock_charge(SWHAL_COST_SHA256_BLOCK, (c.sha_bytes + 8u) / 64u + 1u - c.sha_bytes / 64u);
 
 	if (EVP_DigestFinal_ex(c.sha_engine, digest, &len) != 1 || len != OTA_SHA256_BYTES)
 		return OTA_HAL_CRYPTO_FAILED;
@@ -380,6 +394,8 @@ ota_status_t swhal_sha_engine_finish(uint8_t digest[OTA_SHA256_BYTES])
 ota_status_t swhal_kmac_engine_start(const uint8_t key[SWHAL_KEY_BYTES],
 				     const uint8_t *custom, uint32_t custom_len)
 {
+	c.kmac_custom_len = custom_len;
+	c.kmac_msg_len = 0;
 	if (swhal_crypto_init() != 0 ||
 	    kmac_init(c.kmac_engine, key, custom, custom_len, OTA_TAG_BYTES) != 1)
 		return OTA_HAL_CRYPTO_FAILED;
@@ -388,6 +404,7 @@ ota_status_t swhal_kmac_engine_start(const uint8_t key[SWHAL_KEY_BYTES],
 
 ota_status_t swhal_kmac_engine_update(const void *data, uint32_t len)
 {
+	c.kmac_msg_len += len;
 	return EVP_MAC_update(c.kmac_engine, data, len) == 1 ? OTA_OK : OTA_HAL_CRYPTO_FAILED;
 }
 
@@ -396,6 +413,8 @@ ota_status_t swhal_kmac_engine_finish(uint8_t *out, uint32_t out_len)
 	size_t want = out_len, got = 0;
 	OSSL_PARAM p[2];
 
+	swhal_clock_charge(SWHAL_COST_KMAC_BLOCK,
+			   swhal_kmac_permutations(c.kmac_custom_len, c.kmac_msg_len, out_len));
 	/* KMAC encodes the output length at the end: it may be set just before. */
 	p[0] = OSSL_PARAM_construct_size_t(OSSL_MAC_PARAM_SIZE, &want);
 	p[1] = OSSL_PARAM_construct_end();

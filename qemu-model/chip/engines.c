@@ -93,6 +93,7 @@ ota_status_t hal_ecdsa_verify(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES],
 		return OTA_HAL_POWER_LOST;
 	if (!pubkey || !digest || !sig)
 		return OTA_HAL_BAD_ARGUMENT;
+	swhal_clock_charge(SWHAL_COST_P256_VERIFY, 1);
 	return swhal_p256_verify(pubkey, digest, sig);
 }
 
@@ -107,6 +108,7 @@ ota_status_t hal_ecdsa_sign(hal_key_t key, const uint8_t digest[OTA_SHA256_BYTES
 	st = swhal_key_use(key, HAL_KEY_PURPOSE_SIGN, scalar);
 	if (st != OTA_OK)
 		return st;
+	swhal_clock_charge(SWHAL_COST_P256_SIGN, 1);
 	st = swhal_p256_sign(scalar, digest, sig);
 	swhal_wipe(scalar, sizeof(scalar));
 	return st;
@@ -122,6 +124,7 @@ ota_status_t hal_ecdsa_pubkey(hal_key_t key, uint8_t pubkey[OTA_P256_PUBKEY_BYTE
 	st = swhal_key_use(key, HAL_KEY_PURPOSE_SIGN, scalar);
 	if (st != OTA_OK)
 		return st;
+	swhal_clock_charge(SWHAL_COST_P256_PUBKEY, 1);
 	st = swhal_p256_pubkey(scalar, pubkey);
 	swhal_wipe(scalar, sizeof(scalar));
 	return st;

@@ -50,6 +50,7 @@ static ota_status_t entropy_read(uint32_t reg)
 	chip_reg_set(TOP_BLOCK_ENTROPY_SRC, ENTROPY_SRC_ENTROPY_DATA_REG_OFFSET,
 		     (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
 	swhal_wipe(b, sizeof(b));
+	swhal_clock_charge(SWHAL_COST_TRNG_WORD, 1);
 	return OTA_OK;
 }
 

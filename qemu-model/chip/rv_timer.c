@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The timer as a peripheral (qemu-model/regs/rv_timer.yaml): MTIME counts
- * the nominal clock (SWHAL_CYCLE_HZ, FREQ_HZ) from CLOCK_MONOTONIC, since
- * the host has no cycle-accurate core yet; a read of MTIME_LOW latches
- * MTIME_HIGH. (The cycle model of issue 26 replaces this source.)
+ * the nominal clock (SWHAL_CYCLE_HZ, FREQ_HZ). With the core (--core=rv32)
+ * it is the cycle model's count (clock.c: instructions retired times the
+ * CPI plus each peripheral's cost), so a stage's cycles are the device's,
+ * the same on every run of the same boot; the host build, with no core,
+ * counts host time (CLOCK_MONOTONIC). A read of MTIME_LOW latches
+ * MTIME_HIGH.
  */
 #include <time.h>
 
@@ -20,8 +23,13 @@ static ota_status_t timer_read(uint32_t reg)
 
 	if (reg != RV_TIMER_MTIME_LOW_REG_OFFSET)
 		return OTA_OK;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	cycles = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) / (1000000000u / SWHAL_CYCLE_HZ);
+	if (swhal_clock_modelled()) {
+		cycles = swhal_clock_mtime();
+	} else {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		cycles = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) /
+			 (1000000000u / SWHAL_CYCLE_HZ);
+	}
 	chip_reg_set(TOP_BLOCK_RV_TIMER, RV_TIMER_MTIME_LOW_REG_OFFSET, (uint32_t)cycles);
 	chip_reg_set(TOP_BLOCK_RV_TIMER, RV_TIMER_MTIME_HIGH_REG_OFFSET, (uint32_t)(cycles >> 32));
 	return OTA_OK;

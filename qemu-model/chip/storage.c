@@ -12,6 +12,9 @@
 #include "sram_ctrl_ret_regs.h"
 #include "swhal_priv.h"
 
+/* Units of the cycle model (clock.c): words of w bytes, a partial one counted. */
+#define WORDS(len, w) (((uint64_t)(len) + (w) - 1) / (w))
+
 /* ---- flash ---------------------------------------------------------------- */
 
 uint32_t hal_flash_size(void)
@@ -34,6 +37,7 @@ ota_status_t hal_flash_read(uint32_t addr, void *buf, uint32_t len)
 		return OTA_HAL_BAD_ARGUMENT;
 	if (len)
 		memcpy(buf, swhal_dev.flash + addr, len);
+	swhal_clock_charge(SWHAL_COST_FLASH_READ_WORD, WORDS(len, 4));
 	return OTA_OK;
 }
 
@@ -139,6 +143,7 @@ ota_status_t hal_flash_erase_page(uint32_t addr)
 	/* The protection, not the caller, decides (hal_flash_protect). */
 	if (flash_locked(addr, OTA_FLASH_PAGE_SIZE))
 		return OTA_HAL_FLASH_LOCKED;
+	swhal_clock_charge(SWHAL_COST_FLASH_ERASE_PAGE, 1);
 	torn = write_faults();
 	memset(swhal_dev.flash + addr, 0xff,
 	       torn ? swhal_tear_landed(true, addr, NULL, OTA_FLASH_PAGE_SIZE) : OTA_FLASH_PAGE_SIZE);
@@ -167,6 +172,7 @@ ota_status_t hal_flash_program(uint32_t addr, const void *buf, uint32_t len)
 			return OTA_HAL_FLASH_NOT_ERASED;
 	if (!len)
 		return OTA_OK;
+	swhal_clock_charge(SWHAL_COST_FLASH_PROGRAM_WORD, WORDS(len, 8));
 	torn = write_faults();
 	n = torn ? swhal_tear_landed(false, addr, src, len) : len;
 	for (i = 0; i < n; i++)
@@ -203,6 +209,7 @@ ota_status_t hal_otp_read(uint32_t offset, void *buf, uint32_t len)
 		return OTA_HAL_OTP_SECRET;
 	if (len)
 		memcpy(buf, (const uint8_t *)&swhal_dev.otp + offset, len);
+	swhal_clock_charge(SWHAL_COST_OTP_READ_WORD, WORDS(len, 4));
 	return OTA_OK;
 }
 
@@ -231,6 +238,7 @@ ota_status_t hal_otp_program(uint32_t offset, const void *buf, uint32_t len)
 			return OTA_OTP_CLEARS_BITS;
 	if (!len || !memcmp(dst, src, len))
 		return OTA_OK;
+	swhal_clock_charge(SWHAL_COST_OTP_PROGRAM_WORD, WORDS(len, 4));
 	memcpy(dst, src, len);
 	if (swhal_persist_otp_range(offset, len) != 0)
 		return OTA_HAL_OTP_WRITE_FAILED;
@@ -263,6 +271,7 @@ ota_status_t hal_retention_read(uint32_t offset, void *buf, uint32_t len)
 		return OTA_HAL_BAD_ARGUMENT;
 	if (len)
 		memcpy(buf, swhal_dev.ret.ram + offset, len);
+	swhal_clock_charge(SWHAL_COST_RET_SRAM_WORD, WORDS(len, 4));
 	return OTA_OK;
 }
 
@@ -276,6 +285,7 @@ ota_status_t hal_retention_write(uint32_t offset, const void *buf, uint32_t len)
 	if (chip_lock_set(TOP_BLOCK_SRAM_CTRL_RET, SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET) && len &&
 	    offset < HAL_RETENTION_VAULT_BYTES)
 		return OTA_HAL_RETENTION_LOCKED;
+	swhal_clock_charge(SWHAL_COST_RET_SRAM_WORD, WORDS(len, 4));
 	if (!len || !memcmp(swhal_dev.ret.ram + offset, buf, len))
 		return OTA_OK; /* unchanged: no file write on the fast path */
 	memcpy(swhal_dev.ret.ram + offset, buf, len);

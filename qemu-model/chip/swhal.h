@@ -33,6 +33,64 @@
 /* hal_cycles() counts nominal cycles of a 100 MHz device clock. */
 #define SWHAL_CYCLE_HZ 100000000u
 
+/*
+ * The cycle model (clock.c, docs/hal.md "The cycle model"). What each
+ * peripheral operation costs the device, charged by the chip when the
+ * firmware uses the block; one table, swhal_cost_info.
+ */
+enum swhal_cost {
+	SWHAL_COST_SHA256_BLOCK,       /* hmac: a 64-byte block compressed */
+	SWHAL_COST_KMAC_BLOCK,         /* kmac (and the key manager's KDF): a Keccak-f[1600] permutation */
+	SWHAL_COST_P256_VERIFY,        /* otbn: an ECDSA P-256 verify */
+	SWHAL_COST_P256_SIGN,          /* otbn: an ECDSA P-256 sign */
+	SWHAL_COST_P256_PUBKEY,        /* otbn: a public key from a private one */
+	SWHAL_COST_FLASH_READ_WORD,    /* flash_ctrl: a 32-bit word read (hidden under hashing on the DMA path) */
+	SWHAL_COST_FLASH_PROGRAM_WORD, /* flash_ctrl: a 64-bit word programmed */
+	SWHAL_COST_FLASH_ERASE_PAGE,   /* flash_ctrl: a page erased */
+	SWHAL_COST_OTP_READ_WORD,      /* otp_ctrl: a 32-bit word read */
+	SWHAL_COST_OTP_PROGRAM_WORD,   /* otp_ctrl: a 32-bit word programmed */
+	SWHAL_COST_RET_SRAM_WORD,      /* sram_ctrl_ret: a 32-bit word read or written */
+	SWHAL_COST_TRNG_WORD,          /* entropy_src: a 32-bit word read */
+	SWHAL_COST_COUNT
+};
+
+struct swhal_cost_entry {
+	const char *name; /* short, for tables: "sha256-block" */
+	const char *unit; /* what one unit is */
+	uint32_t cycles;  /* per unit */
+};
+const struct swhal_cost_entry *swhal_cost_info(enum swhal_cost what);
+
+/* The clock's counts: instructions the core retired, each cost's units and cycles, the total. */
+struct swhal_clock {
+	uint64_t insns16, insns32; /* compressed and 32-bit instructions retired */
+	uint64_t units[SWHAL_COST_COUNT];
+	uint64_t cost_cycles[SWHAL_COST_COUNT];
+	uint64_t core_cycles; /* (insns16 + insns32) x CPI, rounded down */
+	uint64_t cycles;      /* core_cycles + the sum of cost_cycles */
+};
+
+/*
+ * MTIME counts the model (true; the core does this when it opens) or host
+ * time (false, the host build's default). The counts run either way.
+ */
+void swhal_clock_model(bool on);
+bool swhal_clock_modelled(void);
+/* The core retired n16 compressed and n32 32-bit instructions (once per translation block run). */
+void swhal_clock_retire(uint32_t n16, uint32_t n32);
+void swhal_clock_get(struct swhal_clock *out);
+/* The core's share of insns instructions, in cycles (the CPI). */
+uint64_t swhal_clock_core_cycles(uint64_t insns);
+/*
+ * The counts at each of the last (up to 64) reads of MTIME_LOW by the
+ * firmware, oldest first: what a span between two hal_cycles() reads
+ * (a stage check's verify_cycles) is made of. Cleared by ..._clear.
+ */
+uint32_t swhal_clock_reads(struct swhal_clock *out, uint32_t max);
+void swhal_clock_reads_clear(void);
+/* Permutations of one KMAC256 with these lengths in bytes (the model's count, for tests). */
+uint64_t swhal_kmac_permutations(uint64_t custom_len, uint64_t msg_len, uint64_t out_len);
+
 struct swhal_options {
 	/* Flash size for a new device (0: SWHAL_DEFAULT_FLASH_SIZE). An existing flash.bin keeps its size. */
 	uint32_t flash_size;

@@ -81,6 +81,12 @@ struct swhal_device {
 
 extern struct swhal_device swhal_dev;
 
+/* clock.c: charge units of a cost at its table price, or at the cycles given (overlapped work). */
+void swhal_clock_charge(enum swhal_cost what, uint64_t units);
+void swhal_clock_charge_cycles(enum swhal_cost what, uint64_t units, uint64_t cycles);
+/* The modelled MTIME, logged as a read (swhal_clock_reads). */
+uint64_t swhal_clock_mtime(void);
+
 /* persist.c: the state files, written in place or replaced whole, and loading. */
 int swhal_file_write(const char *name, const void *data, size_t len, bool durable);
 /* Reads exactly len bytes: 0, -ENOENT when absent, -EINVAL when the size differs. */

@@ -5,12 +5,19 @@
  * libelf, service calls for the blocks not behind registers yet (svc.c),
  * runs that end at the start-up code's ecall (Unicorn 2.0.1 reports a
  * compressed ebreak as an invalid instruction, not to the interrupt hook).
+ *
+ * The core is the chip's clock while it is open (swhal_clock_model): a
+ * block hook reports each translation block it runs to the cycle model,
+ * its compressed and 32-bit instructions counted from their encodings
+ * once per block and address in a run (the decode cache below), not per
+ * instruction.
  */
 #include <errno.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <unicorn/unicorn.h>
 
@@ -18,6 +25,7 @@
 #include "core.h"
 #include "hal/svc.h"
 #include "svc.h"
+#include "swhal.h"
 
 /*
  * RISC-V exception numbers Unicorn reports to an interrupt hook: an ecall
@@ -26,6 +34,21 @@
 #define RISCV_EXCP_U_ECALL 8u
 #define RISCV_EXCP_M_ECALL 11u
 
+/*
+ * Blocks decoded in this run: start address and size in bytes, and how
+ * many compressed and 32-bit instructions they hold. Emptied at each
+ * core_run: a run writes code (ROM copies ROM_EXT, ROM_EXT copies BL0)
+ * only where none ran before in that run. A block that does not fit is
+ * decoded every time it runs.
+ */
+#define BLOCK_CACHE 8192u /* a power of two */
+#define BLOCK_PROBE 8u
+
+struct block_info {
+	uint32_t addr, size;
+	uint32_t n16, n32;
+};
+
 struct mmio_ctx {
 	struct core *c;
 	uint32_t base;
@@ -33,7 +56,8 @@ struct mmio_ctx {
 
 struct core {
 	uc_engine *uc;
-	uc_hook code_hook, intr_hook, bad_hook;
+	uc_hook code_hook, block_hook, intr_hook, bad_hook;
+	struct block_info *blocks; /* BLOCK_CACHE entries; size 0: free */
 	struct mmio_ctx mmio[TOP_BLOCK_COUNT];
 	struct core_result *res; /* the run in progress */
 	struct {
@@ -107,6 +131,63 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 		uc_reg_read(uc, UC_RISCV_REG_SP, &sp);
 		if (sp && (!c->res->window_min_sp[i] || sp < c->res->window_min_sp[i]))
 			c->res->window_min_sp[i] = sp;
+	}
+}
+
+/* Compressed and 32-bit instructions in [addr, addr + size), from the encodings (the low two bits). */
+static void decode_block(uc_engine *uc, uint32_t addr, uint32_t size, struct block_info *b)
+{
+	uint8_t buf[256];
+	uint32_t off = 0, i;
+
+	b->addr = addr;
+	b->size = size;
+	b->n16 = b->n32 = 0;
+	while (off < size) {
+		uint32_t n = size - off < sizeof(buf) ? size - off : (uint32_t)sizeof(buf);
+
+		if (uc_mem_read(uc, addr + off, buf, n) != UC_ERR_OK)
+			return;
+		for (i = 0; i < n;) {
+			if ((buf[i] & 3u) == 3u) {
+				b->n32++;
+				i += 4;
+			} else {
+				b->n16++;
+				i += 2;
+			}
+		}
+		off += i; /* an instruction straddling the buffer's end is counted once */
+	}
+}
+
+static void on_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
+{
+	struct core *c = user;
+	uint32_t addr = (uint32_t)address, h = (addr >> 1) * 2654435761u, i;
+	struct block_info tmp, *b = NULL;
+
+	for (i = 0; i < BLOCK_PROBE; i++) {
+		struct block_info *e = &c->blocks[(h + i) & (BLOCK_CACHE - 1)];
+
+		if (e->size == 0) {
+			decode_block(uc, addr, size, e);
+			b = e;
+			break;
+		}
+		if (e->addr == addr && e->size == size) {
+			b = e;
+			break;
+		}
+	}
+	if (!b) {
+		decode_block(uc, addr, size, &tmp);
+		b = &tmp;
+	}
+	swhal_clock_retire(b->n16, b->n32);
+	if (c->res) {
+		c->res->insns16 += b->n16;
+		c->res->insns32 += b->n32;
 	}
 }
 
@@ -191,6 +272,9 @@ int core_open(struct core **out)
 	*out = NULL;
 	if (!c)
 		return -ENOMEM;
+	c->blocks = calloc(BLOCK_CACHE, sizeof(*c->blocks));
+	if (!c->blocks)
+		goto fail;
 	if (uc_open(UC_ARCH_RISCV, UC_MODE_RISCV32, &c->uc) != UC_ERR_OK)
 		goto fail;
 	for (i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
@@ -207,11 +291,13 @@ int core_open(struct core **out)
 			goto fail;
 	}
 	if (uc_hook_add(c->uc, &c->code_hook, UC_HOOK_CODE, (void *)on_code, c, 1, 0) != UC_ERR_OK ||
+	    uc_hook_add(c->uc, &c->block_hook, UC_HOOK_BLOCK, (void *)on_block, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &c->intr_hook, UC_HOOK_INTR, (void *)on_intr, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &c->bad_hook, UC_HOOK_MEM_INVALID, (void *)on_unmapped, c, 1, 0) !=
 		    UC_ERR_OK)
 		goto fail;
 	*out = c;
+	swhal_clock_model(true); /* MTIME counts the model while a core exists */
 	return 0;
 fail:
 	core_close(c);
@@ -224,7 +310,9 @@ void core_close(struct core *c)
 		return;
 	if (c->uc)
 		uc_close(c->uc);
+	free(c->blocks);
 	free(c);
+	swhal_clock_model(false);
 }
 
 /* Whether [addr, addr + len) lies inside one of the loadable memories (ROM, SRAM). */
@@ -279,11 +367,20 @@ out:
 
 static ota_status_t run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
 {
+	struct swhal_clock before, after;
+	struct timespec t0, t1;
 	uc_err err;
 
 	memset(res, 0, sizeof(*res));
 	c->res = res;
+	swhal_clock_get(&before);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	swhal_clock_get(&after);
+	res->cycles = after.cycles - before.cycles;
+	res->host_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+		       (uint64_t)t0.tv_nsec;
 	if (!res->stop) {
 		res->stop = err == UC_ERR_OK ? CORE_STOP_LIMIT : CORE_STOP_FAULT;
 		res->uc_err = (int)err;
@@ -297,6 +394,7 @@ static ota_status_t run(struct core *c, uint32_t entry, uint64_t max_insns, stru
 
 ota_status_t core_run(struct core *c, uint32_t entry, uint64_t max_insns, struct core_result *res)
 {
+	memset(c->blocks, 0, BLOCK_CACHE * sizeof(*c->blocks));
 	/* A run starts the hart afresh: x1..x31 zero, as after a reset, nothing of the last run. */
 	for (uint32_t r = UC_RISCV_REG_X1; r <= UC_RISCV_REG_X31; r++) {
 		uint32_t zero = 0;

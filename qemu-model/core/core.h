@@ -39,6 +39,13 @@ struct core_result {
 	uint32_t pc;            /* where it stopped */
 	uint32_t first_pc;      /* the first instruction fetched */
 	uint64_t insns;         /* instructions retired */
+	/*
+	 * The same, as the cycle model counts them: per translation block run
+	 * (the block hook), compressed and 32-bit apart.
+	 */
+	uint64_t insns16, insns32;
+	uint64_t cycles;        /* modelled device cycles of the run (swhal.h, the cycle model) */
+	uint64_t host_ns;       /* host time the run took (CLOCK_MONOTONIC): the emulator's, not the device's */
 	uint32_t fault_addr;    /* CORE_STOP_FAULT by a register access: its address */
 	ota_status_t fault;     /* CORE_STOP_FAULT: HAL_BUS_ERROR for a register access,
 				 * HAL_BAD_ARGUMENT for a refused service call, else 0 */
@@ -56,7 +63,11 @@ struct core_result {
 	int uc_err;             /* CORE_STOP_FAULT otherwise: Unicorn's error (unmapped, illegal...) */
 };
 
-/* A core with the memory map, nothing loaded; 0 or a negative errno. */
+/*
+ * A core with the memory map, nothing loaded; 0 or a negative errno. While
+ * it is open, the chip's MTIME counts the cycle model (swhal.h,
+ * swhal_clock_model): the instructions it retires and the peripherals' costs.
+ */
 int core_open(struct core **out);
 void core_close(struct core *c);
 

@@ -13,5 +13,6 @@
 
 uint64_t hal_cycles(void);  /* free-running cycle counter */
 uint64_t hal_time_ns(void); /* monotonic nanoseconds */
+uint64_t hal_cycles_to_ns(uint64_t cycles); /* a span of cycles at the timer's nominal clock */
 
 #endif /* OTATTEST_HAL_RV_TIMER_H */

@@ -178,27 +178,33 @@ struct tu_blob tu_image(const struct tu_image_spec *s)
 	return out;
 }
 
-struct tu_blob tu_bl0(uint32_t depth, uint32_t svn, bool hybrid)
+void tu_bl0_chain(struct tu_image_spec *s, uint32_t depth, bool hybrid, struct oti_cert chain[2])
 {
 	enum tu_key_id root = hybrid ? TU_OWNER_H : TU_OWNER0;
 	enum tu_key_id inter = hybrid ? TU_INTER_H : TU_INTER;
 	enum tu_key_id leaf = hybrid ? TU_LEAF_H : TU_LEAF;
 	struct ota_constraints all = tu_constraints(0, OTA_SVN_LIMIT);
+
+	s->signer = root;
+	if (depth == 1) {
+		chain[0] = tu_cert(root, NULL, leaf, OTA_CERT_LEAF, &all, false);
+		s->signer = leaf;
+	} else if (depth == 2) {
+		chain[0] = tu_cert(root, NULL, inter, OTA_CERT_INTERMEDIATE, &all, false);
+		chain[1] = tu_cert(inter, &chain[0], leaf, OTA_CERT_LEAF, &all, false);
+		s->signer = leaf;
+	}
+	s->chain = chain;
+	s->chain_len = depth;
+}
+
+struct tu_blob tu_bl0(uint32_t depth, uint32_t svn, bool hybrid)
+{
 	struct oti_cert chain[2];
 	struct tu_image_spec s;
 
 	tu_image_spec_init(&s, OTA_STAGE_BL0, svn);
-	s.signer = root;
-	if (depth == 1) {
-		chain[0] = tu_cert(root, NULL, leaf, OTA_CERT_LEAF, &all, false);
-		s.signer = leaf;
-	} else if (depth == 2) {
-		chain[0] = tu_cert(root, NULL, inter, OTA_CERT_INTERMEDIATE, &all, false);
-		chain[1] = tu_cert(inter, &chain[0], leaf, OTA_CERT_LEAF, &all, false);
-		s.signer = leaf;
-	}
-	s.chain = chain;
-	s.chain_len = depth;
+	tu_bl0_chain(&s, depth, hybrid, chain);
 	return tu_image(&s);
 }
 

@@ -90,6 +90,12 @@ struct tu_blob tu_image(const struct tu_image_spec *s);
  */
 struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_t svn,
 			      uint32_t load);
+/*
+ * BL0 built from an rv32 executable as tu_bl0 signs it (depth 0, 1 or 2,
+ * hybrid: the _H keys, SVN 5), its code padded with zeros to pad_to bytes
+ * (0: as built): a bigger image that still runs.
+ */
+struct tu_blob tu_bl0_stage(const struct tu_blob *elf, uint32_t depth, bool hybrid, uint32_t pad_to);
 /* A whole file (an image, up to 1 MiB), or the test fails. */
 struct tu_blob tu_read_blob(const char *path);
 /*
@@ -104,6 +110,8 @@ void tu_device_stages(struct tu_device *d, const struct tu_blob *rom_ext_elf,
  * LEAF), constraints [0, 255] and usage all; hybrid: the _H keys.
  */
 struct tu_blob tu_bl0(uint32_t depth, uint32_t svn, bool hybrid);
+/* s signed as tu_bl0 signs at that depth: its signer, and its chain in chain[]. */
+void tu_bl0_chain(struct tu_image_spec *s, uint32_t depth, bool hybrid, struct oti_cert chain[2]);
 
 /* A device to provision. */
 struct tu_device {

@@ -5,6 +5,7 @@
  * link otimage's ELF reader (libelf).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <otu/file.h>
@@ -39,6 +40,36 @@ struct tu_blob tu_stage_image(const struct tu_blob *elf, uint32_t stage, uint32_
 	s.load_address = load ? load : p.load.load_address;
 	s.entry = p.load.entry - p.load.load_address + s.load_address;
 	return tu_image(&s);
+}
+
+struct tu_blob tu_bl0_stage(const struct tu_blob *elf, uint32_t depth, bool hybrid, uint32_t pad_to)
+{
+	struct oti_image_params p;
+	struct oti_cert chain[2];
+	struct tu_image_spec s;
+	struct tu_blob out;
+	struct oti_diag d;
+	bool is_elf = false;
+	uint8_t *code;
+	size_t len;
+
+	memset(&p, 0, sizeof(p));
+	ck_assert_uint_eq(oti_payload_elf(elf->data, elf->len, &p, &is_elf, &d), OTA_OK);
+	ck_assert(is_elf);
+	len = pad_to > p.payload_len ? pad_to : p.payload_len;
+	code = calloc(1, len);
+	ck_assert_ptr_nonnull(code);
+	memcpy(code, p.payload, p.payload_len);
+	tu_image_spec_init(&s, OTA_STAGE_BL0, 5);
+	s.code = code;
+	s.payload_len = len;
+	s.has_load = true;
+	s.load_address = p.load.load_address;
+	s.entry = p.load.entry;
+	tu_bl0_chain(&s, depth, hybrid, chain);
+	out = tu_image(&s);
+	free(code);
+	return out;
 }
 
 void tu_device_stages(struct tu_device *d, const struct tu_blob *rom_ext_elf,

@@ -243,6 +243,8 @@ static int read_stage(sd_bus_message *m, struct ctl_stage *s)
 			r = sd_bus_message_read(m, "u", &s->tag_key_version);
 		else if (IS("check_time_ns", "t"))
 			r = sd_bus_message_read(m, "t", &s->verify_time_ns);
+		else if (IS("check_cycles", "t"))
+			r = sd_bus_message_read(m, "t", &s->verify_cycles);
 		else if (IS("measurement", "ay")) {
 			size_t n = 0;
 

@@ -27,6 +27,7 @@ struct ctl_stage {
 	uint8_t key_ids[OTA_MAX_CHAIN_KEYS][OTA_KEY_ID_BYTES];
 	size_t n_keys;
 	uint64_t verify_time_ns;
+	uint64_t verify_cycles; /* 0 from a daemon that sent none */
 	bool booted, fallback, debug;
 	char path_reason[32]; /* "" from a daemon that sent none */
 };

@@ -148,6 +148,9 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 		if (ctl_stage_debug(d, i))
 			fputs(", debug", out);
 		fputc('\n', out);
+		/* The device's cycles for the check (the cycle model's with the emulated core). */
+		if (s->verify_cycles)
+			fprintf(out, "    device cycles %llu\n", (unsigned long long)s->verify_cycles);
 		/* The key chain, root first, by name (docs/keynames.md). */
 		if (s->n_keys) {
 			fputs("    keys: ", out);
@@ -218,6 +221,7 @@ static struct json_object *stage_json(const struct ctl_device *d, size_t i)
 		json_object_array_add(keys, otu_json_hex(s->key_ids[k], OTA_KEY_ID_BYTES));
 	json_object_object_add(o, "key_ids", keys);
 	otu_json_add_u64(o, "verify_time_ns", s->verify_time_ns);
+	otu_json_add_u64(o, "verify_cycles", s->verify_cycles);
 	otu_json_add_bool(o, "booted", s->booted);
 	otu_json_add_bool(o, "fallback", s->fallback);
 	otu_json_add_str(o, "path_reason", ctl_stage_path_reason(d, i));

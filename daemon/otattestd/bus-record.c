@@ -99,6 +99,8 @@ static int append_stage(sd_bus_message *m, const struct ota_stage_record *s)
 	if (r >= 0)
 		r = entry(m, "check_time_ns", "t", (uint64_t)s->verify_time_ns);
 	if (r >= 0)
+		r = entry(m, "check_cycles", "t", (uint64_t)s->verify_cycles);
+	if (r >= 0)
 		r = entry(m, "booted", "b", !!(s->flags & OTA_STAGE_F_BOOTED));
 	if (r >= 0)
 		r = entry(m, "fallback", "b", !!(s->flags & OTA_STAGE_F_FALLBACK));

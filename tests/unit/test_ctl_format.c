@@ -158,6 +158,7 @@ static void fill_device(struct ctl_device *d, const char *name, const char *stat
 	d->stages[0].svn = 3;
 	d->stages[0].status = OTA_OK;
 	d->stages[0].verify_time_ns = 250000;
+	d->stages[0].verify_cycles = 25000;
 }
 
 struct met_arg {
@@ -259,7 +260,7 @@ START_TEST(status_table_plain_without_color)
 	ck_assert_ptr_nonnull(strstr(out, "otattest0  ready\n"));
 	ck_assert_ptr_nonnull(strstr(out, "tag boot         enabled, key version 4"));
 	ck_assert_ptr_nonnull(strstr(out, "\n  bl0     a    tag                -                       3  OK\n"));
-	ck_assert_ptr_nonnull(strstr(out, "\n    , depth 0, 0.250 ms\n"));
+	ck_assert_ptr_nonnull(strstr(out, "\n    , depth 0, 0.250 ms\n    device cycles 25000\n"));
 	ck_assert_ptr_null(strstr(out, "attention"));
 	free(out);
 }
@@ -496,7 +497,7 @@ START_TEST(status_json_document_unchanged)
 		"\"tag_key_version\":0,"
 		"\"measurement\":\"0000000000000000000000000000000000000000000000000000000000000000\","
 		"\"key_ids\":[\"4200000000000000000000000000000000000000000000000000000000000000\"],"
-		"\"verify_time_ns\":250000,\"booted\":false,\"fallback\":false,"
+		"\"verify_time_ns\":250000,\"verify_cycles\":25000,\"booted\":false,\"fallback\":false,"
 		"\"path_reason\":\"\",\"debug\":false,"
 		"\"key_chain\":[{\"key_id\":\"4200000000000000000000000000000000000000000000000000000000000000\",\"name\":null}]}],"
 		"\"tag_mismatches\":0,\"trial_boots\":0,\"revert_reason\":\"\",\"reverted_slot\":\"\","

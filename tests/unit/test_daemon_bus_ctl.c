@@ -129,6 +129,7 @@ START_TEST(ctl_reads_what_the_daemon_serves)
 	ck_assert_uint_eq(d.stages[1].n_keys, 2);
 	ck_assert_uint_eq(d.stages[1].key_ids[1][0], 0xb1);
 	ck_assert_uint_eq(d.stages[0].verify_time_ns, 150000);
+	ck_assert_uint_eq(d.stages[0].verify_cycles, 15000);
 	ck_assert(d.stages[0].booted);
 	ck_assert_str_eq(ctl_stage_path_reason(&d, 1), "none");
 	ck_assert(!ctl_stage_debug(&d, 1));

@@ -102,6 +102,7 @@ void build_record(struct ota_record *r, uint32_t *len, uint32_t generation, uint
 		if (i)
 			memset(s->key_ids[1], 0xb1, OTA_KEY_ID_BYTES);
 		s->verify_time_ns = 150000;
+		s->verify_cycles = 15000;
 		s->flags = OTA_STAGE_F_BOOTED;
 	}
 	r->hdr.flags |= OTA_RECORD_F_UPDATE_SECTION;

@@ -62,13 +62,16 @@ bool swhal_clock_modelled(void)
 
 static uint64_t cycles_now(void)
 {
-	return (clk.now.insns16 + clk.now.insns32) * CPI_NUM / CPI_DEN + clk.charged;
+	return clk.now.core_cycles + clk.charged;
 }
 
+/* A block's cycles, rounded up: the same block costs the same every time, whatever ran before. */
 void swhal_clock_retire(uint32_t n16, uint32_t n32)
 {
 	clk.now.insns16 += n16;
 	clk.now.insns32 += n32;
+	clk.now.blocks++;
+	clk.now.core_cycles += swhal_clock_core_cycles((uint64_t)n16 + n32);
 }
 
 void swhal_clock_charge_cycles(enum swhal_cost what, uint64_t units, uint64_t cycles)
@@ -89,7 +92,6 @@ void swhal_clock_charge(enum swhal_cost what, uint64_t units)
 void swhal_clock_get(struct swhal_clock *out)
 {
 	*out = clk.now;
-	out->core_cycles = swhal_clock_core_cycles(clk.now.insns16 + clk.now.insns32);
 	out->cycles = cycles_now();
 }
 
@@ -113,6 +115,30 @@ uint32_t swhal_clock_reads(struct swhal_clock *out, uint32_t max)
 	return n;
 }
 
+bool swhal_clock_span(uint64_t cycles, struct swhal_clock *out)
+{
+	struct swhal_clock log[MTIME_LOG];
+	uint32_t n = swhal_clock_reads(log, MTIME_LOG), i, j, k;
+
+	for (j = 1; j < n; j++)
+		for (i = j; i-- > 0 && j - i <= 8;) {
+			if (log[j].cycles - log[i].cycles != cycles)
+				continue;
+			*out = log[j];
+			out->insns16 -= log[i].insns16;
+			out->insns32 -= log[i].insns32;
+			out->core_cycles -= log[i].core_cycles;
+			out->blocks -= log[i].blocks;
+			out->cycles -= log[i].cycles;
+			for (k = 0; k < SWHAL_COST_COUNT; k++) {
+				out->units[k] -= log[i].units[k];
+				out->cost_cycles[k] -= log[i].cost_cycles[k];
+			}
+			return true;
+		}
+	return false;
+}
+
 void swhal_clock_reads_clear(void)
 {
 	clk.log_next = clk.log_count = 0;
@@ -120,7 +146,7 @@ void swhal_clock_reads_clear(void)
 
 uint64_t swhal_clock_core_cycles(uint64_t insns)
 {
-	return insns * CPI_NUM / CPI_DEN;
+	return (insns * CPI_NUM + CPI_DEN - 1) / CPI_DEN;
 }
 
 /*

@@ -66,7 +66,8 @@ struct swhal_clock {
 	uint64_t insns16, insns32; /* compressed and 32-bit instructions retired */
 	uint64_t units[SWHAL_COST_COUNT];
 	uint64_t cost_cycles[SWHAL_COST_COUNT];
-	uint64_t core_cycles; /* (insns16 + insns32) x CPI, rounded down */
+	uint64_t blocks;      /* translation blocks run */
+	uint64_t core_cycles; /* each block's instructions x CPI, rounded up per block */
 	uint64_t cycles;      /* core_cycles + the sum of cost_cycles */
 };
 
@@ -79,7 +80,7 @@ bool swhal_clock_modelled(void);
 /* The core retired n16 compressed and n32 32-bit instructions (once per translation block run). */
 void swhal_clock_retire(uint32_t n16, uint32_t n32);
 void swhal_clock_get(struct swhal_clock *out);
-/* The core's share of insns instructions, in cycles (the CPI). */
+/* The cycles of a block of insns instructions (the CPI, rounded up). */
 uint64_t swhal_clock_core_cycles(uint64_t insns);
 /*
  * The counts at each of the last (up to 64) reads of MTIME_LOW by the
@@ -88,6 +89,11 @@ uint64_t swhal_clock_core_cycles(uint64_t insns);
  */
 uint32_t swhal_clock_reads(struct swhal_clock *out, uint32_t max);
 void swhal_clock_reads_clear(void);
+/*
+ * The counts between two logged reads (at most 8 apart) that are cycles
+ * apart: a stage check's span from its record's verify_cycles. false: none.
+ */
+bool swhal_clock_span(uint64_t cycles, struct swhal_clock *out);
 /* Permutations of one KMAC256 with these lengths in bytes (the model's count, for tests). */
 uint64_t swhal_kmac_permutations(uint64_t custom_len, uint64_t msg_len, uint64_t out_len);
 

@@ -65,7 +65,7 @@ test: deps-check
 	$(call test_step,ASan unit)
 	$(MAKE) -j$(TEST_JOBS) --output-sync=target $(TEST_SUITES)
 	$(call test_step,suites' builds)
-	@scripts/run-suites.sh $(TEST_SUITES)
+	@SUITES_ALONE="$(TEST_SUITES_ALONE)" scripts/run-suites.sh $(TEST_SUITES)
 	$(call test_step,suites)
 
 # The main job, step by step in scripts/demo.sh: provision a device with

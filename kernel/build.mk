@@ -64,7 +64,9 @@ TEST_SUITES += kernel/check-suite.sh
 # the kernel-API surface on Debian 12's 6.1 (tests/e2e/make-test.sh), that
 # subset also on 6.12 (kernel-series.sh).
 TEST_SUITES += tests/e2e/kernel-series.sh
+TEST_SUITES_ALONE += tests/e2e/kernel-series.sh
 TEST_SUITES += tests/e2e/kernel-debug.sh
+TEST_SUITES_ALONE += tests/e2e/kernel-debug.sh
 include tests/e2e/kernel/build.mk
 
 # The driver under the kernel's checkers (issue 33): the debug kernel built

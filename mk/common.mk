@@ -70,6 +70,8 @@ $(B)/rv32/%.o: %.c
 ALL_TARGETS :=
 UNIT_TESTS :=        # check-based test binaries (run plain and under ASan+UBSan)
 TEST_SUITES :=       # other suites: executables printing "N passed, N failed"
+TEST_SUITES_ALONE := # those of them that use every CPU or rewrite shared build
+                     # files: run with nothing beside them (scripts/run-suites.sh)
 FUZZ_TARGETS :=      # libFuzzer binaries
 RV32_OBJS :=         # freestanding objects measured by `make size`
 INSTALL_TARGETS :=

@@ -144,6 +144,7 @@ fuzz-smoke: $(FUZZ_TARGETS)
 
 ifneq ($(FUZZ_SRCS),)
 TEST_SUITES += tests/fuzz/smoke.sh
+TEST_SUITES_ALONE += tests/fuzz/smoke.sh
 endif
 
 # Suites with their own build rules.

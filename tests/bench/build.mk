@@ -133,6 +133,7 @@ soak: $(E2E_STACK_DEPS) $(OTA_VERIFY)
 # make test's 2-minute soak: the same load, update agent, faults and judge.
 tests/bench/soak-short.sh: $(E2E_STACK_DEPS) $(OTA_VERIFY)
 TEST_SUITES += tests/bench/soak-short.sh
+TEST_SUITES_ALONE += tests/bench/soak-short.sh
 
 # Veraison's services with the otattest scheme against otattest-verify on
 # the same evidence, evidences per second (tests/bench/veraison.sh,

@@ -35,6 +35,7 @@ e2e:
 # tests/e2e/kernel-debug.sh (kernel/build.mk) runs on the debug kernel
 # instead, the 6.12 subset kept (tests/e2e/make-test.sh says which and why).
 TEST_SUITES += tests/e2e/make-test.sh
+TEST_SUITES_ALONE += tests/e2e/make-test.sh
 
 # The base initramfs's cache: a kernel whose modules do not resolve fails it
 # rather than caching an image without 9p (tests/e2e/initramfs-check.sh).

@@ -38,6 +38,7 @@ TEST_SUITES += tests/tools/verify-names.sh
 tests/tools/man-pages.sh: $(OTA_VERIFY) $(OTATTESTCTL)
 TEST_SUITES += tests/tools/man-pages.sh
 TEST_SUITES += tests/tools/install.sh
+TEST_SUITES_ALONE += tests/tools/install.sh # make install rewrites $(B)/otattest.pc
 TEST_SUITES += tests/tools/prometheus-rules.sh
 tests/tools/demo.sh: $(OTIMAGE) $(MODEL) $(MODEL_PEER)
 TEST_SUITES += tests/tools/demo.sh
@@ -48,4 +49,5 @@ TEST_SUITES += tests/tools/lib-symbols.sh
 tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
 TEST_SUITES += tests/tools/completion.sh
 TEST_SUITES += tests/tools/deb.sh
+TEST_SUITES_ALONE += tests/tools/deb.sh
 TEST_SUITES += tests/tools/deps-chroot.sh

@@ -168,10 +168,11 @@ start_model
 "$peer" --state-dir="$work/device" record --out="$work/record.bin" | sed 's/^/   /'
 "$otimage" inspect "$work/record.bin" | sed 's/^/   /'
 
-step "On the core: instructions each stage retired and the first PC it fetched (the model's core-boot trace); BL0 answers GET_INFO"
+step "On the core: instructions each stage retired and the first PC it fetched, the boot's modelled device cycles and the host time it took (the model's core-boot trace); BL0 answers GET_INFO"
 core_trace() {
 	tail -n 1 <(grep ' core-boot ' "$work/model.log") | tr ' ' '\n' |
-		grep -E '^(rom|rom-ext|bl0)-(insns|first-pc)=' | paste -sd' ' | sed 's/^/   /'
+		grep -E '^((rom|rom-ext|bl0)-(insns|first-pc)|device-cycles|host-ns)=' | paste -sd' ' |
+		sed 's/^/   /'
 }
 core_trace
 "$peer" --state-dir="$work/device" call get-info | sed 's/^/   /'
@@ -180,7 +181,7 @@ step "Second boot: a power cycle takes the tag fast path where the first wrote t
 "$model" ctl --state-dir="$work/device" power-cycle | sed 's/^/   /'
 "$peer" --state-dir="$work/device" record --out="$work/record2.bin" >/dev/null
 "$otimage" inspect --json "$work/record2.bin" |
-	jq -r '.stages[] | "   \(.stage) slot \(.slot): \(.path), \(.verify_time_ns) ns"'
+	jq -r '.stages[] | "   \(.stage) slot \(.slot): \(.path), \(.verify_time_ns) ns, \(.verify_cycles) device cycles"'
 core_trace
 
 step "Stop (state kept in $work/device)"

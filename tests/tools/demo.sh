@@ -47,14 +47,16 @@ expect "no CSR once out of manufacturing" 'no more CSRs: get-identity-csr: RUNTI
 expect "the lifecycle moved by the fuse programmer" 'otp.img: lifecycle dev \(provisioned test_unlocked\)'
 expect "the record as a guest reads it" 'record generation [0-9]+, [0-9]+ bytes, [0-9]+ stage attempts, boot OK'
 expect "the production firmware's first boot verifies signatures" '^   +path: signature-retagged$'
-expect "host power cycle: ROM_EXT on the tag path" '^   rom_ext slot a: tag, [0-9]+ ns$'
-expect "host power cycle: BL0 on the tag path" '^   bl0 slot a: tag, [0-9]+ ns$'
+expect "host power cycle: ROM_EXT on the tag path" '^   rom_ext slot a: tag, [0-9]+ ns, [1-9][0-9]* device cycles$'
+expect "host power cycle: BL0 on the tag path" '^   bl0 slot a: tag, [0-9]+ ns, [1-9][0-9]* device cycles$'
 # The stage images ran on the core: each stage's first instruction at its entry (issue 26).
 expect "the core ran ROM, ROM_EXT and BL0 from their entries" \
-	'^   rom-insns=[1-9][0-9]* rom-first-pc=0x00008000 rom-ext-insns=[1-9][0-9]* rom-ext-first-pc=0x10200000 bl0-insns=[1-9][0-9]* bl0-first-pc=0x10280000$'
+	'^   rom-insns=[1-9][0-9]* rom-first-pc=0x00008000 rom-ext-insns=[1-9][0-9]* rom-ext-first-pc=0x10200000 bl0-insns=[1-9][0-9]* bl0-first-pc=0x10280000 device-cycles=[1-9][0-9]* host-ns=[1-9][0-9]*$'
 expect "BL0 v1 answers GET_INFO" '^   runtime-version: 1\.0\.0$'
 expect "the guest part passed" 'PASS daemon-demo '
 expect "otattestctl status in the guest" '^   otattest0  ready$'
+# The record's cycles per stage, the cycle model's (issue 26, docs/hal.md).
+expect "otattestctl status shows each stage's device cycles" '^       device cycles [1-9][0-9]*$'
 expect "first boot verified by signature" '^     bl0 +a +signature-retagged '
 expect "a tag rotation" 'tag key version 0 -> 1, [0-9]+ stage\(s\) re-tagged'
 expect "the reboot takes the fast path" '^     bl0 +a +tag '

@@ -18,6 +18,7 @@
  * to bound the reads; ota_image_parse then checks the whole image, the
  * same fields included, and nothing is used unless it passes.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "fwlib.h"
@@ -28,12 +29,15 @@ static uint32_t image_buf_epoch;
 
 static bool all_erased(const uint8_t *p, uint32_t len)
 {
-	uint8_t acc = 0xff;
-	uint32_t i;
+	uint32_t acc = 0xffffffffu, i = 0;
 
-	for (i = 0; i < len; i++)
-		acc &= p[i];
-	return acc == 0xff;
+	/* A word at a time where it can (320 bytes were 1700 instructions on the core). */
+	if (((uintptr_t)p & 3u) == 0)
+		for (; i + 4 <= len; i += 4)
+			acc &= *(const uint32_t *)(const void *)(p + i);
+	for (; i < len; i++)
+		acc &= 0xffffff00u | p[i];
+	return acc == 0xffffffffu;
 }
 
 /* Read whatever the slot holds and let the parser say what is wrong with it. */
@@ -52,31 +56,30 @@ ota_status_t boot_image_load(const struct boot_ctx *b, uint32_t stage, uint32_t 
 {
 	const struct ota_flash_region *r = boot_region(b, ota_region_for_slot(stage, slot));
 	uint32_t cap = r->size < OTA_BOOT_IMAGE_MAX ? r->size : OTA_BOOT_IMAGE_MAX;
-	struct ota_manifest m;
-	uint32_t len, se;
+	const uint32_t hdr = sizeof(struct ota_manifest);
+	uint32_t magic, len, se;
 
 	memset(img, 0, sizeof(*img));
 	img->stage = stage;
 	img->slot = slot;
 	image_buf_epoch++;
-	OTA_TRY(hal_flash_read(r->offset, image_buf, sizeof(m)));
-	if (all_erased(image_buf, sizeof(m)))
+	OTA_TRY(hal_flash_read(r->offset, image_buf, hdr));
+	if (all_erased(image_buf, hdr))
 		return OTA_SLOT_EMPTY;
-	memcpy(&m, image_buf, sizeof(m));
-	len = m.image_length;
-	se = m.signed_end;
-	if (m.magic != OTA_MANIFEST_MAGIC || len < sizeof(m) || len > cap || se < sizeof(m) ||
-	    se > len) {
-		if (m.magic == OTA_MANIFEST_MAGIC && len > cap && len <= r->size)
+	/* The three fields the load needs (a copy of the whole manifest was 270 instructions). */
+	memcpy(&magic, image_buf + offsetof(struct ota_manifest, magic), sizeof(magic));
+	memcpy(&len, image_buf + offsetof(struct ota_manifest, image_length), sizeof(len));
+	memcpy(&se, image_buf + offsetof(struct ota_manifest, signed_end), sizeof(se));
+	if (magic != OTA_MANIFEST_MAGIC || len < hdr || len > cap || se < hdr || se > len) {
+		if (magic == OTA_MANIFEST_MAGIC && len > cap && len <= r->size)
 			return OTA_IMAGE_TOO_LARGE;
 		return refuse_by_parser(r->offset, cap, img);
 	}
 
 	OTA_TRY(hal_sha256_start());
 	OTA_TRY(hal_sha256_update(image_buf + OTA_MANIFEST_SIGNED_START,
-				  sizeof(m) - OTA_MANIFEST_SIGNED_START));
-	OTA_TRY(hal_flash_read_sha256(r->offset + sizeof(m), image_buf + sizeof(m),
-				      se - sizeof(m)));
+				  hdr - OTA_MANIFEST_SIGNED_START));
+	OTA_TRY(hal_flash_read_sha256(r->offset + hdr, image_buf + hdr, se - hdr));
 	OTA_TRY(hal_sha256_finish(img->measurement));
 	OTA_TRY(hal_sha256_start());
 	OTA_TRY(hal_sha256_update(image_buf, OTA_MANIFEST_SIGNED_START));

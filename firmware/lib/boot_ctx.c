@@ -20,11 +20,26 @@ static uint32_t max_u32(uint32_t a, uint32_t b)
 	return a > b ? a : b;
 }
 
+/*
+ * The floors are OTP's alone: revocations and ratchets program them there,
+ * and boot_data_load takes a copy's floors into OTP before anything uses
+ * them (docs/hal.md, "Monotonic state").
+ */
 uint32_t boot_effective_floor(const struct boot_ctx *b, uint32_t stage)
 {
 	if (stage == OTA_STAGE_ROM_EXT)
-		return max_u32(b->otp.floor_rom_ext, b->bd.floor_rom_ext);
-	return max_u32(b->otp.floor_bl0, b->bd.floor_bl0);
+		return b->otp.floor_rom_ext;
+	return b->otp.floor_bl0;
+}
+
+/*
+ * The tag key version is OTP's too; only a copy older firmware rotated
+ * past OTP's 256 bits holds more (boot_data_load fills the thermometer),
+ * and that copy's version then stands.
+ */
+uint32_t boot_effective_tag_key_version(const struct boot_ctx *b)
+{
+	return max_u32(b->otp.tag_key_version, b->bd.tag_key_version);
 }
 
 ota_status_t boot_prepare(struct boot_ctx *b, uint32_t reset_reason)
@@ -56,8 +71,8 @@ ota_status_t boot_prepare(struct boot_ctx *b, uint32_t reset_reason)
 	boot_tags_load(b);
 	boot_retention_load(b);
 	b->ret_next = b->ret;
-	b->tag_key_version = b->bd.tag_key_version;
-	h->tag_key_version = b->bd.tag_key_version;
+	b->tag_key_version = boot_effective_tag_key_version(b);
+	h->tag_key_version = b->tag_key_version;
 	h->boot_data_counter = b->bd.counter;
 	h->floor_rom_ext = boot_effective_floor(b, OTA_STAGE_ROM_EXT);
 	h->floor_bl0 = boot_effective_floor(b, OTA_STAGE_BL0);

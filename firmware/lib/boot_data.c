@@ -9,14 +9,19 @@
  *    to ROM_EXT; the runtime never holds it (the key manager wipes it at
  *    RUNTIME). Whoever writes flash cannot forge a copy - a rotation
  *    rolled back, floors dropped, the key version pinned, a slot chosen.
- *  - not replayed: every security change (tag key version, a soft
- *    floor) moves the copy's anchor_counter up one and programs the OTP
- *    thermometer boot_data_anchor to it, and a copy below the anchor is
- *    refused, so an authentic older copy written back is not taken
- *    either. A commit that changes the primary slot alone keeps the
- *    anchor_counter and spends no OTP bit. Flash first, then OTP: a power
- *    cut between leaves the new copy valid (above the anchor) and the
- *    next boot raises the anchor to it.
+ *  - what must only rise is held in OTP, not in the copy: the soft
+ *    floors and the tag key version live in OTP thermometers (floor_*,
+ *    tag_key_version), and a RATCHET or a rotation programs OTP before it
+ *    writes the copy (boot_data_commit), so no power cut and no flash
+ *    writer brings them back - not an erased copy, not an authentic older
+ *    one. The copy's own values only follow; a copy that holds more than
+ *    OTP (written by older firmware, or the factory's) is first taken into
+ *    OTP at load. docs/hal.md, "Monotonic state".
+ *  - not replayed as a factory copy: the device's first own copy moves
+ *    the OTP thermometer boot_data_anchor to its anchor_counter, and a
+ *    copy below the anchor is refused (copies older firmware wrote before
+ *    its last anchored change). Commits, rotations and ratchets keep the
+ *    anchor_counter and spend no anchor bit.
  *  - factory copies (all-zero mac, from otimage pack) are taken only
  *    while the anchor is zero - before the device wrote boot data of its
  *    own - and the first boot adopts the newest as the device's own.
@@ -25,8 +30,9 @@
  * TEST_UNLOCKED, DEV or RMA boots with defaults (version 0, slot A, no soft
  * floors), as a factory-fresh part would; a PROD or PROD_END device
  * refuses, and so does any device whose anchor says it had boot data:
- * erasing both copies must not be a way to drop the soft floors. Two-copy
- * writes mean a power cut never gets a device there.
+ * erasing both copies is tampering (the floors and the key version stay
+ * OTP's either way). Two-copy writes mean a power cut never gets a device
+ * there.
  *
  * The runtime's pre-checks (at RUNTIME) use the copy ROM verified, handed
  * over in the boot state, and never read flash for it.
@@ -86,19 +92,50 @@ static ota_status_t copy_check(const struct boot_ctx *b, const struct ota_boot_d
 	return OTA_OK;
 }
 
-/* Program the OTP anchor up to `counter` (thermometer bits only ever set). */
-static ota_status_t anchor_raise(struct boot_ctx *b, uint32_t counter)
+OTA_STATIC_ASSERT(OTA_SVN_LIMIT <= OTA_OTP_FLOOR_BITS, "OTP holds every floor a copy can hold");
+
+/* Raise an OTP thermometer of nbytes to `value` (bits only ever set); *held follows. */
+static ota_status_t otp_raise(uint32_t offset, uint32_t nbytes, uint32_t value, uint32_t *held)
 {
 	uint8_t bits[OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8];
 
-	if (counter <= b->otp.boot_data_anchor)
+	if (value <= *held)
 		return OTA_OK;
+	if (nbytes > sizeof(bits) || value > nbytes * 8u)
+		return OTA_HAL_BAD_ARGUMENT;
+	ota_thermometer_encode(bits, nbytes, value);
+	OTA_TRY(hal_otp_program(offset, bits, nbytes));
+	*held = value;
+	return OTA_OK;
+}
+
+/* Program the OTP anchor up to `counter`. */
+static ota_status_t anchor_raise(struct boot_ctx *b, uint32_t counter)
+{
 	if (counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
 		return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
-	ota_thermometer_encode(bits, sizeof(bits), counter);
-	OTA_TRY(hal_otp_program(offsetof(struct ota_otp, boot_data_anchor), bits, sizeof(bits)));
-	b->otp.boot_data_anchor = counter;
-	return OTA_OK;
+	return otp_raise(offsetof(struct ota_otp, boot_data_anchor),
+			 OTA_OTP_BOOT_DATA_ANCHOR_BITS / 8, counter, &b->otp.boot_data_anchor);
+}
+
+/*
+ * A copy's floors and tag key version into OTP, where they can only rise.
+ * A floor always fits (at most OTA_SVN_LIMIT); a tag key version above
+ * the thermometer (only older firmware wrote one) fills it, and the copy
+ * keeps the rest (boot_effective_tag_key_version).
+ */
+static ota_status_t hold_in_otp(struct boot_ctx *b, const struct ota_boot_data *bd)
+{
+	uint32_t version = bd->tag_key_version < OTA_OTP_TAG_KEY_VERSION_BITS
+				   ? bd->tag_key_version
+				   : OTA_OTP_TAG_KEY_VERSION_BITS;
+
+	OTA_TRY(otp_raise(offsetof(struct ota_otp, floor_rom_ext), OTA_OTP_FLOOR_BITS / 8,
+			  bd->floor_rom_ext, &b->otp.floor_rom_ext));
+	OTA_TRY(otp_raise(offsetof(struct ota_otp, floor_bl0), OTA_OTP_FLOOR_BITS / 8,
+			  bd->floor_bl0, &b->otp.floor_bl0));
+	return otp_raise(offsetof(struct ota_otp, tag_key_version),
+			 OTA_OTP_TAG_KEY_VERSION_BITS / 8, version, &b->otp.tag_key_version);
 }
 
 static void defaults(struct boot_ctx *b)
@@ -142,6 +179,8 @@ ota_status_t boot_data_load(struct boot_ctx *b)
 	}
 	b->bd = copy[pick];
 	b->bd_index = pick;
+	/* Before anything uses it: what the copy holds above OTP, OTP now holds. */
+	OTA_TRY(hold_in_otp(b, &b->bd));
 	/*
 	 * The factory's copy becomes the device's own at its first boot. A
 	 * write that fails costs nothing but the adoption: the factory copy is
@@ -153,15 +192,8 @@ ota_status_t boot_data_load(struct boot_ctx *b)
 		(void)boot_data_commit(b, &own);
 		return OTA_OK;
 	}
-	/* A power cut after the last write and before its anchor: finish it. */
+	/* A power cut after the first own copy and before its anchor: finish it. */
 	return anchor_raise(b, b->bd.anchor_counter);
-}
-
-/* What the anchor protects: a change of any of these is a security change. */
-static bool security_change(const struct ota_boot_data *from, const struct ota_boot_data *to)
-{
-	return from->tag_key_version != to->tag_key_version ||
-	       from->floor_rom_ext != to->floor_rom_ext || from->floor_bl0 != to->floor_bl0;
 }
 
 ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
@@ -172,28 +204,42 @@ ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd)
 
 	bool own = b->bd_index >= 0 && !ota_boot_data_is_factory(&b->bd);
 
+	/*
+	 * A rotation needs a bit of OTP for its key version: with none left it
+	 * is refused here, before anything is written.
+	 */
+	if (bd->tag_key_version > boot_effective_tag_key_version(b) &&
+	    bd->tag_key_version > OTA_OTP_TAG_KEY_VERSION_BITS)
+		return OTA_TAG_KEY_VERSION_OTP_FULL;
+	/*
+	 * What must only rise goes into OTP first: from here a power cut, an
+	 * erased copy or an older one written back changes nothing (the copy
+	 * below only follows). Flash first, then OTP, was the rollback window.
+	 */
+	OTA_TRY(hold_in_otp(b, bd));
 	bd->counter = b->bd_index >= 0 ? b->bd.counter + 1u : 1u;
 	/*
-	 * The anchor moves only with what it protects. The device's first own
-	 * copy anchors too (factory copies are taken while the anchor is zero).
-	 * A commit that changes the primary slot alone keeps the anchor
-	 * counter: a copy with the same one holds the same security values, so
-	 * writing an older one back can choose a slot that boots anyway, never
-	 * undo a rotation or a floor.
+	 * The anchor moves only with the device's first own copy (factory
+	 * copies are taken while it is zero); every later copy keeps the
+	 * anchor counter, so a commit, a rotation or a ratchet spends no
+	 * anchor bit. Writing an older own copy back can choose the primary
+	 * slot of an earlier commit - a slot that boots anyway - and nothing
+	 * else: floors and key version are OTP's.
 	 */
-	if (!own || security_change(&b->bd, bd)) {
-		bd->anchor_counter = (own ? b->bd.anchor_counter : 0u) + 1u;
-		if (bd->anchor_counter <= b->otp.boot_data_anchor)
-			bd->anchor_counter = b->otp.boot_data_anchor + 1u;
-		if (bd->anchor_counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
-			return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
-	} else {
-		bd->anchor_counter = b->bd.anchor_counter;
-	}
+	bd->anchor_counter = own ? b->bd.anchor_counter : b->otp.boot_data_anchor + 1u;
+	if (bd->anchor_counter > OTA_OTP_BOOT_DATA_ANCHOR_BITS)
+		return OTA_BOOT_DATA_COUNTER_EXHAUSTED;
 	OTA_TRY(boot_data_mac(b->bd_key, bd, bd->mac));
 	ota_boot_data_seal(bd);
 	OTA_TRY(boot_flash_store(boot_region(b, type)->offset, bd, sizeof(*bd)));
 	b->bd = *bd;
 	b->bd_index = target;
 	return anchor_raise(b, bd->anchor_counter);
+}
+
+bool boot_data_held(const struct boot_ctx *b, const struct ota_boot_data *bd)
+{
+	return bd->primary_slot == b->bd.primary_slot && b->otp.floor_rom_ext >= bd->floor_rom_ext &&
+	       b->otp.floor_bl0 >= bd->floor_bl0 &&
+	       boot_effective_tag_key_version(b) >= bd->tag_key_version;
 }

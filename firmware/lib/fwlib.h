@@ -133,6 +133,13 @@ ota_status_t boot_flash_store(uint32_t offset, const void *data, uint32_t len);
 ota_status_t boot_data_load(struct boot_ctx *b);
 /* Write bd as the newest copy (counter advanced, MAC'd and anchored here). */
 ota_status_t boot_data_commit(struct boot_ctx *b, struct ota_boot_data *bd);
+/*
+ * Whether everything bd changes against the copy in use is in force now:
+ * only floors and the tag key version, and OTP holds them. A commit of a
+ * rotation or a ratchet whose copy failed to write after its OTP program
+ * has still done what it was for.
+ */
+bool boot_data_held(const struct boot_ctx *b, const struct ota_boot_data *bd);
 /* The boot data key (ROM state only) and a copy's MAC under it. */
 ota_status_t boot_data_key(hal_key_t *out);
 ota_status_t boot_data_mac(hal_key_t key, const struct ota_boot_data *bd,
@@ -243,7 +250,9 @@ ota_status_t boot_keychain_crank(hal_key_t link, uint32_t from, uint32_t to, hal
 
 /* Clear the context and read OTP, the layout, boot data, tags and retention. */
 ota_status_t boot_prepare(struct boot_ctx *b, uint32_t reset_reason);
+/* The floor and the tag key version in force: OTP's (docs/hal.md, "Monotonic state"). */
 uint32_t boot_effective_floor(const struct boot_ctx *b, uint32_t stage);
+uint32_t boot_effective_tag_key_version(const struct boot_ctx *b);
 /*
  * The one boot context: ROM fills it, ROM_EXT continues with it, and once
  * a boot is over the runtime's pre-checks reuse it as scratch.

@@ -36,6 +36,10 @@ static void rotation_start(struct boot_ctx *b)
 	rot->status = OTA_TAG_KEY_VERSION_EXHAUSTED;
 	if (rot->new_version == 0)
 		return;
+	/* Each key version is a bit of OTP (boot_data.c): none left, no rotation. */
+	rot->status = OTA_TAG_KEY_VERSION_OTP_FULL;
+	if (rot->new_version > OTA_OTP_TAG_KEY_VERSION_BITS)
+		return;
 	rot->status = OTA_OK;
 	b->mode = BOOT_MODE_RETAG;
 	b->tag_key_version = rot->new_version;

@@ -206,9 +206,10 @@ void rom_ext_boot_services(struct boot_ctx *b)
 		st = boot_data_services(b, q, &next, &changed);
 	if (st == OTA_OK && changed) {
 		st = boot_data_commit(b, &next);
-		if (st == OTA_OK) {
-			b->record.hdr.boot_data_counter = b->bd.counter;
-		}
+		/* A ratchet alone is done once OTP holds its floor, whatever its copy did. */
+		if (st != OTA_OK && boot_data_held(b, &next))
+			st = OTA_OK;
+		b->record.hdr.boot_data_counter = b->bd.counter;
 	}
 	if (st == OTA_OK && (q->services & OTA_SVC_REVOKE))
 		st = revoke(b, &q->revocation);

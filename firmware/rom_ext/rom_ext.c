@@ -49,9 +49,12 @@ static void rotation_commit(struct boot_ctx *b)
 	}
 	next.tag_key_version = rot->new_version;
 	rot->status = boot_data_commit(b, &next);
+	/* The commit point is the version's OTP bit: a copy that failed after it is only a copy. */
+	if (rot->status != OTA_OK && boot_data_held(b, &next))
+		rot->status = OTA_OK;
 	if (rot->status == OTA_OK) {
 		rot->committed = true;
-		b->record.hdr.tag_key_version = b->bd.tag_key_version;
+		b->record.hdr.tag_key_version = boot_effective_tag_key_version(b);
 		b->record.hdr.boot_data_counter = b->bd.counter;
 	}
 }

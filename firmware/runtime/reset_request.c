@@ -146,6 +146,9 @@ ota_status_t ota_rt_rotate_request(struct ota_resp_rotate *out)
 		return OTA_TAG_BOOT_DISABLED;
 	if (old_version == UINT32_MAX)
 		return OTA_TAG_KEY_VERSION_EXHAUSTED;
+	/* The OTP thermometer holds OTA_OTP_TAG_KEY_VERSION_BITS versions (ROM checks again). */
+	if (old_version >= OTA_OTP_TAG_KEY_VERSION_BITS)
+		return OTA_TAG_KEY_VERSION_OTP_FULL;
 	/* Every image that would boot must accept the new version, or nothing happens. */
 	for (stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)
 		for (slot = 0; slot < OTA_SLOT_COUNT; slot++)

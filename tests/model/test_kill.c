@@ -27,9 +27,11 @@
  *
  * After every cut, a model restarted on the same state directory must cold
  * boot (status OK, a valid record, a generation above every one shown
- * before) into what flash says: the tag key version of the boot data the
- * boot picks, a rotation committed exactly when all of its writes landed
- * (and then every slot's tag is of the new version), each booted stage on
+ * before) into what flash and OTP say: the tag key version OTP holds (the
+ * boot data copy's only where higher), a rotation committed exactly when
+ * its OTP bit landed - after both tag tables, before the boot data copy,
+ * so always when all of its flash writes landed - (and then every slot's
+ * tag is of the new version), each booted stage on
  * the tag path exactly when the picked tag table holds a tag of that
  * version for it, otherwise re-tagged on the slow path; and the boot after
  * that on the tag path for both stages. An update cut leaves the old image
@@ -53,6 +55,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <otattest/otp.h>
 #include <otu/num.h>
 
 #include "fixture.h"
@@ -302,6 +305,7 @@ struct cut {
 	struct flashview before, after;
 	unsigned writes;         /* writes that landed whole */
 	unsigned torn;           /* regions left torn */
+	uint32_t otp_version;    /* OTP's tag_key_version thermometer after the cut */
 	char state_dir[256];     /* kept for a failure's message */
 	char key[64];
 };
@@ -333,9 +337,27 @@ static void cut_send(struct rig *r, struct cut *c)
 	ck_assert_uint_eq(devc_send(&r->dev, &h, payload, len), OTA_OK);
 }
 
+/* OTP's tag key version in a stopped model's state directory (otp.bin). */
+static uint32_t otp_tag_key_version(const char *state_dir)
+{
+	struct ota_otp otp;
+	char path[300];
+	uint32_t v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/otp.bin", state_dir);
+	f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "%s: %s", path, strerror(errno));
+	ck_assert_uint_eq(fread(&otp, sizeof(otp), 1, f), 1);
+	fclose(f);
+	ck_assert_uint_eq(ota_thermometer_decode(otp.tag_key_version, sizeof(otp.tag_key_version), &v),
+			  OTA_OK);
+	return v;
+}
+
 /*
  * The model is dead: what it had shown when it died, then what its flash
- * holds. Returns whether it died before writing the reply.
+ * and OTP hold. Returns whether it died before writing the reply.
  */
 static bool cut_end(struct rig *r, struct cut *c)
 {
@@ -352,6 +374,7 @@ static bool cut_end(struct rig *r, struct cut *c)
 	rig_leave(r);
 	snprintf(c->state_dir, sizeof(c->state_dir), "%s", r->mp.state_dir);
 	ck_assert_int_eq(flashview_read(r->mp.state_dir, &c->after), 0);
+	c->otp_version = otp_tag_key_version(r->mp.state_dir);
 	c->writes = flashview_writes(&c->before, &c->after, &c->torn);
 	return before_reply;
 }
@@ -387,7 +410,7 @@ static void check_recovery(struct rig *r, const struct cut *c, unsigned all_writ
 			   size_t cap)
 {
 	const struct ota_stage_record *rom, *bl0;
-	bool committed = c->writes == all_writes && c->torn == 0;
+	bool committed = c->writes == all_writes && c->torn == 0, rotated;
 	struct ota_record rec;
 	uint32_t version;
 	int e = mp_start(&r->mp, NULL);
@@ -408,13 +431,18 @@ static void check_recovery(struct rig *r, const struct cut *c, unsigned all_writ
 	bl0 = booted(&rec, OTA_STAGE_BL0);
 	ck_assert(!(rom->flags & OTA_STAGE_F_FALLBACK) && !(bl0->flags & OTA_STAGE_F_FALLBACK));
 
-	/* The version in force is what the boot data the boot picks says... */
+	/* The version in force is OTP's (the picked boot data copy's only where higher)... */
 	ck_assert_int_ge(c->after.bd_pick, 0);
-	version = c->after.bd.tag_key_version;
+	version = c->otp_version > c->after.bd.tag_key_version ? c->otp_version
+							       : c->after.bd.tag_key_version;
 	ck_assert_uint_eq(rec.hdr.tag_key_version, version);
-	/* ...and a rotation is in force exactly when all its writes landed. */
-	ck_assert_uint_eq(version, c->old_version + (c->op == OP_ROTATE && committed));
+	/* ...a rotation is in force once its OTP bit landed, always when all its writes did. */
+	rotated = c->op == OP_ROTATE && version == c->old_version + 1;
+	ck_assert_uint_eq(version, c->old_version + rotated);
 	if (c->op == OP_ROTATE && committed)
+		ck_assert_msg(rotated, "rotation: all %u writes landed, version %u", c->writes,
+			      version);
+	if (rotated)
 		for (uint32_t stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++)
 			for (uint32_t slot = 0; slot < OTA_SLOT_COUNT; slot++)
 				ck_assert_uint_eq(flashview_tag(&c->after, stage, slot)->key_version,

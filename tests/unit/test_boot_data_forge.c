@@ -6,8 +6,9 @@
  * counter than the device's own, into the copy the device would write
  * next - and changes nothing: a rotation is not rolled back, soft floors
  * stay, the tag key version is not pinned, the primary slot is not
- * chosen. An authentic older copy written back is not taken either (the
- * OTP anchor), and the device refuses to boot on it rather than trust it.
+ * chosen. An authentic older copy written back is taken (it is the
+ * device's own) but lowers nothing: floors and the tag key version are
+ * held in OTP (issue 28 item 3).
  */
 #include <check.h>
 #include <string.h>
@@ -176,32 +177,36 @@ START_TEST(test_forged_copy_cannot_choose_the_slot)
 }
 END_TEST
 
-START_TEST(test_authentic_old_copy_is_not_replayed)
+/*
+ * The device's own copies from before a rotation, written back by a
+ * flash programmer: into one copy the newer one still wins; into both
+ * they are taken - they are authentic, and only the primary slot is
+ * theirs to say - but the key version is OTP's and stays (issue 28 item
+ * 3). The old code refused them by the anchor and the device did not
+ * boot; a cut before that anchor left them taken, rotation undone
+ * (test_update_powercut test_adversarial_cut_rotation).
+ */
+START_TEST(test_authentic_old_copy_does_not_undo_a_rotation)
 {
 	struct ota_boot_data before[2];
 	struct ota_resp_rotate out;
 
-	/* The device's own copies from before a rotation, both of them. */
 	read_copies(before);
 	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_OK);
-	/* Written back into one copy: the newer one still wins... */
 	write_copy(0, &before[0]);
 	cold_boot(OTA_OK);
 	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, 1);
-	/* ...into both: the OTP anchor says they are old; the device refuses them. */
 	write_copy(0, &before[0]);
 	write_copy(1, &before[1]);
-	cold_boot(OTA_BOOT_DATA_ROLLED_BACK);
-	ck_assert_uint_eq(tu_record()->hdr.stage_count, 0);
+	cold_boot(OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().tag_key_version, 0); /* the old copy is in use... */
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, 1); /* ...and the version stays */
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
 }
 END_TEST
 
-/*
- * A ratchet is a security change too (issue 28 item 3: only security
- * changes spend the anchor): the device's own copies from before it,
- * written back, are refused rather than taken with the old floor.
- */
-START_TEST(test_authentic_copy_from_before_a_ratchet_is_not_replayed)
+/* Likewise for a ratchet: the copies from before it written back, the floor stays. */
+START_TEST(test_authentic_copy_from_before_a_ratchet_does_not_lower_the_floor)
 {
 	struct ota_boot_data before[2];
 
@@ -210,6 +215,66 @@ START_TEST(test_authentic_copy_from_before_a_ratchet_is_not_replayed)
 	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
 	write_copy(0, &before[0]);
 	write_copy(1, &before[1]);
+	cold_boot(OTA_OK);
+	ck_assert_uint_eq(tu_boot_data().floor_bl0, 0);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 5);
+}
+END_TEST
+
+/*
+ * A copy older firmware wrote holds floors and a key version OTP does not
+ * (they lived in the copy then): the first boot takes them into OTP, so
+ * the copy from before them, written back, lowers nothing. A version
+ * past OTP's thermometer fills it, stays in force from the copy, and no
+ * rotation is left.
+ */
+START_TEST(test_copy_from_older_firmware_is_taken_into_otp)
+{
+	struct ota_boot_data before[2], legacy;
+	struct ota_resp_rotate out;
+	const uint32_t version = _i == 0 ? 3 : OTA_OTP_TAG_KEY_VERSION_BITS + 44;
+
+	read_copies(before);
+	legacy = tu_boot_data();
+	legacy.tag_key_version = version;
+	legacy.floor_bl0 = 5;
+	legacy.counter += 1;
+	tu_boot_data_write(&legacy);
+	cold_boot(OTA_OK);
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, version);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
+	ck_assert_uint_eq(ota_boot_state()->otp.floor_bl0, 5);
+	ck_assert_uint_eq(ota_boot_state()->otp.tag_key_version,
+			  _i == 0 ? version : OTA_OTP_TAG_KEY_VERSION_BITS);
+	if (_i == 0) {
+		/* The copies from before, written back: nothing comes down. */
+		write_copy(0, &before[0]);
+		write_copy(1, &before[1]);
+		cold_boot(OTA_OK);
+		ck_assert_uint_eq(tu_record()->hdr.tag_key_version, version);
+		ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
+	} else {
+		ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_TAG_KEY_VERSION_OTP_FULL);
+		ck_assert_uint_eq(tu_record()->hdr.tag_key_version, version);
+	}
+}
+END_TEST
+
+/*
+ * A copy below the OTP anchor - one older firmware wrote before its last
+ * anchored change, when the copy still held the floors - is refused, even
+ * authentic: with both copies such, the device does not boot on them.
+ */
+START_TEST(test_copy_below_the_anchor_is_refused)
+{
+	struct ota_boot_data old = tu_boot_data();
+
+	ck_assert_uint_eq(ota_boot_state()->otp.boot_data_anchor, 1);
+	ck_assert_uint_eq(old.anchor_counter, 1);
+	old.anchor_counter = 0;
+	old.counter += 5;
+	tu_boot_data_write(&old);
 	cold_boot(OTA_BOOT_DATA_ROLLED_BACK);
 	ck_assert_uint_eq(tu_record()->hdr.stage_count, 0);
 }
@@ -242,8 +307,11 @@ static Suite *suite(void)
 	tcase_add_loop_test(t, test_forged_copy_cannot_pin_the_key_version, 0, 2);
 	tcase_add_loop_test(t, test_forged_copy_cannot_drop_the_soft_floors, 0, 2);
 	tcase_add_loop_test(t, test_forged_copy_cannot_choose_the_slot, 0, 2);
-	tcase_add_test(t, test_authentic_old_copy_is_not_replayed);
-	tcase_add_test(t, test_authentic_copy_from_before_a_ratchet_is_not_replayed);
+	tcase_add_test(t, test_authentic_old_copy_does_not_undo_a_rotation);
+	tcase_add_test(t, test_authentic_copy_from_before_a_ratchet_does_not_lower_the_floor);
+	/* _i 0: a key version OTP holds; 1: one past its thermometer. */
+	tcase_add_loop_test(t, test_copy_from_older_firmware_is_taken_into_otp, 0, 2);
+	tcase_add_test(t, test_copy_below_the_anchor_is_refused);
 	tcase_add_test(t, test_factory_copy_is_taken_once);
 	suite_add_tcase(s, t);
 	return s;

@@ -137,14 +137,18 @@ static void tagged_device(void)
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 }
 
-static uint64_t writes_of_rotation(void)
+/* Not inlined: its checks would sit next to the caller's setjmp. */
+__attribute__((noinline)) static uint64_t writes_of_rotation(void)
 {
 	struct ota_resp_rotate out;
-	uint64_t w;
+	uint64_t w, o;
 
 	tagged_device();
 	w = swhal_flash_writes();
+	o = swhal_otp_programs();
 	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_OK);
+	/* One OTP program: the key version's bit, before the boot data copy. */
+	ck_assert_uint_eq(swhal_otp_programs() - o, 1);
 	return swhal_flash_writes() - w;
 }
 
@@ -153,7 +157,7 @@ static void cut_every_rotation_write(enum swhal_fault kind)
 	uint64_t total = writes_of_rotation(), n;
 	struct ota_resp_rotate out;
 
-	/* ROM's tag table, ROM_EXT's tag table, the boot data commit. */
+	/* ROM's tag table, ROM_EXT's tag table, the boot data copy (after the OTP bit). */
 	ck_assert_uint_eq(total, 6);
 	for (n = 1; n <= total; n++) {
 		uint32_t before = tu_cuts;
@@ -164,13 +168,16 @@ static void cut_every_rotation_write(enum swhal_fault kind)
 			ota_status_t st = ota_fw_rotate_tags(&out);
 
 			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
-			/* The device runs; the rotation committed or it did not, and says which. */
+			/*
+			 * The device runs; the rotation committed or it did not, and
+			 * says which: a tag table write failed before the OTP bit, a
+			 * boot data copy write after it (the rotation stands).
+			 */
 			ck_assert_uint_eq(ota_boot_state()->boot_status, OTA_OK);
-			if (st == OTA_OK)
-				ck_assert_uint_eq(out.new_key_version, 1);
-			else
-				ck_assert_uint_eq(out.new_key_version, 0);
-			ck_assert_uint_eq(tu_boot_data().tag_key_version, out.new_key_version);
+			if (n > 4)
+				ck_assert_uint_eq(st, OTA_OK);
+			ck_assert_uint_eq(out.new_key_version, st == OTA_OK ? 1 : 0);
+			ck_assert_uint_eq(tu_record()->hdr.tag_key_version, out.new_key_version);
 		}
 		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "rotation", kind);
@@ -185,6 +192,39 @@ static void cut_every_rotation_write(enum swhal_fault kind)
 		ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
 	}
 }
+
+/*
+ * The rotation's OTP program (its key version's bit, after both tag
+ * tables and before the boot data copy): power lost right after it, the
+ * rotation has committed - the next boots use the new version, on the tag
+ * path, though the copy still names the old one (issue 28 item 3).
+ */
+static void rotate(void)
+{
+	struct ota_resp_rotate out;
+
+	(void)ota_fw_rotate_tags(&out);
+}
+
+START_TEST(test_rotation_otp_power_cut)
+{
+	struct ota_resp_rotate out;
+	uint64_t w;
+
+	tagged_device();
+	w = swhal_flash_writes();
+	tu_cut_after_otp_program(1, rotate);
+	ck_assert_uint_eq(swhal_flash_writes() - w, 4); /* both tag tables, no boot data copy */
+	must_recover(1, "rotation OTP", SWHAL_FAULT_POWER_LOSS);
+	ck_assert_uint_eq(tu_boot_data().tag_key_version, 0);
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, 1);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_ROM_EXT)->path, OTA_PATH_TAG);
+	/* The next rotation goes on from there. */
+	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_OK);
+	ck_assert_uint_eq(out.new_key_version, 2);
+	ck_assert_uint_eq(tu_boot_data().tag_key_version, 2);
+}
+END_TEST
 
 START_TEST(test_rotation_write_errors)
 {
@@ -210,6 +250,7 @@ static Suite *suite(void)
 	tcase_add_test(t, test_failed_tag_write_is_recorded_as_untagged);
 	tcase_add_test(t, test_rotation_write_errors);
 	tcase_add_test(t, test_rotation_power_cuts);
+	tcase_add_test(t, test_rotation_otp_power_cut);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -133,6 +133,7 @@ EDIT(e_key_dup, o->creator_keys[1] = o->creator_keys[0])
 EDIT(e_epoch_gap, o->epoch[0] = 0x05)
 EDIT(e_floor_gap, o->floor_bl0[3] = 0x01)
 EDIT(e_floor_rom_ext_gap, o->floor_rom_ext[31] = 0x80)
+EDIT(e_tag_key_version_gap, o->tag_key_version[0] = 0x02)
 EDIT(e_device_id, o->device_id[0] ^= 1)
 EDIT(e_owner_digest, o->owner_config_digest[31] ^= 1)
 EDIT(e_hw_digest, o->hw_cfg_digest[0] ^= 1)
@@ -161,6 +162,7 @@ START_TEST(test_refusals)
 	EXPECT(decode_with(e_epoch_gap, false), OTA_OTP_BAD_COUNTER);
 	EXPECT(decode_with(e_floor_gap, false), OTA_OTP_BAD_COUNTER);
 	EXPECT(decode_with(e_floor_rom_ext_gap, false), OTA_OTP_BAD_COUNTER);
+	EXPECT(decode_with(e_tag_key_version_gap, false), OTA_OTP_BAD_COUNTER);
 }
 END_TEST
 
@@ -467,7 +469,7 @@ START_TEST(test_program_check)
 	b.floor_bl0[0] &= 0xfe;
 	EXPECT(oti_otp_program_check(&a, &b), OTA_OTP_CLEARS_BITS);
 	b = otp_ref;
-	b.reserved[40] = 1; /* setting bits is fine for OTP, even if decode refuses it */
+	b.reserved[10] = 1; /* setting bits is fine for OTP, even if decode refuses it */
 	EXPECT(oti_otp_program_check(&a, &b), OTA_OK);
 }
 END_TEST

@@ -269,8 +269,9 @@ END_TEST
 /*
  * OTP: the secret partition unreadable (HAL_OTP_SECRET), every counter
  * (revocations, epoch, both floors, the lifecycle transition, the boot
- * data anchor, both revocation sequences) locked until reset, the fixed
- * partitions locked for good; a 0 written to COUNTERS_LOCK leaves it set.
+ * data anchor, the revocation sequences, the tag key version) locked
+ * until reset, the fixed partitions locked for good; a 0 written to
+ * COUNTERS_LOCK leaves it set.
  */
 START_TEST(otp_secrets_and_counters_hold)
 {

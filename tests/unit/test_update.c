@@ -779,29 +779,40 @@ START_TEST(test_revocations_interleave_in_either_order)
 }
 END_TEST
 
-static uint32_t otp_anchor(void)
+static struct ota_otp otp_now(void)
 {
 	struct ota_otp otp;
-	uint32_t v = 0;
 
 	ck_assert_int_eq(swhal_peek_otp(0, &otp, sizeof(otp)), 0);
-	ck_assert_uint_eq(ota_thermometer_decode(otp.boot_data_anchor, sizeof(otp.boot_data_anchor),
-						 &v),
-			  OTA_OK);
+	return otp;
+}
+
+static uint32_t otp_thermometer(const uint8_t *bits, uint32_t nbytes)
+{
+	uint32_t v = 0;
+
+	ck_assert_uint_eq(ota_thermometer_decode(bits, nbytes, &v), OTA_OK);
 	return v;
 }
 
+#define OTP_COUNTER(field)                                                             \
+	({                                                                             \
+		struct ota_otp o_ = otp_now();                                         \
+		otp_thermometer(o_.field, sizeof(o_.field));                           \
+	})
+
 /*
- * Anchor exhaustion (issue 28 item 3): the OTP anchor holds
- * OTA_OTP_BOOT_DATA_ANCHOR_BITS security changes of the boot data (tag key
- * rotations, floor ratchets). When it is full, each of them is refused
- * with BOOT_DATA_COUNTER_EXHAUSTED and changes no floor or key version,
- * while commits - which change the primary slot only and spend no anchor
- * bit - still work in both directions, and the device still boots. On
- * the old code every commit spent a bit, so a full anchor refused commits
- * too.
+ * Tag key version exhaustion (issue 28 item 3): the version lives in an
+ * OTP thermometer of OTA_OTP_TAG_KEY_VERSION_BITS, one bit a rotation.
+ * When it is full a rotation is refused with TAG_KEY_VERSION_OTP_FULL -
+ * by the runtime before any reset, and by ROM for a request that gets
+ * past it (ROM starts no re-tagging) - and changes nothing, while
+ * commits in both directions and ratchets (the floor thermometers, not
+ * this one) still work and the device boots. No rotation spends an
+ * anchor bit. On the old code every rotation spent an anchor bit and
+ * the version had no OTP thermometer.
  */
-/* A BL0 under a leaf of the owner key (tu_bl0's depth 1) that takes every key version the anchor allows. */
+/* A BL0 under a leaf of the owner key (tu_bl0's depth 1) that takes every key version OTP allows. */
 static struct tu_blob bl0_many_versions(uint32_t svn)
 {
 	struct ota_constraints all = tu_constraints(0, OTA_SVN_LIMIT);
@@ -809,7 +820,7 @@ static struct tu_blob bl0_many_versions(uint32_t svn)
 	struct tu_image_spec s;
 
 	tu_image_spec_init(&s, OTA_STAGE_BL0, svn);
-	s.max_key_version = 2 * OTA_OTP_BOOT_DATA_ANCHOR_BITS;
+	s.max_key_version = 2 * OTA_OTP_TAG_KEY_VERSION_BITS;
 	chain[0] = tu_cert(TU_OWNER0, NULL, TU_LEAF, OTA_CERT_LEAF, &all, false);
 	s.signer = TU_LEAF;
 	s.chain = chain;
@@ -817,7 +828,7 @@ static struct tu_blob bl0_many_versions(uint32_t svn)
 	return tu_image(&s);
 }
 
-/* The default device, with images that take OTA_OTP_BOOT_DATA_ANCHOR_BITS rotations. */
+/* The default device, with images that take more key versions than OTP holds. */
 static void setup_many_versions(void)
 {
 	struct tu_image_spec s;
@@ -826,7 +837,7 @@ static void setup_many_versions(void)
 	tu_blob_free(&dev.slot[OTI_ROM_EXT_A]);
 	tu_blob_free(&dev.slot[OTI_BL0_A]);
 	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
-	s.max_key_version = 2 * OTA_OTP_BOOT_DATA_ANCHOR_BITS;
+	s.max_key_version = 2 * OTA_OTP_TAG_KEY_VERSION_BITS;
 	dev.slot[OTI_ROM_EXT_A] = tu_image(&s);
 	dev.slot[OTI_BL0_A] = bl0_many_versions(5);
 	tu_device_power_on(&dev);
@@ -834,27 +845,30 @@ static void setup_many_versions(void)
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
 }
 
-START_TEST(test_anchor_exhaustion_refuses_security_changes_and_keeps_commits)
+START_TEST(test_tag_key_version_exhaustion_refuses_rotations_and_keeps_commits)
 {
 	struct tu_blob v2 = bl0_many_versions(6);
 	struct ota_resp_rotate out;
-	uint32_t a0 = otp_anchor(), n = 0, version;
+	uint32_t a0 = OTP_COUNTER(boot_data_anchor), n = 0, gen;
+	const struct boot_rotation *rot;
+	uint64_t w;
 	ota_status_t st;
 
 	ck_assert_uint_ge(a0, 1);
-	/* Rotations until the anchor is full: each spends one bit. */
+	/* Rotations until the thermometer is full: each spends one bit of it and no anchor bit. */
 	while ((st = ota_fw_rotate_tags(&out)) == OTA_OK) {
 		n++;
-		ck_assert_uint_eq(otp_anchor(), a0 + n);
-		ck_assert_uint_le(n, OTA_OTP_BOOT_DATA_ANCHOR_BITS);
+		ck_assert_uint_eq(OTP_COUNTER(tag_key_version), n);
+		ck_assert_uint_eq(out.new_key_version, n);
+		ck_assert_uint_le(n, OTA_OTP_TAG_KEY_VERSION_BITS);
 	}
-	ck_assert_msg(st == OTA_BOOT_DATA_COUNTER_EXHAUSTED, "rotation %u: %s", n + 1,
+	ck_assert_msg(st == OTA_TAG_KEY_VERSION_OTP_FULL, "rotation %u: %s", n + 1,
 		      ota_status_name(st));
-	ck_assert_uint_eq(otp_anchor(), OTA_OTP_BOOT_DATA_ANCHOR_BITS);
-	ck_assert_uint_eq(n, OTA_OTP_BOOT_DATA_ANCHOR_BITS - a0);
-	version = ota_boot_state()->boot_data.tag_key_version;
-	ck_assert_uint_eq(version, n);
-	printf("anchor: %u security changes from %u, then BOOT_DATA_COUNTER_EXHAUSTED\n", n, a0);
+	ck_assert_uint_eq(n, OTA_OTP_TAG_KEY_VERSION_BITS);
+	ck_assert_uint_eq(OTP_COUNTER(boot_data_anchor), a0);
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, n);
+	printf("tag key version: %u rotations, then TAG_KEY_VERSION_OTP_FULL; anchor %u -> %u\n", n,
+	       a0, OTP_COUNTER(boot_data_anchor));
 
 	/* Commits still work: B on trial, committed, a cold boot stays there; then back to A. */
 	ck_assert_uint_eq(install_blob(OTA_STAGE_BL0, OTA_SLOT_B, &v2), OTA_OK);
@@ -864,24 +878,41 @@ START_TEST(test_anchor_exhaustion_refuses_security_changes_and_keeps_commits)
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
 	ck_assert_uint_eq(ota_boot_state()->boot_data.primary_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
 	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_A), OTA_OK);
 	ck_assert_uint_eq(tu_commit(OTA_SLOT_A), OTA_OK);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_A);
-	ck_assert_uint_eq(otp_anchor(), OTA_OTP_BOOT_DATA_ANCHOR_BITS);
 
-	/* A ratchet is a security change: refused with the status that says why, no floor moved. */
-	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 5, OTA_RATCHET_F_FORCE),
-			  OTA_BOOT_DATA_COUNTER_EXHAUSTED);
-	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
-	ck_assert_uint_eq(update_section()->service_status, OTA_BOOT_DATA_COUNTER_EXHAUSTED);
-	/* And so is another rotation; the key version stays. */
-	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_BOOT_DATA_COUNTER_EXHAUSTED);
+	/* A ratchet needs no bit of this thermometer: it lands. */
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 5, OTA_RATCHET_F_FORCE), OTA_OK);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
+	ck_assert_uint_eq(OTP_COUNTER(floor_bl0), 5);
+
+	/* Another rotation: refused by the runtime, before any reset. */
+	gen = tu_record()->hdr.generation;
+	ck_assert_uint_eq(ota_fw_rotate_tags(&out), OTA_TAG_KEY_VERSION_OTP_FULL);
+	ck_assert_uint_eq(out.new_key_version, n);
+	ck_assert_uint_eq(tu_record()->hdr.generation, gen);
+	/* A request that gets past the runtime: ROM refuses it and re-tags nothing. */
+	ck_assert_uint_eq(boot_request_store(OTA_NEXT_SLOT_NONE, true), OTA_OK);
+	w = swhal_flash_writes();
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	st = ota_fw_boot(OTA_RESET_WARM);
+	ck_assert_msg(st == OTA_OK, "warm boot: %s", ota_status_name(st));
+	rot = boot_last_rotation();
+	ck_assert(rot->ran);
+	ck_assert(!rot->committed);
+	ck_assert_uint_eq(rot->status, OTA_TAG_KEY_VERSION_OTP_FULL);
+	ck_assert_uint_eq(rot->retagged, 0);
+	ck_assert_uint_eq(swhal_flash_writes(), w);
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, n);
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
-	ck_assert_uint_eq(ota_boot_state()->boot_data.tag_key_version, version);
-	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
+	ck_assert_uint_eq(tu_record()->hdr.tag_key_version, n);
+	ck_assert_uint_eq(tu_booted(OTA_STAGE_BL0)->path, OTA_PATH_TAG);
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, 5);
 	tu_blob_free(&v2);
 }
 END_TEST
@@ -1202,7 +1233,7 @@ static Suite *update_suite(void)
 	/* About 1000 rotations, each a reset that re-tags every slot. */
 	tcase_add_checked_fixture(anchor, setup_many_versions, teardown);
 	tcase_set_timeout(anchor, 600);
-	tcase_add_test(anchor, test_anchor_exhaustion_refuses_security_changes_and_keeps_commits);
+	tcase_add_test(anchor, test_tag_key_version_exhaustion_refuses_rotations_and_keeps_commits);
 	suite_add_tcase(su, anchor);
 	return su;
 }

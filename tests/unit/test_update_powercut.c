@@ -161,38 +161,74 @@ START_TEST(test_commit_power_cuts)
 END_TEST
 
 /*
- * Every flash write of a ratchet (its boot data copy): a write error is
- * answered, a power cut boots as before; either way the floor is as it
- * was or raised - never torn - and asked again, the ratchet lands.
+ * Every write of a ratchet: its OTP floor program, then its boot data
+ * copy (erase, program). A write error of the copy comes after the floor
+ * is in OTP: the ratchet is done and answers OK; a power cut anywhere
+ * boots; the floor in force is as it was or raised - never torn - and
+ * once the OTP program has landed it holds, whatever the copy says.
+ * Asked again, the ratchet completes (or finds the floor in force).
  */
-static void cut_every_ratchet_write(enum swhal_fault kind)
+static void ratchet_device(void)
 {
-	uint64_t w, total, n;
-
 	trial_device();
 	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+}
+
+static uint32_t floor_in_force(void)
+{
+	ck_assert_uint_eq(tu_record()->hdr.floor_bl0, ota_boot_state()->otp.floor_bl0);
+	return tu_record()->hdr.floor_bl0;
+}
+
+static void ratchet_again(void)
+{
+	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
+	ck_assert_uint_eq(floor_in_force(), 6);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(floor_in_force(), 6);
+}
+
+/* Not inlined: its checks would sit next to the caller's setjmp. */
+__attribute__((noinline)) static uint64_t writes_of_ratchet(void)
+{
+	uint64_t w, o, total;
+
+	ratchet_device();
 	w = swhal_flash_writes();
+	o = swhal_otp_programs();
 	ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
 	total = swhal_flash_writes() - w;
 	ck_assert_uint_eq(total, 2); /* one boot data copy: erase, program */
+	ck_assert_uint_eq(swhal_otp_programs() - o, 1); /* the floor, before the copy */
+	return total;
+}
+
+static void cut_every_ratchet_write(enum swhal_fault kind)
+{
+	uint64_t total, n;
+
+	total = writes_of_ratchet();
 	for (n = 1; n <= total; n++) {
 		uint32_t before = tu_cuts;
 
-		trial_device();
-		ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
+		ratchet_device();
 		swhal_fault_flash((uint32_t)n, kind);
 		if (setjmp(tu_cut) == 0) {
 			ota_status_t st = tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
 
+			/* The copy failed after the floor's OTP program: the ratchet is done. */
 			ck_assert_uint_eq(kind, SWHAL_FAULT_WRITE_ERROR);
-			ck_assert_uint_eq(st, OTA_HAL_FLASH_WRITE_FAILED);
+			ck_assert_uint_eq(st, OTA_OK);
+			ck_assert_uint_eq(floor_in_force(), 6);
 		}
 		tu_fault_fired(kind, before);
 		must_recover((uint32_t)n, "ratchet", kind);
 		ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
+		/* The floor went into OTP before the copy: it holds, the copy or not. */
+		ck_assert_uint_eq(floor_in_force(), 6);
 		ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
-		ck_assert_uint_eq(tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE), OTA_OK);
-		ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 6);
+		ratchet_again();
 	}
 }
 
@@ -225,26 +261,28 @@ START_TEST(test_commit_programs_no_otp)
 END_TEST
 
 /*
- * A ratchet is a security change: its boot data copy, then its OTP anchor.
- * Power lost right after the anchor: the new copy is already in flash and
- * the raised floor holds.
+ * A ratchet's OTP program comes first (issue 28 item 3): power lost right
+ * after it, before the copy, and the raised floor holds - the copy never
+ * landed. On the old code the copy came first and the anchor after it.
  */
-START_TEST(test_ratchet_power_cut_after_the_anchor)
+static void ratchet_to_6(void)
 {
-	uint32_t before;
+	(void)tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
+}
 
-	trial_device();
-	ck_assert_uint_eq(tu_commit(OTA_SLOT_B), OTA_OK);
-	before = tu_cuts;
-	swhal_fault_otp_power_cut(1);
-	if (setjmp(tu_cut) == 0) {
-		(void)tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
-		ck_abort_msg("the cut did not fire");
-	}
-	ck_assert_uint_eq(tu_cuts, before + 1);
-	must_recover(1, "ratchet anchor", SWHAL_FAULT_POWER_LOSS);
+START_TEST(test_ratchet_power_cut_after_the_floor)
+{
+	uint64_t w;
+
+	ratchet_device();
+	w = swhal_flash_writes();
+	tu_cut_after_otp_program(1, ratchet_to_6);
+	ck_assert_uint_eq(swhal_flash_writes(), w); /* nothing of the copy written */
+	must_recover(1, "ratchet floor", SWHAL_FAULT_POWER_LOSS);
 	ck_assert_uint_eq(ota_boot_state()->bl0_slot, OTA_SLOT_B);
-	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 6); /* the copy landed */
+	ck_assert_uint_eq(floor_in_force(), 6);
+	ck_assert_uint_eq(ota_boot_state()->boot_data.floor_bl0, 0);
+	ratchet_again();
 }
 END_TEST
 
@@ -341,6 +379,140 @@ START_TEST(test_hybrid_revocation_staging_power_cuts)
 }
 END_TEST
 
+/*
+ * The adversarial cut (issue 28 item 3): power is cut right after one
+ * write of a security change has landed - each flash write (the whole
+ * write lands, then the power goes) and each OTP program in turn - and
+ * then, before the next boot, a flash programmer outside the chip writes
+ * the boot data pages back as they were before the change (`_i` 0) or
+ * erases the page the change wrote (`_i` 1). Whatever the device would
+ * have honoured at that boot without the programmer - the tag key
+ * version, BL0's floor - it must honour with it: nothing rolls back. On
+ * the old code (the boot data copy first, then the OTP anchor) the cut
+ * after the copy's program, then either tampering, booted the copy from
+ * before the change.
+ */
+struct held {
+	uint32_t version;
+	uint32_t floor;
+};
+
+enum security_change { CHANGE_ROTATION, CHANGE_RATCHET };
+
+static ota_status_t change_run(enum security_change c)
+{
+	struct ota_resp_rotate out;
+
+	if (c == CHANGE_ROTATION)
+		return ota_fw_rotate_tags(&out);
+	return tu_ratchet_flags(OTA_STAGE_BL0, 6, OTA_RATCHET_F_FORCE);
+}
+
+static void boot_data_pages(uint8_t pages[2][OTA_FLASH_PAGE_SIZE])
+{
+	uint32_t i;
+
+	for (i = 0; i < 2; i++)
+		ck_assert_int_eq(swhal_peek_flash(tu_region(OTA_REGION_BOOT_DATA_0 + i)->offset,
+						  pages[i], OTA_FLASH_PAGE_SIZE), 0);
+}
+
+/* The flash programmer: the pages from before the change back (0), or the changed one erased (1). */
+static void programmer_undoes(int how, uint8_t before[2][OTA_FLASH_PAGE_SIZE])
+{
+	static uint8_t now[2][OTA_FLASH_PAGE_SIZE], erased[OTA_FLASH_PAGE_SIZE];
+	uint32_t i;
+
+	boot_data_pages(now);
+	memset(erased, 0xff, sizeof(erased));
+	for (i = 0; i < 2; i++) {
+		if (!memcmp(now[i], before[i], OTA_FLASH_PAGE_SIZE))
+			continue;
+		ck_assert_int_eq(swhal_poke_flash(tu_region(OTA_REGION_BOOT_DATA_0 + i)->offset,
+						  how == 0 ? before[i] : erased, OTA_FLASH_PAGE_SIZE), 0);
+	}
+}
+
+/*
+ * The change with power cut after its nth flash write (otp false) or nth
+ * OTP program (otp true), the programmer's undoing when `how` >= 0, then
+ * a cold boot: what the device holds.
+ */
+static struct held cut_and_boot(enum security_change c, bool otp, uint32_t n, int how)
+{
+	static uint8_t before[2][OTA_FLASH_PAGE_SIZE];
+	const struct swhal_tear all = { .kind = SWHAL_TEAR_ALL };
+	uint32_t cuts;
+	ota_status_t st;
+
+	ratchet_device();
+	boot_data_pages(before);
+	cuts = tu_cuts;
+	swhal_fault_flash_tear(&all);
+	if (otp)
+		swhal_fault_otp_power_cut(n);
+	else
+		swhal_fault_flash(n, SWHAL_FAULT_POWER_LOSS);
+	if (setjmp(tu_cut) == 0) {
+		(void)change_run(c);
+		ck_abort_msg("change %d: the cut at %s write %u did not fire", c, otp ? "OTP" : "flash", n);
+	}
+	ck_assert_uint_eq(tu_cuts, cuts + 1);
+	if (how >= 0)
+		programmer_undoes(how, before);
+	swhal_fault_flash(0, SWHAL_FAULT_NONE);
+	swhal_fault_otp_power_cut(0);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	st = ota_fw_boot(OTA_RESET_COLD);
+	ck_assert_msg(st == OTA_OK, "change %d, cut at %s write %u, undoing %d: boot %s", c,
+		      otp ? "OTP" : "flash", n, how, ota_status_name(st));
+	return (struct held){ tu_record()->hdr.tag_key_version, tu_record()->hdr.floor_bl0 };
+}
+
+static void adversarial_cuts(enum security_change c, int how)
+{
+	uint64_t w, o, writes[2];
+	struct held done, honest, undone;
+	uint32_t kind, n, changed = 0;
+
+	ratchet_device();
+	w = swhal_flash_writes();
+	o = swhal_otp_programs();
+	ck_assert_uint_eq(change_run(c), OTA_OK);
+	writes[0] = swhal_flash_writes() - w;
+	writes[1] = swhal_otp_programs() - o;
+	done = (struct held){ tu_record()->hdr.tag_key_version, tu_record()->hdr.floor_bl0 };
+	ck_assert_uint_eq(done.version, c == CHANGE_ROTATION ? 1 : 0);
+	ck_assert_uint_eq(done.floor, c == CHANGE_RATCHET ? 6 : 0);
+	ck_assert_uint_ge(writes[1], 1);
+	for (kind = 0; kind < 2; kind++) {
+		for (n = 1; n <= writes[kind]; n++) {
+			honest = cut_and_boot(c, kind == 1, n, -1);
+			undone = cut_and_boot(c, kind == 1, n, how);
+			ck_assert_msg(undone.version == honest.version && undone.floor == honest.floor,
+				      "change %d, cut after %s write %u of %u: the device held version %u "
+				      "floor %u, the programmer's undoing (%d) brought it to version %u floor %u",
+				      c, kind ? "OTP" : "flash", n, (uint32_t)writes[kind], honest.version,
+				      honest.floor, how, undone.version, undone.floor);
+			changed += honest.version != 0 || honest.floor != 0;
+		}
+	}
+	/* Some cut came after the change's commit point: the test saw it held. */
+	ck_assert_uint_ge(changed, 1);
+}
+
+START_TEST(test_adversarial_cut_rotation)
+{
+	adversarial_cuts(CHANGE_ROTATION, _i);
+}
+END_TEST
+
+START_TEST(test_adversarial_cut_ratchet)
+{
+	adversarial_cuts(CHANGE_RATCHET, _i);
+}
+END_TEST
+
 static Suite *update_powercut_suite(void)
 {
 	Suite *s = suite_create("update_powercut");
@@ -353,10 +525,13 @@ static Suite *update_powercut_suite(void)
 	tcase_add_test(t, test_commit_write_errors);
 	tcase_add_test(t, test_commit_power_cuts);
 	tcase_add_test(t, test_commit_programs_no_otp);
-	tcase_add_test(t, test_ratchet_power_cut_after_the_anchor);
+	tcase_add_test(t, test_ratchet_power_cut_after_the_floor);
 	tcase_add_test(t, test_ratchet_write_errors);
 	tcase_add_test(t, test_ratchet_power_cuts);
 	tcase_add_loop_test(t, test_revocation_power_cuts, 0, 4);
+	/* _i 0: the pages from before written back; 1: the changed page erased. */
+	tcase_add_loop_test(t, test_adversarial_cut_rotation, 0, 2);
+	tcase_add_loop_test(t, test_adversarial_cut_ratchet, 0, 2);
 	tcase_add_test(t, test_hybrid_revocation_staging_write_errors);
 	tcase_add_test(t, test_hybrid_revocation_staging_power_cuts);
 	suite_add_tcase(s, t);

@@ -48,11 +48,16 @@
 #define OTA_OTP_EPOCH_BITS 64u
 #define OTA_OTP_FLOOR_BITS 256u
 /*
- * Security changes of the boot data a device can anchor in its lifetime:
- * tag key rotations and soft floor raises (ratchets). A commit that only
- * changes the primary slot spends none (docs/hal.md, "Monotonic state").
+ * The boot data anchor: spent once, by the device's first own boot data
+ * copy (and by older firmware, once per rotation or ratchet); commits,
+ * rotations and ratchets spend none (docs/hal.md, "Monotonic state").
  */
 #define OTA_OTP_BOOT_DATA_ANCHOR_BITS 1024u
+/*
+ * The tag key version, in OTP: one bit per rotation, so 256 rotations in
+ * a device's lifetime; a rotation past them is TAG_KEY_VERSION_OTP_FULL.
+ */
+#define OTA_OTP_TAG_KEY_VERSION_BITS 256u
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
 /* Field revocation commands a device can apply in its lifetime, per series. */
 #define OTA_OTP_REVOCATION_SEQ_BITS 256u
@@ -93,7 +98,13 @@ struct ota_otp {
 	uint8_t revocation_seq_device[OTA_OTP_REVOCATION_SEQ_BITS / 8];       /* 884: creator, device-bound */
 	uint8_t revocation_seq_owner[OTA_OTP_REVOCATION_SEQ_BITS / 8];        /* 916: owner, fleet-wide */
 	uint8_t revocation_seq_owner_device[OTA_OTP_REVOCATION_SEQ_BITS / 8]; /* 948: owner, device-bound */
-	uint8_t reserved[44];                        /* 980: zero */
+	/*
+	 * Thermometer: the tag key version (boot_data.c). A rotation programs
+	 * it before anything else is written, and no boot data copy can
+	 * lower it.
+	 */
+	uint8_t tag_key_version[OTA_OTP_TAG_KEY_VERSION_BITS / 8]; /* 980 */
+	uint8_t reserved[12];                        /* 1012: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -116,6 +127,7 @@ struct ota_otp_info {
 	uint32_t floor_rom_ext;
 	uint32_t floor_bl0;
 	uint32_t boot_data_anchor; /* boot data whose anchor_counter is below this is a replay */
+	uint32_t tag_key_version;  /* the lowest tag key version this device may use */
 	uint32_t revocation_seq;   /* highest fleet-wide revocation command sequence the creator's keys signed */
 	uint32_t revocation_seq_device; /* highest device-bound one the creator's keys signed */
 	uint32_t revocation_seq_owner;  /* highest fleet-wide one the owner's keys signed */

@@ -167,6 +167,7 @@ enum ota_status_class {
 	X(TAG_TABLE_DIGEST_MISMATCH, MALFORMED, TAG, 9, "tag table integrity digest does not match") \
 	X(TAG_TABLE_BAD_SIZE, MALFORMED, TAG, 10, "tag table size field is wrong")                  \
 	X(TAG_TABLE_BAD_ENTRY, MALFORMED, TAG, 11, "a tag table entry has an unknown state or sits at the wrong index") \
+	X(TAG_KEY_VERSION_OTP_FULL, LIMIT, TAG, 12, "the OTP tag key version thermometer has no room for another rotation") \
 	/* boot data */                                                                            \
 	X(BOOT_DATA_BAD_MAGIC, MALFORMED, BOOTDATA, 1, "boot data magic is wrong")                 \
 	X(BOOT_DATA_BAD_VERSION, MALFORMED, BOOTDATA, 2, "boot data version is not supported")     \

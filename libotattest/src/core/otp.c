@@ -133,6 +133,8 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 	OTA_TRY(ota_thermometer_decode(otp->floor_bl0, sizeof(otp->floor_bl0), &info.floor_bl0));
 	OTA_TRY(ota_thermometer_decode(otp->boot_data_anchor, sizeof(otp->boot_data_anchor),
 				       &info.boot_data_anchor));
+	OTA_TRY(ota_thermometer_decode(otp->tag_key_version, sizeof(otp->tag_key_version),
+				       &info.tag_key_version));
 	OTA_TRY(ota_thermometer_decode(otp->revocation_seq, sizeof(otp->revocation_seq),
 				       &info.revocation_seq));
 	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_device,

@@ -108,6 +108,7 @@ static void attack_otp(void)
 		offsetof(struct ota_otp, revocation_seq_device),
 		offsetof(struct ota_otp, revocation_seq_owner),
 		offsetof(struct ota_otp, revocation_seq_owner_device),
+		offsetof(struct ota_otp, tag_key_version),
 	};
 	static const uint32_t fixed[] = { offsetof(struct ota_otp, lifecycle),
 					  offsetof(struct ota_otp, owner_config_digest),

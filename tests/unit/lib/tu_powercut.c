@@ -27,3 +27,15 @@ void tu_fault_fired(enum swhal_fault kind, uint32_t before)
 {
 	ck_assert_uint_eq(tu_cuts, before + (kind == SWHAL_FAULT_POWER_LOSS));
 }
+
+void tu_cut_after_otp_program(uint32_t n, void (*op)(void))
+{
+	uint32_t before = tu_cuts;
+
+	swhal_fault_otp_power_cut(n);
+	if (setjmp(tu_cut) == 0) {
+		op();
+		ck_abort_msg("the power cut after OTP program %u did not fire", n);
+	}
+	ck_assert_uint_eq(tu_cuts, before + 1);
+}

@@ -20,5 +20,7 @@ extern uint32_t tu_cuts;
 void tu_powercut_power_on(struct tu_device *dev);
 /* The fault armed as kind really fired: a power loss is one more cut since before. */
 void tu_fault_fired(enum swhal_fault kind, uint32_t before);
+/* Run op with power cut right after its nth OTP program; the cut must fire. */
+void tu_cut_after_otp_program(uint32_t n, void (*op)(void));
 
 #endif /* OTATTEST_TU_POWERCUT_H */

@@ -49,5 +49,4 @@ TEST_SUITES += tests/tools/lib-symbols.sh
 tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
 TEST_SUITES += tests/tools/completion.sh
 TEST_SUITES += tests/tools/deb.sh
-TEST_SUITES_ALONE += tests/tools/deb.sh
 TEST_SUITES += tests/tools/deps-chroot.sh

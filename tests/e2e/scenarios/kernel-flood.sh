@@ -70,7 +70,7 @@ flood_start() {
 }
 
 guest_main() {
-	local kv f before after e KT_NLTEST
+	local kv f before after e KT_NLTEST rot_ms att_ms
 
 	# Any task blocked uninterruptibly for 2 s is reported (and fails the
 	# run). The debug kernel has no hung-task detector (its fragment leaves
@@ -87,16 +87,28 @@ guest_main() {
 		e2e_fail "no /proc/sys/kernel/hung_task_timeout_secs on kernel $(uname -r): the hung-task check would be lost"
 	fi
 	daemon_start ready
-	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
 	e2e_signal slow
 	e2e_wait_host slow 30
 
-	# (1) The unprivileged flood.
-	flood_start e2e-user 16 25
+	# The same two calls with no flood first, at the device's 300 ms: the
+	# bounds below are what the flood may add to them. On the debug kernel
+	# at E2E_TIMEOUT_SCALE=2 a rotation through otattestd took about 90 s
+	# flood or not, against a bound of 15 s times 6 (the guest's speed, not
+	# the driver); with the old driver the flood added its whole length.
+	daemon_timed "RotateTags by the update agent, no flood" 15 e2e_as e2e-update "$DAEMON_CTL" rotate
+	rot_ms=$timed_ms
+	daemon_timed "Attest through otattestd by another user, no flood" 10 \
+		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev0
+	att_ms=$timed_ms
+	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
+
+	# (1) The unprivileged flood, long enough to outlast the rotation's
+	# bound (a rotation that waited for it would take its whole length).
+	flood_start e2e-user 16 $((25 * ${E2E_WAIT_SCALE:-1} + rot_ms / 1000))
 	sleep 3
-	daemon_timed "RotateTags by the update agent during e2e-user's flood" 15 \
+	TIMED_BASE_MS=$rot_ms daemon_timed "RotateTags by the update agent during e2e-user's flood" 15 \
 		e2e_as e2e-update "$DAEMON_CTL" rotate
-	daemon_timed "Attest through otattestd by another user during e2e-user's flood" 10 \
+	TIMED_BASE_MS=$att_ms daemon_timed "Attest through otattestd by another user during e2e-user's flood" 10 \
 		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev1
 	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the rotation"
 	wait
@@ -113,11 +125,11 @@ guest_main() {
 
 	# (2) root's flood: bounded, the rotation first, then killed while it waits.
 	kv=$(daemon_prop TagKeyVersion | cut -d' ' -f2)
-	flood_start root 12 120
+	flood_start root 12 $((120 * ${E2E_WAIT_SCALE:-1})) # killed below, long before
 	sleep 3
-	daemon_timed "RotateTags by the update agent during root's flood" 10 \
+	TIMED_BASE_MS=$rot_ms daemon_timed "RotateTags by the update agent during root's flood" 10 \
 		e2e_as e2e-update "$DAEMON_CTL" rotate
-	daemon_timed "Attest through otattestd by another user during root's flood" 10 \
+	TIMED_BASE_MS=$att_ms daemon_timed "Attest through otattestd by another user during root's flood" 10 \
 		e2e_as e2e-reader "$DAEMON_CTL" -q attest -o /tmp/ev2
 	e2e_assert_eq "u $((kv + 1))" "$(daemon_prop TagKeyVersion)" "TagKeyVersion after the second rotation"
 	# Root's own rotation, directly: ahead of the readers root has waiting,

@@ -46,5 +46,6 @@
 #include "hal/rstmgr.h"
 #include "hal/mbox.h"
 #include "hal/aon_timer.h"
+#include "hal/mprot.h"
 
 #endif /* OTATTEST_HAL_H */

@@ -53,6 +53,7 @@ struct boot_stage_outcome {
 	uint32_t retagged;     /* slots re-tagged (rotation) */
 	bool exhausted;        /* a valid image cannot take the rotation's key version */
 	uint32_t entry;        /* rv32: where the placed code starts (boot_stage_place) */
+	uint32_t code_lo, code_hi; /* rv32: the placed payload's bytes [lo, hi) */
 };
 
 /* What the boot services of this boot did (ROM_EXT, boot_svc.c). */

@@ -34,6 +34,8 @@ ota_status_t boot_stage_place(const struct boot_image *img, struct boot_stage_ou
 		return OTA_EXT_BAD_LOAD;
 	memcpy((void *)(uintptr_t)l.load_address, v->image + v->manifest.payload_offset, len);
 	out->entry = l.entry;
+	out->code_lo = l.load_address;
+	out->code_hi = l.load_address + len;
 	return OTA_OK;
 }
 #else

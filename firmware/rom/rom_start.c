@@ -18,8 +18,8 @@
 uint32_t ota_rom_start(void);
 
 #if defined(__riscv)
-/* firmware/base/jump.S: wipe [lo, hi), clear the registers, jump. */
-__attribute__((noreturn)) void ota_stage_jump(uint32_t entry, void *lo, void *hi);
+/* firmware/base/jump.S: wipe [lo, hi), lock mprot (lock != 0), clear the registers, jump. */
+__attribute__((noreturn)) void ota_stage_jump(uint32_t entry, void *lo, void *hi, uint32_t lock);
 extern char __bss_start[], __stack_top[];
 #endif
 
@@ -34,8 +34,12 @@ uint32_t ota_rom_start(void)
 	if (!entry)
 		return OTA_EXT_BAD_LOAD; /* not reached: a slot is accepted only once placed */
 #if defined(__riscv)
-	/* ROM's RAM and stack are wiped on the way out: ROM_EXT starts with none of it. */
-	ota_stage_jump(entry, __bss_start, __stack_top);
+	/*
+	 * ROM's RAM and stack are wiped on the way out: ROM_EXT starts with
+	 * none of it. ROM does not lock mprot: the lock holds until reset,
+	 * and ROM_EXT programs the regions for BL0.
+	 */
+	ota_stage_jump(entry, __bss_start, __stack_top, 0);
 #else
 	return ((uint32_t (*)(void))(uintptr_t)entry)();
 #endif

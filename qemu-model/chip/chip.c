@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 
 #include "bus.h"
+#include "mprot.h"
 #include "swhal_priv.h"
 
 struct swhal_device swhal_dev;
@@ -44,6 +45,7 @@ void swhal_reset_engines(void)
 	/* Every block's registers to their reset values (bus.h). */
 	chip_bus_reset();
 	chip_mbox_reset();
+	chip_mprot_reset();
 }
 
 static int load_flash(uint32_t want_size)

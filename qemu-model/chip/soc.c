@@ -18,4 +18,5 @@ void chip_soc_wire(void)
 	chip_bus_set_ops(TOP_BLOCK_OTP_CTRL, &chip_otp_ctrl_ops);
 	chip_bus_set_ops(TOP_BLOCK_MBOX, &chip_mbox_ops);
 	chip_bus_set_ops(TOP_BLOCK_AON_TIMER, &chip_aon_timer_ops);
+	chip_bus_set_ops(TOP_BLOCK_MPROT, &chip_mprot_ops);
 }

@@ -167,6 +167,8 @@ extern const struct chip_block_ops chip_mbox_ops;
 void chip_mbox_reset(void);
 /* aon_timer.c: the watchdog (its bite is the board's to perform: swhal.h). */
 extern const struct chip_block_ops chip_aon_timer_ops;
+/* mprot.c: memory protection (mprot.h). */
+extern const struct chip_block_ops chip_mprot_ops;
 
 /* device.c */
 void swhal_reset_engines(void);

@@ -24,6 +24,8 @@
 #include "bus.h"
 #include "core.h"
 #include "hal/svc.h"
+#include "mprot.h"
+#include "mprot_regs.h"
 #include "svc.h"
 #include "swhal.h"
 
@@ -64,6 +66,17 @@ struct core {
 		uint32_t lo, hi;
 	} window[CORE_WINDOWS];
 	uint32_t resume_pc; /* where a run that waited goes on (0: none) */
+	uint32_t pc;        /* the instruction running (the code hook's last address) */
+	/*
+	 * The memory protection applied to the pages (mprot.h): the chip's
+	 * generation it was applied for. arm: LOCK was written during this
+	 * run, by code in arm_page; the first block that starts outside that
+	 * page stops the run before it executes (arm_stop), and run() goes on
+	 * there with the regions in force.
+	 */
+	uint32_t prot_gen;
+	bool arm, arm_stop;
+	uint32_t arm_page;
 };
 
 /* The memories the core sees as RAM or ROM (flash is mapped with the flash model). */
@@ -87,13 +100,32 @@ static void fault(struct core *c, uint32_t addr, ota_status_t st)
 }
 
 /* A block's status (ERR_CODE-style) is the peripheral's answer; only a bus error faults. */
+/*
+ * A register access the memory protection denies (mprot.h): recorded in
+ * the block, and the core faults as on any violation. Register blocks are
+ * MMIO callbacks already, so the check costs nothing on memory accesses.
+ */
+static bool mmio_denied(struct mmio_ctx *m, uint32_t addr, unsigned size, enum chip_mprot_kind kind)
+{
+	if (chip_mprot_allows(addr, size, kind == CHIP_MPROT_READ ? CHIP_MPROT_R : CHIP_MPROT_W))
+		return false;
+	chip_mprot_fault(kind, addr, m->c->pc);
+	if (m->c->res && m->c->res->stop != CORE_STOP_FAULT)
+		m->c->res->uc_err = kind == CHIP_MPROT_READ ? UC_ERR_READ_PROT : UC_ERR_WRITE_PROT;
+	fault(m->c, addr, 0);
+	return true;
+}
+
 static uint64_t mmio_read(uc_engine *uc, uint64_t offset, unsigned size, void *user)
 {
 	struct mmio_ctx *m = user;
 	uint32_t v = 0, addr = m->base + (uint32_t)offset;
-	ota_status_t st = size == 4 ? chip_bus_read32(addr, &v) : chip_bus_read(addr, &v, size);
+	ota_status_t st;
 
 	(void)uc;
+	if (mmio_denied(m, addr, size, CHIP_MPROT_READ))
+		return 0;
+	st = size == 4 ? chip_bus_read32(addr, &v) : chip_bus_read(addr, &v, size);
 	if (st == OTA_HAL_BUS_ERROR)
 		fault(m->c, addr, st);
 	return v;
@@ -103,11 +135,23 @@ static void mmio_write(uc_engine *uc, uint64_t offset, unsigned size, uint64_t v
 {
 	struct mmio_ctx *m = user;
 	uint32_t v = (uint32_t)value, addr = m->base + (uint32_t)offset;
-	ota_status_t st = size == 4 ? chip_bus_write32(addr, v) : chip_bus_write(addr, &v, size);
+	ota_status_t st;
 
 	(void)uc;
+	if (mmio_denied(m, addr, size, CHIP_MPROT_WRITE))
+		return;
+	st = size == 4 ? chip_bus_write32(addr, v) : chip_bus_write(addr, &v, size);
 	if (st == OTA_HAL_BUS_ERROR)
 		fault(m->c, addr, st);
+	/*
+	 * LOCK put the regions in force: the page protections change between
+	 * runs (run), from the first block that starts outside the page of
+	 * this store: the hand-off's jump to the next stage (firmware/base/jump.S).
+	 */
+	if (m->c->prot_gen != chip_mprot_generation() && m->c->res && !m->c->arm) {
+		m->c->arm = true;
+		m->c->arm_page = m->c->pc & ~(CHIP_MPROT_PAGE - 1u);
+	}
 }
 
 static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
@@ -116,6 +160,7 @@ static void on_code(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 	uint32_t i;
 
 	(void)size;
+	c->pc = (uint32_t)address;
 	if (!c->res)
 		return;
 	if (c->res->insns == 0)
@@ -166,6 +211,13 @@ static void on_block(uc_engine *uc, uint64_t address, uint32_t size, void *user)
 	struct core *c = user;
 	uint32_t addr = (uint32_t)address, h = (addr >> 1) * 2654435761u, i;
 	struct block_info tmp, *b = NULL;
+
+	if (c->arm && !c->arm_stop && (addr & ~(CHIP_MPROT_PAGE - 1u)) != c->arm_page) {
+		/* Stop before this block runs (the code hook's exit check), uncounted: run() goes on here. */
+		c->arm_stop = true;
+		uc_emu_stop(uc);
+		return;
+	}
 
 	for (i = 0; i < BLOCK_PROBE; i++) {
 		struct block_info *e = &c->blocks[(h + i) & (BLOCK_CACHE - 1)];
@@ -251,17 +303,95 @@ static void on_intr(uc_engine *uc, uint32_t intno, void *user)
 	uc_emu_stop(uc);
 }
 
-static bool on_unmapped(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
-			void *user)
+/* The access kind of a refused access, as FAULT_STATUS.KIND numbers it. */
+static enum chip_mprot_kind access_kind(uc_mem_type type)
+{
+	if (type == UC_MEM_FETCH_PROT || type == UC_MEM_FETCH_UNMAPPED)
+		return CHIP_MPROT_EXEC;
+	if (type == UC_MEM_WRITE_PROT || type == UC_MEM_WRITE_UNMAPPED)
+		return CHIP_MPROT_WRITE;
+	return CHIP_MPROT_READ;
+}
+
+/*
+ * A load, store or fetch Unicorn refused (UC_HOOK_MEM_PROT: the pages'
+ * protection, the regions' or a store to ROM; UC_HOOK_MEM_UNMAPPED: no
+ * memory there). When the memory protection's regions deny it too, the
+ * violation is recorded in the block (FAULT_STATUS/ADDR/PC; a fetch's PC
+ * is its target). Either way the core faults.
+ */
+static bool on_bad_access(uc_engine *uc, uc_mem_type type, uint64_t address, int size, int64_t value,
+			  void *user)
 {
 	struct core *c = user;
+	enum chip_mprot_kind kind = access_kind(type);
+	static const uint32_t need[] = { [CHIP_MPROT_READ] = CHIP_MPROT_R,
+					 [CHIP_MPROT_WRITE] = CHIP_MPROT_W,
+					 [CHIP_MPROT_EXEC] = CHIP_MPROT_X };
+	static const int err[] = { [CHIP_MPROT_READ] = UC_ERR_READ_PROT,
+				   [CHIP_MPROT_WRITE] = UC_ERR_WRITE_PROT,
+				   [CHIP_MPROT_EXEC] = UC_ERR_FETCH_PROT };
+	uint32_t addr = (uint32_t)address;
 
 	(void)uc;
-	(void)type;
-	(void)size;
 	(void)value;
-	fault(c, (uint32_t)address, 0);
+	if (!chip_mprot_allows(addr, size > 0 ? (uint32_t)size : 1u, need[kind])) {
+		chip_mprot_fault(kind, addr, kind == CHIP_MPROT_EXEC ? addr : c->pc);
+		if (c->res && c->res->stop != CORE_STOP_FAULT)
+			c->res->uc_err = err[kind];
+	}
+	fault(c, addr, 0);
 	return false;
+}
+
+/* The page permissions Unicorn gets for a memory's page: the memory's own, less what the regions deny. */
+static uint32_t page_perms(uint32_t mem_perms, uint32_t addr)
+{
+	uint32_t p = chip_mprot_perms(addr), uc = 0;
+
+	if (p & CHIP_MPROT_R)
+		uc |= UC_PROT_READ;
+	if (p & CHIP_MPROT_W)
+		uc |= UC_PROT_WRITE;
+	if (p & CHIP_MPROT_X)
+		uc |= UC_PROT_EXEC;
+	return mem_perms & uc;
+}
+
+/*
+ * Apply the chip's memory protection to the pages (uc_mem_protect, runs
+ * of pages with equal permissions), when it changed since the last time
+ * (LOCK, a reset). The translation blocks of pages that lose their
+ * execute permission are dropped, so that none translated before runs
+ * again from there (a whole tb_flush costs seconds: it clears Unicorn's
+ * code buffer).
+ */
+static void prot_sync(struct core *c)
+{
+	uint32_t gen = chip_mprot_generation(), i;
+
+	if (gen == c->prot_gen)
+		return;
+	for (i = 0; i < sizeof(memories) / sizeof(memories[0]); i++) {
+		const struct chip_memory *m = &chip_memories[memories[i].id];
+		uint32_t run_lo = m->base, run_perms = page_perms(memories[i].perms, m->base), a;
+
+		for (a = m->base + CHIP_MPROT_PAGE;; a += CHIP_MPROT_PAGE) {
+			bool end = a - m->base >= m->size;
+			uint32_t p = end ? 0 : page_perms(memories[i].perms, a);
+
+			if (!end && p == run_perms)
+				continue;
+			(void)uc_mem_protect(c->uc, run_lo, a - run_lo, run_perms);
+			if ((memories[i].perms & UC_PROT_EXEC) && !(run_perms & UC_PROT_EXEC))
+				(void)uc_ctl_remove_cache(c->uc, run_lo, a);
+			if (end)
+				break;
+			run_lo = a;
+			run_perms = p;
+		}
+	}
+	c->prot_gen = gen;
 }
 
 int core_open(struct core **out)
@@ -293,9 +423,10 @@ int core_open(struct core **out)
 	if (uc_hook_add(c->uc, &c->code_hook, UC_HOOK_CODE, (void *)on_code, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &c->block_hook, UC_HOOK_BLOCK, (void *)on_block, c, 1, 0) != UC_ERR_OK ||
 	    uc_hook_add(c->uc, &c->intr_hook, UC_HOOK_INTR, (void *)on_intr, c, 1, 0) != UC_ERR_OK ||
-	    uc_hook_add(c->uc, &c->bad_hook, UC_HOOK_MEM_INVALID, (void *)on_unmapped, c, 1, 0) !=
+	    uc_hook_add(c->uc, &c->bad_hook, UC_HOOK_MEM_INVALID, (void *)on_bad_access, c, 1, 0) !=
 		    UC_ERR_OK)
 		goto fail;
+	c->prot_gen = chip_mprot_generation() - 1u; /* the first run applies what the chip has */
 	*out = c;
 	swhal_clock_model(true); /* MTIME counts the model while a core exists */
 	return 0;
@@ -373,9 +504,22 @@ static ota_status_t run(struct core *c, uint32_t entry, uint64_t max_insns, stru
 
 	memset(res, 0, sizeof(*res));
 	c->res = res;
+	c->arm = c->arm_stop = false;
+	prot_sync(c);
 	swhal_clock_get(&before);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns);
+	for (;;) {
+		err = uc_emu_start(c->uc, entry, 0xffffffffu, 0, max_insns - res->insns);
+		if (!c->arm_stop || res->stop || err != UC_ERR_OK)
+			break;
+		/* LOCK was written: the regions are in force from this block on. */
+		c->arm = c->arm_stop = false;
+		uc_reg_read(c->uc, UC_RISCV_REG_PC, &entry);
+		prot_sync(c);
+		if (res->insns >= max_insns)
+			break;
+	}
+	c->arm = c->arm_stop = false;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	swhal_clock_get(&after);
 	res->cycles = after.cycles - before.cycles;

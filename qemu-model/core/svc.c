@@ -13,6 +13,10 @@
  * Unicorn's uc_mem_write ignores page protections, and without the check
  * a compromised BL0 rewrote the mask ROM by naming it as hal_flash_read's
  * destination (issue 27, test_hostile service_calls_do_not_write_the_mask_rom).
+ * For the same reason every buffer is checked against the memory
+ * protection's regions once they are in force (mprot.h): a call reads
+ * only what the image could read and fills only what it could write, so
+ * BL0 cannot name ROM_EXT's memory or the retention SRAM as a buffer.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,7 @@
 #include "bus.h"
 #include "hal.h"
 #include "hal/svc.h"
+#include "mprot.h"
 #include "svc.h"
 
 /* More than any memory of the core: such a buffer cannot be the core's. */
@@ -37,7 +42,8 @@ static bool buf_in(uc_engine *uc, uint32_t addr, uint32_t len, struct buf *b, ui
 	b->p = NULL;
 	if (!addr)
 		return true;
-	if (len > SVC_BUF_MAX || !(b->p = calloc(1, len ? len : 1)) ||
+	if (len > SVC_BUF_MAX || !chip_mprot_allows(addr, len, CHIP_MPROT_R) ||
+	    !(b->p = calloc(1, len ? len : 1)) ||
 	    (len && uc_mem_read(uc, addr, b->p, len) != UC_ERR_OK)) {
 		free(b->p);
 		b->p = NULL;
@@ -72,7 +78,8 @@ static bool label_in(uc_engine *uc, uint32_t addr, char out[HAL_SVC_LABEL_MAX], 
 	if (!addr)
 		return true;
 	for (i = 0; i < HAL_SVC_LABEL_MAX; i++) {
-		if (uc_mem_read(uc, addr + i, &out[i], 1) != UC_ERR_OK) {
+		if (!chip_mprot_allows(addr + i, 1, CHIP_MPROT_R) ||
+		    uc_mem_read(uc, addr + i, &out[i], 1) != UC_ERR_OK) {
 			*bad = addr + i;
 			return false;
 		}
@@ -103,7 +110,8 @@ static bool core_writable(uint32_t addr, uint32_t len)
 {
 	static const enum top_memory rw[] = { TOP_MEMORY_SRAM, TOP_MEMORY_RET_SRAM };
 
-	return core_range_in(addr, len, rw, sizeof(rw) / sizeof(rw[0]));
+	return core_range_in(addr, len, rw, sizeof(rw) / sizeof(rw[0])) &&
+	       chip_mprot_allows(addr, len, CHIP_MPROT_W);
 }
 
 /* One call's buffers: up to three, read in before the call, some written back after. */
@@ -155,7 +163,8 @@ static bool derive(uc_engine *uc, uint32_t addr, uint32_t *r, uint32_t *bad)
 	hal_key_t key = HAL_KEY_INVALID;
 	uint8_t *ctx, *res;
 
-	if (uc_mem_read(uc, addr, &d, sizeof(d)) != UC_ERR_OK) {
+	if (!chip_mprot_allows(addr, sizeof(d), CHIP_MPROT_R) ||
+	    uc_mem_read(uc, addr, &d, sizeof(d)) != UC_ERR_OK) {
 		*bad = addr;
 		return false;
 	}

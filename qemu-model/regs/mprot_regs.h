@@ -8,12 +8,12 @@
 /* Memory protection (ePMP as a peripheral): RISC-V ePMP (Smepmp) as OpenTitan's ROM and ROM_EXT configure it (sw/device/silicon_creator/lib/epmp*); a peripheral here because Unicorn 2.0.1 does not enforce PMP. */
 #define MPROT_SIZE 0x1000u
 
-/* REGION_BASE (rw): Region n's first byte address (4-aligned). */
+/* REGION_BASE (rw): Region n's first byte address, a multiple of 4 KiB (the page); another value is refused: the register keeps its value. */
 #define MPROT_REGION_BASE_COUNT 16u
 #define MPROT_REGION_BASE_REG_OFFSET(n) (0x0u + 4u * (uint32_t)(n))
 #define MPROT_REGION_BASE_RESVAL 0x0u
 
-/* REGION_LIMIT (rw): Region n's last byte address plus one. */
+/* REGION_LIMIT (rw): Region n's last byte address plus one, a multiple of 4 KiB; another value is refused. */
 #define MPROT_REGION_LIMIT_COUNT 16u
 #define MPROT_REGION_LIMIT_REG_OFFSET(n) (0x40u + 4u * (uint32_t)(n))
 #define MPROT_REGION_LIMIT_RESVAL 0x0u
@@ -31,13 +31,13 @@
 #define MPROT_REGION_CFG_EN_BIT 7u
 #define MPROT_REGION_CFG_EN_MASK 0x80u
 
-/* LOCK (w1s): Writing 1 locks every region until the next reset, as locked ePMP entries are. */
+/* LOCK (w1s): Writing 1 locks every region until the next reset, as locked ePMP entries are, and puts them in force: from the first instruction fetched outside the page of that store (a hand-off's jump), the core may read, write or execute only where the first enabled region holding the address allows; region writes are ignored from then on. */
 #define MPROT_LOCK_REG_OFFSET 0xc0u
 #define MPROT_LOCK_RESVAL 0x0u
 #define MPROT_LOCK_LOCKED_BIT 0u
 #define MPROT_LOCK_LOCKED_MASK 0x1u
 
-/* FAULT_STATUS (w1c): The first violation since it was cleared. */
+/* FAULT_STATUS (w1c): The first violation since it was cleared (or the reset); the core stops at it as at any fault. */
 #define MPROT_FAULT_STATUS_REG_OFFSET 0xc4u
 #define MPROT_FAULT_STATUS_RESVAL 0x0u
 #define MPROT_FAULT_STATUS_FAULT_BIT 0u
@@ -49,7 +49,7 @@
 #define MPROT_FAULT_ADDR_REG_OFFSET 0xc8u
 #define MPROT_FAULT_ADDR_RESVAL 0x0u
 
-/* FAULT_PC (ro): The program counter of the violating instruction. */
+/* FAULT_PC (ro): The program counter of the violating instruction (for an execute violation, the address fetched). */
 #define MPROT_FAULT_PC_REG_OFFSET 0xccu
 #define MPROT_FAULT_PC_RESVAL 0x0u
 

@@ -16,6 +16,7 @@
 #include "hmac_regs.h"
 #include "kmac_regs.h"
 #include "mbox_regs.h"
+#include "mprot.h"
 #include "mprot_regs.h"
 #include "otp_ctrl_regs.h"
 #include "rstmgr_regs.h"
@@ -225,6 +226,59 @@ START_TEST(block_hooks)
 }
 END_TEST
 
+/*
+ * mprot (mprot.h): a region bound that is not 4 KiB aligned is refused;
+ * nothing is enforced before LOCK; from LOCK until reset the first
+ * enabled region decides, an address in none allows nothing, and every
+ * write to a region (and a 0 to LOCK) is ignored.
+ */
+START_TEST(mprot_regions_lock_until_reset)
+{
+	uint32_t m = TOP_MPROT_BASE_ADDR, r_en = MPROT_REGION_CFG_R_MASK | MPROT_REGION_CFG_EN_MASK;
+
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_BASE_REG_OFFSET(0), 0x10000800u), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_BASE_REG_OFFSET(0)), 0);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_BASE_REG_OFFSET(0), 0x10000000u), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_LIMIT_REG_OFFSET(0), 0x10002001u), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_LIMIT_REG_OFFSET(0)), 0);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_LIMIT_REG_OFFSET(0), 0x10002000u), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_CFG_REG_OFFSET(0), r_en), OTA_OK);
+	/* A later region holding the same addresses loses: the first match decides. */
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_BASE_REG_OFFSET(1), 0x10000000u), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_LIMIT_REG_OFFSET(1), 0x10004000u), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_CFG_REG_OFFSET(1), 0xffu), OTA_OK);
+	ck_assert(!chip_mprot_locked());
+	ck_assert(chip_mprot_allows(0x20000000u, 4, CHIP_MPROT_W)); /* not in force before LOCK */
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_LOCK_REG_OFFSET, 1), OTA_OK);
+	ck_assert(chip_mprot_locked());
+	ck_assert_uint_eq(chip_mprot_perms(0x10001ffcu), CHIP_MPROT_R);
+	ck_assert_uint_eq(chip_mprot_perms(0x10002000u), CHIP_MPROT_RWX);
+	ck_assert_uint_eq(chip_mprot_perms(0x10004000u), 0);
+	ck_assert(!chip_mprot_allows(0x10001ffcu, 8, CHIP_MPROT_W));
+	ck_assert(!chip_mprot_allows(0x20000000u, 4, CHIP_MPROT_R));
+	/* Locked: writes to the regions and a 0 to LOCK change nothing. */
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_CFG_REG_OFFSET(0), 0xffu), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_BASE_REG_OFFSET(2), 0x20000000u), OTA_OK);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_LOCK_REG_OFFSET, 0), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_CFG_REG_OFFSET(0)), r_en);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_BASE_REG_OFFSET(2)), 0);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_LOCK_REG_OFFSET), 1);
+	ck_assert_uint_eq(chip_mprot_perms(0x10000000u), CHIP_MPROT_R);
+	/* The first violation is kept until cleared. */
+	chip_mprot_fault(CHIP_MPROT_WRITE, 0x10000004u, 0x10280010u);
+	chip_mprot_fault(CHIP_MPROT_EXEC, 0x10300000u, 0x10300000u);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_FAULT_STATUS_REG_OFFSET), 0x5);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_FAULT_ADDR_REG_OFFSET), 0x10000004u);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_FAULT_PC_REG_OFFSET), 0x10280010u);
+	/* Until reset. */
+	ck_assert_uint_eq(swhal_reset(OTA_RESET_WARM), OTA_OK);
+	ck_assert(!chip_mprot_locked());
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_CFG_REG_OFFSET(0)), 0);
+	ck_assert_uint_eq(chip_bus_write32(m + MPROT_REGION_BASE_REG_OFFSET(0), 0x20000000u), OTA_OK);
+	ck_assert_uint_eq(tu_bus_rd(m + MPROT_REGION_BASE_REG_OFFSET(0)), 0x20000000u);
+}
+END_TEST
+
 static Suite *chip_bus_suite(void)
 {
 	Suite *s = suite_create("chip_bus");
@@ -237,6 +291,7 @@ static Suite *chip_bus_suite(void)
 	tcase_add_test(tc, bus_errors);
 	tcase_add_test(tc, windows);
 	tcase_add_test(tc, block_hooks);
+	tcase_add_test(tc, mprot_regions_lock_until_reset);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,6 +21,9 @@
 #include <otattest/verify.h>
 
 #include "aon_timer_regs.h"
+#include "mprot_regs.h"
+#include "otp_ctrl_regs.h"
+#include "sram_ctrl_ret_regs.h"
 #include "bus.h"
 #include "core.h"
 #include "firmware.h"
@@ -247,6 +250,98 @@ static void nothing_changed(void)
 	same_chip_state(&before, &after);
 }
 
+#define WDOG(reg) (TOP_AON_TIMER_BASE_ADDR + AON_TIMER_##reg##_REG_OFFSET)
+
+static uint32_t wdog_rd(uint32_t addr)
+{
+	uint32_t v = 0;
+
+	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
+	return v;
+}
+
+/* The clock, played by the test: the watchdog's count at its bite threshold, as after 2 s unpetted. */
+static void wdog_time_passes(void)
+{
+	ck_assert_uint_eq(chip_bus_write32(WDOG(WDOG_COUNT), wdog_rd(WDOG(WDOG_BITE_THOLD))), OTA_OK);
+}
+
+#define MPROT(reg) (TOP_MPROT_BASE_ADDR + MPROT_##reg##_REG_OFFSET)
+
+/* ROM_EXT's code in SRAM is its signed payload, byte for byte. */
+static void rom_ext_code_is_as_signed(void)
+{
+	struct tu_blob img = dev.slot[OTI_ROM_EXT_A];
+	const struct ota_manifest *m = (const struct ota_manifest *)img.data;
+	uint8_t *code = malloc(m->payload_length);
+
+	ck_assert_ptr_nonnull(code);
+	ck_assert_uint_eq(core_mem_read(ota_fw_core(), elf_sym(&rom_ext_elf, "__rom_ext_window"), code,
+					m->payload_length),
+			  OTA_OK);
+	ck_assert_mem_eq(code, img.data + m->payload_offset, m->payload_length);
+	free(code);
+}
+
+/*
+ * An order the chip stops (mprot, docs/hal.md "Memory protection"): the
+ * core faults on the access, the request is never answered, and the block
+ * names the access - FAULT_STATUS its kind (1 read, 2 write, 3 execute),
+ * FAULT_ADDR its address, FAULT_PC the instruction (BL0's code; for a
+ * fetch, the address fetched). Nothing of the device changed, ROM_EXT's
+ * code is as signed, and the watchdog's bite boots the device again, with
+ * the record cleared and the regions in force again.
+ */
+static void stopped_by_mprot(const struct hostile_req *q, uint32_t kind, uint32_t addr)
+{
+	const struct core_result *r = ota_fw_core_request_result();
+	struct hostile_report rep;
+	uint32_t pc, len = 0;
+	ota_status_t st = order(q, &rep);
+
+	pc = wdog_rd(MPROT(FAULT_PC));
+	printf("attack %u/%u: %s, stop %d at 0x%x; FAULT_STATUS 0x%x ADDR 0x%x PC 0x%x\n", q->attack,
+	       q->arg[0], ota_status_name(st), r->stop, r->pc, wdog_rd(MPROT(FAULT_STATUS)),
+	       wdog_rd(MPROT(FAULT_ADDR)), pc);
+	ck_assert_uint_ne(st, OTA_OK);
+	ck_assert_int_eq(r->stop, CORE_STOP_FAULT);
+	ck_assert_uint_eq(r->fault_addr, addr);
+	ck_assert_uint_eq(wdog_rd(MPROT(FAULT_STATUS)),
+			  MPROT_FAULT_STATUS_FAULT_MASK | (kind << MPROT_FAULT_STATUS_KIND_OFFSET));
+	ck_assert_uint_eq(wdog_rd(MPROT(FAULT_ADDR)), addr);
+	if (kind == 3)
+		ck_assert_uint_eq(pc, addr);
+	else
+		ck_assert_msg(pc >= elf_sym(&hostile_elf, "_start") &&
+				      pc < elf_sym(&hostile_elf, "__bl0_window_end"),
+			      "FAULT_PC 0x%x not in BL0's code", pc);
+	nothing_changed();
+	rom_ext_code_is_as_signed();
+	/* A halted core pets nothing: the watchdog bites, and the device boots again. */
+	wdog_time_passes();
+	ota_fw_idle();
+	ck_assert(swhal_wdog_due());
+	ck_assert_uint_eq(swhal_wdog_bite(), OTA_OK);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_WARM), OTA_OK);
+	ck_assert_uint_eq(wdog_rd(MPROT(FAULT_STATUS)), 0);
+	ck_assert_uint_eq(wdog_rd(MPROT(LOCK)), MPROT_LOCK_LOCKED_MASK);
+	ck_assert_uint_eq(ota_fw_command(OTA_CMD_GET_RECORD, NULL, 0, (uint8_t *)&rep, sizeof(rep), &len),
+			  OTA_OK);
+	ck_assert_uint_eq(tu_record()->hdr.reset_reason, OTA_RESET_WARM);
+	nothing_changed();
+}
+
+static void variant_stopped(uint32_t attack, uint32_t arg0, uint32_t arg1, uint32_t kind, uint32_t addr)
+{
+	struct hostile_req q;
+
+	memset(&q, 0, sizeof(q));
+	q.attack = attack;
+	q.arg[0] = arg0;
+	q.arg[1] = arg1;
+	stopped_by_mprot(&q, kind, addr);
+}
+
 /*
  * Locked flash: the layout page, both boot data copies, both tag tables,
  * the owner config, the identity certificate and the running ROM_EXT and
@@ -270,8 +365,9 @@ END_TEST
  * OTP: the secret partition unreadable (HAL_OTP_SECRET), every counter
  * (revocations, epoch, both floors, the lifecycle transition, the boot
  * data anchor, the revocation sequences, the tag key version) locked
- * until reset, the fixed partitions locked for good; a 0 written to
- * COUNTERS_LOCK leaves it set.
+ * until reset, the fixed partitions locked for good. COUNTERS_LOCK's
+ * register is out of BL0's reach (mprot): a 0 written to it faults, and
+ * the lock stays set.
  */
 START_TEST(otp_secrets_and_counters_hold)
 {
@@ -282,17 +378,21 @@ START_TEST(otp_secrets_and_counters_hold)
 	all_refused(&rep, HW_OTP_READ_SECRET, OTA_HAL_OTP_SECRET);
 	all_refused(&rep, HW_OTP_PROGRAM_COUNTER, OTA_HAL_OTP_COUNTERS_LOCKED);
 	all_refused(&rep, HW_OTP_PROGRAM_FIXED, OTA_HAL_OTP_LOCKED);
-	steps_are(&rep, HW_LOCK_REG_CLEAR, OTA_OK, NONZERO);
 	nothing_changed();
+	variant_stopped(HOSTILE_OTP, HOSTILE_REGS, 0, 2,
+			TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET);
+	ck_assert_uint_eq(wdog_rd(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET), 1);
 }
 END_TEST
 
 /*
  * The data vault (min-SVN since cold boot, the chain flag, the running
  * slot): a copy claiming a higher min-SVN, with a good digest, refused
- * (HAL_RETENTION_LOCKED), also after a 0 written to VAULT_LOCK; the key
- * vault takes no key from the runtime, not the alias key over the chain
- * link, not a state secret (HAL_KEYMGR_STATE).
+ * (HAL_RETENTION_LOCKED); the key vault takes no key from the runtime,
+ * not the alias key over the chain link, not a state secret
+ * (HAL_KEYMGR_STATE). VAULT_LOCK's register and retention SRAM's address
+ * in the memory map are out of BL0's reach (mprot): a 0 written to the
+ * lock, or a store to retention SRAM, faults.
  */
 START_TEST(the_vaults_hold)
 {
@@ -301,15 +401,11 @@ START_TEST(the_vaults_hold)
 	print_report("vault", &rep);
 	controls_ok(&rep);
 	all_refused(&rep, HW_VAULT_WRITE, OTA_HAL_RETENTION_LOCKED);
-	steps_are(&rep, HW_LOCK_REG_CLEAR, OTA_OK, NONZERO);
 	all_refused(&rep, HW_KEY_RETAIN, OTA_HAL_KEYMGR_STATE);
-	/*
-	 * Retention RAM is the chip's, reached by service calls: a store to
-	 * retention SRAM's address in the memory map lands in the core's
-	 * memory and is not the vault (docs/threat-model.md, known limit).
-	 */
-	steps_are(&rep, HW_RET_SRAM_STORE, OTA_OK, 0);
 	nothing_changed();
+	variant_stopped(HOSTILE_VAULT, HOSTILE_REGS, 0, 2,
+			TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET);
+	variant_stopped(HOSTILE_VAULT, HOSTILE_RET_STORE, 0, 2, TOP_RET_SRAM_BASE_ADDR + 8u);
 }
 END_TEST
 
@@ -335,23 +431,40 @@ START_TEST(the_kdf_does_not_run_back_up)
 }
 END_TEST
 
-/* ROM's RAM and stack, and ROM_EXT's, read zero from BL0: both wiped at their hand-offs. */
+/* Whether [lo, hi) of the core's memory is all zero. */
+static bool mem_zero(uint32_t lo, uint32_t hi)
+{
+	uint8_t *p = malloc(hi - lo);
+	uint32_t i;
+	bool zero = true;
+
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(core_mem_read(ota_fw_core(), lo, p, hi - lo), OTA_OK);
+	for (i = 0; i < hi - lo; i++)
+		zero &= p[i] == 0;
+	free(p);
+	return zero;
+}
+
+/*
+ * ROM's RAM and stack, and ROM_EXT's, wiped at their hand-offs (all zero,
+ * as the chip holds them) and out of BL0's reach (mprot): its first load
+ * there faults.
+ */
 START_TEST(rom_and_rom_ext_leave_nothing_in_ram)
 {
 	struct hostile_req q;
-	struct hostile_report rep;
 
+	ck_assert(mem_zero(elf_sym(&rom_elf, "__bss_start"), elf_sym(&rom_elf, "__stack_top")));
+	ck_assert(mem_zero(elf_sym(&rom_ext_elf, "__bss_start"), elf_sym(&rom_ext_elf, "__stack_top")));
 	memset(&q, 0, sizeof(q));
 	q.attack = HOSTILE_SRAM;
 	q.arg[0] = elf_sym(&rom_elf, "__bss_start");
 	q.arg[1] = elf_sym(&rom_elf, "__stack_top");
-	q.arg[2] = elf_sym(&rom_ext_elf, "__bss_start");
-	q.arg[3] = elf_sym(&rom_ext_elf, "__stack_top");
-	ck_assert_uint_eq(order(&q, &rep), OTA_OK);
-	print_report("sram", &rep);
-	ck_assert_uint_eq(rep.steps, 2);
-	steps_are(&rep, HW_SRAM_NONZERO, OTA_OK, 0);
-	nothing_changed();
+	stopped_by_mprot(&q, 1, q.arg[0]);
+	q.arg[0] = elf_sym(&rom_ext_elf, "__bss_start");
+	q.arg[1] = elf_sym(&rom_ext_elf, "__stack_top");
+	stopped_by_mprot(&q, 1, q.arg[0]);
 }
 END_TEST
 
@@ -584,77 +697,62 @@ START_TEST(a_knocked_runtime_lies_and_the_verifier_refuses_each_lie)
 END_TEST
 
 /*
- * ROM_EXT's code in SRAM, overwritten by BL0 after the hand-off: the
- * emulated core enforces no memory protection yet (Unicorn 2.0.1 has no
- * PMP; mprot is described, not enforced), so the stores land - a KNOWN
- * LIMIT, stated in docs/threat-model.md. What holds: ROM_EXT does not
- * run again before a reset, and at the reset ROM copies the verified
- * image again, so the next boot runs ROM_EXT as signed.
+ * ROM_EXT's code in SRAM, overwritten by BL0 after the hand-off: BL0 has
+ * no region there (mprot), so the first store faults and ROM_EXT's code
+ * stays as signed. Before mprot was enforced the stores landed (a known
+ * limit then); ROM copying the verified image again at each reset was
+ * all that held.
  */
 START_TEST(rom_ext_overwritten_after_hand_off_runs_as_signed_at_the_next_boot)
 {
 	const struct core_result *b = ota_fw_core_boot_result();
-	struct hostile_req q;
-	struct hostile_report rep;
-	struct tu_blob img = dev.slot[OTI_ROM_EXT_A];
-	const struct ota_manifest *m = (const struct ota_manifest *)img.data;
-	uint32_t entry = elf_sym(&rom_ext_elf, "_start"), window = elf_sym(&rom_ext_elf, "__rom_ext_window");
-	uint8_t *code = malloc(m->payload_length);
+	uint32_t entry = elf_sym(&rom_ext_elf, "_start");
 
-	ck_assert_ptr_nonnull(code);
-	memset(&q, 0, sizeof(q));
-	q.attack = HOSTILE_ROM_EXT_WRITE;
-	q.arg[0] = entry;
-	/* The write lands (known limit), then the warm reset it asked for; the BL0 that booted answers. */
-	ck_assert_uint_eq(order(&q, &rep), OTA_OK);
-	print_report("rom_ext write", &rep);
-	ck_assert_uint_eq(rep.resumed, 1);
-	steps_are(&rep, HW_CODE_WRITE, OTA_OK, 1); /* the stores landed: no memory protection */
-	steps_are(&rep, HW_BOOT_STATUS, OTA_OK, HAL_KEYMGR_RUNTIME);
+	variant_stopped(HOSTILE_ROM_EXT_WRITE, entry, 0, 2, entry);
 	ck_assert_int_eq(b->stop, CORE_STOP_WAIT);
 	ck_assert_uint_eq(b->window_first_pc[OTA_FW_CORE_ROM_EXT], entry);
-	/* ROM_EXT's code in SRAM is the signed payload again, byte for byte. */
-	ck_assert_uint_eq(core_mem_read(ota_fw_core(), window, code, m->payload_length), OTA_OK);
-	ck_assert_mem_eq(code, img.data + m->payload_offset, m->payload_length);
-	nothing_changed();
-	free(code);
+	rom_ext_code_is_as_signed();
 }
 END_TEST
 
 /*
- * ROM_EXT entered again at its entry point by BL0 after the hand-off.
- * The core executes it (known limit: no PMP, mprot not enforced), with
- * the key manager at RUNTIME: what ROM_EXT did at boot with ROM_EXT's
- * secrets it would now do with the runtime's (HOSTILE_KEYMGR reruns its
- * identity derivation: another key). ROM_EXT itself refuses to run past
- * its first check (ota_rom_ext_main: HAL_KEYMGR_STATE) and the stage
- * ends; nothing changed, and the core is halted until a reset: a denial
- * of service any runtime can cause by spinning. A power cycle boots again.
+ * ROM_EXT entered again at its entry point by BL0 after the hand-off:
+ * BL0 may execute only its own code (mprot), so the fetch faults and not
+ * one instruction of ROM_EXT runs. (Before mprot was enforced ROM_EXT ran
+ * with the key manager at RUNTIME until its first check refused.)
  */
 START_TEST(rom_ext_entered_again_holds_nothing_of_rom_exts)
 {
 	const struct core_result *r = ota_fw_core_request_result();
-	struct hostile_req q;
-	struct hostile_report rep;
-	uint32_t len = 0;
-	ota_status_t st;
+	uint32_t entry = elf_sym(&rom_ext_elf, "_start");
 
-	memset(&q, 0, sizeof(q));
-	q.attack = HOSTILE_ROM_EXT_EXEC;
-	q.arg[0] = elf_sym(&rom_ext_elf, "_start");
-	st = order(&q, &rep);
-	printf("rom_ext exec: %s; stop %d, ROM_EXT %llu instructions, BL0 %llu, a0 %s\n",
-	       ota_status_name(st), r->stop, (unsigned long long)r->window_insns[OTA_FW_CORE_ROM_EXT],
-	       (unsigned long long)r->window_insns[OTA_FW_CORE_BL0], ota_status_name(r->a0));
-	ck_assert_uint_gt(r->window_insns[OTA_FW_CORE_ROM_EXT], 0); /* it ran: the known limit */
-	ck_assert_int_eq(r->stop, CORE_STOP_RETURNED);
-	ck_assert_uint_eq(st, OTA_HAL_KEYMGR_STATE);
-	ck_assert_uint_eq(hal_keymgr_state(), HAL_KEYMGR_RUNTIME);
-	nothing_changed();
-	ck_assert_uint_eq(ota_fw_command(OTA_CMD_GET_RECORD, NULL, 0, (uint8_t *)&rep, sizeof(rep),
-					 &len), OTA_MBOX_NOT_READY);
-	ck_assert_int_eq(swhal_power_on(), 0);
-	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	variant_stopped(HOSTILE_ROM_EXT_EXEC, entry, 0, 3, entry);
+	(void)r;
+}
+END_TEST
+
+/*
+ * mprot rewritten by BL0 after ROM_EXT locked it (region 0 to reach
+ * everything, LOCK written with 0): BL0 has no region for the block, so
+ * the first store faults; the regions are as ROM_EXT left them.
+ */
+START_TEST(bl0_cannot_rewrite_mprot)
+{
+	uint32_t cfg = wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_CFG_REG_OFFSET(0))), base = wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_BASE_REG_OFFSET(0))),
+		 limit = wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_LIMIT_REG_OFFSET(0)));
+
+	ck_assert_uint_eq(cfg, MPROT_REGION_CFG_EN_MASK | MPROT_REGION_CFG_R_MASK | MPROT_REGION_CFG_X_MASK);
+	variant_stopped(HOSTILE_MPROT, elf_sym(&rom_ext_elf, "_start"), 0, 2, (TOP_MPROT_BASE_ADDR + MPROT_REGION_CFG_REG_OFFSET(0)));
+	ck_assert_uint_eq(wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_CFG_REG_OFFSET(0))), cfg);
+	ck_assert_uint_eq(wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_BASE_REG_OFFSET(0))), base);
+	ck_assert_uint_eq(wdog_rd((TOP_MPROT_BASE_ADDR + MPROT_REGION_LIMIT_REG_OFFSET(0))), limit);
+}
+END_TEST
+
+/* Code BL0 writes into its own RAM and calls: RAM is never executable (mprot), the fetch faults. */
+START_TEST(bl0_cannot_execute_its_data)
+{
+	variant_stopped(HOSTILE_EXEC_DATA, 0, 0, 3, elf_sym(&hostile_elf, "hostile_code_buf"));
 }
 END_TEST
 
@@ -743,22 +841,6 @@ START_TEST(requests_that_change_nothing_spend_no_anchor_bit)
 	}
 }
 END_TEST
-
-#define WDOG(reg) (TOP_AON_TIMER_BASE_ADDR + AON_TIMER_##reg##_REG_OFFSET)
-
-static uint32_t wdog_rd(uint32_t addr)
-{
-	uint32_t v = 0;
-
-	ck_assert_uint_eq(chip_bus_read32(addr, &v), OTA_OK);
-	return v;
-}
-
-/* The clock, played by the test: the watchdog's count at its bite threshold, as after 2 s unpetted. */
-static void wdog_time_passes(void)
-{
-	ck_assert_uint_eq(chip_bus_write32(WDOG(WDOG_COUNT), wdog_rd(WDOG(WDOG_BITE_THOLD))), OTA_OK);
-}
 
 /*
  * The trial revert against a hostile image on trial that spins or crashes
@@ -1029,6 +1111,8 @@ static Suite *hostile_suite(void)
 	tcase_add_test(tc, requests_that_change_nothing_spend_no_anchor_bit);
 	tcase_add_test(tc, primary_slot_changes_spend_no_anchor_bit);
 	tcase_add_test(tc, an_owner_key_spends_only_its_own_fleet_revocation_series);
+	tcase_add_test(tc, bl0_cannot_rewrite_mprot);
+	tcase_add_test(tc, bl0_cannot_execute_its_data);
 	suite_add_tcase(s, tc);
 	return s;
 }

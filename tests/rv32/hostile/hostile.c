@@ -19,6 +19,7 @@
 #include "hostile.h"
 #include "mmio.h"
 #include "aon_timer_regs.h"
+#include "mprot_regs.h"
 #include "otp_ctrl_regs.h"
 #include "sram_ctrl_ret_regs.h"
 #include "top_regs.h"
@@ -27,7 +28,7 @@
 uint32_t hostile_bl0_start(void);
 
 /* The linker script's symbols (firmware/base/stage.ld): the same layout in every image. */
-extern uint32_t __handoff_start[], __handoff_end[], __bl0_window_end[];
+extern uint32_t __handoff_start[], __handoff_end[], __bl0_ram_end[];
 
 static struct hostile_req req;
 static struct hostile_report rep;
@@ -35,11 +36,11 @@ static uint8_t evidence[OTA_EVIDENCE_MAX_BYTES];
 static struct ota_boot_state forged;
 
 /*
- * Above BL0's stack in its window: nothing clears it (ROM clears the
+ * Above BL0's stack in its RAM window: nothing clears it (ROM clears the
  * hand-off state, each stage its own .bss), so it outlives a jump into
- * ROM_EXT and back.
+ * ROM_EXT and back, and a reset.
  */
-#define SCRATCH ((volatile uint32_t *)((uintptr_t)__bl0_window_end - 64u))
+#define SCRATCH ((volatile uint32_t *)((uintptr_t)__bl0_ram_end - 64u))
 #define SCRATCH_EXEC 0x45584543u /* "EXEC": the jump into ROM_EXT was made */
 #define SCRATCH_BACK 0x4241434bu /* "BACK": ROM_EXT jumped to BL0's entry again */
 
@@ -128,12 +129,15 @@ static void attack_otp(void)
 	}
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
 		step(HW_OTP_PROGRAM_COUNTER, hal_otp_program(counters[i], ones, sizeof(ones)), counters[i]);
+	if (req.arg[0] == HOSTILE_REGS) {
+		/* COUNTERS_LOCK is w1s; and BL0 has no region for otp_ctrl (mprot): the store faults. */
+		ota_mmio_write32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET, 0);
+		v = ota_mmio_read32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET);
+		step(HW_LOCK_REG_CLEAR, OTA_OK, v);
+		return;
+	}
 	for (i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		step(HW_OTP_PROGRAM_FIXED, hal_otp_program(fixed[i], ones, sizeof(ones)), fixed[i]);
-	/* COUNTERS_LOCK is w1s: a 0 written does not clear it. */
-	ota_mmio_write32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET, 0);
-	v = ota_mmio_read32(TOP_OTP_CTRL_BASE_ADDR + OTP_CTRL_COUNTERS_LOCK_REG_OFFSET);
-	step(HW_LOCK_REG_CLEAR, OTA_OK, v);
 	step(HW_OTP_PROGRAM_COUNTER,
 	     hal_otp_program(offsetof(struct ota_otp, floor_bl0), ones, sizeof(ones)),
 	     offsetof(struct ota_otp, floor_bl0));
@@ -153,14 +157,21 @@ static void attack_vault(void)
 	r.min_svn += 100;
 	ota_sha256(&r, offsetof(struct ota_retention, digest), r.digest);
 	step(HW_VAULT_WRITE, hal_retention_write(0, &r, sizeof(r)), r.min_svn);
-	ota_mmio_write32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET, 0);
-	v = ota_mmio_read32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET);
-	step(HW_LOCK_REG_CLEAR, OTA_OK, v);
-	step(HW_VAULT_WRITE, hal_retention_write(0, &r, sizeof(r)), r.min_svn);
-	/* A store to retention SRAM's address in the memory map: does the chip's vault read it? */
-	ret[2] = r.min_svn;
-	st = hal_retention_read(0, &r, sizeof(r));
-	step(HW_RET_SRAM_STORE, st, st == OTA_OK && ret[2] == r.min_svn);
+	if (req.arg[0] == HOSTILE_REGS) {
+		/* VAULT_LOCK is w1s; and BL0 has no region for sram_ctrl_ret (mprot): the store faults. */
+		ota_mmio_write32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET, 0);
+		v = ota_mmio_read32(TOP_SRAM_CTRL_RET_BASE_ADDR + SRAM_CTRL_RET_VAULT_LOCK_REG_OFFSET);
+		step(HW_LOCK_REG_CLEAR, OTA_OK, v);
+		step(HW_VAULT_WRITE, hal_retention_write(0, &r, sizeof(r)), r.min_svn);
+		return;
+	}
+	if (req.arg[0] == HOSTILE_RET_STORE) {
+		/* A store to retention SRAM's address in the memory map: no region of BL0's holds it. */
+		ret[2] = r.min_svn;
+		st = hal_retention_read(0, &r, sizeof(r));
+		step(HW_RET_SRAM_STORE, st, st == OTA_OK && ret[2] == r.min_svn);
+		return;
+	}
 	/* The key vault: the alias key parked over the chain link and in a free slot; a state secret. */
 	st = hal_key_retained(OTA_RETAINED_KEY_ALIAS, &alias);
 	step(HW_CONTROL, st, 0);
@@ -386,6 +397,39 @@ static void attack_rom_ext_write(void)
 	step(HW_CONTROL, hal_reset_request(OTA_RESET_WARM), 0);
 }
 
+/*
+ * mprot after ROM_EXT locked it: region 0 made to reach everything, LOCK
+ * written with 0 (w1s), then a store into ROM_EXT's code (arg[0]). BL0
+ * has no region for the block: the first store faults.
+ */
+static void attack_mprot(void)
+{
+	volatile uint32_t *code = (volatile uint32_t *)(uintptr_t)req.arg[0];
+
+	ota_mmio_write32(TOP_MPROT_BASE_ADDR + MPROT_REGION_CFG_REG_OFFSET(0), 0);
+	ota_mmio_write32(TOP_MPROT_BASE_ADDR + MPROT_REGION_BASE_REG_OFFSET(0), 0);
+	ota_mmio_write32(TOP_MPROT_BASE_ADDR + MPROT_REGION_LIMIT_REG_OFFSET(0), 0xfffff000u);
+	ota_mmio_write32(TOP_MPROT_BASE_ADDR + MPROT_REGION_CFG_REG_OFFSET(0),
+			 MPROT_REGION_CFG_R_MASK | MPROT_REGION_CFG_W_MASK | MPROT_REGION_CFG_X_MASK |
+				 MPROT_REGION_CFG_EN_MASK);
+	ota_mmio_write32(TOP_MPROT_BASE_ADDR + MPROT_LOCK_REG_OFFSET, 0);
+	code[0] = 0x00100073u; /* ebreak */
+	step(HW_CODE_WRITE, OTA_OK, code[0] == 0x00100073u);
+}
+
+/* Code written into BL0's own RAM, then called: li a0, 0x55; ret. */
+uint32_t hostile_code_buf[4];
+
+static void attack_exec_data(void)
+{
+	uint32_t (*fn)(void) = (uint32_t (*)(void))(uintptr_t)hostile_code_buf;
+
+	hostile_code_buf[0] = 0x05500513u; /* addi a0, zero, 0x55 */
+	hostile_code_buf[1] = 0x00008067u; /* jalr zero, 0(ra) */
+	__asm__ volatile("" ::: "memory"); /* the stores before the call */
+	step(HW_CONTROL, OTA_OK, fn());
+}
+
 /* ROM_EXT entered again at its entry point, after the hand-off. arg[0]: the entry. */
 static void attack_rom_ext_exec(void)
 {
@@ -581,6 +625,12 @@ static ota_status_t run(uint32_t *len)
 		break;
 	case HOSTILE_WATCHDOG:
 		attack_watchdog();
+		break;
+	case HOSTILE_MPROT:
+		attack_mprot();
+		break;
+	case HOSTILE_EXEC_DATA:
+		attack_exec_data();
 		break;
 	default:
 		return OTA_MBOX_UNKNOWN_COMMAND;

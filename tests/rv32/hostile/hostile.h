@@ -38,8 +38,10 @@
 
 enum hostile_attack {
 	HOSTILE_FLASH_LOCKED = 1, /* erase and program the layout page, every locked region, the running slots */
-	HOSTILE_OTP,              /* read the secret partition; program counters, floors and fixed partitions */
-	HOSTILE_VAULT,            /* write the data vault, clear its lock, park keys in the key vault */
+	HOSTILE_OTP,              /* read the secret partition; program counters, floors and fixed partitions
+				   * (arg[0] HOSTILE_REGS: write COUNTERS_LOCK with 0 instead) */
+	HOSTILE_VAULT,            /* write the data vault, park keys in the key vault (arg[0] HOSTILE_REGS:
+				   * write VAULT_LOCK with 0 instead; HOSTILE_RET_STORE: store to retention SRAM) */
 	HOSTILE_KEYMGR,           /* move the key manager back, rederive ROM_EXT's identity, misuse purposes */
 	HOSTILE_SRAM,             /* read what ROM and ROM_EXT left in their RAM and stacks */
 	HOSTILE_BOOT_SVC,         /* a boot-services request ROM_EXT must refuse, then a warm reset */
@@ -49,7 +51,13 @@ enum hostile_attack {
 	HOSTILE_SVC_INTO_ROM,     /* a service call told to write its output into the mask ROM */
 	HOSTILE_PROGRAM,          /* run struct hostile_req.prog: the fuzzer's operations (below) */
 	HOSTILE_WATCHDOG,         /* disarm the watchdog, then spin or crash (arg[0]: enum hostile_hang) */
+	HOSTILE_MPROT,            /* after ROM_EXT locked mprot: region 0 rewritten to reach everything, LOCK cleared */
+	HOSTILE_EXEC_DATA,        /* write code into its own RAM (hostile_code_buf) and call it */
 };
+
+/* HOSTILE_OTP's and HOSTILE_VAULT's variants (arg[0]); 0: the service-call attack. */
+#define HOSTILE_REGS 1u      /* the block's lock register written with 0 */
+#define HOSTILE_RET_STORE 2u /* HOSTILE_VAULT: a store to retention SRAM's address in the memory map */
 
 /* HOSTILE_WATCHDOG's ends (arg[0]): the request is never answered. */
 enum hostile_hang {

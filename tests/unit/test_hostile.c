@@ -1024,6 +1024,19 @@ START_TEST(service_calls_do_not_write_the_mask_rom)
 	ck_assert_uint_eq(core_mem_read(ota_fw_core(), entry, rom1, sizeof(rom1)), OTA_OK);
 	ck_assert_mem_eq(rom0, rom1, sizeof(rom0));
 	nothing_changed();
+	/*
+	 * ROM_EXT's code is SRAM, but not BL0's to write (mprot): named as the
+	 * output, the call is refused the same way (service calls check their
+	 * buffers against the regions), and ROM_EXT's code stays as signed.
+	 */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	q.arg[0] = elf_sym(&rom_ext_elf, "_start");
+	st = order(&q, &rep);
+	ck_assert_msg(st == OTA_HAL_BAD_ARGUMENT, "%s", ota_status_name(st));
+	ck_assert_uint_eq(ota_fw_core_request_result()->svc_refused, HAL_SVC_FLASH_READ);
+	ck_assert_uint_eq(ota_fw_core_request_result()->fault_addr, q.arg[0]);
+	rom_ext_code_is_as_signed();
 }
 END_TEST
 

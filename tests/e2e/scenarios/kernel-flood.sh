@@ -48,8 +48,8 @@ guest_setup() {
 
 host_hook() {
 	# The first wait covers the guest's boot and otattestd's start: on the
-	# debug kernel at load 11 the scenario began 318 s after QEMU, and
-	# 120 s times 3 ran out before the guest asked for the slow device.
+	# debug kernel at load 11 the scenario began 318 s after QEMU, most of
+	# the 120 s times 3 this wait had.
 	e2e_wait_guest slow 300
 	e2e_model_ctl fault delay "$FLOOD_DELAY_MS" >/dev/null
 	e2e_tell_guest slow

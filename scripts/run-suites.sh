@@ -5,8 +5,9 @@
 # (HACKING.md) can be followed suite by suite.
 #
 # SUITES_ALONE (make test passes TEST_SUITES_ALONE) names the suites that
-# use every CPU themselves (the guests, the fuzzers) or rewrite build files
-# others read (make install): each runs with nothing
+# use every CPU themselves (the guests, the fuzzers), pin themselves to
+# CPUs (the model's kill test) or rewrite build files others read (make
+# install): each runs with nothing
 # beside it, its output as it comes. The others are single processes that
 # mostly wait on one tool or another; SUITE_JOBS of them (default: the
 # CPUs) run at once, first, each one's output kept apart and printed whole

@@ -38,6 +38,12 @@ $(MODEL_PEER): $(B)/tests/model/model-peer.o $(MODELTEST_A) $(LIBOTA_HOST_A) $(L
 
 ifneq ($(MODEL_SRCS),)
 TEST_SUITES += $(MODEL_SUITES)
+# test_kill pins itself and the model to one CPU each and kills the model
+# at moments measured on a calibration run: another suite beside it moves
+# those moments (CI rehearsal of 2026-12-07, in the pool beside the other
+# suites and a soak: "update reset: 8 of 30 timed kills before the
+# reply"). It runs with nothing beside it.
+TEST_SUITES_ALONE += $(B)/tests/model/test_kill
 ALL_TARGETS += $(MODEL_PEER)
 endif
 

@@ -103,7 +103,7 @@ sk_class() {
 
 sk_errname() {
 	case $1 in
-	0) echo - ;; 11) echo Malformed ;; 12) echo VerificationFailed ;; 13) echo PolicyViolation ;;
+	0) echo - ;; 10) echo InvalidArgument ;; 11) echo Malformed ;; 12) echo VerificationFailed ;; 13) echo PolicyViolation ;;
 	14) echo Rollback ;; 15) echo KeyRevoked ;; 16) echo NoSuchDevice ;; 17) echo Busy ;;
 	18) echo Timeout ;; 19) echo DeviceUnavailable ;; 20) echo AccessDenied ;; 22) echo IOError ;;
 	23) echo ProtocolError ;; 24) echo InternalError ;; 124) echo no-answer ;; *) echo "exit-$1" ;;
@@ -589,6 +589,59 @@ sk_cycle() {
 		sk_event retried commit
 	done
 
+	# A signed revocation on every 6th cycle from the 3rd (3, 9, 15, ...; the
+	# SVN goes up every 3rd, so the ratchets raise the floor on the others),
+	# before that cycle's ratchet, when its floor is not above what runs.
+	# The device holds one BL0 floor for both (OTP, issue 28): a revocation
+	# whose floor a ratchet already reached raises nothing and is refused
+	# (InvalidArgument, REVOKE_NOT_RAISED) and changes nothing. The agent
+	# sends each such revocation once, holds that refusal as the right
+	# answer, and goes on to the next one in the plan.
+	if [ $((SK_CYCLE % 6)) = 3 ] && [ "$SK_PRIMARY" = "$target" ]; then
+		local rev rfloor known accept=
+		while :; do
+			rev=$E2E_OUT/updates/revoke-$SK_REV_NEXT.bin
+			[ -e "$rev" ] || break
+			rfloor=$(cat "$E2E_OUT/updates/revoke-$SK_REV_NEXT.floor")
+			known=$((SK_FLOOR > SK_SEEN_FLOOR ? SK_FLOOR : SK_SEEN_FLOOR))
+			[ "$rfloor" -le "$known" ] || break
+			sk_step revoke 4 revoke "$rev"
+			case $SK_RC in
+			10 | 14)
+				# InvalidArgument: raises nothing; Rollback: an earlier
+				# attempt that a fault hid had applied it.
+				sk_event answer revoke ok "$(sk_errname "$SK_RC")-not-raised"
+				sk_event step revoke-not-raised "$SK_REV_NEXT" "$rfloor"
+				;;
+			*)
+				sk_answer revoke "$SK_RC" || true
+				[ "$SK_RC" = 0 ] && sk_judge_fail "revoke: revocation $SK_REV_NEXT (floor $rfloor) accepted with the floor at $known already"
+				;;
+			esac
+			sk_checkpoint "revoke+$SK_FAULT"
+			SK_REV_NEXT=$((SK_REV_NEXT + 1))
+		done
+		if [ -e "$rev" ] && [ "$rfloor" -le "${SK_IMGSVN[$target]}" ]; then
+			for ((tries = 0; tries < 8; tries++)); do
+				sk_step revoke 4 revoke "$rev"
+				rc=0
+				sk_answer revoke "$SK_RC" "$accept" || rc=$?
+				if [ "$rc" = 0 ]; then
+					SK_REVSEQ=$SK_REV_NEXT
+					[ "$rfloor" -le "$SK_FLOOR" ] || SK_FLOOR=$rfloor
+					sk_event step revoked "$SK_REV_NEXT" "$rfloor"
+					SK_REV_NEXT=$((SK_REV_NEXT + 1))
+				fi
+				case $SK_FAULT in model-kill | flash-cut) SK_EXPECT_RUN=$SK_PRIMARY ;; esac
+				sk_checkpoint "revoke+$SK_FAULT"
+				[ "$rc" = 1 ] || break
+				# A retry after a fault may find it applied: Rollback is then right.
+				accept=14
+				sk_event retried revoke
+			done
+		fi
+	fi
+
 	# Ratchet once a committed SVN is above the floor, to that SVN. Forced: the
 	# other slot keeps the older image, which the device would otherwise keep
 	# as its fallback and refuse the ratchet for (RATCHET_NO_FALLBACK, issue 28).
@@ -616,31 +669,6 @@ sk_cycle() {
 			sk_event retried ratchet
 		done
 		plant=
-	fi
-
-	# A signed revocation every 3rd cycle, when its floor is not above what runs.
-	local rev=$E2E_OUT/updates/revoke-$SK_REV_NEXT.bin rfloor
-	rfloor=$(cat "$E2E_OUT/updates/revoke-$SK_REV_NEXT.floor" 2>/dev/null || echo 99)
-	if [ $((SK_CYCLE % 3)) = 0 ] && [ -e "$rev" ] && [ "$SK_PRIMARY" = "$target" ] &&
-		[ "$rfloor" -le "${SK_IMGSVN[$target]}" ]; then
-		local accept=
-		for ((tries = 0; tries < 8; tries++)); do
-			sk_step revoke 4 revoke "$rev"
-			rc=0
-			sk_answer revoke "$SK_RC" "$accept" || rc=$?
-			if [ "$rc" = 0 ]; then
-				SK_REVSEQ=$SK_REV_NEXT
-				[ "$rfloor" -le "$SK_FLOOR" ] || SK_FLOOR=$rfloor
-				sk_event step revoked "$SK_REV_NEXT" "$rfloor"
-				SK_REV_NEXT=$((SK_REV_NEXT + 1))
-			fi
-			case $SK_FAULT in model-kill | flash-cut) SK_EXPECT_RUN=$SK_PRIMARY ;; esac
-			sk_checkpoint "revoke+$SK_FAULT"
-			[ "$rc" = 1 ] || break
-			# A retry after a fault may find it applied: Rollback is then right.
-			accept=14
-			sk_event retried revoke
-		done
 	fi
 }
 

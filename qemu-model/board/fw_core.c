@@ -50,6 +50,25 @@ static uint32_t symbol(const char *name)
 	return v;
 }
 
+/*
+ * rom_ctrl digests the mask ROM at power-on: the whole ROM region as the
+ * loader laid the image out (unused bytes zero), so the ROM identity and
+ * every key the device derives belong to this ROM (docs/hal.md).
+ */
+static int rom_identity(void)
+{
+	uint8_t *region = malloc(TOP_ROM_SIZE);
+	int r = -ENOMEM;
+
+	if (region) {
+		r = core_mem_read(fc.core, TOP_ROM_BASE_ADDR, region, TOP_ROM_SIZE) == OTA_OK
+			    ? swhal_rom_contents(region, TOP_ROM_SIZE)
+			    : -EIO;
+		free(region);
+	}
+	return r;
+}
+
 int ota_fw_core_open(const char *rom_elf)
 {
 	int r;
@@ -62,6 +81,8 @@ int ota_fw_core_open(const char *rom_elf)
 	r = core_open(&fc.core);
 	if (r == 0 && core_load_elf(fc.core, fc.rom, fc.rom_len, &fc.entry) != OTA_OK)
 		r = -ENOEXEC;
+	if (r == 0)
+		r = rom_identity();
 	if (r < 0) {
 		ota_fw_core_close();
 		return r;
@@ -77,8 +98,10 @@ int ota_fw_core_open(const char *rom_elf)
 
 void ota_fw_core_close(void)
 {
-	if (fc.core)
+	if (fc.core) {
 		ota_fw_set_runner(NULL);
+		(void)swhal_rom_contents(NULL, 0); /* no mask ROM image: the host build's ROM */
+	}
 	core_close(fc.core);
 	free(fc.rom);
 	memset(&fc, 0, sizeof(fc));

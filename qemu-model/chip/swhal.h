@@ -173,6 +173,15 @@ int swhal_poke_retention(uint32_t offset, const void *buf, uint32_t len);
 void swhal_default_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
 /* Emulate another ROM (tests): the device root changes with it. */
 void swhal_set_rom_identity(const uint8_t id[OTA_SHA256_BYTES]);
+/*
+ * The mask ROM's contents as the board laid them into the ROM region:
+ * rom_ctrl's digest of them (SHA-256) becomes the ROM identity, before
+ * the first power-on. NULL: no ROM image, the model's constant again.
+ * -EINVAL for an empty ROM.
+ */
+int swhal_rom_contents(const uint8_t *rom, uint32_t len);
+/* The ROM identity the chip holds now. */
+void swhal_rom_identity(uint8_t out[OTA_SHA256_BYTES]);
 
 /* ---- fault injection -------------------------------------------------- */
 

@@ -9,13 +9,16 @@
  * register block is a fault at that address.
  */
 #include <check.h>
+#include <elf.h>
 #include <otattest/mailbox.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <otattest/manifest.h>
+#include <otattest/verify.h>
 #include <otu/file.h>
 
 #include "core.h"
@@ -670,6 +673,126 @@ static void runtime_version(char out[OTA_VERSION_STRING_BYTES + 1])
 }
 
 /*
+ * The ROM region as rom.elf's program headers lay it out, unused bytes
+ * zero, and its SHA-256: written here from <elf.h>, apart from the core's
+ * loader, as a reader of the ELF would compute the ROM identity.
+ */
+static void rom_region_digest(const struct tu_blob *elf, uint8_t out[32])
+{
+	const Elf32_Ehdr *eh = (const Elf32_Ehdr *)elf->data;
+	uint8_t *region = calloc(1, TOP_ROM_SIZE);
+	uint32_t i, n = 0;
+
+	ck_assert_ptr_nonnull(region);
+	ck_assert_uint_ge(elf->len, sizeof(*eh));
+	for (i = 0; i < eh->e_phnum; i++) {
+		const Elf32_Phdr *ph = (const Elf32_Phdr *)(elf->data + eh->e_phoff + i * eh->e_phentsize);
+
+		if (ph->p_type != PT_LOAD || ph->p_filesz == 0 || ph->p_paddr < TOP_ROM_BASE_ADDR ||
+		    ph->p_paddr >= TOP_ROM_BASE_ADDR + TOP_ROM_SIZE)
+			continue;
+		ck_assert_uint_le(ph->p_paddr - TOP_ROM_BASE_ADDR + ph->p_filesz, TOP_ROM_SIZE);
+		ck_assert_uint_le(ph->p_offset + ph->p_filesz, elf->len);
+		memcpy(region + (ph->p_paddr - TOP_ROM_BASE_ADDR), elf->data + ph->p_offset, ph->p_filesz);
+		n++;
+	}
+	ck_assert_uint_gt(n, 0);
+	tu_sha256(region, TOP_ROM_SIZE, out);
+	free(region);
+}
+
+/* ATTEST on the core and libotattest's verdict on it under trust. */
+static ota_status_t attest_verdict(const struct ota_trust *trust)
+{
+	static uint8_t resp[OTA_MBOX_RESPONSE_MAX_ANY];
+	struct ota_verdict *v = calloc(1, sizeof(*v));
+	struct ota_req_attest a;
+	uint32_t len = 0;
+	ota_status_t st;
+
+	ck_assert_ptr_nonnull(v);
+	memset(&a, 0, sizeof(a));
+	a.nonce_len = 32;
+	memset(a.nonce, 0x5e, 32);
+	ck_assert_uint_eq(call(OTA_CMD_ATTEST, &a, sizeof(a), resp, &len), OTA_OK);
+	st = ota_verify_evidence(resp, len, trust, a.nonce, 32, NULL, NULL, 0, v);
+	free(v);
+	return st;
+}
+
+/*
+ * The ROM identity is the digest of the mask ROM the board loaded (issue
+ * 26, build item 1), not the model's constant: rom_ctrl reads it to the
+ * firmware, the key manager roots the device's keys in it, so the
+ * identity certificate issued for this ROM's identity key verifies the
+ * device's evidence, and the same chip under another ROM's identity is
+ * another device whose evidence that certificate does not vouch for. A
+ * ROM image one byte apart has another identity. Closing the core brings
+ * the host build's constant back.
+ */
+START_TEST(the_rom_identity_is_the_rom_images_digest)
+{
+	uint8_t want[32], def[32], seen[32], other[32];
+	struct ota_trust *trust;
+	struct tu_blob alt;
+	char path[] = "/tmp/test_core_rom.XXXXXX";
+	const Elf32_Ehdr *eh;
+	const Elf32_Phdr *ph;
+	ota_status_t st;
+	int fd;
+
+	rom_region_digest(&rom_elf, want);
+	swhal_default_rom_identity(def);
+	ck_assert_mem_ne(want, def, sizeof(want));
+	ck_assert_int_eq(ota_fw_core_open(OTA_ROM_ELF), 0);
+	hal_rom_identity(seen);
+	ck_assert_mem_eq(seen, want, sizeof(want));
+
+	/* The certificate issued for the key this ROM's identity roots (the binding the
+	 * first boot's record names): after the next boot, the evidence verifies. */
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	trust = tu_identity_provision(&dev);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(attest_verdict(trust), OTA_OK);
+
+	/* The same chip and flash under another ROM's identity (the model's constant) is
+	 * another device: the boot data this ROM's device sealed under its keys is not its
+	 * own (BOOT_DATA_ROLLED_BACK), so no runtime boots to attest. */
+	swhal_set_rom_identity(def);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	st = ota_fw_boot(OTA_RESET_COLD);
+	ck_assert_msg(st != OTA_OK, "the flash of rom.elf's device booted under another ROM");
+	printf("the same flash under another ROM identity: %s\n", ota_status_name(st));
+	ota_trust_free(trust);
+	ota_fw_core_close();
+	hal_rom_identity(seen);
+	ck_assert_mem_eq(seen, def, sizeof(def));
+
+	/* A ROM one byte apart (the last byte of its first loaded segment): another identity. */
+	alt = tu_blob_dup(&rom_elf);
+	eh = (const Elf32_Ehdr *)alt.data;
+	ph = (const Elf32_Phdr *)(alt.data + eh->e_phoff);
+	while (ph->p_type != PT_LOAD || ph->p_filesz == 0)
+		ph = (const Elf32_Phdr *)((const uint8_t *)ph + eh->e_phentsize);
+	alt.data[ph->p_offset + ph->p_filesz - 1] ^= 0x01;
+	rom_region_digest(&alt, other);
+	ck_assert_mem_ne(other, want, sizeof(want));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, alt.data, alt.len), (ssize_t)alt.len);
+	close(fd);
+	ck_assert_int_eq(ota_fw_core_open(path), 0);
+	hal_rom_identity(seen);
+	ck_assert_mem_eq(seen, other, sizeof(other));
+	ota_fw_core_close();
+	unlink(path);
+	tu_blob_free(&alt);
+}
+END_TEST
+
+/*
  * Build item 5: BL0 v2 (build/rv32/bl0-v2.elf, the same tree with its
  * version string the one difference) installed in slot B; an update
  * reset to it changes the code that answers, on the core; a revert to
@@ -842,6 +965,7 @@ static Suite *core_suite(void)
 	tcase_add_test(rom, an_altered_bl0_never_runs);
 	tcase_add_test(rom, a_bl0_under_a_revoked_key_never_runs);
 	tcase_add_test(rom, an_update_changes_the_code_that_answers);
+	tcase_add_test(rom, the_rom_identity_is_the_rom_images_digest);
 	tcase_add_test(rom, the_record_counts_modelled_device_cycles);
 	suite_add_tcase(s, rom);
 	return s;

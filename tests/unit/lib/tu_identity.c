@@ -27,7 +27,7 @@ struct ota_trust *tu_identity_provision(const struct tu_device *d)
 	char *pem;
 	long n;
 
-	swhal_default_rom_identity(rom);
+	swhal_rom_identity(rom); /* the ROM the chip holds: rom.elf's digest on the core */
 	tu_rom_ext_attest(attest);
 	ck_assert_uint_eq(swhal_derive_rom_ext_pubkey(d->secret, rom, attest, OTA_IDENTITY_LABEL, NULL,
 						      0, pub), OTA_OK);

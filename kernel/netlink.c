@@ -218,8 +218,12 @@ int otattest_reply_send(struct sk_buff *msg, void *hdr, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* GET_DEVICE: selector, state, detail, generation (with a record), progress. */
-#define OTATTEST_DEVICE_SIZE (OTATTEST_SELECTOR_SIZE + 5 * nla_total_size(sizeof(u32)))
+/* The runtime version attribute at its largest. */
+#define OTATTEST_RUNTIME_VERSION_SIZE nla_total_size(OTA_VERSION_STRING_BYTES + 1)
+
+/* GET_DEVICE: selector, state, detail, generation (with a record), progress, runtime version. */
+#define OTATTEST_DEVICE_SIZE \
+	(OTATTEST_SELECTOR_SIZE + 5 * nla_total_size(sizeof(u32)) + OTATTEST_RUNTIME_VERSION_SIZE)
 
 static int otattest_fill_device(struct sk_buff *skb, struct otattest_device *od, u32 portid,
 				u32 seq, int flags, u8 cmd)
@@ -242,6 +246,9 @@ static int otattest_fill_device(struct sk_buff *skb, struct otattest_device *od,
 	if (!ret && s->state == OTA_DEV_ROTATING &&
 	    (nla_put_u32(skb, OTATTEST_A_PROGRESS_DONE, s->info.progress_done) ||
 	     nla_put_u32(skb, OTATTEST_A_PROGRESS_TOTAL, s->info.progress_total)))
+		ret = -EMSGSIZE;
+	if (!ret && s->runtime_version[0] &&
+	    nla_put_string(skb, OTATTEST_A_RUNTIME_VERSION, s->runtime_version))
 		ret = -EMSGSIZE;
 	mutex_unlock(&od->state_lock);
 	if (ret) {
@@ -338,14 +345,17 @@ int otattest_nl_get_record_doit(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 
 	msg = otattest_reply_new(info, od, nla_total_size(sizeof(struct ota_record)) +
-					   nla_total_size(sizeof(u32)), &hdr);
+					   nla_total_size(sizeof(u32)) + OTATTEST_RUNTIME_VERSION_SIZE,
+				 &hdr);
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&od->state_lock);
 	if (!od->snap.record_len)
 		st = otattest_no_record_status(&od->snap);
 	else if (nla_put(msg, OTATTEST_A_RECORD, od->snap.record_len, &od->snap.record) ||
-		 nla_put_u32(msg, OTATTEST_A_GENERATION, od->snap.record.hdr.generation))
+		 nla_put_u32(msg, OTATTEST_A_GENERATION, od->snap.record.hdr.generation) ||
+		 (od->snap.runtime_version[0] &&
+		  nla_put_string(msg, OTATTEST_A_RUNTIME_VERSION, od->snap.runtime_version)))
 		st = OTA_HOST_INTERNAL;
 	mutex_unlock(&od->state_lock);
 	if (st != OTA_OK) {

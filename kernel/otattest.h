@@ -9,7 +9,8 @@
  *              validate them (every byte there is untrusted)
  *   state.c    fold what shm.c read and what the mailbox learnt into
  *              the state userspace sees, and publish changes
- *              (sysfs_notify, uevent, multicast)
+ *              (sysfs_notify, uevent, multicast); ask the runtime its
+ *              version (GET_INFO) when a new record says it booted
  *   mailbox.c  the transport: who gets the mailbox next (two lanes,
  *              bounded per caller), one request in flight, sequence
  *              numbers, timeouts, killable waits; each command's request
@@ -27,7 +28,8 @@
  * Locking, outermost first:
  *   install_lock  one install-session step at a time (held across its
  *                 mailbox request)
- *   refresh_lock  one refresh + publish at a time
+ *   refresh_lock  one refresh + publish at a time (held across the
+ *                 GET_INFO a refresh may send: remove wakes it first)
  *   state_lock    the snapshot below; held only to copy in or out
  *   lock          a spinlock: gone, the mailbox queue and its owner;
  *                 held only briefly, never while sleeping
@@ -98,6 +100,11 @@ struct otattest_snapshot {
 	u32 state_detail;         /* status code saying why */
 	ota_status_t info_status;   /* the last refresh's verdict on the info block */
 	ota_status_t record_status; /* ... and on the record */
+	/*
+	 * What the running BL0 says its code is (GET_INFO), asked after
+	 * probe and after each new record; "" while unknown.
+	 */
+	char runtime_version[OTA_VERSION_STRING_BYTES + 1];
 };
 
 /*
@@ -127,9 +134,10 @@ struct otattest_device {
 
 	spinlock_t lock; /* gone and the mailbox fields below */
 	/*
-	 * Set once by remove, under lock and refresh_lock; after that
-	 * nothing touches BAR0/BAR2 (their mappings go away with the PCI
-	 * device) and no refresh is queued.
+	 * Set once by remove, under lock; remove then waits for the refresh
+	 * in progress (refresh_lock). After that nothing touches BAR0/BAR2
+	 * (their mappings go away with the PCI device) and no refresh is
+	 * queued.
 	 */
 	bool gone;
 	bool registered; /* device_add done: refresh may publish (refresh_lock) */
@@ -164,6 +172,12 @@ struct otattest_device {
 	unsigned long storm_since; /* jiffies: when that count began */
 	unsigned long event_flags; /* OTATTEST_EVENT_QUEUED */
 	struct ota_record scratch; /* refresh's copy before it is judged (refresh_lock) */
+	/*
+	 * The runtime version must be asked again (refresh_lock): set by a
+	 * new record and by any state but ready, cleared once the device
+	 * answered GET_INFO (or refused it).
+	 */
+	bool version_stale;
 
 	/* netlink-update.c: one install at a time, in order */
 	struct mutex install_lock;

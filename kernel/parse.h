@@ -182,6 +182,21 @@ static inline ota_status_t otattest_install_finish_check(const void *p, uint32_t
 	return OTA_OK;
 }
 
+/*
+ * GET_INFO: exactly the struct, reserved zero, and a runtime version that
+ * is printable ASCII followed by NULs (ota_version_string_ok) and not
+ * empty: a runtime that answers has a version.
+ */
+static inline ota_status_t otattest_info_check(const void *p, uint32_t len)
+{
+	const struct ota_resp_info *r = (const struct ota_resp_info *)p;
+
+	if (len != sizeof(*r) || r->reserved[0] || r->reserved[1] || r->reserved[2] ||
+	    r->reserved[3] || !r->runtime_version[0] || !ota_version_string_ok(r->runtime_version))
+		return OTA_HOST_PROTOCOL;
+	return OTA_OK;
+}
+
 /* COMMIT, RATCHET, REVOKE: exactly the struct, real slots, SVN-sized floors, reserved zero. */
 static inline ota_status_t otattest_boot_svc_check(const void *p, uint32_t len)
 {

@@ -16,6 +16,18 @@
  * ready (its "I am back" doorbell may have rung before anyone was
  * listening). Reading the record through netlink or sysfs never reads
  * the device: it is the snapshot.
+ *
+ * The runtime's version. What BL0 says its code is (GET_INFO) is part of
+ * the snapshot too. A new record means the device booted (a reset, an
+ * update reset, a power cycle) or changed what it reports: the version
+ * read before may no longer be what runs, so it is asked again - in the
+ * same refresh when the device says it is ready, else in the first
+ * refresh that finds it ready - before the snapshot takes the new record
+ * or the ready state: whoever sees either (sysfs, netlink, the events
+ * published after) sees the version of the runtime that answers now, and
+ * the request has reached the device before anyone sees it ready. The
+ * request waits in the reader lane like any other; remove wakes it
+ * (main.c).
  */
 #include <linux/jiffies.h>
 #include <linux/kobject.h>
@@ -23,6 +35,7 @@
 #include <linux/string.h>
 
 #include "otattest.h"
+#include "parse.h"
 
 const char *otattest_state_name(u32 state)
 {
@@ -43,6 +56,36 @@ void otattest_state_init(struct otattest_device *od)
 	od->published_state = od->snap.state;
 	od->published_detail = od->snap.state_detail;
 	od->event_next = jiffies;
+	od->version_stale = true;
+}
+
+/*
+ * Ask the running BL0 its version (refresh_lock held, state_lock not).
+ * True with the answer in version, or "" for a refusal or a malformed
+ * answer (the device answered: no use asking again until it boots
+ * again); false after a failure on this side (timeout, the device silent
+ * or gone, the lane full): the next refresh asks again.
+ */
+static bool otattest_ask_runtime_version(struct otattest_device *od,
+					 char version[OTA_VERSION_STRING_BYTES + 1])
+{
+	struct ota_resp_info r;
+	ota_status_t st;
+	u32 len = 0;
+
+	memset(version, 0, OTA_VERSION_STRING_BYTES + 1);
+	st = otattest_mbox_call(od, OTATTEST_LANE_READER, OTA_CMD_GET_INFO, NULL, 0, &r, sizeof(r),
+				&len);
+	if (st == OTA_OK)
+		st = otattest_info_check(&r, len);
+	if (st != OTA_OK && otattest_status_is_host_only(st) && st != OTA_HOST_PROTOCOL)
+		return false;
+	if (st == OTA_OK)
+		memcpy(version, r.runtime_version, OTA_VERSION_STRING_BYTES);
+	else
+		dev_warn_ratelimited(&od->dev, "runtime version unknown: %s (status %#010x)\n",
+				     ota_status_message(st) ?: "unknown status", st);
+	return true;
 }
 
 /* What the driver shows, worst news first; state_lock held. */
@@ -98,7 +141,9 @@ static void otattest_uevent(struct otattest_device *od, bool record_changed, boo
 void otattest_refresh(struct otattest_device *od)
 {
 	ota_status_t info_st, rec_st = OTA_DRIVER_NO_RECORD;
-	bool record_changed, state_changed, progress_changed, publish;
+	bool record_changed, state_changed, progress_changed, publish, version_changed = false;
+	bool version_known = false;
+	char version[OTA_VERSION_STRING_BYTES + 1] = "";
 	u32 len = 0, state, detail, new_stages, generation = 0;
 	struct ota_shm_info info;
 	const char *complaint;
@@ -120,9 +165,21 @@ void otattest_refresh(struct otattest_device *od)
 	if (rec_st != OTA_OK)
 		len = 0;
 
+	/* Only a refresh changes the snapshot's record: still true below. */
 	mutex_lock(&od->state_lock);
 	record_changed = len != od->snap.record_len ||
 			 memcmp(&od->scratch, &od->snap.record, len);
+	mutex_unlock(&od->state_lock);
+	if (record_changed)
+		od->version_stale = true;
+	/* Before the snapshot shows the new record or the ready state. */
+	if (od->version_stale && info_st == OTA_OK && info.device_state == OTA_DEV_READY &&
+	    !otattest_mbox_unresponsive(od)) {
+		version_known = otattest_ask_runtime_version(od, version);
+		od->version_stale = !version_known;
+	}
+
+	mutex_lock(&od->state_lock);
 	progress_changed = info_st == OTA_OK &&
 			   (info.progress_done != od->snap.info.progress_done ||
 			    info.progress_total != od->snap.info.progress_total);
@@ -130,6 +187,11 @@ void otattest_refresh(struct otattest_device *od)
 		memset(&od->snap.record, 0, sizeof(od->snap.record));
 		memcpy(&od->snap.record, &od->scratch, len);
 		od->snap.record_len = len;
+	}
+	/* Another boot, maybe other code: what it said, or unknown until it says. */
+	if (version_known || record_changed) {
+		version_changed = strcmp(version, od->snap.runtime_version) != 0;
+		memcpy(od->snap.runtime_version, version, sizeof(version));
 	}
 	if (info_st == OTA_OK)
 		od->snap.info = info;
@@ -165,6 +227,8 @@ void otattest_refresh(struct otattest_device *od)
 	}
 	if (record_changed || state_changed)
 		otattest_uevent(od, record_changed && len, state_changed);
+	if (version_changed)
+		sysfs_notify(&od->dev.kobj, NULL, "runtime_version");
 	if (record_changed && len) {
 		sysfs_notify(&od->dev.kobj, NULL, "generation");
 		otattest_genl_notify_record(od, generation);

@@ -40,6 +40,20 @@ static ssize_t state_detail_show(struct device *dev, struct device_attribute *at
 }
 static DEVICE_ATTR_RO(state_detail);
 
+/* What the running BL0 says its code is (GET_INFO, state.c); -ENODATA while unknown. */
+static ssize_t runtime_version_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct otattest_device *od = to_otattest(dev);
+	ssize_t ret = -ENODATA;
+
+	mutex_lock(&od->state_lock);
+	if (od->snap.runtime_version[0])
+		ret = sysfs_emit(buf, "%s\n", od->snap.runtime_version);
+	mutex_unlock(&od->state_lock);
+	return ret;
+}
+static DEVICE_ATTR_RO(runtime_version);
+
 /* A read-only attribute showing one expression of the record header h. */
 #define OTA_RECORD_ATTR(_name, _fmt, ...)                                               \
 	static ssize_t _name##_show(struct device *dev, struct device_attribute *attr,  \
@@ -110,6 +124,7 @@ static struct attribute *otattest_attrs[] = {
 	&dev_attr_boot_time_ns.attr,
 	&dev_attr_rom_identity.attr,
 	&dev_attr_stage_count.attr,
+	&dev_attr_runtime_version.attr,
 	NULL
 };
 

@@ -354,6 +354,7 @@ int ctl_parse_properties(sd_bus_message *m, struct ctl_device *d)
 		STR("StateMessage", state_message);
 		STR("Lifecycle", lifecycle);
 		STR("ResetReason", reset_reason);
+		STR("RuntimeVersion", runtime_version);
 		STR("RevertReason", revert_reason);
 		STR("RevertedSlot", reverted_slot);
 		U32("TrialBoots", trial_boots);

@@ -45,6 +45,7 @@ struct ctl_device {
 	uint8_t rom_identity[OTA_SHA256_BYTES];
 	size_t rom_identity_len;
 	char lifecycle[32], reset_reason[16];
+	char runtime_version[OTA_VERSION_STRING_BYTES + 1]; /* RuntimeVersion: "" unknown or an older daemon */
 	uint32_t epoch, min_svn, chain_max_svn, floor_rom_ext, floor_bl0, tag_key_version;
 	uint32_t generation, boot_status, boot_data_counter;
 	bool tag_boot_enabled;

@@ -98,6 +98,9 @@ void ctl_print_status(FILE *out, const struct ctl_device *d, bool color)
 	print_ms(out, d->boot_time_ns);
 	fputc('\n', out);
 	fprintf(out, "  %-16s %s\n", "boot status", ctl_status_label(d->boot_status));
+	/* What the running BL0 says its code is (GET_INFO); nothing while unknown. */
+	if (*d->runtime_version)
+		fprintf(out, "  %-16s %s\n", "runtime version", d->runtime_version);
 	if (d->trial_boots)
 		fprintf(out, "  %-16s boot %u of %u: commit, or the device reverts\n", "update trial",
 			d->trial_boots, OTA_TRIAL_MAX_BOOTS);
@@ -263,6 +266,7 @@ void ctl_print_status_json(FILE *out, const struct ctl_device *devs, size_t n)
 		otu_json_add_u64(o, "boot_data_counter", d->boot_data_counter);
 		otu_json_add_u64(o, "boot_time_ns", d->boot_time_ns);
 		otu_json_add_hex(o, "rom_identity", d->rom_identity, d->rom_identity_len);
+		otu_json_add_str(o, "runtime_version", d->runtime_version);
 		stages = json_object_new_array();
 		for (s = 0; s < d->n_stages; s++)
 			json_object_array_add(stages, stage_json(d, s));

@@ -122,6 +122,14 @@ GETTER(get_rom_identity)
 					   d->have_record ? sizeof(d->record.hdr.rom_identity) : 0);
 }
 
+/* What the running BL0 says its code is (GET_INFO, through the kernel); "" while unknown. */
+GETTER(get_runtime_version)
+{
+	const struct device *d = userdata;
+
+	return sd_bus_message_append(reply, "s", d->runtime_version);
+}
+
 GETTER(get_lifecycle)
 {
 	const struct device *d = userdata;
@@ -311,6 +319,7 @@ GETTER(get_refused_slots)
 	X("BootDataCounter", "u", get_boot_data_counter, CHANGE) \
 	X("BootTimeNs", "t", get_boot_time_ns, CHANGE)           \
 	X("RomIdentity", "ay", get_rom_identity, CHANGE)         \
+	X("RuntimeVersion", "s", get_runtime_version, CHANGE)    \
 	X("Stages", "a" OTA_BUS_DICT_SIG, get_stages, CHANGE)    \
 	X("TagMismatches", "t", get_tag_mismatches, CHANGE)      \
 	X("UpdateState", "s", get_update_state, CHANGE)          \

@@ -13,6 +13,12 @@
  * stands in for them). One request per device is in flight at a time;
  * changes that arrive meanwhile ask for one more, of the larger kind,
  * instead of piling up requests.
+ *
+ * The runtime's version (RuntimeVersion) comes in both replies. The
+ * kernel asks the device for it when a new record shows a boot, before it
+ * announces the record, so the record's fetch brings it; when the device
+ * was not ready then, the kernel asks once it is, so a device that
+ * becomes ready has its record (and the version) fetched again.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -130,6 +136,32 @@ static void drop_record(struct device *d)
 	d->record_len = 0;
 	d->generation = 0;
 	d->have_record = false;
+	d->runtime_version[0] = '\0';
+}
+
+/*
+ * The runtime version a reply carries ("" without one: unknown, or an
+ * older kernel). The bounds (genl-bounds.h) held it to
+ * OTA_VERSION_STRING_BYTES characters; the device's own rule (printable
+ * ASCII) is checked again here. True when it changed.
+ */
+static bool apply_runtime_version(struct device *d, const struct nlattr *attr)
+{
+	char v[OTA_VERSION_STRING_BYTES + 1] = "";
+	const char *s = attr ? mnl_attr_get_str(attr) : "";
+	size_t i, n = strnlen(s, OTA_VERSION_STRING_BYTES + 1);
+
+	for (i = 0; i < n && s[i] >= 0x20 && s[i] <= 0x7e; i++)
+		;
+	if (i == n && n <= OTA_VERSION_STRING_BYTES)
+		memcpy(v, s, n);
+	else
+		log_warning("%s: kernel reports a runtime version that is not printable ASCII", d->name);
+	if (!strcmp(v, d->runtime_version))
+		return false;
+	memcpy(d->runtime_version, v, sizeof(v));
+	log_event(LOG_INFO, 0, NULL, d->name, NULL, 0, "runtime version %s", *v ? v : "unknown");
+	return true;
 }
 
 static bool records_differ(const struct device *d, const struct ota_record *r, uint32_t len)
@@ -188,6 +220,7 @@ static void finish_observed_rotation(struct device *d)
 static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 {
 	bool changed = !d->have_state || d->state != state || d->state_detail != detail;
+	bool now_ready = state == OTA_DEV_READY && (!d->have_state || d->state != OTA_DEV_READY);
 
 	if (state > OTA_DEV_STATE_MAX && !otattest_driver_state_name(state)) {
 		/* A newer driver's state: shown as unknown, not trusted. */
@@ -208,6 +241,9 @@ static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 	 * (the new key version), which on_record reports once fetched.
 	 */
 	if (d->rotating && state != OTA_DEV_ROTATING && !d->rotation_ours)
+		device_fetch_record(d);
+	/* The kernel asks the runtime's version once the device is ready: fetch it. */
+	else if (now_ready && d->have_record && !*d->runtime_version)
 		device_fetch_record(d);
 }
 
@@ -263,8 +299,11 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  ota_status_name(rec.hdr.boot_status) ? ota_status_name(rec.hdr.boot_status)
 									 : "unknown",
 				  rec.hdr.tag_key_version);
+			apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION]);
 			bus_emit_properties_changed(d);
 			bus_emit_record_changed(d);
+		} else if (apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION])) {
+			bus_emit_properties_changed(d);
 		}
 	}
 	if (was_rotating) {
@@ -285,12 +324,15 @@ static void on_device_info(void *userdata, const struct genl_result *res)
 	struct device *d = userdata;
 	int r;
 
-	if (res->ok && res->tb[OTATTEST_A_STATE])
+	if (res->ok && res->tb[OTATTEST_A_STATE]) {
+		/* The record's reply that follows carries the version too: no announcement of its own. */
+		if (d->have_record)
+			apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION]);
 		apply_state(d, mnl_attr_get_u32(res->tb[OTATTEST_A_STATE]),
 			    res->tb[OTATTEST_A_STATE_DETAIL]
 				    ? mnl_attr_get_u32(res->tb[OTATTEST_A_STATE_DETAIL])
 				    : 0);
-	else if (!res->ok && res->err.cls == OTA_CLASS_NOT_FOUND) {
+	} else if (!res->ok && res->err.cls == OTA_CLASS_NOT_FOUND) {
 		/* The kernel does not know it (any more): absent. */
 		d->refreshing = false;
 		device_set_present(d, false);

@@ -47,6 +47,12 @@ struct device {
 	struct ota_record record;
 	uint32_t record_len;
 	uint32_t generation;
+	/*
+	 * What the running BL0 says its code is (the kernel's
+	 * runtime-version, which it asks with GET_INFO after each boot);
+	 * "" while unknown. Comes with GET_DEVICE and GET_RECORD.
+	 */
+	char runtime_version[OTA_VERSION_STRING_BYTES + 1];
 	uint64_t tag_mismatches; /* attempts whose tag did not match, seen by this instance */
 	uint64_t trial_reverts;  /* update trials the device reverted, seen by this instance */
 

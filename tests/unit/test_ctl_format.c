@@ -262,6 +262,12 @@ START_TEST(status_table_plain_without_color)
 	ck_assert_ptr_nonnull(strstr(out, "\n  bl0     a    tag                -                       3  OK\n"));
 	ck_assert_ptr_nonnull(strstr(out, "\n    , depth 0, 0.250 ms\n    device cycles 25000\n"));
 	ck_assert_ptr_null(strstr(out, "attention"));
+	/* The runtime's version unknown (an older daemon): no line. */
+	ck_assert_ptr_null(strstr(out, "runtime version"));
+	free(out);
+	snprintf(d.runtime_version, sizeof(d.runtime_version), "2.0.0");
+	out = capture(status_table, &d);
+	ck_assert_ptr_nonnull(strstr(out, "  boot status      OK\n  runtime version  2.0.0\n"));
 	free(out);
 }
 END_TEST
@@ -492,7 +498,8 @@ START_TEST(status_json_document_unchanged)
 		"\"epoch\":0,\"min_svn\":3,\"chain_max_svn\":0,\"floor_rom_ext\":0,\"floor_bl0\":2,"
 		"\"tag_boot_enabled\":true,\"tag_key_version\":4,\"generation\":7,"
 		"\"boot_status\":\"OK\",\"boot_data_counter\":0,\"boot_time_ns\":1500000000,"
-		"\"rom_identity\":\"\",\"stages\":[{\"stage\":\"bl0\",\"slot\":\"a\",\"path\":\"tag\","
+		"\"rom_identity\":\"\",\"runtime_version\":\"2.0.0\","
+		"\"stages\":[{\"stage\":\"bl0\",\"slot\":\"a\",\"path\":\"tag\","
 		"\"scheme\":\"\",\"status\":\"OK\",\"svn\":3,\"delegation_depth\":0,"
 		"\"tag_key_version\":0,"
 		"\"measurement\":\"0000000000000000000000000000000000000000000000000000000000000000\","
@@ -514,6 +521,7 @@ START_TEST(status_json_document_unchanged)
 	d[0].device_id[1] = 0xff;
 	d[0].stages[0].n_keys = 1;
 	d[0].stages[0].key_ids[0][0] = 0x42;
+	snprintf(d[0].runtime_version, sizeof(d[0].runtime_version), "2.0.0");
 	fill_device(&d[1], "otattest1", "absent");
 	d[1].record_valid = false;
 	out = capture(status_json, d);

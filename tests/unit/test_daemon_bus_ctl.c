@@ -44,6 +44,8 @@ START_TEST(ctl_exit_codes_say_what_is_wrong)
 	c.device = "otattest0";
 	ck_assert_int_eq(run_ctl(cmd_status, &c, 1, argv_status, &out, &err), 0);
 	ck_assert_ptr_nonnull(strstr(out, "otattest0  ready"));
+	/* RuntimeVersion, as the fake kernel's runtime says it. */
+	ck_assert_ptr_nonnull(strstr(out, "\n  runtime version  1.0.0\n"));
 	free(out);
 	free(err);
 

@@ -3,7 +3,8 @@
  * otattestd on a private dbus-daemon with a fake kernel (bus/bus_fixture.h):
  * the update agent's methods: InstallImage and CheckImage (streamed, with
  * progress; an image file that never answers), bad update input, every
- * device status as a named error, the update properties.
+ * device status as a named error, the update properties, the runtime's
+ * version across an update reset.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -505,7 +506,83 @@ START_TEST(update_reset_into_a_slot_answers_it)
 }
 END_TEST
 
+/* A PropertiesChanged that names RuntimeVersion: its value. */
+struct version_seen {
+	unsigned n;
+	char last[OTA_VERSION_STRING_BYTES + 1];
+};
+
+static int on_version_changed(sd_bus_message *m, void *userdata, sd_bus_error *e)
+{
+	struct version_seen *v = userdata;
+	const char *iface, *name, *val;
+
+	ck_assert_int_ge(sd_bus_message_read(m, "s", &iface), 0);
+	ck_assert_int_ge(sd_bus_message_enter_container(m, 'a', "{sv}"), 0);
+	while (sd_bus_message_enter_container(m, 'e', "sv") > 0) {
+		ck_assert_int_ge(sd_bus_message_read(m, "s", &name), 0);
+		if (!strcmp(name, "RuntimeVersion")) {
+			ck_assert_int_ge(sd_bus_message_read(m, "v", "s", &val), 0);
+			snprintf(v->last, sizeof(v->last), "%s", val);
+			v->n++;
+		} else {
+			ck_assert_int_ge(sd_bus_message_skip(m, "v"), 0);
+		}
+		ck_assert_int_ge(sd_bus_message_exit_container(m), 0);
+	}
+	return 0;
+}
+
+/* RuntimeVersion is want once generation gen shows, announced as the n-th change. */
+static void expect_version(const struct version_seen *seen, uint32_t gen, const char *want, unsigned n)
+{
+	char *v = NULL;
+
+	pump_until_generation(gen);
+	ck_assert_int_ge(sd_bus_get_property_string(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+						    "RuntimeVersion", NULL, &v), 0);
+	ck_assert_str_eq(v, want);
+	free(v);
+	ck_assert_uint_eq(seen->n, n);
+	if (n)
+		ck_assert_str_eq(seen->last, want);
+}
+
+/*
+ * RuntimeVersion is what the running BL0 says (the kernel's
+ * runtime-version): "1.0.0"; an update reset into other code ("2.0.0")
+ * changes it with the new record, announced in PropertiesChanged; the
+ * device back on A's code, "1.0.0" again, announced too. Failed on the
+ * daemon without the property (no such property).
+ */
+START_TEST(runtime_version_follows_the_code_that_runs)
+{
+	sd_bus_error e = SD_BUS_ERROR_NULL;
+	sd_bus_message *reply = NULL;
+	struct version_seen seen = { 0 };
+	uint32_t st, gen, slot;
+
+	cfg.update_reset_runtime_version = "2.0.0";
+	go();
+	ck_assert_int_ge(sd_bus_match_signal(client, NULL, OTA_BUS_NAME, DEV_PATH,
+					     "org.freedesktop.DBus.Properties", "PropertiesChanged",
+					     on_version_changed, &seen), 0);
+	expect_version(&seen, 4, "1.0.0", 0);
+
+	ck_assert_int_ge(sd_bus_call_method(client, OTA_BUS_NAME, DEV_PATH, OTA_BUS_DEVICE_IFACE,
+					    "UpdateReset", &e, &reply, "u", (uint32_t)OTA_SLOT_B), 0);
+	ck_assert_int_ge(sd_bus_message_read(reply, "uuu", &st, &gen, &slot), 0);
+	sd_bus_message_unref(reply);
+	ck_assert_uint_eq(st, OTA_OK);
+	expect_version(&seen, 5, "2.0.0", 1);
+	kill(server_pid, SIGPWR); /* the trial reverted: back on A */
+	expect_version(&seen, 6, "1.0.0", 2);
+	finish();
+}
+END_TEST
+
 BUS_TEST_MAIN("daemon_bus_update",
+	      runtime_version_follows_the_code_that_runs,
 	      install_image_that_never_answers,
 	      install_streams_the_image_with_progress,
 	      update_bad_input_named_errors,

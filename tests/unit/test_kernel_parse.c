@@ -303,6 +303,31 @@ START_TEST(test_install_chunk_fits)
 }
 END_TEST
 
+/* GET_INFO: the runtime's version as the driver will show it, or nothing. */
+START_TEST(test_info_response)
+{
+	struct ota_resp_info r;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.runtime_version, "2.0.0", 5);
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_OK);
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r) - 1), OTA_HOST_PROTOCOL);
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r) + 4), OTA_HOST_PROTOCOL);
+	memset(r.runtime_version, 'v', sizeof(r.runtime_version)); /* 16 characters, no NUL: fits */
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_OK);
+	r.runtime_version[3] = '\n'; /* not printable */
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_HOST_PROTOCOL);
+	memset(r.runtime_version, 0, sizeof(r.runtime_version));
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_HOST_PROTOCOL); /* empty */
+	memcpy(r.runtime_version, "1.0.0", 5);
+	r.runtime_version[7] = 'x'; /* text after the NUL padding */
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_HOST_PROTOCOL);
+	r.runtime_version[7] = 0;
+	r.reserved[3] = 1;
+	ck_assert_uint_eq(otattest_info_check(&r, sizeof(r)), OTA_HOST_PROTOCOL);
+}
+END_TEST
+
 START_TEST(test_boot_svc_responses)
 {
 	struct ota_resp_boot_svc b = { .boot_status = OTA_OK, .generation = 5, .booted_slot = OTA_SLOT_B,
@@ -338,6 +363,7 @@ static Suite *kernel_parse_suite(void)
 	tcase_add_test(tc, test_install_responses);
 	tcase_add_test(tc, test_install_chunk_fits);
 	tcase_add_test(tc, test_boot_svc_responses);
+	tcase_add_test(tc, test_info_response);
 	suite_add_tcase(s, tc);
 	return s;
 }

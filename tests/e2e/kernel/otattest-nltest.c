@@ -127,6 +127,7 @@ static const struct {
 	[OTATTEST_A_FLOOR_ROM_EXT] = { "floor_rom_ext", K_U32 },
 	[OTATTEST_A_FLOOR_BL0] = { "floor_bl0", K_U32 },
 	[OTATTEST_A_REVOCATION_SEQUENCE] = { "revocation_sequence", K_U32 },
+	[OTATTEST_A_RUNTIME_VERSION] = { "runtime_version", K_STR },
 };
 
 static const char *event_name(uint32_t ev)

@@ -4,8 +4,14 @@
 # B, and sysfs shows it pending with its SVN; a chunk sent on another
 # socket than the one that began the session is refused
 # (INSTALL_NOT_STARTED) and the device never sees it; an update reset
-# into B, then a commit make B the primary (sysfs update/).
-E2E_DESCRIPTION="install through netlink: dry run, install, the session held to its socket, update reset, commit"
+# into B, then a commit make B the primary (sysfs update/). The runtime's
+# version as the guest reads it (sysfs runtime_version, GET_DEVICE and
+# GET_RECORD's runtime_version: the driver asks BL0's GET_INFO after each
+# boot): 1.0.0 before; after the update reset into B and the commit, BL0
+# v2's 2.0.0 with E2E_CORE=rv32 (the host build's one runtime answers
+# 1.0.0 whatever the slot holds); 1.0.0 again after an update reset back
+# to A.
+E2E_DESCRIPTION="install through netlink: dry run, install, the session held to its socket, update reset, commit, runtime version"
 E2E_MODE=fast
 E2E_TIMEOUT=60
 E2E_DEVICE=1
@@ -16,8 +22,20 @@ E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
 # The guest reads the image from the share (the initramfs is packed before provisioning).
+# What BL0 v2 answers GET_INFO with on this model (lib/model.sh, e2e_code).
 host_prepare() {
 	cp "$E2E_PROVISION_DIR/bl0-v2.img" "$E2E_OUT/bl0-v2.img"
+	if [ "${E2E_CORE:-host}" = rv32 ]; then echo 2.0.0; else echo 1.0.0; fi >"$E2E_OUT/v2-version"
+}
+
+# runtime_version_is WANT WHEN: sysfs, GET_DEVICE and GET_RECORD agree on WANT.
+runtime_version_is() {
+	e2e_assert_eq "$1" "$(cat "$KT_SYS/runtime_version")" "sysfs runtime_version $2"
+	kt_nl_ok "GET_DEVICE $2" device
+	e2e_assert_eq "$1" "$(kt_get runtime_version "$KT_REPLY")" "GET_DEVICE runtime_version $2"
+	kt_nl_ok "GET_RECORD $2" record -o /tmp/rec.bin
+	e2e_assert_eq "$1" "$(kt_get runtime_version "$KT_REPLY")" "GET_RECORD runtime_version $2"
+	e2e_log "ok: runtime version $1 $2"
 }
 
 guest_main() {
@@ -25,6 +43,7 @@ guest_main() {
 	local img=$E2E_OUT/bl0-v2.img writes requests
 	kt_insmod timeout_ms=10000
 	kt_wait_state ready
+	runtime_version_is 1.0.0 "before the install"
 
 	writes=$(kt_model_stat flash-writes)
 	kt_nl_ok "a dry run of BL0 v2" install 2 other "$img" check
@@ -51,10 +70,17 @@ guest_main() {
 	kt_nl_ok "UPDATE_RESET to B" update 1
 	e2e_assert_eq 1 "$(kt_get slot "$KT_REPLY")" "slot running after the update reset"
 	e2e_assert_eq trial "$(cat "$KT_SYS/update/state")" "update/state on trial"
+	runtime_version_is "$(cat "$E2E_OUT/v2-version")" "after the update reset into B (BL0 v2)"
 	kt_nl_ok "COMMIT B" commit 1
 	e2e_assert_eq 1 "$(kt_get primary_slot "$KT_REPLY")" "COMMIT's primary slot"
 	e2e_assert_eq b "$(cat "$KT_SYS/update/primary_slot")" "update/primary_slot"
 	e2e_assert_eq "present verified running primary" "$(cat "$KT_SYS/slot_bl0_b/flags")" "slot_bl0_b/flags"
+	runtime_version_is "$(cat "$E2E_OUT/v2-version")" "after the commit"
+
+	# Back to v1's code in A (on trial there; B stays the primary).
+	kt_nl_ok "UPDATE_RESET to A" update 0
+	e2e_assert_eq 0 "$(kt_get slot "$KT_REPLY")" "slot running after the update reset to A"
+	runtime_version_is 1.0.0 "after the update reset back to A"
 	rmmod otattest
 }
 
@@ -68,7 +94,7 @@ host_hook() {
 # 2.0.0 where bl0.elf says 1.0.0 (docs/mailbox.md). A cold boot of the
 # state the guest left (v2 committed in slot B) answers 2.0.0; an update
 # reset back to slot A, 1.0.0 again. On a copy of the state, after the
-# scenario's model stopped; the host build runs one runtime whatever the
+# scenario's model stopped (the guest left A on trial, B the primary); the host build runs one runtime whatever the
 # slot holds, so there is nothing to check there.
 host_check() {
 	[ "${E2E_CORE:-host}" = rv32 ] || return 0

@@ -38,6 +38,7 @@ struct fake_kernel {
 	unsigned pending;
 	struct ota_record record;
 	uint32_t record_len;
+	char runtime_version[OTA_VERSION_STRING_BYTES + 1]; /* GET_INFO's, as the kernel shows it */
 };
 
 struct fake_req {
@@ -223,10 +224,12 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 		mnl_attr_put_u32(nlh, OTATTEST_A_STATE, OTA_DEV_READY);
 		mnl_attr_put_u32(nlh, OTATTEST_A_STATE_DETAIL, 0);
 		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		mnl_attr_put_strz(nlh, OTATTEST_A_RUNTIME_VERSION, fake.runtime_version);
 		break;
 	case OTATTEST_CMD_GET_RECORD:
 		mnl_attr_put(nlh, OTATTEST_A_RECORD, fake.record_len, &fake.record);
 		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		mnl_attr_put_strz(nlh, OTATTEST_A_RUNTIME_VERSION, fake.runtime_version);
 		break;
 	case OTATTEST_CMD_ATTEST: {
 		uint8_t ev[128];
@@ -303,6 +306,13 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 		break;
 	}
 	case OTATTEST_CMD_UPDATE_RESET:
+		if (cfg.update_reset_runtime_version) {
+			/* A new boot into other code: a new record, and the runtime says its version. */
+			build_record(&fake.record, &fake.record_len, fake.record.hdr.generation + 1,
+				     fake.record.hdr.tag_key_version);
+			snprintf(fake.runtime_version, sizeof(fake.runtime_version), "%s",
+				 cfg.update_reset_runtime_version);
+		}
 		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
 		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
 		mnl_attr_put_u32(nlh, OTATTEST_A_SLOT,
@@ -340,7 +350,8 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
 	res.ok = true;
 	/* As otattest.ko does: the new record's event goes out before the reply. */
-	if (r->cmd == OTATTEST_CMD_ROTATE_TAGS)
+	if (r->cmd == OTATTEST_CMD_ROTATE_TAGS ||
+	    (r->cmd == OTATTEST_CMD_UPDATE_RESET && cfg.update_reset_runtime_version))
 		fake_event(OTATTEST_EVENT_RECORD_CHANGED, fake.record.hdr.generation, 0);
 	r->done(r->userdata, &res);
 	free(r);
@@ -461,6 +472,8 @@ static int on_reboot(sd_event_source *s, const struct signalfd_siginfo *si, void
 		u->slot[3].flags &= ~OTA_RECORD_SLOT_F_RUNNING;
 		u->slot[2].flags |= OTA_RECORD_SLOT_F_RUNNING;
 		ck_assert_uint_eq(ota_record_validate(&fake.record, fake.record_len), OTA_OK);
+		/* Back on A's code. */
+		snprintf(fake.runtime_version, sizeof(fake.runtime_version), "1.0.0");
 	} else {
 		fake.record.hdr.generation = gen;
 	}
@@ -488,6 +501,7 @@ static void run_server(void)
 	fake.m = &m;
 	fake.available = true;
 	build_record(&fake.record, &fake.record_len, 4, 1);
+	snprintf(fake.runtime_version, sizeof(fake.runtime_version), "1.0.0");
 	m.transport = (struct transport){ .ops = &fake_transport, .impl = &fake };
 	ck_assert_int_eq(manager_setup_signals(&m), 0);
 	sigemptyset(&mask);

@@ -17,7 +17,8 @@
  * SIGUSR1 the device removed, SIGUSR2 added again; SIGWINCH a new boot
  * whose BL0 tag did not match (re-tagged on the signature path); SIGURG
  * the record moving on within the same boot; SIGPWR a new boot after the
- * device reverted the trial of BL0 slot B (watchdog), back on primary A.
+ * device reverted the trial of BL0 slot B (watchdog), back on primary A
+ * (whose runtime says "1.0.0").
  */
 #ifndef OTATTEST_TESTS_BUS_FIXTURE_H
 #define OTATTEST_TESTS_BUS_FIXTURE_H
@@ -50,6 +51,12 @@ struct fake_cfg {
 	uint64_t image_read_timeout_usec; /* 0: the daemon's default */
 	/* UpdateReset answered OK with this BL0 slot booted; 0: the slot asked for (B for OTHER). */
 	uint32_t update_reset_booted_plus1;
+	/*
+	 * Non-NULL: UpdateReset boots other code, whose GET_INFO says this
+	 * (the fake device starts on "1.0.0"): a new record, its event
+	 * before the reply, and this runtime version in the replies.
+	 */
+	const char *update_reset_runtime_version;
 };
 
 extern struct fake_cfg cfg;

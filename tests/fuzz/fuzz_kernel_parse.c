@@ -122,6 +122,12 @@ static void fixed(const uint8_t *p, size_t n)
 	    (n != sizeof(struct ota_resp_boot_svc) ||
 	     ((const struct ota_resp_boot_svc *)b)->primary_slot >= OTA_SLOT_COUNT))
 		abort();
+	/* GET_INFO: a version the driver shows is non-empty printable ASCII, then NULs. */
+	if (otattest_info_check(b, (uint32_t)n) == OTA_OK &&
+	    (n != sizeof(struct ota_resp_info) ||
+	     !((const struct ota_resp_info *)b)->runtime_version[0] ||
+	     !ota_version_string_ok(((const struct ota_resp_info *)b)->runtime_version)))
+		abort();
 	/* The install answers, held to a session the first words name. */
 	if (n >= 16) {
 		uint32_t stage = otattest_le32(b), slot = otattest_le32(b + 4),

@@ -122,10 +122,9 @@ void boot_fill_state(const struct boot_ctx *b, ota_status_t st)
 	state->record_len = b->record.hdr.length;
 }
 
-void boot_finish(struct boot_ctx *b, ota_status_t st)
+void boot_record_close(struct boot_ctx *b, ota_status_t st)
 {
 	struct ota_record_header *h = &b->record.hdr;
-	struct ota_boot_state *state = boot_state_mut();
 	struct ota_record_update u;
 
 	h->boot_status = st;
@@ -134,6 +133,14 @@ void boot_finish(struct boot_ctx *b, ota_status_t st)
 	/* The update section follows the last stage record used (record.h). */
 	boot_record_update_fill(b, st, &u);
 	memcpy(boot_record_update_at(&b->record), &u, sizeof(u));
+}
+
+void boot_finish(struct boot_ctx *b, ota_status_t st)
+{
+	struct ota_record_header *h = &b->record.hdr;
+	struct ota_boot_state *state = boot_state_mut();
+
+	boot_record_close(b, st);
 	h->boot_time_ns = hal_time_ns() - b->t0;
 	boot_fill_state(b, st);
 	(void)hal_host_publish_record(&state->record.hdr, state->record_len);

@@ -260,6 +260,11 @@ uint32_t boot_effective_tag_key_version(const struct boot_ctx *b);
  */
 struct boot_ctx *boot_scratch_ctx(void);
 /*
+ * End the record: boot status, length, the update section (so ROM_EXT
+ * can certify the update state before the hand-off; boot_finish again).
+ */
+void boot_record_close(struct boot_ctx *b, ota_status_t st);
+/*
  * End a boot with `st`: stamp the record's status and time (t0 from
  * boot_ctx.t0), hand it to the runtime's state, publish it and the
  * device state. The stage that ends the boot calls this once.

@@ -11,7 +11,8 @@
  *              4.1.2.5: no well-defined expiry; the device has no clock)
  *   extensions basicConstraints CA:FALSE (critical), keyUsage
  *              digitalSignature (critical), SKI, AKI, and TCG DICE
- *              MultiTcbInfo: the ROM with the device state, then each
+ *              MultiTcbInfo: the ROM with the device state and the
+ *              update state, then each
  *              booted stage with its SVN, measurement and the results of
  *              its check - everything the claims repeat and a verifier's
  *              policy judges, certified before the runtime (which holds
@@ -117,11 +118,17 @@ static void entry_begin(struct ota_der *d, const char *model)
  * The ROM's DiceTcbInfo: model "rom", layer 0, fwids = ROM identity, and
  * in vendorInfo the device state ROM and ROM_EXT decided.
  */
-static void put_rom_entry(struct ota_der *d, const struct ota_record_header *h, uint32_t flags)
+static void put_rom_entry(struct ota_der *d, const struct ota_record_header *h,
+			  const struct ota_update_claims *u, uint32_t flags)
 {
+	/* DeviceState version 2: version 1's, then the update state (evidence.h). */
 	const uint32_t state[] = { h->lifecycle,     h->epoch,         h->min_svn,
 				   h->floor_rom_ext, h->floor_bl0,     h->chain_max_svn,
-				   h->tag_key_version };
+				   h->tag_key_version,
+				   u->reset_reason,  u->state,         u->primary_slot,
+				   u->booted_slot,   u->revocation_seq, u->revocation_seq_device,
+				   u->trial_boots,   u->revert_reason, u->reverted_slot,
+				   u->refused_count, u->refused_slots };
 
 	entry_begin(d, OTA_TCB_MODEL_ROM);
 	ota_der_put_uint_tagged(d, OTA_DER_CONTEXT_PRIM(4), OTA_TCB_LAYER_ROM);
@@ -164,7 +171,7 @@ void ota_alias_tcb_info_put(struct ota_der *d, const struct ota_alias_cert_param
 	uint32_t flags = ota_dice_flags(p->device->lifecycle), i;
 
 	ota_der_begin(d, OTA_DER_SEQUENCE);
-	put_rom_entry(d, p->device, flags);
+	put_rom_entry(d, p->device, p->update, flags);
 	for (i = 0; i < p->booted_count && i < OTA_STAGE_COUNT; i++)
 		put_stage_entry(d, p->booted[i], flags);
 	ota_der_end(d);

@@ -61,6 +61,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	struct ota_runtime *rt = &ota_rt;
 	uint8_t ctx[OTA_ALIAS_CONTEXT_BYTES];
 	struct ota_alias_cert_params cp;
+	struct ota_update_claims update;
 	hal_key_t root, identity, alias;
 	ota_status_t st;
 
@@ -95,6 +96,9 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	cp.issuer_pubkey = rt->identity_pubkey;
 	/* What the certificate certifies comes from the record ROM and ROM_EXT wrote. */
 	cp.device = &bs->record.hdr;
+	/* The update section ROM_EXT filled before this (rom_ext.c), never the runtime's. */
+	ota_update_claims_of(&bs->record, &update);
+	cp.update = &update;
 	cp.booted[0] = booted_attempt(&bs->record, OTA_STAGE_ROM_EXT, bs->rom_ext_svn,
 				      bs->rom_ext_measurement);
 	cp.booted[1] = booted_attempt(&bs->record, OTA_STAGE_BL0, bs->bl0_svn, bs->bl0_measurement);

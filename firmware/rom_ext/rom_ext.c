@@ -85,6 +85,8 @@ ota_status_t ota_rom_ext_main(void)
 	rom_ext_trial_end(b);
 	boot_requests_end(b, st);
 	if (st == OTA_OK) {
+		/* The update section first: the certificate certifies the update state. */
+		boot_record_close(b, OTA_OK);
 		boot_fill_state(b, OTA_OK);
 		/* The last use of the device root: the runtime's evidence key. */
 		st = ota_runtime_prepare(boot_state_mut());

@@ -41,6 +41,13 @@ struct ota_alias_cert_params {
 	 * depth, tag key version, key ids).
 	 */
 	const struct ota_record_header *device;
+	/*
+	 * The update state (ota_update_claims_of the record, its update
+	 * section filled by ROM_EXT before the certificate): reset reason,
+	 * committed or trial, slots, revocation sequences, trial boots, the
+	 * reverted trial, the refused attempts.
+	 */
+	const struct ota_update_claims *update;
 	const struct ota_stage_record *booted[OTA_STAGE_COUNT];
 	uint32_t booted_count;
 };

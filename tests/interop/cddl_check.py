@@ -376,7 +376,7 @@ def evidence_plants(claims):
         ("no nonce (a claim the profile makes mandatory)",
          {k: v for k, v in claims.items() if k != 10}, True, False),
         ("record-flags a text (a private claim's wrong type)", {**claims, ota(7): "3"}, False, False),
-        ("an unknown private claim", {**claims, ota(12): 0}, False, False),
+        ("an unknown private claim", {**claims, ota(19): 0}, False, False),
         # EAT's own nonce-type (8..64 bytes) would refuse this too, but
         # cddl-verifier 1.5.3 drops a .size inside a generic's argument
         # (JC<tstr .size ..., bstr .size ...>), so only the profile's

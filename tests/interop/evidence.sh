@@ -197,6 +197,28 @@ lie_refused floor-bl0 VERIFY_STATE_MISMATCH - "BL0 floor"
 lie_refused tag-key-version VERIFY_STATE_MISMATCH - "tag key version"
 lie_refused chain-max-svn VERIFY_STATE_MISMATCH - "chain max SVN"
 lie_refused rom-identity VERIFY_STATE_MISMATCH - "ROM identity"
+# The update state (issue 28): what a compromised BL0 would most like to hide.
+lie_refused revocation-sequence VERIFY_STATE_MISMATCH - "revocation sequence"
+lie_refused revert-reason VERIFY_STATE_MISMATCH - "revert reason"
+lie_refused reset-reason VERIFY_STATE_MISMATCH - "reset reason"
+lie_refused trial-boots VERIFY_STATE_MISMATCH - "trial boots"
+# Honest update states and the rules on them: "committed, revocation >= N".
+for state in trial reverted; do
+	mkdir "$work/update-$state" && "$tool" --update "$state" "$work/update-$state"
+	ok $? "evidence_tool --update $state"
+	$py tests/interop/evidence_check.py "$work/update-$state/evidence.cose" "$work/update-$state/ca.pem" \
+		"$(cat "$work/update-$state/nonce.hex")" "$work/update-$state/record.bin" >"$work/update-$state/py.out" 2>&1
+	ok $? "evidence_check.py: the $state evidence's update state is the certified one"
+	policy_passes "min_revocation_sequence = 3, $state" "min_revocation_sequence = 3" "$work/update-$state"
+	policy_refuses VERIFY_REVOCATION_BELOW_POLICY - "revocation 3 under min_revocation_sequence = 4 ($state)" \
+		"min_revocation_sequence = 4" "$work/update-$state"
+done
+policy_refuses VERIFY_NOT_COMMITTED bl0 "a trial under require_committed" \
+	"require_committed = true\nmin_revocation_sequence = 3" "$work/update-trial"
+policy_refuses VERIFY_TRIAL_REVERTED bl0 "a reverted trial under require_committed" \
+	"require_committed = true\nmin_revocation_sequence = 3" "$work/update-reverted"
+policy_passes "require_committed with allow_reverted, reverted" \
+	"require_committed = true\nallow_reverted = true" "$work/update-reverted"
 # The lies a policy would judge pass that policy: only the certificate stops them.
 printf 'max_delegation_depth = 0\n' >"$work/rule.policy"
 expect_refusal VERIFY_RESULT_MISMATCH bl0 true "a depth-0 claim under max_delegation_depth = 0" \

@@ -130,11 +130,13 @@ def certified(alias):
     if rom[0x81] != b"rom" or der_uint(rom[0x84]) != 0:
         raise ValueError("the first entry is not the ROM's")
     info = rom["info"]
-    if [t for t, _ in info] != [0x02] * 8 or der_uint(info[0][1]) != 1:
-        raise ValueError("DeviceState is not version 1 and seven INTEGERs")
+    if [t for t, _ in info] != [0x02] * 19 or der_uint(info[0][1]) != 2:
+        raise ValueError("DeviceState is not version 2 and eighteen INTEGERs")
     v = [der_uint(c) for _, c in info[1:]]
     device = dict(zip("lifecycle epoch min_svn floor_rom_ext floor_bl0 chain_max_svn "
-                      "tag_key_version".split(), v))
+                      "tag_key_version reset_reason update_state primary_slot booted_slot "
+                      "revocation_seq revocation_seq_device trial_boots revert_reason "
+                      "reverted_slot refused_count refused_slots".split(), v))
     device["rom_identity"], device["flags"] = rom["digest"], rom[0x87]
     stages = {}
     for der in entries[1:]:
@@ -323,6 +325,24 @@ def check_certified(claims, rom_identity, attempts, alias, ident):
             ("tag key version", claims.get(private(5)), device["tag_key_version"]),
             ("ROM identity", rom_identity, device["rom_identity"])):
         check("alias certificate certifies the claimed %s" % what, claim == cert)
+    # The update state (DeviceState version 2, issue 28); pending-update is not certified.
+    refused = [c for c in attempts if not c.get(11, 0) & 1]
+    revocation = claims.get(private(16), [None, None])
+    revert = claims.get(private(18), [None, None])
+    for what, claim, cert in (
+            ("reset reason", claims.get(private(6)), device["reset_reason"]),
+            ("update state", claims.get(private(12)), device["update_state"]),
+            ("primary slot", claims.get(private(13)), device["primary_slot"]),
+            ("booted slot", claims.get(private(14)), device["booted_slot"]),
+            ("revocation sequence", revocation[0], device["revocation_seq"]),
+            ("device revocation sequence", revocation[1], device["revocation_seq_device"]),
+            ("trial boots", claims.get(private(17)), device["trial_boots"]),
+            ("revert reason", revert[0], device["revert_reason"]),
+            ("reverted slot", revert[1], device["reverted_slot"]),
+            ("refused attempts", len(refused), device["refused_count"]),
+            ("refused attempt slots", sum({1 << ((c.get(1, 1) - 1) * 2 + c.get(2, 0))
+                                           for c in refused}), device["refused_slots"])):
+        check("alias certificate certifies the claimed %s" % what, claim == cert)
     booted = [c for c in attempts if c.get(11, 0) & 1 and c.get(3) == OTA_OK]
     check("alias certificate certifies each booted stage once",
           sorted(c.get(1) for c in booted) == sorted(stages))
@@ -421,7 +441,7 @@ def main():
     check("claims re-encode to the same bytes (deterministic CBOR)",
           cbor2.dumps(claims, canonical=True) == payload)
     check("claims set has exactly the documented keys",
-          sorted(claims.keys()) == sorted(REGISTERED + [private(n) for n in range(1, 12)]))
+          sorted(claims.keys()) == sorted(REGISTERED + [private(n) for n in range(1, 19)]))
     for what, ok in rfc9711_types(claims):
         check("RFC 9711: " + what, ok)
     check("nonce claim (10) is the nonce sent", claims.get(10) == nonce)

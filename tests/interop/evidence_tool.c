@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * evidence_tool [--rom-ext-hybrid | --lie CLAIM | --lifecycle STATE | --debug-image |
- *                --debug-tag-mismatch] OUTDIR:
+ *                --debug-tag-mismatch | --update trial|reverted] OUTDIR:
  * run the firmware's runtime on
  * the software HAL (the fixture of tests/unit/test_evidence_fixture.h: a
  * provisioned device, ROM_EXT's handoff, the key manager locked) and write
@@ -37,6 +37,12 @@
  * tag did not match (path reason tag-mismatch), as docs/evidence.md's
  * example: what otimage inspect shows of an alias certificate.
  *
+ * --update trial boots BL0 A on trial (primary B, its second boot),
+ * --update reverted after B's trial reverted (watchdog), revocation
+ * sequence 3 in both (issue 28: require_committed refuses both,
+ * min_revocation_sequence = 4 too); the update lies (revocation-sequence,
+ * revert-reason, reset-reason, trial-boots) start from the reverted one.
+ *
  * --fleet N writes a fleet instead (make bench-fleet, fleet-agree.sh): N
  * devices, each with its own OTP secret, device id, identity key and
  * certificate (one CA for all) and alias certificate, each attesting to
@@ -67,6 +73,9 @@ static bool debug_image;
 static bool tag_mismatch;
 static int inconsistent = -1;
 static long fleet = -1;
+/* --update STATE: the update section of a trial or of a reverted trial (issue 28). */
+static const char *const update_names[] = { "trial", "reverted" };
+static int update = -1;
 
 /*
  * What --inconsistent can make: a boot record whose attempts break one
@@ -107,7 +116,8 @@ static const char *const lie_names[] = {
 	"root-key",  "delegate-key",  "depth",	   "path",	   "scheme",
 	"stage-tag-key-version",      "min-svn",   "epoch",	   "lifecycle",
 	"floor-rom-ext", "floor-bl0", "tag-key-version", "chain-max-svn", "rom-identity",
-	"path-reason", "usage-flags",
+	"path-reason", "usage-flags", "revocation-sequence", "revert-reason", "reset-reason",
+	"trial-boots",
 };
 
 /* The fixture's booted ROM_EXT is stage[0], its booted BL0 stage[2] (depth 1). */
@@ -135,6 +145,11 @@ static void tell_lie(struct ota_record *r)
 	case 13: r->hdr.rom_identity[0] ^= 1; break;
 	case 14: bl0->path_reason = OTA_REASON_NO_TAG; break; /* certified: image-changed */
 	case 15: bl0->effective.usage.flags &= ~OTA_CAP_DEBUG; break; /* certified: DEBUG */
+	/* The update state (issue 28), on the base of --update reverted: */
+	case 16: ((struct ota_record_update *)ota_record_update_of(r))->revocation_sequence = 9; break;
+	case 17: ((struct ota_record_update *)ota_record_update_of(r))->revert_reason = OTA_REVERT_WARM_RESET; break;
+	case 18: r->hdr.reset_reason = OTA_RESET_WARM; break;
+	case 19: ((struct ota_record_update *)ota_record_update_of(r))->trial_boots = 1; break;
 	}
 }
 
@@ -194,6 +209,11 @@ START_TEST(make_evidence)
 		f.bs.record.stage[2].path_reason = OTA_REASON_TAG_MISMATCH;
 	}
 	make_inconsistent(&f.bs.record); /* before ROM_EXT certifies it */
+	/* A trial of A (primary B, its 2nd boot), or B's reverted (watchdog); revocations at 3. */
+	if (update == 0)
+		evfix_update(&f.bs, OTA_SLOT_B, 2, OTA_REVERT_NONE, 0, 3);
+	else if (update == 1 || lie >= 16)
+		evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_WATCHDOG, OTA_SLOT_B, 3);
 	if (rom_ext_hybrid) {
 		ck_assert_uint_eq(f.bs.record.stage[0].stage, OTA_STAGE_ROM_EXT);
 		f.bs.record.stage[0].sig_scheme = OTA_SCHEME_HYBRID;
@@ -302,16 +322,20 @@ int main(int argc, char **argv)
 		fleet = strtol(argv[2], &end, 10);
 		if (*end || fleet < 1 || fleet > 9999)
 			fleet = -1;
+	} else if (argc == 4 && !strcmp(argv[1], "--update")) {
+		for (size_t i = 0; i < sizeof(update_names) / sizeof(update_names[0]); i++)
+			if (!strcmp(argv[2], update_names[i]))
+				update = (int)i;
 	} else if (argc == 4 && !strcmp(argv[1], "--lie")) {
 		for (size_t i = 0; i < sizeof(lie_names) / sizeof(lie_names[0]); i++)
 			if (!strcmp(argv[2], lie_names[i]))
 				lie = (int)i;
 	}
 	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image &&
-	    inconsistent < 0 && fleet < 0) {
+	    inconsistent < 0 && fleet < 0 && update < 0) {
 		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
 				"--lifecycle STATE | --debug-image | --debug-tag-mismatch | "
-				"--inconsistent RULE | --fleet N] OUTDIR\n");
+				"--inconsistent RULE | --fleet N | --update trial|reverted] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];

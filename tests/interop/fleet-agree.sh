@@ -54,6 +54,9 @@ debug_images_allowed = false
 min_epoch = 1
 allowed_lifecycle = prod
 denied_delegate_key = $(k 03)
+require_committed = true
+allow_reverted = false
+min_revocation_sequence = 0
 EOF
 nonce=$(cat "$work/nonce.hex")
 "$verify" --batch --json --ca "$work/ca.pem" --nonce "$nonce" --policy "$work/policy" \

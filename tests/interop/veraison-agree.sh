@@ -172,8 +172,23 @@ make_ev hybrid --rom-ext-hybrid
 agree "a hybrid device of the release" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" \
 	--nonce "$(cat "$work/hybrid/nonce.hex")" "${refs[@]}" "$work/booted.corim"
 agree "a hybrid device" "$work/hybrid/evidence.cose" "$work/hybrid/ca.pem" --nonce "$(cat "$work/hybrid/nonce.hex")"
+# The update state (issue 28): a trial and a reverted trial, each rule
+# passing and refusing ("committed, revocation >= N").
+for state in trial reverted; do
+	make_ev "update-$state" --update "$state"
+	policy_agree "no update rule, $state" "min_svn_bl0 = 0" "$work/update-$state"
+	policy_agree "require_committed, $state" "require_committed = true" "$work/update-$state"
+	policy_agree "require_committed and allow_reverted, $state" \
+		"require_committed = true\nallow_reverted = true" "$work/update-$state"
+	policy_agree "allow_reverted = false, $state" "allow_reverted = false" "$work/update-$state"
+	policy_agree "revocation >= 3, $state" "min_revocation_sequence = 3" "$work/update-$state"
+	policy_agree "committed, revocation >= 4, $state" \
+		"require_committed = true\nmin_revocation_sequence = 4" "$work/update-$state"
+done
+policy_agree "require_committed, a committed device" "require_committed = true\nallow_reverted = false"
 for lie in root-key delegate-key depth path scheme stage-tag-key-version min-svn epoch lifecycle \
-	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity path-reason usage-flags; do
+	floor-rom-ext floor-bl0 tag-key-version chain-max-svn rom-identity path-reason usage-flags \
+	revocation-sequence revert-reason reset-reason trial-boots; do
 	make_ev "lie-$lie" --lie "$lie"
 	agree "a runtime that changed $lie" "$work/lie-$lie/evidence.cose" "$work/lie-$lie/ca.pem" \
 		--nonce "$(cat "$work/lie-$lie/nonce.hex")"

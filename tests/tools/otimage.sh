@@ -720,7 +720,7 @@ tcb_refused() {
 tcb_refused alias-v1.der 0 1 "with StageResults version 1" \
 	"StageResults version 1, from firmware before pathReason and usageFlags: otimage reads version 2"
 tcb_refused alias-v3.der 0 3 "with StageResults version 3" \
-	"DeviceState or StageResults version 3: otimage reads DeviceState 1 and StageResults 2"
+	"DeviceState or StageResults version 3: otimage reads DeviceState 2 and StageResults 2"
 shape="the alias certificate's TCB info does not have the shape docs/evidence.md gives"
 tcb_refused alias-flags.der 6 4 "certifying an unknown usage flag" "$shape"
 tcb_refused alias-reason.der 5 11 "certifying a path reason past the last" "$shape"

@@ -66,6 +66,7 @@ START_TEST(test_layout_is_the_documented_one)
 	static const char flags_prod[] = "87050000000001";
 	char want[2048], r77[65], re1[65], rc1[65], rb5[65], r01[65], r02[65], got_hex[2048];
 	struct ota_alias_cert_params p;
+	struct ota_update_claims u;
 	struct ota_record r;
 	uint8_t buf[1024];
 	struct ota_der d;
@@ -74,6 +75,8 @@ START_TEST(test_layout_is_the_documented_one)
 	example_record(&r);
 	memset(&p, 0, sizeof(p));
 	p.device = &r.hdr;
+	ota_update_claims_of(&r, &u);
+	p.update = &u;
 	p.booted[0] = &r.stage[0];
 	p.booted[1] = &r.stage[2];
 	p.booted_count = 2;
@@ -85,10 +88,14 @@ START_TEST(test_layout_is_the_documented_one)
 
 	/* docs/evidence.md, "Alias certificate profile", byte for byte. */
 	snprintf(want, sizeof(want),
-		 "308201a5"                                   /* MultiTcbInfo */
-		 "3067%s%s%s%s"                               /* the ROM */
-		 "881b3019" "020101" "020102" "020101" "020105" "020101" "020104" "02020080"
+		 "308201c7"                                   /* MultiTcbInfo */
+		 "308188%s%s%s%s"                             /* the ROM */
+		 "883c303a" "020102" "020102" "020101" "020105" "020101" "020104" "02020080"
 		 "020103"
+		 /* the update state: cold reset, committed on A (primary A), revocation
+		  * sequences 0 and 0, no trial, no revert, 1 refused attempt: BL0 B (bit 3) */
+		 "020101" "020100" "020100" "020100" "020100" "020100" "020100" "020100" "020100"
+		 "020101" "020108"
 		 "30818c" "80086f74617474657374" "8107726f6d5f657874" "830102" "840101"
 		 "%s%s%s"                                     /* ROM_EXT */
 		 "8839" "3037" "020102" "020101" "020101" "020100" "020103" "020100" "020101"
@@ -116,6 +123,7 @@ static const struct ota_stage_record *booted(const struct ota_record *r, uint32_
 static void expect_certifies(const struct ota_alias_info *info, const struct ota_record *r)
 {
 	const struct ota_record_header *h = &r->hdr;
+	struct ota_update_claims u;
 	uint32_t t, k;
 
 	ck_assert(info->certifies_results);
@@ -131,6 +139,11 @@ static void expect_certifies(const struct ota_alias_info *info, const struct ota
 	ck_assert_uint_eq(info->device.chain_max_svn, h->chain_max_svn);
 	ck_assert_uint_eq(info->device.tag_key_version, h->tag_key_version);
 	ck_assert_uint_eq(info->device.flags, ota_dice_flags(h->lifecycle));
+	/* DeviceState version 2: the update state of the record (never the pending install). */
+	ota_update_claims_of(r, &u);
+	u.pending_stage = 0;
+	u.pending_slot = 0;
+	ck_assert_mem_eq(&info->device.update, &u, sizeof(u));
 	ck_assert_uint_eq(info->tcb_count, 2);
 	for (t = 0; t < info->tcb_count; t++) {
 		const struct ota_cert_tcb *c = &info->tcb[t];
@@ -225,6 +238,24 @@ START_TEST(test_largest_certificate_fits_its_bound)
 		s->effective.usage.flags = OTA_CAP_ALL;
 		memset(s->key_ids, 0xff, sizeof(s->key_ids));
 	}
+	/* The update state at its widest: a trial of B that reverted, both sequences at 256. */
+	{
+		struct ota_record_update *u;
+
+		r->hdr.flags |= OTA_RECORD_F_UPDATE_SECTION;
+		r->hdr.length = ota_record_length(r->hdr.stage_count, r->hdr.flags);
+		r->hdr.reset_reason = OTA_RESET_UPDATE;
+		u = (struct ota_record_update *)ota_record_update_of(r);
+		memset(u, 0, sizeof(*u));
+		u->primary_slot = OTA_SLOT_B;
+		u->revocation_sequence = OTA_REVOCATION_SEQ_MAX;
+		u->revocation_sequence_device = OTA_REVOCATION_SEQ_MAX;
+		u->trial_boots = OTA_TRIAL_MAX_BOOTS;
+		u->revert_reason = OTA_REVERT_REASON_MAX;
+		u->reverted_slot = OTA_SLOT_B;
+		u->running_rom_ext_slot = OTA_RECORD_NO_SLOT;
+		u->running_bl0_slot = OTA_RECORD_NO_SLOT;
+	}
 	f.bs.rom_ext_svn = OTA_SVN_LIMIT;
 	f.bs.bl0_svn = OTA_SVN_LIMIT;
 	evfix_boot_runtime(&f);
@@ -314,8 +345,19 @@ START_TEST(test_other_version_is_told)
 		ck_assert_uint_eq(ota_alias_cert_info(der, ota_rt.alias_cert_len, &info),
 				  OTA_X509_MALFORMED);
 		ck_assert_uint_eq(info.other_version, cases[i].other_version);
+		ck_assert(!info.other_is_device_state);
 		ck_assert_uint_eq(info.tcb_count, 0); /* nothing else is kept */
 	}
+	/* DeviceState version 1, before the update state: "88 3c 30 3a 02 01 02". */
+	for (at = 0; at + 7 <= ota_rt.alias_cert_len; at++)
+		if (!memcmp(ota_rt.alias_cert + at, "\x88\x3c\x30\x3a\x02\x01\x02", 7))
+			break;
+	ck_assert_uint_lt(at + 7, ota_rt.alias_cert_len);
+	memcpy(der, ota_rt.alias_cert, ota_rt.alias_cert_len);
+	der[at + 6] = 1;
+	ck_assert_uint_eq(ota_alias_cert_info(der, ota_rt.alias_cert_len, &info), OTA_X509_MALFORMED);
+	ck_assert_uint_eq(info.other_version, 1);
+	ck_assert(info.other_is_device_state);
 }
 END_TEST
 

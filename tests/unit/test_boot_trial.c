@@ -8,10 +8,12 @@
  * runtime cannot lower the count (the vault is locked).
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <otattest/sha256.h>
 #include <otattest/shm.h>
+#include <otattest/verify.h>
 
 #include "fw_run.h"
 #include "fwlib.h"
@@ -101,6 +103,67 @@ START_TEST(test_warm_resets_revert_a_trial)
 	runs(OTA_SLOT_A, 0, OTA_REVERT_NONE, 0);
 	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
 	runs(OTA_SLOT_B, 1, OTA_REVERT_NONE, 0);
+}
+END_TEST
+
+/* The device's evidence now, judged by a policy file's text. */
+static ota_status_t verify_now(struct ota_trust *trust, const char *policy,
+			       struct ota_verdict *v)
+{
+	static uint8_t resp[OTA_EVIDENCE_MAX_BYTES];
+	struct ota_req_attest r;
+	struct ota_policy p;
+	uint32_t len = 0;
+	char why[160];
+
+	memset(&r, 0, sizeof(r));
+	r.nonce_len = 16;
+	memset(r.nonce, 0x5a, 16);
+	ck_assert_uint_eq(ota_fw_command(OTA_CMD_ATTEST, (const uint8_t *)&r, sizeof(r), resp, sizeof(resp),
+					 &len),
+			  OTA_OK);
+	ck_assert_uint_eq(ota_policy_parse(policy, strlen(policy), &p, why, sizeof(why)), OTA_OK);
+	return ota_verify_evidence(resp, len, trust, r.nonce, 16, &p, (const uint8_t *)tu_record(),
+				   tu_record()->hdr.length, v);
+}
+
+/*
+ * Issue 28, item 6: the trial and its revert are in the evidence the
+ * device signs, certified by ROM_EXT on the real boot flow (the update
+ * section is filled before the alias certificate): a verifier requiring
+ * committed refuses BL0 on trial and the boot after the revert, and
+ * passes both without the rule.
+ */
+START_TEST(test_evidence_shows_the_trial_and_its_revert)
+{
+	static const char committed[] = "require_committed = true\n";
+	struct ota_trust *trust = tu_identity_provision(&dev);
+	struct ota_verdict *v = calloc(1, sizeof(*v));
+	uint32_t i;
+
+	cold_boot(); /* serves the identity certificate */
+	ck_assert_uint_eq(verify_now(trust, committed, v), OTA_OK);
+	ck_assert_uint_eq(tu_update_reset(OTA_SLOT_B), OTA_OK);
+	ck_assert_uint_eq(verify_now(trust, "", v), OTA_OK);
+	ck_assert_uint_eq(v->claims.update.state, OTA_UPDATE_CLAIM_TRIAL);
+	ck_assert_uint_eq(v->claims.update.booted_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(v->claims.update.trial_boots, 1);
+	ck_assert_uint_eq(v->claims.update.reset_reason, OTA_RESET_UPDATE);
+	ck_assert_uint_eq(verify_now(trust, committed, v), OTA_VERIFY_NOT_COMMITTED);
+	ck_assert_uint_eq(v->failure_count, 1);
+	for (i = 2; i <= OTA_TRIAL_MAX_BOOTS + 1u; i++)
+		warm_reset();
+	runs(OTA_SLOT_A, 0, OTA_REVERT_WARM_RESET, OTA_SLOT_B);
+	ck_assert_uint_eq(verify_now(trust, "", v), OTA_OK);
+	ck_assert_uint_eq(v->claims.update.state, OTA_UPDATE_CLAIM_COMMITTED);
+	ck_assert_uint_eq(v->claims.update.revert_reason, OTA_REVERT_WARM_RESET);
+	ck_assert_uint_eq(v->claims.update.reverted_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(verify_now(trust, committed, v), OTA_VERIFY_TRIAL_REVERTED);
+	ck_assert_uint_eq(v->failure_count, 1);
+	ck_assert_uint_eq(verify_now(trust, "require_committed = true\nallow_reverted = true\n", v),
+			  OTA_OK);
+	free(v);
+	ota_trust_free(trust);
 }
 END_TEST
 
@@ -233,6 +296,7 @@ static Suite *suite(void)
 	tcase_add_checked_fixture(t, setup, teardown);
 	tcase_set_timeout(t, 60);
 	tcase_add_test(t, test_warm_resets_revert_a_trial);
+	tcase_add_test(t, test_evidence_shows_the_trial_and_its_revert);
 	tcase_add_test(t, test_commit_costs_no_boot);
 	tcase_add_test(t, test_refused_commit_costs_a_boot);
 	tcase_add_test(t, test_update_reset_buys_no_boots);

@@ -95,7 +95,7 @@ static uint32_t find(const uint8_t *buf, uint32_t len, const void *want, uint32_
 START_TEST(test_registered_claims_come_first_in_their_types)
 {
 	static const uint8_t head[] = {
-		0xb3,                         /* map of 19 */
+		0xb8, 0x1a,                   /* map of 26 */
 		0x0a, 0x50,                   /* nonce: bstr 16 */
 	};
 	static const uint8_t after_nonce[] = {
@@ -115,10 +115,10 @@ START_TEST(test_registered_claims_come_first_in_their_types)
 	make_record(&r, OTA_LC_PROD);
 	len = encode(&r, buf, sizeof(buf));
 	ck_assert_mem_eq(buf, head, sizeof(head));
-	ck_assert_mem_eq(buf + 3, nonce, sizeof(nonce));
-	ck_assert_mem_eq(buf + 19, after_nonce, sizeof(after_nonce));
-	ck_assert_mem_eq(buf + 24 + 16, oemid, sizeof(oemid));
-	at = 24 + 16 + sizeof(oemid);
+	ck_assert_mem_eq(buf + 4, nonce, sizeof(nonce));
+	ck_assert_mem_eq(buf + 20, after_nonce, sizeof(after_nonce));
+	ck_assert_mem_eq(buf + 25 + 16, oemid, sizeof(oemid));
+	at = 25 + 16 + sizeof(oemid);
 	ck_assert_mem_eq(buf + at, OTA_EAT_PROFILE, 33);
 	/* measurements (273 = 19 01 11): ROM, ROM_EXT, BL0 slot B: three entries */
 	at += 33;
@@ -228,6 +228,93 @@ START_TEST(test_path_reason_and_usage_flags)
 }
 END_TEST
 
+/* An update section: BL0 B on trial (primary A), and every other field non-zero (a codec test). */
+static struct ota_record_update *add_update(struct ota_record *r)
+{
+	struct ota_record_update *u;
+
+	r->hdr.flags |= OTA_RECORD_F_UPDATE_SECTION;
+	r->hdr.length = ota_record_length(r->hdr.stage_count, r->hdr.flags);
+	u = (struct ota_record_update *)ota_record_update_of(r);
+	memset(u, 0, sizeof(*u));
+	u->update_state = OTA_UPDATE_TRIAL;
+	u->primary_slot = OTA_SLOT_A;
+	u->running_rom_ext_slot = OTA_SLOT_A;
+	u->running_bl0_slot = OTA_SLOT_B;
+	u->pending_stage = OTA_STAGE_ROM_EXT;
+	u->pending_slot = OTA_SLOT_B;
+	u->revocation_sequence = 256;
+	u->revocation_sequence_device = 7;
+	u->trial_boots = 2;
+	u->revert_reason = OTA_REVERT_WATCHDOG;
+	u->reverted_slot = OTA_SLOT_B;
+	return u;
+}
+
+/* Claims 12..18 (issue 28): the update state, in key order, and back. */
+START_TEST(test_update_claims)
+{
+	/* 12 trial, 13 primary A, 14 booted B, 15 pending [1, 1], 16 [256, 7], 17 2, 18 [2, 1] */
+	static const uint8_t want[] = {
+		0x3a, 0x6f, 0x74, 0x61, 0x0c, 0x01, 0x3a, 0x6f, 0x74, 0x61, 0x0d, 0x00,
+		0x3a, 0x6f, 0x74, 0x61, 0x0e, 0x01, 0x3a, 0x6f, 0x74, 0x61, 0x0f, 0x82, 0x01, 0x01,
+		0x3a, 0x6f, 0x74, 0x61, 0x10, 0x82, 0x19, 0x01, 0x00, 0x07,
+		0x3a, 0x6f, 0x74, 0x61, 0x11, 0x02, 0x3a, 0x6f, 0x74, 0x61, 0x12, 0x82, 0x02, 0x01,
+	};
+	uint8_t buf[OTA_CLAIMS_MAX_BYTES];
+	struct ota_evidence_claims c;
+	struct ota_record r;
+	char why[160];
+	uint32_t len, at;
+
+	make_record(&r, OTA_LC_PROD);
+	add_update(&r);
+	len = encode(&r, buf, sizeof(buf));
+	at = find(buf, len, want, sizeof(want));
+	ck_assert_uint_eq(at + sizeof(want), len); /* the last claims */
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	ck_assert_uint_eq(c.update.reset_reason, OTA_RESET_COLD);
+	ck_assert_uint_eq(c.update.state, OTA_UPDATE_CLAIM_TRIAL);
+	ck_assert_uint_eq(c.update.primary_slot, OTA_SLOT_A);
+	ck_assert_uint_eq(c.update.booted_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(c.update.pending_stage, OTA_STAGE_ROM_EXT);
+	ck_assert_uint_eq(c.update.pending_slot, OTA_SLOT_B);
+	ck_assert_uint_eq(c.update.revocation_seq, 256);
+	ck_assert_uint_eq(c.update.revocation_seq_device, 7);
+	ck_assert_uint_eq(c.update.trial_boots, 2);
+	ck_assert_uint_eq(c.update.revert_reason, OTA_REVERT_WATCHDOG);
+	ck_assert_uint_eq(c.update.reverted_slot, OTA_SLOT_B);
+	/* the refused attempt, BL0 A: bit (2 - 1) * 2 + 0 */
+	ck_assert_uint_eq(c.update.refused_count, 1);
+	ck_assert_uint_eq(c.update.refused_slots, 0x4);
+
+	/* committed claimed while B runs and A is primary */
+	buf[at + 5] = 0x00;
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "update-state committed disagrees with the booted and primary slots");
+	buf[at + 5] = 0x01;
+	/* booted slot A while the attempt that booted BL0 is B (and primary A: committed) */
+	buf[at + 17] = 0x00;
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "booted-slot 0 is not the slot of the BL0 attempt that booted (1)");
+	buf[at + 17] = 0x01;
+	/* out of range: trial boots 4, a revert reason 4, a reverted slot without a reason */
+	buf[at + 41] = 0x04;
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)),
+			  OTA_VERIFY_CLAIMS_INVALID);
+	ck_assert_str_eq(why, "claim -1869898002 is malformed or out of range");
+	buf[at + 41] = 0x02;
+	buf[at + 48] = 0x04;
+	ck_assert_uint_ne(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	buf[at + 48] = 0x00;
+	ck_assert_uint_ne(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+	buf[at + 48] = 0x02;
+	ck_assert_uint_eq(ota_evidence_decode_claims(buf, len, &c, why, sizeof(why)), OTA_OK);
+}
+END_TEST
+
 START_TEST(test_dbgstat_and_oemboot_follow_the_record)
 {
 	static const struct { uint32_t lc, dbgstat; } map[] = {
@@ -267,6 +354,7 @@ static Suite *claims_v2_suite(void)
 	tcase_add_test(tc, test_components_in_the_documented_shape);
 	tcase_add_test(tc, test_attempts_decode_back_to_the_record);
 	tcase_add_test(tc, test_path_reason_and_usage_flags);
+	tcase_add_test(tc, test_update_claims);
 	tcase_add_test(tc, test_dbgstat_and_oemboot_follow_the_record);
 	suite_add_tcase(s, tc);
 	return s;

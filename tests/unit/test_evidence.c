@@ -211,6 +211,81 @@ START_TEST(test_lying_runtime_is_caught)
 }
 END_TEST
 
+/* The failure whose detail starts with `what`, or abort. */
+static const struct ota_verdict_failure *failure_about(const char *what)
+{
+	for (uint32_t i = 0; i < v.failure_count; i++)
+		if (!strncmp(v.failures[i].detail, what, strlen(what)))
+			return &v.failures[i];
+	ck_abort_msg("no failure \"%s...\" (%u failures, first \"%s\")", what, v.failure_count,
+		     v.failure_count ? v.failures[0].detail : "");
+	return NULL;
+}
+
+/*
+ * Issue 28: a compromised BL0 that reports another update state than the
+ * boot's - a trial as committed, no revert, revocations it has not
+ * applied, a refused image hidden, another reset - is caught: ROM_EXT
+ * certified the true state (DeviceState version 2) before BL0 ran. Each
+ * loop run is one lie the runtime tells in the record it holds and signs
+ * claims over; the verdict names each claim that differs.
+ */
+START_TEST(test_runtime_lying_about_the_update_state_is_caught)
+{
+	static const char *const caught[][2] = {
+		{ "update state claimed 0, certified 1", "primary slot claimed 0, certified 1" },
+		{ "revert reason claimed 0, certified 2", "reverted slot claimed 0, certified 1" },
+		{ "revocation sequence claimed 9, certified 3", NULL },
+		{ "refused attempts claimed 0, certified 1", "refused attempt slots claimed 0, certified 8" },
+		{ "reset reason claimed 1, certified 2", NULL },
+		{ "trial boots claimed 1, certified 3", NULL },
+	};
+	struct ota_record_update *u;
+	struct ota_record *r = &f.bs.record;
+	uint32_t len, n;
+
+	/* Runs 0 and 5: BL0 A on trial (primary B); the others: a trial of B reverted. */
+	if (_i == 0 || _i == 5)
+		u = evfix_update(&f.bs, OTA_SLOT_B, 3, OTA_REVERT_NONE, 0, 3);
+	else
+		u = evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_WATCHDOG, OTA_SLOT_B, 3);
+	r->hdr.reset_reason = OTA_RESET_WARM;
+	evfix_boot_runtime(&f);
+	/* The truth passes. */
+	len = attest();
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), NULL, NULL, 0,
+					      &v),
+			  OTA_OK);
+	/* The lie. */
+	switch (_i) {
+	case 0: u->primary_slot = OTA_SLOT_A; u->update_state = OTA_UPDATE_IDLE; break;
+	case 1: u->revert_reason = OTA_REVERT_NONE; u->reverted_slot = 0; break;
+	case 2: u->revocation_sequence = 9; break;
+	case 3: /* BL0 B's refused attempt taken out of the record */
+		r->stage[1] = r->stage[2];
+		r->hdr.stage_count = 2;
+		r->hdr.length = ota_record_length(2, r->hdr.flags);
+		memmove((uint8_t *)r + r->hdr.length - sizeof(*u), u, sizeof(*u));
+		break;
+	case 4: r->hdr.reset_reason = OTA_RESET_COLD; break;
+	case 5: u->trial_boots = 1; break;
+	}
+	len = attest();
+	ck_assert_uint_eq(ota_verify_evidence(ev, len, f.trust, nonce, sizeof(nonce), NULL, NULL, 0,
+					      &v),
+			  OTA_VERIFY_STATE_MISMATCH);
+	ck_assert(v.authentic);
+	n = caught[_i][1] ? 2 : 1;
+	ck_assert_uint_eq(v.failure_count, n);
+	for (uint32_t k = 0; k < n; k++) {
+		const struct ota_verdict_failure *fl = failure_about(caught[_i][k]);
+
+		ck_assert_uint_eq(fl->status, OTA_VERIFY_STATE_MISMATCH);
+		ck_assert_uint_eq(fl->stage, OTA_VERDICT_NO_STAGE);
+	}
+}
+END_TEST
+
 START_TEST(test_response_too_large)
 {
 	uint32_t len = 99, full;
@@ -330,6 +405,7 @@ static Suite *evidence_suite(void)
 	tcase_add_test(tc, test_alias_key_bound_to_measurements);
 	tcase_add_test(tc, test_stale_state_never_serves);
 	tcase_add_test(tc, test_lying_runtime_is_caught);
+	tcase_add_loop_test(tc, test_runtime_lying_about_the_update_state_is_caught, 0, 6);
 	tcase_add_test(tc, test_response_too_large);
 	tcase_add_test(tc, test_get_certs_layout);
 	tcase_add_test(tc, test_no_identity_cert);

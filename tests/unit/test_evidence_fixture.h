@@ -149,6 +149,37 @@ static inline void evfix_record(struct ota_boot_state *bs, const uint8_t device_
 	memcpy(bs->bl0_measurement, r->stage[2].measurement, 32);
 }
 
+/*
+ * Give evfix_record's record the update section the firmware writes
+ * (issue 28): BL0 A runs, `primary` is the primary slot (B: A is on
+ * trial, its trial_boots-th boot), a trial of `reverted_slot` reverted
+ * for `revert_reason` (OTA_REVERT_NONE: none), the fleet-wide revocation
+ * sequence `revocation_seq` (the device-bound one 1).
+ */
+static inline struct ota_record_update *evfix_update(struct ota_boot_state *bs, uint32_t primary,
+						     uint32_t trial_boots, uint32_t revert_reason,
+						     uint32_t reverted_slot, uint32_t revocation_seq)
+{
+	struct ota_record *r = &bs->record;
+	struct ota_record_update *u;
+
+	r->hdr.flags |= OTA_RECORD_F_UPDATE_SECTION;
+	r->hdr.length = ota_record_length(r->hdr.stage_count, r->hdr.flags);
+	bs->record_len = r->hdr.length;
+	u = (struct ota_record_update *)ota_record_update_of(r);
+	memset(u, 0, sizeof(*u));
+	u->update_state = primary == OTA_SLOT_A ? OTA_UPDATE_IDLE : OTA_UPDATE_TRIAL;
+	u->primary_slot = primary;
+	u->running_rom_ext_slot = OTA_SLOT_A;
+	u->running_bl0_slot = OTA_SLOT_A;
+	u->revocation_sequence = revocation_seq;
+	u->revocation_sequence_device = 1;
+	u->trial_boots = trial_boots;
+	u->revert_reason = revert_reason;
+	u->reverted_slot = reverted_slot;
+	return u;
+}
+
 /* Flash: a valid layout in page 0, each region one page, the blob in its region. */
 static inline void evfix_flash(const struct ota_identity_cert_blob *blob)
 {

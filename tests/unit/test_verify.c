@@ -115,6 +115,7 @@ static void put_measurements_only(struct ota_der *d, const struct ota_record *r)
 static void add_tcb_info(X509 *c, const struct ota_record *r, enum tcb_profile profile)
 {
 	struct ota_alias_cert_params p;
+	struct ota_update_claims u;
 	uint8_t buf[OTA_CERT_MAX_DER];
 	struct ota_der d;
 	ASN1_OCTET_STRING *os = ASN1_OCTET_STRING_new();
@@ -126,6 +127,8 @@ static void add_tcb_info(X509 *c, const struct ota_record *r, enum tcb_profile p
 	if (profile == TCB_RESULTS) {
 		memset(&p, 0, sizeof(p));
 		p.device = &r->hdr;
+		ota_update_claims_of(r, &u);
+		p.update = &u;
 		p.booted_count = booted_stages(r, p.booted);
 		ota_alias_tcb_info_put(&d, &p);
 	} else {
@@ -1000,9 +1003,9 @@ START_TEST(test_claims_refusals)
 
 	/* a 15-byte nonce: {0a: h'<16>'} shortened by hand (the encoder refuses 15) */
 	memcpy(copy, claims, len);
-	ck_assert_uint_eq(copy[2], 0x50);
-	copy[2] = 0x4f;
-	memmove(copy + 3 + 15, copy + 3 + 16, len - (3 + 16));
+	ck_assert_uint_eq(copy[3], 0x50); /* after the map's head b8 1a */
+	copy[3] = 0x4f;
+	memmove(copy + 4 + 15, copy + 4 + 16, len - (4 + 16));
 	ck_assert_uint_eq(ota_evidence_decode_claims(copy, len - 1, &c, why, sizeof(why)),
 			  OTA_VERIFY_CLAIMS_INVALID);
 	ck_assert_str_eq(why, "claim 10 is malformed or out of range");

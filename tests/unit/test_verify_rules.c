@@ -16,6 +16,8 @@
 #include <openssl/x509.h>
 #include <otu/hex.h>
 
+#include <otattest/ear.h>
+
 #include "test_evidence_fixture.h"
 #include "tu_crl.h"
 #include "tu_main.h"
@@ -331,6 +333,136 @@ START_TEST(test_debug_flag_on_a_refused_attempt_passes)
 }
 END_TEST
 
+/*
+ * Issue 28's rules on the certified update state: require_committed
+ * refuses BL0 on trial and, unless allow_reverted says otherwise, a
+ * reverted trial; allow_reverted = false refuses a revert on its own;
+ * min_revocation_sequence refuses a device behind the fleet's
+ * revocations. Each with the evidence it must let pass.
+ */
+START_TEST(test_require_committed_refuses_a_trial)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	evfix_update(&f.bs, OTA_SLOT_B, 2, OTA_REVERT_NONE, 0, 0); /* A on trial, boot 2 */
+	len = attest_in(OTA_LC_PROD);
+	ota_policy_init(&p);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	ck_assert_uint_eq(v.claims.update.state, OTA_UPDATE_CLAIM_TRIAL);
+	parse(&p, "require_committed = true\n");
+	expect_only(verify(len, &p), OTA_VERIFY_NOT_COMMITTED, OTA_STAGE_BL0);
+	ck_assert_str_eq(v.failures[0].detail, "bl0 runs slot A on trial (boot 2 of 3), the primary "
+			 "is B; require_committed is true");
+	parse(&p, "require_committed = false\nallow_reverted = false\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+}
+END_TEST
+
+START_TEST(test_require_committed_passes_committed)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_NONE, 0, 0);
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "require_committed = true\nallow_reverted = false\nmin_revocation_sequence = 0\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	ck_assert_uint_eq(v.claims.update.state, OTA_UPDATE_CLAIM_COMMITTED);
+}
+END_TEST
+
+START_TEST(test_reverted_trial_refused_under_require_committed)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	/* B's trial ran out (watchdog); A, the primary, runs again. */
+	evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_WATCHDOG, OTA_SLOT_B, 0);
+	len = attest_in(OTA_LC_PROD);
+	ota_policy_init(&p);
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	ck_assert_uint_eq(v.claims.update.revert_reason, OTA_REVERT_WATCHDOG);
+	parse(&p, "require_committed = true\n");
+	expect_only(verify(len, &p), OTA_VERIFY_TRIAL_REVERTED, OTA_STAGE_BL0);
+	ck_assert_str_eq(v.failures[0].detail,
+			 "bl0 trial of slot B was reverted (watchdog); allow_reverted is false");
+	parse(&p, "require_committed = true\nallow_reverted = true\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	parse(&p, "allow_reverted = false\n");
+	expect_only(verify(len, &p), OTA_VERIFY_TRIAL_REVERTED, OTA_STAGE_BL0);
+	parse(&p, "allow_reverted = true\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+}
+END_TEST
+
+START_TEST(test_min_revocation_sequence)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_NONE, 0, 5);
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "min_revocation_sequence = 5\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_OK);
+	parse(&p, "min_revocation_sequence = 6\n");
+	expect_only(verify(len, &p), OTA_VERIFY_REVOCATION_BELOW_POLICY, OTA_VERDICT_NO_STAGE);
+	ck_assert_str_eq(v.failures[0].detail, "revocation sequence 5 is below the policy minimum 6");
+	/* "committed, revocation >= N" on a trial: both named. */
+	teardown(); /* another device boot */
+	setup();
+	evfix_update(&f.bs, OTA_SLOT_B, 1, OTA_REVERT_NONE, 0, 5);
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "require_committed = true\nmin_revocation_sequence = 6\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_VERIFY_NOT_COMMITTED);
+	ck_assert_uint_eq(v.failure_count, 2);
+	ck_assert_uint_eq(v.failures[1].status, OTA_VERIFY_REVOCATION_BELOW_POLICY);
+}
+END_TEST
+
+/*
+ * The EAR tiers (refusal.h): a trial under require_committed and a
+ * reverted trial are warnings on BL0's configuration (ROM_EXT's
+ * appraisal stays affirming); a device behind the revocations is a
+ * warning on both stages' executables.
+ */
+static void expect_tier(uint32_t stage, uint32_t claim, int value, enum ota_ear_tier tier)
+{
+	struct ota_ear_appraisal a;
+
+	ota_ear_appraise(&v, stage, &a);
+	ck_assert_int_eq(a.vector[claim], value);
+	ck_assert_int_eq(a.status, tier);
+}
+
+START_TEST(test_update_rules_ear_tiers)
+{
+	struct ota_policy p;
+	uint32_t len;
+
+	evfix_update(&f.bs, OTA_SLOT_B, 1, OTA_REVERT_NONE, 0, 2);
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "require_committed = true\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_VERIFY_NOT_COMMITTED);
+	expect_tier(OTA_STAGE_BL0, OTA_AR4SI_CONFIGURATION, OTA_AR4SI_UNSAFE, OTA_EAR_WARNING);
+	expect_tier(OTA_STAGE_ROM_EXT, OTA_AR4SI_CONFIGURATION, OTA_AR4SI_AFFIRMED,
+		    OTA_EAR_AFFIRMING);
+	parse(&p, "min_revocation_sequence = 3\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_VERIFY_REVOCATION_BELOW_POLICY);
+	expect_tier(OTA_STAGE_BL0, OTA_AR4SI_EXECUTABLES, OTA_AR4SI_UNSAFE, OTA_EAR_WARNING);
+	expect_tier(OTA_STAGE_ROM_EXT, OTA_AR4SI_EXECUTABLES, OTA_AR4SI_UNSAFE, OTA_EAR_WARNING);
+	teardown(); /* another device boot */
+	setup();
+	evfix_update(&f.bs, OTA_SLOT_A, 0, OTA_REVERT_WARM_RESET, OTA_SLOT_B, 2);
+	len = attest_in(OTA_LC_PROD);
+	parse(&p, "allow_reverted = false\n");
+	ck_assert_uint_eq(verify(len, &p), OTA_VERIFY_TRIAL_REVERTED);
+	expect_tier(OTA_STAGE_BL0, OTA_AR4SI_CONFIGURATION, OTA_AR4SI_UNSAFE, OTA_EAR_WARNING);
+	expect_tier(OTA_STAGE_ROM_EXT, OTA_AR4SI_CONFIGURATION, OTA_AR4SI_AFFIRMED,
+		    OTA_EAR_AFFIRMING);
+}
+END_TEST
+
 START_TEST(test_rule_keys_parse)
 {
 	struct ota_policy p;
@@ -347,6 +479,11 @@ START_TEST(test_rule_keys_parse)
 	ck_assert_uint_eq(p.crl_count, 2);
 	ck_assert_str_eq(p.crl_files[0], "a.crl"); /* ota_policy_parse knows no folder */
 	ck_assert_str_eq(p.crl_files[1], "/etc/b.crl");
+	ck_assert(!p.require_committed && !p.allow_reverted_given);
+	ck_assert_uint_eq(p.min_revocation_sequence, 0);
+	parse(&p, "require_committed = yes\nallow_reverted = no\nmin_revocation_sequence = 256\n");
+	ck_assert(p.require_committed && p.allow_reverted_given && !p.allow_reverted);
+	ck_assert_uint_eq(p.min_revocation_sequence, 256);
 }
 END_TEST
 
@@ -360,6 +497,11 @@ START_TEST(test_rule_key_errors)
 		"crl =\n",
 		"debug_images_allowed = maybe\n",
 		"debug_images_allowed = false\ndebug_images_allowed = false\n",
+		"require_committed = 1\n",
+		"allow_reverted = perhaps\n",
+		"min_revocation_sequence = 257\n",
+		"min_revocation_sequence = -1\n",
+		"min_revocation_sequence = 1\nmin_revocation_sequence = 2\n",
 	};
 	struct ota_policy p;
 	char why[200];
@@ -392,6 +534,11 @@ static Suite *rules_suite(void)
 	tcase_add_test(tc, test_policy_file_crl_beside_it);
 	tcase_add_test(tc, test_debug_image_refused_when_the_policy_says);
 	tcase_add_test(tc, test_debug_flag_on_a_refused_attempt_passes);
+	tcase_add_test(tc, test_require_committed_refuses_a_trial);
+	tcase_add_test(tc, test_require_committed_passes_committed);
+	tcase_add_test(tc, test_reverted_trial_refused_under_require_committed);
+	tcase_add_test(tc, test_min_revocation_sequence);
+	tcase_add_test(tc, test_update_rules_ear_tiers);
 	tcase_add_test(pol, test_rule_keys_parse);
 	tcase_add_test(pol, test_rule_key_errors);
 	suite_add_tcase(s, tc);

@@ -58,7 +58,15 @@
 #define OTA_CLAIM_FLOORS OTA_CLAIM_PRIVATE(9)          /* [uint rom_ext, uint bl0]: effective floors */
 #define OTA_CLAIM_GENERATION OTA_CLAIM_PRIVATE(10)     /* uint: record generation */
 #define OTA_CLAIM_ATTEMPTS OTA_CLAIM_PRIVATE(11)       /* [+ attempt map]: parallel to measres */
-#define OTA_CLAIM_PRIVATE_COUNT 11u
+/* The update state (issue 28), ROM_EXT-certified but for pending-update. */
+#define OTA_CLAIM_UPDATE_STATE OTA_CLAIM_PRIVATE(12)   /* uint: OTA_UPDATE_CLAIM_COMMITTED / _TRIAL */
+#define OTA_CLAIM_PRIMARY_SLOT OTA_CLAIM_PRIVATE(13)   /* uint: BL0 primary slot (boot data) */
+#define OTA_CLAIM_BOOTED_SLOT OTA_CLAIM_PRIVATE(14)    /* uint: the BL0 slot that runs */
+#define OTA_CLAIM_PENDING_UPDATE OTA_CLAIM_PRIVATE(15) /* [stage 0..2, slot]: installed since the boot (runtime's word) */
+#define OTA_CLAIM_REVOCATION_SEQ OTA_CLAIM_PRIVATE(16) /* [fleet-wide, device-bound]: highest applied */
+#define OTA_CLAIM_TRIAL_BOOTS OTA_CLAIM_PRIVATE(17)    /* uint 0..OTA_TRIAL_MAX_BOOTS */
+#define OTA_CLAIM_REVERT OTA_CLAIM_PRIVATE(18)         /* [enum ota_revert_reason, reverted slot] */
+#define OTA_CLAIM_PRIVATE_COUNT 18u
 #define OTA_CLAIM_COUNT (OTA_CLAIM_REGISTERED_COUNT + OTA_CLAIM_PRIVATE_COUNT)
 
 /* Keys inside one attempt map, in encoding order. */
@@ -225,6 +233,61 @@ static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
 	{ 0x00, 0x66, 0x57, 0x68, 0x00, 0xdb, 0xde, 0xdb,                       \
 	  0x39, 0xfe, 0x77, 0x80, 0xec, 0x8f, 0x5b, 0xc0 }
 
+/*
+ * The update state the claims 12..18 and reset-reason show and ROM_EXT
+ * certifies (DeviceState version 2), from a validated record: the
+ * booted BL0 slot is its booted attempt's; the rest is the update section
+ * (a record without one, from older firmware, reads as committed on that
+ * slot with nothing applied or reverted). Refused attempts (those without
+ * the booted flag) are counted, and their stage and slot kept as bit
+ * (stage - 1) * 2 + slot, so a runtime that hides one is caught.
+ * pending_* is what the runtime installed after the certificate was
+ * issued: the runtime's word, never certified.
+ */
+#define OTA_UPDATE_CLAIM_COMMITTED 0u /* the running BL0 is the primary slot */
+#define OTA_UPDATE_CLAIM_TRIAL 1u     /* it is not: a trial, until COMMIT or revert */
+struct ota_update_claims {
+	uint32_t reset_reason, state, primary_slot, booted_slot;
+	uint32_t revocation_seq, revocation_seq_device;
+	uint32_t trial_boots, revert_reason, reverted_slot;
+	uint32_t refused_count, refused_slots;
+	uint32_t pending_stage, pending_slot;
+};
+
+static inline void ota_update_claims_of(const struct ota_record *r, struct ota_update_claims *c)
+{
+	const struct ota_record_update *u = ota_record_update_of(r);
+	bool has_update = (r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION) != 0;
+	uint32_t i;
+
+	c->reset_reason = r->hdr.reset_reason;
+	c->booted_slot = 0;
+	c->refused_count = 0;
+	c->refused_slots = 0;
+	for (i = 0; i < r->hdr.stage_count && i < OTA_RECORD_MAX_STAGES; i++) {
+		const struct ota_stage_record *s = &r->stage[i];
+
+		if (s->flags & OTA_STAGE_F_BOOTED) {
+			if (s->stage == OTA_STAGE_BL0)
+				c->booted_slot = s->slot;
+			continue;
+		}
+		c->refused_count++;
+		if (s->stage >= OTA_STAGE_ROM_EXT && s->stage <= OTA_STAGE_BL0 && s->slot < OTA_SLOT_COUNT)
+			c->refused_slots |= 1u << ((s->stage - 1u) * OTA_SLOT_COUNT + s->slot);
+	}
+	c->primary_slot = has_update ? u->primary_slot : c->booted_slot;
+	c->state = c->booted_slot == c->primary_slot ? OTA_UPDATE_CLAIM_COMMITTED
+						     : OTA_UPDATE_CLAIM_TRIAL;
+	c->revocation_seq = has_update ? u->revocation_sequence : 0u;
+	c->revocation_seq_device = has_update ? u->revocation_sequence_device : 0u;
+	c->trial_boots = has_update ? u->trial_boots : 0u;
+	c->revert_reason = has_update ? u->revert_reason : OTA_REVERT_NONE;
+	c->reverted_slot = has_update ? u->reverted_slot : 0u;
+	c->pending_stage = has_update ? u->pending_stage : 0u;
+	c->pending_slot = has_update ? u->pending_slot : 0u;
+}
+
 /* ---- sizes ------------------------------------------------------------- */
 
 /*
@@ -280,12 +343,16 @@ static inline uint32_t ota_measres_result(uint32_t status, uint32_t path)
  * StageResults. Version 2 of StageResults added the path reason and the
  * effective usage flags (issue 19's attempt claims 9 and 10); verifiers
  * read one version only, so a version-1 certificate, which leaves both
- * to the runtime's word, does not parse.
+ * to the runtime's word, does not parse. Version 2 of DeviceState added
+ * the update state (struct ota_update_claims but pending: reset reason,
+ * committed or trial, primary and booted slot, both revocation
+ * sequences, trial boots, the reverted trial and its reason, the refused
+ * attempts' count and slots); version 1 does not parse either.
  */
 #define OTA_TCB_VENDOR "otattest"
 #define OTA_TCB_MODEL_ROM "rom"
 #define OTA_TCB_LAYER_ROM 0u
-#define OTA_TCB_INFO_VERSION 1u
+#define OTA_TCB_INFO_VERSION 2u
 #define OTA_TCB_RESULTS_VERSION 2u
 
 /*

@@ -101,7 +101,10 @@ enum ota_ar4si_claim {
 	X(VERIFY_DEPTH_EXCEEDED, CONFIGURATION, UNSAFE)                        \
 	X(VERIFY_TAG_PATH_FORBIDDEN, CONFIGURATION, UNSAFE)                    \
 	X(VERIFY_HYBRID_MISSING, CONFIGURATION, UNSAFE)                        \
-	X(VERIFY_DEBUG_IMAGE, CONFIGURATION, CONTRAINDICATED)
+	X(VERIFY_DEBUG_IMAGE, CONFIGURATION, CONTRAINDICATED)                  \
+	X(VERIFY_NOT_COMMITTED, CONFIGURATION, UNSAFE)                         \
+	X(VERIFY_TRIAL_REVERTED, CONFIGURATION, UNSAFE)                        \
+	X(VERIFY_REVOCATION_BELOW_POLICY, EXECUTABLES, UNSAFE)
 
 /* The EAR name of a claim ("instance-identity"), or NULL. */
 static inline const char *ota_ar4si_claim_name(uint32_t claim)

@@ -328,6 +328,9 @@ enum ota_status_class {
 	X(VERIFY_IDENTITY_REVOKED, REVOKED, VERIFY, 22, "the device's identity certificate is revoked by its CA's CRL") \
 	X(VERIFY_REFERENCE_MISMATCH, POLICY, VERIFY, 23, "a stage's measurement is not one the reference values (CoRIM) list") \
 	X(VERIFY_DEBUG_IMAGE, POLICY, VERIFY, 24, "a stage runs an image whose usage allows debug features, which the policy refuses") \
+	X(VERIFY_NOT_COMMITTED, POLICY, VERIFY, 25, "BL0 runs an update on trial, not the committed primary slot, and the policy requires committed") \
+	X(VERIFY_TRIAL_REVERTED, POLICY, VERIFY, 26, "a trial was reverted since the last cold boot or update reset, which the policy does not allow") \
+	X(VERIFY_REVOCATION_BELOW_POLICY, POLICY, VERIFY, 27, "the device has not applied the fleet-wide revocations the policy requires") \
 	/* reference values as CoRIM (corim.h): a CoRIM file the verifier cannot use */         \
 	X(CORIM_MALFORMED, MALFORMED, CORIM, 1, "the CoRIM is malformed or outside otattest's CoRIM profile") \
 	X(CORIM_SIG_INVALID, VERIFICATION, CORIM, 2, "the CoRIM's signature does not verify with the key named for it") \

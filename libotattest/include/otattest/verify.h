@@ -46,6 +46,11 @@ struct ota_evidence_claims {
 	uint32_t dbgstat; /* RFC 9711 dbgstat; the decoder holds it to the lifecycle */
 	uint32_t stage_count;
 	struct ota_evidence_stage stage[OTA_RECORD_MAX_STAGES];
+	/*
+	 * Claims 12..18 and reset-reason (evidence.h); refused_count and
+	 * refused_slots are counted from the attempts.
+	 */
+	struct ota_update_claims update;
 };
 
 /*
@@ -140,6 +145,8 @@ struct ota_cert_device {
 	uint32_t lifecycle, epoch, min_svn, floor_rom_ext, floor_bl0, chain_max_svn;
 	uint32_t tag_key_version;
 	uint32_t flags; /* DICE OperationalFlags of every entry: ota_dice_flags(lifecycle) */
+	/* DeviceState version 2: the update state (pending_* never certified: 0). */
+	struct ota_update_claims update;
 };
 struct ota_alias_info {
 	bool has_device_id;
@@ -161,6 +168,7 @@ struct ota_alias_info {
 	 * before pathReason and usageFlags), 0 when none was met.
 	 */
 	uint32_t other_version;
+	bool other_is_device_state; /* other_version is the ROM entry's DeviceState's */
 };
 /*
  * X509_MALFORMED when the certificate or its TCB info does not parse
@@ -202,6 +210,18 @@ struct ota_policy {
 	uint32_t min_epoch;
 	/* Bit (1 << enum ota_lifecycle) per lifecycle state allowed; 0 = any. */
 	uint32_t allowed_lifecycles;
+	/*
+	 * The update state (docs/verifier.md): require_committed refuses BL0
+	 * on trial (VERIFY_NOT_COMMITTED); a reverted trial is
+	 * VERIFY_TRIAL_REVERTED unless allowed - allow_reverted when the
+	 * policy gave it (allow_reverted_given), else !require_committed;
+	 * the fleet-wide revocation sequence must be at least
+	 * min_revocation_sequence (VERIFY_REVOCATION_BELOW_POLICY).
+	 */
+	bool require_committed;
+	bool allow_reverted;
+	bool allow_reverted_given;
+	uint32_t min_revocation_sequence;
 	/* Delegate key ids (key_ids[1..depth] of a booted stage) refused wherever they appear. */
 	uint32_t denied_delegate_key_count;
 	uint8_t denied_delegate_keys[OTA_POLICY_MAX_DENIED_KEYS][OTA_KEY_ID_BYTES];

@@ -100,6 +100,35 @@ static void put_attempt(struct ota_cbor_enc *e, const struct ota_stage_record *s
 	ota_cbor_put_uint(e, s->effective.usage.flags);
 }
 
+static void put_pair(struct ota_cbor_enc *e, int64_t key, uint32_t a, uint32_t b)
+{
+	ota_cbor_put_int(e, key);
+	ota_cbor_put_array(e, 2);
+	ota_cbor_put_uint(e, a);
+	ota_cbor_put_uint(e, b);
+}
+
+static void put_scalar(struct ota_cbor_enc *e, int64_t key, uint32_t v)
+{
+	ota_cbor_put_int(e, key);
+	ota_cbor_put_uint(e, v);
+}
+
+/* Claims 12..18: the update state (evidence.h, ota_update_claims_of). */
+static void put_update(struct ota_cbor_enc *e, const struct ota_record *rec)
+{
+	struct ota_update_claims u;
+
+	ota_update_claims_of(rec, &u);
+	put_scalar(e, OTA_CLAIM_UPDATE_STATE, u.state);
+	put_scalar(e, OTA_CLAIM_PRIMARY_SLOT, u.primary_slot);
+	put_scalar(e, OTA_CLAIM_BOOTED_SLOT, u.booted_slot);
+	put_pair(e, OTA_CLAIM_PENDING_UPDATE, u.pending_stage, u.pending_slot);
+	put_pair(e, OTA_CLAIM_REVOCATION_SEQ, u.revocation_seq, u.revocation_seq_device);
+	put_scalar(e, OTA_CLAIM_TRIAL_BOOTS, u.trial_boots);
+	put_pair(e, OTA_CLAIM_REVERT, u.revert_reason, u.reverted_slot);
+}
+
 /* RFC 9711 oemboot: each stage booted, its check passed against OTP-pinned keys. */
 static bool oem_boot(const struct ota_record *rec)
 {
@@ -181,5 +210,6 @@ ota_status_t ota_evidence_encode_claims(const struct ota_record *rec,
 	ota_cbor_put_array(&e, h->stage_count);
 	for (i = 0; i < h->stage_count; i++)
 		put_attempt(&e, &rec->stage[i]);
+	put_update(&e, rec);
 	return ota_cbor_enc_finish(&e, out_len);
 }

@@ -99,14 +99,15 @@ static bool parse_vendor_info(const struct der *vi, uint32_t want_version, uint3
 static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev,
 		      uint32_t *other_version)
 {
-	uint32_t layer, v[7];
+	uint32_t layer, v[18];
+	struct ota_update_claims *u = &dev->update;
 	struct der rest;
 
 	if (!e->has_vendor || !der_is(&e->vendor, OTA_TCB_VENDOR) ||
 	    !der_is(&e->model, OTA_TCB_MODEL_ROM) || e->has_svn || !der_uint(&e->layer, &layer) ||
 	    layer != OTA_TCB_LAYER_ROM || !e->has_flags || !e->has_vendor_info ||
 	    !parse_fwids(e->fwids, dev->rom_identity) || !parse_flags(&e->flags, &dev->flags) ||
-	    !parse_vendor_info(&e->vendor_info, OTA_TCB_INFO_VERSION, v, 7, &rest, other_version) ||
+	    !parse_vendor_info(&e->vendor_info, OTA_TCB_INFO_VERSION, v, 18, &rest, other_version) ||
 	    rest.n != 0)
 		return false;
 	dev->lifecycle = v[0];
@@ -116,6 +117,27 @@ static bool parse_rom(const struct tcb_entry *e, struct ota_cert_device *dev,
 	dev->floor_bl0 = v[4];
 	dev->chain_max_svn = v[5];
 	dev->tag_key_version = v[6];
+	/* Version 2: the update state (evidence.h; pending is never certified). */
+	memset(u, 0, sizeof(*u));
+	u->reset_reason = v[7];
+	u->state = v[8];
+	u->primary_slot = v[9];
+	u->booted_slot = v[10];
+	u->revocation_seq = v[11];
+	u->revocation_seq_device = v[12];
+	u->trial_boots = v[13];
+	u->revert_reason = v[14];
+	u->reverted_slot = v[15];
+	u->refused_count = v[16];
+	u->refused_slots = v[17];
+	if (u->reset_reason < OTA_RESET_COLD || u->reset_reason > OTA_RESET_UPDATE ||
+	    u->state > OTA_UPDATE_CLAIM_TRIAL || u->primary_slot >= OTA_SLOT_COUNT ||
+	    u->booted_slot >= OTA_SLOT_COUNT || u->revocation_seq > OTA_REVOCATION_SEQ_MAX ||
+	    u->revocation_seq_device > OTA_REVOCATION_SEQ_MAX ||
+	    u->trial_boots > OTA_TRIAL_MAX_BOOTS || u->revert_reason > OTA_REVERT_REASON_MAX ||
+	    u->reverted_slot >= OTA_SLOT_COUNT || u->refused_count > OTA_RECORD_MAX_STAGES ||
+	    u->refused_slots >= 1u << (OTA_STAGE_COUNT * OTA_SLOT_COUNT))
+		return false;
 	return dev->lifecycle < OTA_LC_COUNT && dev->flags == ota_dice_flags(dev->lifecycle);
 }
 
@@ -185,8 +207,10 @@ static bool parse_multi_tcb_info(struct der d, struct ota_alias_info *out)
 		return false;
 	/* The profile is told by its first entry: the ROM's, or an older stage entry. */
 	out->certifies_results = e.has_vendor;
-	if (out->certifies_results && !parse_rom(&e, &out->device, &out->other_version))
+	if (out->certifies_results && !parse_rom(&e, &out->device, &out->other_version)) {
+		out->other_is_device_state = out->other_version != 0;
 		return false;
+	}
 	if (!out->certifies_results) {
 		if (!parse_stage(&e, false, 0, &out->tcb[0], &out->other_version))
 			return false;
@@ -226,6 +250,7 @@ static ota_status_t alias_tcb_info(const uint8_t *tcb, size_t tcb_len, bool ambi
 				   struct ota_alias_info *out)
 {
 	uint32_t other_version;
+	bool device_state;
 
 	/* Two MultiTcbInfo extensions: which would be meant? */
 	if (!ambiguous && tcb == NULL)
@@ -234,8 +259,10 @@ static ota_status_t alias_tcb_info(const uint8_t *tcb, size_t tcb_len, bool ambi
 		return OTA_OK;
 	/* Nothing of a certificate that does not parse, but which profile it had. */
 	other_version = out->other_version;
+	device_state = out->other_is_device_state;
 	memset(out, 0, sizeof(*out));
 	out->other_version = other_version;
+	out->other_is_device_state = device_state;
 	return OTA_X509_MALFORMED;
 }
 

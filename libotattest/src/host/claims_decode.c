@@ -21,7 +21,7 @@
  * ids is about 160 bytes. The map has OTA_CLAIM_COUNT pairs.
  */
 static const struct ota_cbor_limits claims_limits = {
-	.max_depth = 6, .max_string = 256, .max_count = 24,
+	.max_depth = 6, .max_string = 256, .max_count = 32,
 };
 
 #define BAD OTA_VERIFY_CLAIMS_INVALID
@@ -191,6 +191,51 @@ static ota_status_t decode_measres(struct ota_cbor_dec *d, struct claims_parts *
 }
 
 /*
+ * The update claims against the attempts: the booted slot is the booted
+ * BL0 attempt's, committed means it is the primary; the refused attempts
+ * are counted here (ROM_EXT certifies their count and slots).
+ */
+static ota_status_t assemble_update(struct ota_evidence_claims *c, char *why, size_t why_len)
+{
+	struct ota_update_claims *u = &c->update;
+	uint32_t i;
+
+	u->reset_reason = c->reset_reason;
+	u->refused_count = 0;
+	u->refused_slots = 0;
+	for (i = 0; i < c->stage_count; i++) {
+		const struct ota_evidence_stage *s = &c->stage[i];
+
+		if (s->flags & OTA_STAGE_F_BOOTED) {
+			if (s->stage == OTA_STAGE_BL0 && s->slot != u->booted_slot)
+				return why_fmt(why, why_len,
+					       "booted-slot %u is not the slot of the BL0 attempt that booted (%u)",
+					       u->booted_slot, s->slot);
+			continue;
+		}
+		u->refused_count++;
+		u->refused_slots |= 1u << ((s->stage - 1u) * OTA_SLOT_COUNT + s->slot);
+	}
+	if (u->state != (u->booted_slot == u->primary_slot ? OTA_UPDATE_CLAIM_COMMITTED
+							   : OTA_UPDATE_CLAIM_TRIAL))
+		return why_fmt(why, why_len, "update-state %s disagrees with the booted and primary slots",
+			       u->state == OTA_UPDATE_CLAIM_TRIAL ? "trial" : "committed");
+	return OTA_OK;
+}
+
+/* [a, b] with a <= max_a and b <= max_b. */
+static ota_status_t get_pair(struct ota_cbor_dec *d, uint32_t max_a, uint32_t *a, uint32_t max_b,
+			     uint32_t *b)
+{
+	uint64_t n;
+
+	if (ota_cbor_get_array(d, &n) != OTA_OK || n != 2 || get_u32(d, max_a, a) != OTA_OK ||
+	    get_u32(d, max_b, b) != OTA_OK)
+		return BAD;
+	return OTA_OK;
+}
+
+/*
  * Put the attempts together with measres (path, result) and measurements
  * (each booted attempt's component, in order), and hold the summaries to
  * what they summarise.
@@ -239,7 +284,7 @@ static ota_status_t assemble(struct ota_evidence_claims *c, const struct claims_
 	if (c->dbgstat != ota_dbgstat(c->lifecycle))
 		return why_fmt(why, why_len, "dbgstat %u is not the one lifecycle %s has",
 			       c->dbgstat, ota_lifecycle_name(c->lifecycle));
-	return OTA_OK;
+	return assemble_update(c, why, why_len);
 }
 
 /* Position of a claim in OTA_CLAIM_COUNT's bit set, -1 when unknown. */
@@ -387,6 +432,35 @@ ota_status_t ota_evidence_decode_claims(const uint8_t *buf, size_t len,
 				st = get_u32(&d, OTA_SVN_LIMIT, &c->floor_bl0);
 			break;
 		case OTA_CLAIM_GENERATION: st = get_u32(&d, UINT32_MAX, &c->generation); break;
+		case OTA_CLAIM_UPDATE_STATE:
+			st = get_u32(&d, OTA_UPDATE_CLAIM_TRIAL, &c->update.state);
+			break;
+		case OTA_CLAIM_PRIMARY_SLOT:
+			st = get_u32(&d, OTA_SLOT_COUNT - 1u, &c->update.primary_slot);
+			break;
+		case OTA_CLAIM_BOOTED_SLOT:
+			st = get_u32(&d, OTA_SLOT_COUNT - 1u, &c->update.booted_slot);
+			break;
+		case OTA_CLAIM_PENDING_UPDATE:
+			st = get_pair(&d, OTA_STAGE_BL0, &c->update.pending_stage, OTA_SLOT_COUNT - 1u,
+				      &c->update.pending_slot);
+			if (st == OTA_OK && c->update.pending_stage == 0 && c->update.pending_slot != 0)
+				st = BAD;
+			break;
+		case OTA_CLAIM_REVOCATION_SEQ:
+			st = get_pair(&d, OTA_REVOCATION_SEQ_MAX, &c->update.revocation_seq,
+				      OTA_REVOCATION_SEQ_MAX, &c->update.revocation_seq_device);
+			break;
+		case OTA_CLAIM_TRIAL_BOOTS:
+			st = get_u32(&d, OTA_TRIAL_MAX_BOOTS, &c->update.trial_boots);
+			break;
+		case OTA_CLAIM_REVERT:
+			st = get_pair(&d, OTA_REVERT_REASON_MAX, &c->update.revert_reason,
+				      OTA_SLOT_COUNT - 1u, &c->update.reverted_slot);
+			if (st == OTA_OK && c->update.revert_reason == OTA_REVERT_NONE &&
+			    c->update.reverted_slot != 0)
+				st = BAD;
+			break;
 		case OTA_CLAIM_ATTEMPTS:
 			if (ota_cbor_get_array(&d, &n) != OTA_OK || n > OTA_RECORD_MAX_STAGES) {
 				st = BAD;

@@ -54,6 +54,32 @@ static void same_u32(struct ota_verdict *v, ota_status_t st, uint32_t stage, con
 }
 
 /*
+ * The update state (DeviceState version 2): what a compromised runtime
+ * would most like to hide - a trial, a reverted trial, a revocation not
+ * applied, a refused image - is what ROM_EXT certified. pending-update is
+ * the runtime's own (it installs after the certificate) and not compared.
+ */
+static void check_update_certified(const struct ota_update_claims *d,
+				   const struct ota_update_claims *c, struct ota_verdict *v)
+{
+	const ota_status_t st = OTA_VERIFY_STATE_MISMATCH;
+	const uint32_t ns = OTA_VERDICT_NO_STAGE;
+
+	same_u32(v, st, ns, "reset reason", c->reset_reason, d->reset_reason);
+	same_u32(v, st, ns, "update state", c->state, d->state);
+	same_u32(v, st, ns, "primary slot", c->primary_slot, d->primary_slot);
+	same_u32(v, st, ns, "booted slot", c->booted_slot, d->booted_slot);
+	same_u32(v, st, ns, "revocation sequence", c->revocation_seq, d->revocation_seq);
+	same_u32(v, st, ns, "device revocation sequence", c->revocation_seq_device,
+		 d->revocation_seq_device);
+	same_u32(v, st, ns, "trial boots", c->trial_boots, d->trial_boots);
+	same_u32(v, st, ns, "revert reason", c->revert_reason, d->revert_reason);
+	same_u32(v, st, ns, "reverted slot", c->reverted_slot, d->reverted_slot);
+	same_u32(v, st, ns, "refused attempts", c->refused_count, d->refused_count);
+	same_u32(v, st, ns, "refused attempt slots", c->refused_slots, d->refused_slots);
+}
+
+/*
  * The device state the claims show is the one ROM_EXT certified (the ROM's
  * TCB info entry): every claim a policy judges or an operator reads as
  * the device's own, each compared on its own so the verdict names it.
@@ -74,6 +100,7 @@ static void check_state_certified(const struct ota_cert_device *d,
 	if (memcmp(c->rom_identity, d->rom_identity, OTA_SHA256_BYTES))
 		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE,
 				"ROM identity claimed is not the one certified");
+	check_update_certified(&d->update, &c->update, v);
 }
 
 /* A booted stage's results are the ones ROM or ROM_EXT certified for it. */

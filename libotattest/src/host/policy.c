@@ -77,11 +77,12 @@ static char *trim(char *s)
 
 enum {
 	K_MIN_SVN_ROM_EXT, K_MIN_SVN_BL0, K_MAX_DEPTH, K_HYBRID, K_TAG_PATH, K_MIN_EPOCH, K_DEBUG,
-	K_COUNT
+	K_COMMITTED, K_REVERTED, K_MIN_REVOCATION, K_COUNT
 };
 static const char *const scalar_keys[K_COUNT] = {
 	"min_svn_rom_ext", "min_svn_bl0", "max_delegation_depth",
 	"hybrid_required", "tag_path_allowed", "min_epoch", "debug_images_allowed",
+	"require_committed", "allow_reverted", "min_revocation_sequence",
 };
 
 /* A lifecycle state by its name in the claims (ota_lifecycle_name). */
@@ -206,6 +207,20 @@ static bool apply(struct ota_policy *p, const char *key, const char *val, unsign
 		break;
 	case K_DEBUG:
 		if (parse_bool(val, &p->debug_images_allowed))
+			return true;
+		break;
+	case K_COMMITTED:
+		if (parse_bool(val, &p->require_committed))
+			return true;
+		break;
+	case K_REVERTED:
+		if (parse_bool(val, &p->allow_reverted)) {
+			p->allow_reverted_given = true;
+			return true;
+		}
+		break;
+	case K_MIN_REVOCATION:
+		if (parse_uint(val, OTA_REVOCATION_SEQ_MAX, &p->min_revocation_sequence))
 			return true;
 		break;
 	}
@@ -381,6 +396,34 @@ static void check_stage(const struct ota_policy *p, const struct ota_evidence_st
 				name);
 }
 
+/*
+ * The update state (certified by ROM_EXT, check 5b): BL0 on trial, a
+ * trial reverted since the last cold boot or update reset, revocations
+ * the device has not applied. A trial and a revert concern BL0; the
+ * revocation sequence the device.
+ */
+static void check_update(const struct ota_policy *p, const struct ota_update_claims *u,
+			 struct ota_verdict *v)
+{
+	bool reverted_ok = p->allow_reverted_given ? p->allow_reverted : !p->require_committed;
+
+	if (p->require_committed && u->state != OTA_UPDATE_CLAIM_COMMITTED)
+		ota_verdict_add(v, OTA_VERIFY_NOT_COMMITTED, OTA_STAGE_BL0,
+				"bl0 runs slot %c on trial (boot %u of %u), the primary is %c; "
+				"require_committed is true",
+				'A' + (int)u->booted_slot, u->trial_boots, OTA_TRIAL_MAX_BOOTS,
+				'A' + (int)u->primary_slot);
+	if (!reverted_ok && u->revert_reason != OTA_REVERT_NONE)
+		ota_verdict_add(v, OTA_VERIFY_TRIAL_REVERTED, OTA_STAGE_BL0,
+				"bl0 trial of slot %c was reverted (%s); allow_reverted is false",
+				'A' + (int)u->reverted_slot,
+				ota_revert_reason_name(u->revert_reason));
+	if (u->revocation_seq < p->min_revocation_sequence)
+		ota_verdict_add(v, OTA_VERIFY_REVOCATION_BELOW_POLICY, OTA_VERDICT_NO_STAGE,
+				"revocation sequence %u is below the policy minimum %u",
+				u->revocation_seq, p->min_revocation_sequence);
+}
+
 void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_claims *c,
 			 struct ota_verdict *v)
 {
@@ -400,6 +443,7 @@ void ota_policy_evaluate(const struct ota_policy *p, const struct ota_evidence_c
 		ota_verdict_add(v, OTA_VERIFY_EPOCH_BELOW_POLICY, OTA_VERDICT_NO_STAGE,
 				"identity epoch %u is below the policy minimum %u", c->epoch,
 				p->min_epoch);
+	check_update(p, &c->update, v);
 	/* Judge the image that runs at each stage; refused attempts are history. */
 	for (stage = OTA_STAGE_ROM_EXT; stage <= OTA_STAGE_BL0; stage++) {
 		booted = 0;

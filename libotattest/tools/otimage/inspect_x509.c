@@ -177,6 +177,11 @@ static ota_status_t print_alias(struct oti_out *o, const uint8_t *der, size_t de
 	uint32_t i;
 
 	if (ota_alias_cert_info(der, der_len, &info) != OTA_OK) {
+		if (info.other_version == 1 && info.other_is_device_state)
+			return oti_diag_set(d, OTA_X509_MALFORMED, NULL, "x509.multi_tcb_info",
+					    "DeviceState version 1, from firmware before the update "
+					    "state was certified: otimage reads version %u",
+					    OTA_TCB_INFO_VERSION);
 		if (info.other_version == 1)
 			return oti_diag_set(d, OTA_X509_MALFORMED, NULL, "x509.multi_tcb_info",
 					    "StageResults version 1, from firmware before pathReason "

@@ -111,6 +111,28 @@ static struct json_object *stage_json(const struct ota_evidence_stage *s)
 	return o;
 }
 
+/* The update state (claims 12..18; ROM_EXT certifies all but pending). */
+static struct json_object *update_json(const struct ota_update_claims *u)
+{
+	struct json_object *o = json_object_new_object();
+
+	otu_json_add_str(o, "state", u->state == OTA_UPDATE_CLAIM_TRIAL ? "trial" : "committed");
+	otu_json_add_str(o, "primary_slot", u->primary_slot ? "B" : "A");
+	otu_json_add_str(o, "booted_slot", u->booted_slot ? "B" : "A");
+	otu_json_add_u64(o, "trial_boots", u->trial_boots);
+	otu_json_add_str(o, "revert_reason", ota_revert_reason_name(u->revert_reason));
+	if (u->revert_reason)
+		otu_json_add_str(o, "reverted_slot", u->reverted_slot ? "B" : "A");
+	otu_json_add_u64(o, "revocation_sequence", u->revocation_seq);
+	otu_json_add_u64(o, "revocation_sequence_device", u->revocation_seq_device);
+	otu_json_add_u64(o, "refused_attempts", u->refused_count);
+	if (u->pending_stage) {
+		otu_json_add_str(o, "pending_stage", ota_stage_name(u->pending_stage));
+		otu_json_add_str(o, "pending_slot", u->pending_slot ? "B" : "A");
+	}
+	return o;
+}
+
 static struct json_object *claims_json(const struct ota_evidence_claims *c)
 {
 	struct json_object *o = json_object_new_object(), *stages = json_object_new_array();
@@ -132,6 +154,7 @@ static struct json_object *claims_json(const struct ota_evidence_claims *c)
 	otu_json_add_u64(o, "floor_rom_ext", c->floor_rom_ext);
 	otu_json_add_u64(o, "floor_bl0", c->floor_bl0);
 	otu_json_add_u64(o, "generation", c->generation);
+	json_object_object_add(o, "update", update_json(&c->update));
 	for (i = 0; i < c->stage_count; i++)
 		json_object_array_add(stages, stage_json(&c->stage[i]));
 	json_object_object_add(o, "stages", stages);
@@ -213,6 +236,20 @@ void vo_print_human(FILE *out, const struct ota_verdict *v, ota_status_t st)
 	       ota_reset_reason_name(c->reset_reason));
 	fprintf(out, "  debug %s, OEM boot %s\n", ota_dbgstat_name(c->dbgstat),
 		c->oemboot ? "yes" : "no");
+	fprintf(out, "  update: bl0 slot %c %s (primary %c", 'A' + (int)c->update.booted_slot,
+		c->update.state == OTA_UPDATE_CLAIM_TRIAL ? "on trial" : "committed",
+		'A' + (int)c->update.primary_slot);
+	if (c->update.state == OTA_UPDATE_CLAIM_TRIAL)
+		fprintf(out, ", boot %u of %u", c->update.trial_boots, OTA_TRIAL_MAX_BOOTS);
+	fprintf(out, "), revocation sequence %u (device %u)", c->update.revocation_seq,
+		c->update.revocation_seq_device);
+	if (c->update.revert_reason)
+		fprintf(out, ", trial of slot %c reverted (%s)", 'A' + (int)c->update.reverted_slot,
+			ota_revert_reason_name(c->update.revert_reason));
+	if (c->update.pending_stage)
+		fprintf(out, ", %s slot %c pending", ota_stage_name(c->update.pending_stage),
+			'A' + (int)c->update.pending_slot);
+	fputc('\n', out);
 	for (i = 0; i < c->stage_count; i++) {
 		const struct ota_evidence_stage *s = &c->stage[i];
 		const char *sn = ota_status_name(s->status);

@@ -52,6 +52,12 @@ int main(void)
 #else
 	printf("\tTCBResultsVersion = %u // OTA_TCB_INFO_VERSION\n", (unsigned)OTA_TCB_INFO_VERSION);
 #endif
+	/* The update state (issue 28): claims 12..18, DeviceState version 2. */
+	printf("\tTrialMaxBoots    = %u // OTA_TRIAL_MAX_BOOTS\n", (unsigned)OTA_TRIAL_MAX_BOOTS);
+	printf("\tRevertReasonMax  = %u // OTA_REVERT_REASON_MAX\n", (unsigned)OTA_REVERT_REASON_MAX);
+	printf("\tRevocationSeqMax = %u // OTA_REVOCATION_SEQ_MAX\n", (unsigned)OTA_REVOCATION_SEQ_MAX);
+	printf("\tUpdateCommitted  = %u // OTA_UPDATE_CLAIM_COMMITTED\n", (unsigned)OTA_UPDATE_CLAIM_COMMITTED);
+	printf("\tUpdateTrial      = %u // OTA_UPDATE_CLAIM_TRIAL\n", (unsigned)OTA_UPDATE_CLAIM_TRIAL);
 	printf(")\n\n");
 	printf("// The refusal table (refusal.h, OTA_REFUSAL_LIST): status, claim, value.\n");
 	printf("var refusalRows = map[string]Refusal{\n");

@@ -28,6 +28,18 @@ type StageSummary struct {
 	KeyIDs      []string `json:"key-ids,omitempty"`
 }
 
+// UpdateSummary is the update state the update rules judge (issue 28),
+// certified by ROM_EXT (check 5b).
+type UpdateSummary struct {
+	State         uint32 `json:"state"`
+	PrimarySlot   uint32 `json:"primary-slot"`
+	BootedSlot    uint32 `json:"booted-slot"`
+	TrialBoots    uint32 `json:"trial-boots"`
+	RevertReason  uint32 `json:"revert-reason"`
+	RevertedSlot  uint32 `json:"reverted-slot"`
+	RevocationSeq uint32 `json:"revocation-sequence"`
+}
+
 // Summary is the verdict as it travels from ExtractClaims to
 // AppraiseEvidence inside Veraison (the evidence context is a JSON-like
 // structure) and as OPA policies see it.
@@ -39,6 +51,7 @@ type Summary struct {
 	Lifecycle   uint32         `json:"lifecycle"`
 	Epoch       uint32         `json:"epoch"`
 	Stages      []StageSummary `json:"stages,omitempty"`
+	Update      *UpdateSummary `json:"update,omitempty"`
 	// The chain's CA (DER) and the identity certificate's serial (hex),
 	// for CheckRevocation; empty when the chain did not verify.
 	RevocationCA   []byte `json:"revocation-ca,omitempty"`
@@ -58,6 +71,10 @@ func (v *Verdict) Summarize() *Summary {
 	}
 	s.DeviceID = hex.EncodeToString(c.DeviceID)
 	s.Lifecycle, s.Epoch = c.Lifecycle, c.Epoch
+	u := &c.Update
+	s.Update = &UpdateSummary{State: u.State, PrimarySlot: u.PrimarySlot, BootedSlot: u.BootedSlot,
+		TrialBoots: u.TrialBoots, RevertReason: u.RevertReason, RevertedSlot: u.RevertedSlot,
+		RevocationSeq: u.RevocationSeq}
 	for _, a := range c.Attempts {
 		st := StageSummary{Stage: StageName(a.Stage), Booted: a.Flags&StageFlagBooted != 0,
 			Status: a.Status, Path: pathNames[a.Path], SigScheme: a.SigScheme, UsageFlags: a.UsageFlags}
@@ -201,6 +218,7 @@ func (s *Summary) CheckPolicy(refvals []RefValue, p *Policy) {
 		s.Failures = append(s.Failures, Failure{"VERIFY_EPOCH_BELOW_POLICY", NoStage,
 			fmt.Sprintf("identity epoch %d is below the policy minimum %d", s.Epoch, p.MinEpoch)})
 	}
+	s.checkUpdate(p)
 	for stage := uint32(StageROMExt); stage <= StageBL0; stage++ {
 		name := StageName(stage)
 		var run *StageSummary

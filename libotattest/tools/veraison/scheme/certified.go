@@ -31,6 +31,19 @@ func checkState(d *CertDevice, c *Claims, v *Verdict) {
 	if !bytes.Equal(c.ROMIdentity, d.ROMIdentity) {
 		v.add(st, NoStage, "ROM identity claimed is not the one certified")
 	}
+	// The update state (DeviceState version 2); pending-update is the runtime's own.
+	cu, du := &c.Update, &d.Update
+	sameU32(v, st, NoStage, "reset reason", cu.ResetReason, du.ResetReason)
+	sameU32(v, st, NoStage, "update state", cu.State, du.State)
+	sameU32(v, st, NoStage, "primary slot", cu.PrimarySlot, du.PrimarySlot)
+	sameU32(v, st, NoStage, "booted slot", cu.BootedSlot, du.BootedSlot)
+	sameU32(v, st, NoStage, "revocation sequence", cu.RevocationSeq, du.RevocationSeq)
+	sameU32(v, st, NoStage, "device revocation sequence", cu.RevocationSeqDevice, du.RevocationSeqDevice)
+	sameU32(v, st, NoStage, "trial boots", cu.TrialBoots, du.TrialBoots)
+	sameU32(v, st, NoStage, "revert reason", cu.RevertReason, du.RevertReason)
+	sameU32(v, st, NoStage, "reverted slot", cu.RevertedSlot, du.RevertedSlot)
+	sameU32(v, st, NoStage, "refused attempts", cu.RefusedCount, du.RefusedCount)
+	sameU32(v, st, NoStage, "refused attempt slots", cu.RefusedSlots, du.RefusedSlots)
 }
 
 func checkResults(t *CertStage, a *Attempt, v *Verdict) {

@@ -74,6 +74,18 @@ type Claims struct {
 	FloorROMExt   uint32
 	FloorBL0      uint32
 	Generation    uint64
+	Update        UpdateClaims
+}
+
+// UpdateClaims is struct ota_update_claims (evidence.h): claims 12..18 and
+// reset-reason; the refused attempts are counted from the attempts, bit
+// (stage - 1) * 2 + slot each. Pending is the runtime's word only.
+type UpdateClaims struct {
+	ResetReason, State, PrimarySlot, BootedSlot uint32
+	RevocationSeq, RevocationSeqDevice          uint32
+	TrialBoots, RevertReason, RevertedSlot      uint32
+	RefusedCount, RefusedSlots                  uint32
+	PendingStage, PendingSlot                   uint32
 }
 
 type claimsError struct{ msg string }
@@ -198,7 +210,8 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 	known := []int64{ClaimNonce, ClaimUEID, ClaimOEMID, ClaimOEMBoot, ClaimDbgStat, ClaimEATProfile,
 		ClaimMeasurements, ClaimMeasRes, ClaimRecordDigest, ClaimMinSVN, ClaimEpoch, ClaimLifecycle,
 		ClaimTagKeyVersion, ClaimResetReason, ClaimRecordFlags, ClaimChainMaxSVN, ClaimFloors,
-		ClaimGeneration, ClaimAttempts}
+		ClaimGeneration, ClaimAttempts, ClaimUpdateState, ClaimPrimarySlot, ClaimBootedSlot,
+		ClaimPendingUpdate, ClaimRevocationSeq, ClaimTrialBoots, ClaimRevert}
 	for _, k := range known {
 		if _, ok := m[k]; !ok {
 			return nil, bad("claim %d is missing", k)
@@ -309,7 +322,80 @@ func DecodeClaims(payload []byte) (*Claims, error) {
 	if c.DbgStat != DbgStat(c.Lifecycle) {
 		return nil, bad("dbgstat %d is not the lifecycle's", c.DbgStat)
 	}
+	if err := c.decodeUpdate(m); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+func pair(v any, maxA, maxB uint32, what string) (uint32, uint32, error) {
+	l, ok := v.([]any)
+	if !ok || len(l) != 2 {
+		return 0, 0, bad("%s is not two integers", what)
+	}
+	a, err := u32(l[0], maxA, what)
+	if err != nil {
+		return 0, 0, err
+	}
+	b, err := u32(l[1], maxB, what)
+	return a, b, err
+}
+
+// decodeUpdate reads claims 12..18 (after the attempts: the booted slot
+// is the booted BL0 attempt's, committed means it is the primary).
+func (c *Claims) decodeUpdate(m map[int64]any) error {
+	u := &c.Update
+	u.ResetReason = c.ResetReason
+	var err error
+	for _, f := range []struct {
+		key   int64
+		out   *uint32
+		limit uint32
+		name  string
+	}{
+		{ClaimUpdateState, &u.State, UpdateTrial, "update-state"},
+		{ClaimPrimarySlot, &u.PrimarySlot, 1, "primary-slot"},
+		{ClaimBootedSlot, &u.BootedSlot, 1, "booted-slot"},
+		{ClaimTrialBoots, &u.TrialBoots, TrialMaxBoots, "trial-boots"},
+	} {
+		if *f.out, err = u32(m[f.key], f.limit, f.name); err != nil {
+			return err
+		}
+	}
+	if u.PendingStage, u.PendingSlot, err = pair(m[ClaimPendingUpdate], StageBL0, 1, "pending-update"); err != nil {
+		return err
+	}
+	if u.PendingStage == 0 && u.PendingSlot != 0 {
+		return bad("pending-update names a slot without a stage")
+	}
+	if u.RevocationSeq, u.RevocationSeqDevice, err = pair(m[ClaimRevocationSeq], RevocationSeqMax,
+		RevocationSeqMax, "revocation-sequence"); err != nil {
+		return err
+	}
+	if u.RevertReason, u.RevertedSlot, err = pair(m[ClaimRevert], RevertReasonMax, 1, "revert"); err != nil {
+		return err
+	}
+	if u.RevertReason == 0 && u.RevertedSlot != 0 {
+		return bad("revert names a slot without a reason")
+	}
+	for _, a := range c.Attempts {
+		if a.Flags&StageFlagBooted != 0 {
+			if a.Stage == StageBL0 && a.Slot != u.BootedSlot {
+				return bad("booted-slot %d is not the slot of the BL0 attempt that booted (%d)", u.BootedSlot, a.Slot)
+			}
+			continue
+		}
+		u.RefusedCount++
+		u.RefusedSlots |= 1 << ((a.Stage-1)*2 + a.Slot)
+	}
+	want := uint32(UpdateCommitted)
+	if u.BootedSlot != u.PrimarySlot {
+		want = UpdateTrial
+	}
+	if u.State != want {
+		return bad("update-state %d disagrees with the booted and primary slots", u.State)
+	}
+	return nil
 }
 
 func (c *Claims) decodeMeasurements(v any) error {

@@ -114,7 +114,26 @@ var (
 	ClaimFloors        = claimPrivate(9)
 	ClaimGeneration    = claimPrivate(10)
 	ClaimAttempts      = claimPrivate(11)
+	// The update state (issue 28).
+	ClaimUpdateState   = claimPrivate(12)
+	ClaimPrimarySlot   = claimPrivate(13)
+	ClaimBootedSlot    = claimPrivate(14)
+	ClaimPendingUpdate = claimPrivate(15)
+	ClaimRevocationSeq = claimPrivate(16)
+	ClaimTrialBoots    = claimPrivate(17)
+	ClaimRevert        = claimPrivate(18)
 )
+
+// revertNames is ota_revert_reason_name().
+var revertNames = []string{"none", "warm-reset", "watchdog", "update-reset"}
+
+// RevertName names a revert reason.
+func RevertName(r uint32) string {
+	if int(r) < len(revertNames) {
+		return revertNames[r]
+	}
+	return "unknown"
+}
 
 // Keys of an attempt map.
 const (

@@ -76,7 +76,9 @@ func TestConstsMatchEvidenceHeader(t *testing.T) {
 		"EPOCH": ClaimEpoch, "LIFECYCLE": ClaimLifecycle, "TAG_KEY_VERSION": ClaimTagKeyVersion,
 		"RESET_REASON": ClaimResetReason, "RECORD_FLAGS": ClaimRecordFlags,
 		"CHAIN_MAX_SVN": ClaimChainMaxSVN, "FLOORS": ClaimFloors, "GENERATION": ClaimGeneration,
-		"ATTEMPTS": ClaimAttempts} {
+		"ATTEMPTS": ClaimAttempts, "UPDATE_STATE": ClaimUpdateState, "PRIMARY_SLOT": ClaimPrimarySlot,
+		"BOOTED_SLOT": ClaimBootedSlot, "PENDING_UPDATE": ClaimPendingUpdate,
+		"REVOCATION_SEQ": ClaimRevocationSeq, "TRIAL_BOOTS": ClaimTrialBoots, "REVERT": ClaimRevert} {
 		v := define(t, h, "OTA_CLAIM_"+name)
 		m := regexp.MustCompile(`^OTA_CLAIM_PRIVATE\((\d+)\)`).FindStringSubmatch(v)
 		if m == nil {

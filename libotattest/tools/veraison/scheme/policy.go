@@ -30,6 +30,21 @@ type Policy struct {
 	AllowedLifecycles  uint32 // bit per enum ota_lifecycle; 0: any
 	DeniedDelegates    []string
 	DebugImagesAllowed bool
+	// The update state (issue 28): a trial refused under RequireCommitted;
+	// a reverted trial unless allowed (AllowReverted when given, else
+	// !RequireCommitted); the fleet-wide revocation sequence's minimum.
+	RequireCommitted   bool
+	AllowReverted      bool
+	AllowRevertedGiven bool
+	MinRevocationSeq   uint32
+}
+
+// RevertedAllowed is whether a reverted trial passes the policy.
+func (p *Policy) RevertedAllowed() bool {
+	if p.AllowRevertedGiven {
+		return p.AllowReverted
+	}
+	return !p.RequireCommitted
 }
 
 var lifecycleNames = []string{"test_unlocked", "dev", "prod", "prod_end", "rma"}
@@ -151,6 +166,13 @@ func (p *Policy) apply(key, val string, seen map[string]bool, no int) error {
 		p.MinEpoch, ok = parseUint(val, 0xffffffff)
 	case "debug_images_allowed":
 		p.DebugImagesAllowed, ok = parseBool(val)
+	case "require_committed":
+		p.RequireCommitted, ok = parseBool(val)
+	case "allow_reverted":
+		p.AllowReverted, ok = parseBool(val)
+		p.AllowRevertedGiven = ok
+	case "min_revocation_sequence":
+		p.MinRevocationSeq, ok = parseUint(val, RevocationSeqMax)
 	default:
 		return fmt.Errorf("line %d: unknown key '%s'", no, key)
 	}
@@ -205,5 +227,32 @@ func (s *Summary) checkStage(p *Policy, stage uint32, run *StageSummary) {
 	}
 	if !p.DebugImagesAllowed && run.UsageFlags&CapDebug != 0 {
 		add("VERIFY_DEBUG_IMAGE", "%s image carries the DEBUG usage flag; debug_images_allowed is false", name)
+	}
+}
+
+func slotLetter(slot uint32) string { return string(rune('A' + slot)) }
+
+// checkUpdate is check_update: the certified update state against the
+// policy - BL0 on trial, a reverted trial, revocations not applied.
+func (s *Summary) checkUpdate(p *Policy) {
+	u := s.Update
+	if u == nil {
+		return
+	}
+	add := func(status string, stage uint32, format string, a ...any) {
+		s.Failures = append(s.Failures, Failure{status, stage, fmt.Sprintf(format, a...)})
+	}
+	if p.RequireCommitted && u.State != UpdateCommitted {
+		add("VERIFY_NOT_COMMITTED", StageBL0, "bl0 runs slot %s on trial (boot %d of %d), the primary is %s; "+
+			"require_committed is true", slotLetter(u.BootedSlot), u.TrialBoots, TrialMaxBoots,
+			slotLetter(u.PrimarySlot))
+	}
+	if !p.RevertedAllowed() && u.RevertReason != 0 {
+		add("VERIFY_TRIAL_REVERTED", StageBL0, "bl0 trial of slot %s was reverted (%s); allow_reverted is false",
+			slotLetter(u.RevertedSlot), RevertName(u.RevertReason))
+	}
+	if u.RevocationSeq < p.MinRevocationSeq {
+		add("VERIFY_REVOCATION_BELOW_POLICY", NoStage, "revocation sequence %d is below the policy minimum %d",
+			u.RevocationSeq, p.MinRevocationSeq)
 	}
 }

@@ -61,6 +61,28 @@ func regoRules(p *Policy) []regoRule {
 			fmt.Sprintf("%q", StageName(NoStage)), "identity epoch %d is below the policy minimum %d",
 			fmt.Sprintf("evidence.epoch, %d", p.MinEpoch))
 	}
+	// The update state, in checkUpdate's order (issue 28).
+	if p.RequireCommitted {
+		add("require_committed", "VERIFY_NOT_COMMITTED",
+			fmt.Sprintf("\tsubmodule == %q\n\tevidence.update.state != %d\n", StageName(StageBL0), UpdateCommitted),
+			fmt.Sprintf("%q", StageName(StageBL0)),
+			"bl0 runs slot %s on trial (boot %d of %d), the primary is %s; require_committed is true",
+			fmt.Sprintf("slot_names[evidence.update[\"booted-slot\"]], evidence.update[\"trial-boots\"], %d, "+
+				"slot_names[evidence.update[\"primary-slot\"]]", TrialMaxBoots))
+	}
+	if !p.RevertedAllowed() {
+		add("allow_reverted", "VERIFY_TRIAL_REVERTED",
+			fmt.Sprintf("\tsubmodule == %q\n\tevidence.update[\"revert-reason\"] != 0\n", StageName(StageBL0)),
+			fmt.Sprintf("%q", StageName(StageBL0)),
+			"bl0 trial of slot %s was reverted (%s); allow_reverted is false",
+			"slot_names[evidence.update[\"reverted-slot\"]], revert_names[evidence.update[\"revert-reason\"]]")
+	}
+	if p.MinRevocationSeq != 0 {
+		add("min_revocation_sequence", "VERIFY_REVOCATION_BELOW_POLICY",
+			fmt.Sprintf("\tevidence.update[\"revocation-sequence\"] < %d\n", p.MinRevocationSeq),
+			fmt.Sprintf("%q", StageName(NoStage)), "revocation sequence %d is below the policy minimum %d",
+			fmt.Sprintf("evidence.update[\"revocation-sequence\"], %d", p.MinRevocationSeq))
+	}
 	// The rules on the submodule's stage, in checkStage's order.
 	for _, st := range []struct {
 		key   string
@@ -119,6 +141,10 @@ valid {
 }
 
 lifecycle_names := %s
+
+slot_names := ["A", "B"]
+
+revert_names := %s
 
 lifecycle_name = n {
 	n := lifecycle_names[evidence.lifecycle]
@@ -241,7 +267,11 @@ func PolicyRego(p *Policy, source, drop string) string {
 	for i, n := range lifecycleNames {
 		q[i] = fmt.Sprintf("%q", n)
 	}
-	fmt.Fprintf(&b, regoCommon, "["+strings.Join(q, ", ")+"]", StatusOK)
+	rq := make([]string, len(revertNames))
+	for i, n := range revertNames {
+		rq[i] = fmt.Sprintf("%q", n)
+	}
+	fmt.Fprintf(&b, regoCommon, "["+strings.Join(q, ", ")+"]", "["+strings.Join(rq, ", ")+"]", StatusOK)
 	rules := regoRules(p)
 	statuses := map[string]bool{}
 	for _, r := range rules {

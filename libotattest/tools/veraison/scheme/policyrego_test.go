@@ -18,7 +18,8 @@ var everyKey = strings.Join([]string{
 	"min_svn_rom_ext = 3", "min_svn_bl0 = 6", "allowed_root_key = " + kid(1), "allowed_root_key = " + kid(9),
 	"max_delegation_depth = 1", "hybrid_required = true", "tag_path_allowed = false",
 	"debug_images_allowed = false", "min_epoch = 2", "allowed_lifecycle = prod", "allowed_lifecycle = prod_end",
-	"denied_delegate_key = " + kid(3), "denied_delegate_key = " + kid(4), ""}, "\n")
+	"denied_delegate_key = " + kid(3), "denied_delegate_key = " + kid(4),
+	"require_committed = true", "allow_reverted = false", "min_revocation_sequence = 4", ""}, "\n")
 
 // good passes everyKey.
 func good() *Summary {
@@ -27,7 +28,8 @@ func good() *Summary {
 			SigScheme: SigHybrid, SVN: svn, Measurement: "aa", KeyIDs: keys}
 	}
 	return &Summary{Authentic: true, ClaimsValid: true, DeviceID: "d1", Lifecycle: 2, Epoch: 2,
-		Stages: []StageSummary{run(StageROMExt, 3, kid(1)), run(StageBL0, 6, kid(9), kid(2))}}
+		Stages: []StageSummary{run(StageROMExt, 3, kid(1)), run(StageBL0, 6, kid(9), kid(2))},
+		Update: &UpdateSummary{RevocationSeq: 4}}
 }
 
 // regoCases: each key's rule firing (the key names the case), and what
@@ -47,6 +49,11 @@ var regoCases = map[string]func(s *Summary){
 	"tag_path_allowed":     func(s *Summary) { s.Stages[1].Path = "tag" },
 	"debug_images_allowed": func(s *Summary) { s.Stages[0].UsageFlags = CapDebug | 1 },
 	"stage refused":        func(s *Summary) { s.Stages[1].Booted = false; s.Stages[1].SVN = 0 },
+	"require_committed": func(s *Summary) {
+		*s.Update = UpdateSummary{State: UpdateTrial, PrimarySlot: 1, TrialBoots: 2, RevocationSeq: 4}
+	},
+	"allow_reverted":          func(s *Summary) { s.Update.RevertReason, s.Update.RevertedSlot = 2, 1 },
+	"min_revocation_sequence": func(s *Summary) { s.Update.RevocationSeq = 3 },
 	"claims invalid":       func(s *Summary) { s.ClaimsValid = false; s.Lifecycle = 1 },
 	"worse already": func(s *Summary) {
 		s.Stages[1].SVN = 1
@@ -151,7 +158,40 @@ func TestPolicyRegoMissingRuleDiffers(t *testing.T) {
 			t.Errorf("Rego without %s still agrees with the scheme where %s fires", r.key, r.key)
 		}
 	}
-	if keys != 10 {
-		t.Errorf("%d rules, want one for each of the 10 keys", keys)
+	if keys != 13 {
+		t.Errorf("%d rules, want one for each of the 13 keys", keys)
+	}
+}
+
+// TestPolicyRegoRevertUnderRequireCommitted: require_committed alone
+// refuses a reverted trial too (allow_reverted's default follows it), and
+// allow_reverted = true lets it pass; the Rego agrees each time.
+func TestPolicyRegoRevertUnderRequireCommitted(t *testing.T) {
+	reverted := func(s *Summary) { s.Update.RevertReason, s.Update.RevertedSlot = 1, 1 }
+	for text, want := range map[string]bool{
+		"require_committed = true\n":                         true,
+		"require_committed = true\nallow_reverted = true\n": false,
+		"allow_reverted = false\n":                           true,
+		"":                                                   false,
+	} {
+		p, err := ParsePolicy(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := good()
+		reverted(s)
+		s.CheckPolicy(nil, p)
+		got := false
+		for _, f := range s.Failures {
+			if f.Status == "VERIFY_TRIAL_REVERTED" && f.Stage == StageBL0 {
+				got = true
+			}
+		}
+		if got != want || len(s.Failures) != map[bool]int{true: 1, false: 0}[want] {
+			t.Errorf("%q: failures %v, want the revert refused: %v", text, s.Failures, want)
+		}
+		for _, d := range regoVersusScheme(t, p, reverted, "") {
+			t.Errorf("%q: %s", text, d)
+		}
 	}
 }

@@ -34,6 +34,8 @@ type CertDevice struct {
 	ChainMaxSVN   uint32
 	TagKeyVersion uint32
 	Flags         uint32
+	// DeviceState version 2: the update state (Pending* never certified).
+	Update UpdateClaims
 }
 
 // CertStage is one booted stage's entry.
@@ -171,8 +173,19 @@ func parseMultiTcbInfo(value []byte) (*AliasInfo, error) {
 				return nil, errTcbShape
 			}
 			vi, ok := readVendorInfo(&e, TCBInfoVersion)
+			u := &d.Update
 			if !ok || !readUints(&vi, &d.Lifecycle, &d.Epoch, &d.MinSVN, &d.FloorROMExt,
-				&d.FloorBL0, &d.ChainMaxSVN, &d.TagKeyVersion) || !vi.Empty() || !e.Empty() {
+				&d.FloorBL0, &d.ChainMaxSVN, &d.TagKeyVersion, &u.ResetReason, &u.State,
+				&u.PrimarySlot, &u.BootedSlot, &u.RevocationSeq, &u.RevocationSeqDevice,
+				&u.TrialBoots, &u.RevertReason, &u.RevertedSlot, &u.RefusedCount,
+				&u.RefusedSlots) || !vi.Empty() || !e.Empty() {
+				return nil, errTcbShape
+			}
+			if u.ResetReason < ResetCold || u.ResetReason > ResetUpdate || u.State > UpdateTrial ||
+				u.PrimarySlot > 1 || u.BootedSlot > 1 || u.RevocationSeq > RevocationSeqMax ||
+				u.RevocationSeqDevice > RevocationSeqMax || u.TrialBoots > TrialMaxBoots ||
+				u.RevertReason > RevertReasonMax || u.RevertedSlot > 1 ||
+				u.RefusedCount > RecordMaxStages || u.RefusedSlots >= 1<<(StageCount*2) {
 				return nil, errTcbShape
 			}
 			continue

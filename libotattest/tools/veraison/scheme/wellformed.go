@@ -30,7 +30,7 @@ const cborMaxMapPairs = 64
 var (
 	// The evidence: the larger of the claims and a certificate; COSE_Sign1's tag.
 	evidenceLimits = cborLimits{6, 1536, 8, []uint64{18}}
-	claimsLimits   = cborLimits{6, 256, 24, []uint64{18}}
+	claimsLimits   = cborLimits{6, 256, 32, []uint64{18}}
 	// A measured component (bstr .cbor): id, digest, up to three key ids.
 	componentLimits = cborLimits{4, 64, MaxDelegationDepth + 1, []uint64{18}}
 )

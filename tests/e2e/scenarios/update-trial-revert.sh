@@ -7,13 +7,17 @@
 # A hung BL0: the model plays the runtime in slot B hung ("hang bl0 b":
 # it stops petting the watchdog ROM_EXT armed and answers nothing; a
 # stand-in for a BL0 image that hangs while BL0 is not an image on the
-# core); a new trial into B, three watchdog bites, and A runs again with
-# the reason watchdog. Each revert is also in the record netlink serves
+# core); a new trial into B (hung once its first boot is read), three
+# watchdog bites, and A runs again with the reason watchdog. Each revert is also in the record netlink serves
 # (otattest-recdump's update section). What an operator sees of each
 # revert: `otattestctl status` exits 3 with the finding reverted-trial,
 # one journal entry with its MESSAGE_ID and catalog text, one
 # TrialReverted signal (an unprivileged watcher), the TrialReverts counter
-# and its metric, and the boot in `history`.
+# and its metric, and the boot in `history`. And the evidence (item 6):
+# ROM_EXT certifies the trial and the revert in the alias certificate, so
+# otattest-verify with require_committed refuses the trial
+# (VERIFY_NOT_COMMITTED) and the boot after the revert
+# (VERIFY_TRIAL_REVERTED), and passes both without the rule.
 MID_TRIAL_REVERTED=960c0bb998f84048a0d1347f66715c7a
 E2E_DESCRIPTION="trial revert: warm resets and watchdog bites use up a trial's boots, ROM_EXT boots the primary, the record says why"
 E2E_MODE=systemd
@@ -21,7 +25,7 @@ E2E_TIMEOUT=180
 E2E_DEVICE=1
 E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BUILD_TARGETS=(build/otattestd build/otattestctl build/systemd/otattestd.service build/otimage
-	build/tests/e2e/kernel/otattest-nltest build/tests/e2e/kernel/otattest-recdump)
+	build/otattest-verify build/tests/e2e/kernel/otattest-nltest build/tests/e2e/kernel/otattest-recdump)
 E2E_REQUIRES=(firmware/rom_ext/trial.c qemu-model/board/watchdog.c)
 
 . "${E2E_SRC:-${E2E_ROOT:-.}}/tests/e2e/scenarios/daemon-lib.bash" ||
@@ -71,6 +75,30 @@ tr_status_reverted() {
 		/tmp/expect.out || e2e_fail "no reverted-trial attention line: $(cat /tmp/expect.out)"
 }
 
+# tr_evidence NAME STATE REFUSAL [REASON]: the device's evidence now (in
+# $E2E_OUT/evidence-NAME.cose): otattest-verify passes it without a
+# policy and shows update state STATE (and the revert REASON of slot B);
+# with require_committed it fails with REFUSAL (stage bl0) alone.
+tr_evidence() {
+	local nonce=00112233445566778899aabbccddeeff01234567 verify="$E2E_SRC/build/otattest-verify"
+	e2e_as e2e-user "$DAEMON_CTL" attest --nonce "$nonce" -o /tmp/ev.cose ||
+		e2e_fail "attest ($1)"
+	cp /tmp/ev.cose "$E2E_OUT/evidence-$1.cose"
+	"$verify" --json --ca "$E2E_OUT/ca.pem" --nonce "$nonce" /tmp/ev.cose >/tmp/ev-plain.json ||
+		e2e_fail "otattest-verify without a policy ($1): $(head -c 400 /tmp/ev-plain.json)"
+	jq -e --arg s "$2" --arg r "${4:-none}" '.verdict == "pass" and .claims.update.state == $s and
+		.claims.update.revert_reason == $r and ($r == "none" or .claims.update.reverted_slot == "B")' \
+		/tmp/ev-plain.json >/dev/null ||
+		e2e_fail "evidence $1: update state: $(jq -c '.claims.update' /tmp/ev-plain.json)"
+	printf 'require_committed = true\n' >/tmp/committed.policy
+	daemon_expect_exit 1 "otattest-verify require_committed ($1)" "$verify" --json \
+		--ca "$E2E_OUT/ca.pem" --nonce "$nonce" --policy /tmp/committed.policy /tmp/ev.cose
+	jq -e --arg c "$3" '.verdict == "fail" and .authentic and
+		[.failures[] | {check, stage}] == [{check: $c, stage: "bl0"}]' /tmp/expect.out >/dev/null ||
+		e2e_fail "evidence $1 under require_committed: $(head -c 400 /tmp/expect.out)"
+	e2e_log "evidence $1: passes, and $3 under require_committed"
+}
+
 guest_main() {
 	local i watch_pid
 	daemon_install_catalog
@@ -90,6 +118,7 @@ guest_main() {
 	ul_ctl status >/tmp/status-trial.txt || e2e_fail "status on trial: $(cat /tmp/status-trial.txt)"
 	grep -q '^  update trial     boot 3 of 3: commit, or the device reverts$' /tmp/status-trial.txt ||
 		e2e_fail "status on trial: no trial line: $(cat /tmp/status-trial.txt)"
+	tr_evidence trial trial VERIFY_NOT_COMMITTED
 	ul_ctl warm-reset
 	e2e_assert_eq "idle a 0 warm-reset b" \
 		"$(tr_update state running_bl0_slot trial_boots revert_reason reverted_slot)" \
@@ -100,6 +129,7 @@ guest_main() {
 	e2e_assert_eq "warm-reset b" "$(ul_prop RevertReason) $(ul_prop RevertedSlot)" "RevertReason, RevertedSlot"
 	tr_status_reverted warm-reset
 	tr_reverts_logged 1 warm-reset
+	tr_evidence reverted-warm-reset committed VERIFY_TRIAL_REVERTED warm-reset
 	journalctl --no-pager -x MESSAGE_ID=$MID_TRIAL_REVERTED >/tmp/revert-x.txt
 	grep -q 'Subject: Update trial of BL0 slot b reverted (warm-reset)' /tmp/revert-x.txt ||
 		e2e_fail "journalctl -x shows no catalog text: $(head -c 400 /tmp/revert-x.txt)"
@@ -128,10 +158,13 @@ guest_main() {
 	e2e_assert_eq 1 "$(ul_prop TrialReverts)" "TrialReverts after a warm reset of A (the same revert)"
 
 	# A BL0 in B that hangs: the watchdog bites three times, then A runs again.
-	kt_host model hang bl0 b >/dev/null || e2e_fail "hang bl0 b"
+	# The hang starts once the trial's first boot is read: a BL0 hung from
+	# the update reset on is bitten 2 s (model time) later, which a guest
+	# under load can take to read sysfs (seen: trial_boots 2 at the read).
 	ul_ctl update-reset --slot b
 	e2e_assert_eq "trial b 1 none" "$(tr_update state running_bl0_slot trial_boots revert_reason)" \
 		"a new trial clears the old revert"
+	kt_host model hang bl0 b >/dev/null || e2e_fail "hang bl0 b"
 	e2e_wait_for 30 "revert_reason watchdog" tr_is revert_reason watchdog
 	e2e_assert_eq "idle a 0 b" "$(tr_update state running_bl0_slot trial_boots reverted_slot)" \
 		"after the bites"
@@ -141,6 +174,7 @@ guest_main() {
 	e2e_wait_for 20 "TrialReverts 2" tr_prop_is TrialReverts 2
 	tr_status_reverted watchdog
 	tr_reverts_logged 2 watchdog
+	tr_evidence reverted-watchdog committed VERIFY_TRIAL_REVERTED watchdog
 	e2e_assert_eq 2 "$(grep -c '"event":"trial-reverted"' /tmp/watch.json)" "TrialReverted signals in all"
 	kill "$watch_pid" 2>/dev/null || true
 	sleep 3

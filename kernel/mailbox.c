@@ -334,15 +334,13 @@ static u32 otattest_mbox_next_seq(struct otattest_device *od, void __iomem *resp
 /*
  * May the driver talk to the device at all? Re-reads the info block: a
  * device (or anyone writing its memory) that broke it since the last
- * refresh is not rung, nor one that says it is off. The verdict goes to
- * state.c through a refresh. The info block just read decides, not the
- * snapshot: a refresh asks the runtime's version (state.c) before its
- * snapshot shows the device on.
+ * refresh is not rung. The verdict goes to state.c through a refresh.
  */
 static ota_status_t otattest_mbox_precheck(struct otattest_device *od)
 {
 	struct ota_shm_info info;
 	ota_status_t st;
+	u32 state;
 
 	st = otattest_shm_read_info(od, &info);
 	if (st == OTA_OK)
@@ -351,7 +349,10 @@ static ota_status_t otattest_mbox_precheck(struct otattest_device *od)
 		otattest_state_kick(od);
 		return st;
 	}
-	return info.device_state == OTA_DEV_OFF ? OTA_DRIVER_DEVICE_OFF : OTA_OK;
+	mutex_lock(&od->state_lock);
+	state = od->snap.state;
+	mutex_unlock(&od->state_lock);
+	return state == OTA_DEV_OFF ? OTA_DRIVER_DEVICE_OFF : OTA_OK;
 }
 
 static bool otattest_mbox_answered(struct otattest_device *od, void __iomem *resp, u32 seq)

@@ -221,22 +221,23 @@ static int otattest_probe_check(struct pci_dev *pdev, struct otattest_device *od
 
 /*
  * No more refreshes: gone is set (under lock, which every queueing of the
- * event work checks), a refresh waiting in the mailbox for the runtime's
- * version woken (it sees gone and gives up), the refresh in progress
- * waited for (refresh_lock), the event interrupt freed, and the work
- * cancelled, waiting for a run in progress. Used by remove and by
- * probe's error path.
+ * event work checks, and refresh_lock, so a refresh in progress is over),
+ * the event interrupt freed, and the work cancelled, waiting for a run in
+ * progress; then the version work (state.c), whose request, if it waits
+ * in the mailbox, ends at once: gone is set and the waiters are woken.
+ * Used by remove and by probe's error path.
  */
 static void otattest_stop_events(struct otattest_device *od, int event_irq)
 {
+	mutex_lock(&od->refresh_lock);
 	spin_lock(&od->lock);
 	od->gone = true;
 	spin_unlock(&od->lock);
-	wake_up_all(&od->mbox_wq);
-	mutex_lock(&od->refresh_lock);
 	mutex_unlock(&od->refresh_lock);
 	free_irq(event_irq, od);
 	cancel_delayed_work_sync(&od->event_work);
+	wake_up_all(&od->mbox_wq);
+	cancel_work_sync(&od->version_work);
 }
 
 static int otattest_probe(struct pci_dev *pdev, const struct pci_device_id *id)

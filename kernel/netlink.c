@@ -654,7 +654,9 @@ static struct sk_buff *otattest_event_new(struct otattest_device *od, u32 event,
 
 	if (!genl_has_listeners(&otattest_nl_family, &init_net, OTATTEST_NLGRP_EVENTS))
 		return NULL;
-	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + 4 * nla_total_size(sizeof(u32)), GFP_KERNEL);
+	msg = genlmsg_new(OTATTEST_SELECTOR_SIZE + 4 * nla_total_size(sizeof(u32)) +
+				  OTATTEST_RUNTIME_VERSION_SIZE,
+			  GFP_KERNEL);
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &otattest_nl_family, 0, OTATTEST_CMD_EVENT);
@@ -706,6 +708,22 @@ void otattest_genl_notify_state(struct otattest_device *od, u32 state, u32 detai
 		return;
 	if (nla_put_u32(msg, OTATTEST_A_STATE, state) ||
 	    nla_put_u32(msg, OTATTEST_A_STATE_DETAIL, detail)) {
+		nlmsg_free(msg);
+		return;
+	}
+	otattest_event_send(msg, hdr);
+}
+
+void otattest_genl_notify_runtime(struct otattest_device *od, const char *version, u32 generation)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = otattest_event_new(od, OTATTEST_EVENT_RUNTIME_CHANGED, &hdr);
+	if (!msg)
+		return;
+	if ((generation && nla_put_u32(msg, OTATTEST_A_GENERATION, generation)) ||
+	    (*version && nla_put_string(msg, OTATTEST_A_RUNTIME_VERSION, version))) {
 		nlmsg_free(msg);
 		return;
 	}

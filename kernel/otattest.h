@@ -10,7 +10,8 @@
  *   state.c    fold what shm.c read and what the mailbox learnt into
  *              the state userspace sees, and publish changes
  *              (sysfs_notify, uevent, multicast); ask the runtime its
- *              version (GET_INFO) when a new record says it booted
+ *              version (GET_INFO) in a work of its own when other images
+ *              booted
  *   mailbox.c  the transport: who gets the mailbox next (two lanes,
  *              bounded per caller), one request in flight, sequence
  *              numbers, timeouts, killable waits; each command's request
@@ -28,8 +29,7 @@
  * Locking, outermost first:
  *   install_lock  one install-session step at a time (held across its
  *                 mailbox request)
- *   refresh_lock  one refresh + publish at a time (held across the
- *                 GET_INFO a refresh may send: remove wakes it first)
+ *   refresh_lock  one refresh + publish at a time
  *   state_lock    the snapshot below; held only to copy in or out
  *   lock          a spinlock: gone, the mailbox queue and its owner;
  *                 held only briefly, never while sleeping
@@ -134,10 +134,9 @@ struct otattest_device {
 
 	spinlock_t lock; /* gone and the mailbox fields below */
 	/*
-	 * Set once by remove, under lock; remove then waits for the refresh
-	 * in progress (refresh_lock). After that nothing touches BAR0/BAR2
-	 * (their mappings go away with the PCI device) and no refresh is
-	 * queued.
+	 * Set once by remove, under lock and refresh_lock; after that
+	 * nothing touches BAR0/BAR2 (their mappings go away with the PCI
+	 * device) and no refresh is queued.
 	 */
 	bool gone;
 	bool registered; /* device_add done: refresh may publish (refresh_lock) */
@@ -173,11 +172,14 @@ struct otattest_device {
 	unsigned long event_flags; /* OTATTEST_EVENT_QUEUED */
 	struct ota_record scratch; /* refresh's copy before it is judged (refresh_lock) */
 	/*
-	 * The runtime version must be asked again (refresh_lock): set by a
-	 * new record and by any state but ready, cleared once the device
-	 * answered GET_INFO (or refused it).
+	 * The runtime's version (state.c), under refresh_lock: stale until
+	 * the device answered GET_INFO (or refused it) since the record's
+	 * stages last changed; version_epoch counts those changes, so the
+	 * work drops an answer that came from the images before.
 	 */
 	bool version_stale;
+	u32 version_epoch;
+	struct work_struct version_work;
 
 	/* netlink-update.c: one install at a time, in order */
 	struct mutex install_lock;
@@ -220,6 +222,7 @@ ota_status_t otattest_shm_read_record(struct otattest_device *od, struct ota_rec
 void otattest_refresh(struct otattest_device *od);
 void otattest_event_irq(struct otattest_device *od);
 void otattest_event_work(struct work_struct *work);
+void otattest_version_work(struct work_struct *work);
 void otattest_state_init(struct otattest_device *od);
 /* The mailbox's verdict on liveness changed: show it now, publish soon. */
 void otattest_state_liveness_changed(struct otattest_device *od);
@@ -255,5 +258,10 @@ void otattest_genl_notify_device(struct otattest_device *od, u32 event);
 void otattest_genl_notify_record(struct otattest_device *od, u32 generation);
 void otattest_genl_notify_state(struct otattest_device *od, u32 state, u32 detail);
 void otattest_genl_notify_progress(struct otattest_device *od, u32 done, u32 total);
+/*
+ * The runtime's version became known ("": unknown again), as of the
+ * record of this generation (0: no record).
+ */
+void otattest_genl_notify_runtime(struct otattest_device *od, const char *version, u32 generation);
 
 #endif /* OTATTEST_KERNEL_H */

@@ -18,16 +18,17 @@
  * the device: it is the snapshot.
  *
  * The runtime's version. What BL0 says its code is (GET_INFO) is part of
- * the snapshot too. A new record means the device booted (a reset, an
- * update reset, a power cycle) or changed what it reports: the version
- * read before may no longer be what runs, so it is asked again - in the
- * same refresh when the device says it is ready, else in the first
- * refresh that finds it ready - before the snapshot takes the new record
- * or the ready state: whoever sees either (sysfs, netlink, the events
- * published after) sees the version of the runtime that answers now, and
- * the request has reached the device before anyone sees it ready. The
- * request waits in the reader lane like any other; remove wakes it
- * (main.c).
+ * the snapshot too. When the record's stages change - a boot of other
+ * images (an update reset, a revert), or the first record - the version
+ * read before may no longer be what runs: the snapshot forgets it with
+ * the record that changed, and once the device is ready the version work
+ * asks GET_INFO (reader lane), stores the answer and publishes it
+ * (sysfs_notify on runtime_version, the runtime-changed event). It runs
+ * apart from the refresh, so a runtime that never answers (a hung BL0)
+ * delays no refresh and no reset command's reply; it just stays unknown,
+ * and the request's timeout marks the device unresponsive as any other
+ * request's would. A record change within a boot (an install, a dry run)
+ * keeps the stages, and the version. Remove cancels the work (main.c).
  */
 #include <linux/jiffies.h>
 #include <linux/kobject.h>
@@ -57,10 +58,20 @@ void otattest_state_init(struct otattest_device *od)
 	od->published_detail = od->snap.state_detail;
 	od->event_next = jiffies;
 	od->version_stale = true;
+	INIT_WORK(&od->version_work, otattest_version_work);
+}
+
+/* The same images booted: stage for stage the same attempts (refresh_lock, state_lock held). */
+static bool otattest_same_stages(const struct ota_record *a, u32 a_len, const struct ota_record *b,
+				 u32 b_len)
+{
+	/* Validated records: stage_count <= OTA_RECORD_MAX_STAGES. */
+	return a_len && b_len && a->hdr.stage_count == b->hdr.stage_count &&
+	       !memcmp(a->stage, b->stage, a->hdr.stage_count * sizeof(a->stage[0]));
 }
 
 /*
- * Ask the running BL0 its version (refresh_lock held, state_lock not).
+ * Ask the running BL0 its version (the version work; no lock held).
  * True with the answer in version, or "" for a refusal or a malformed
  * answer (the device answered: no use asking again until it boots
  * again); false after a failure on this side (timeout, the device silent
@@ -142,8 +153,6 @@ void otattest_refresh(struct otattest_device *od)
 {
 	ota_status_t info_st, rec_st = OTA_DRIVER_NO_RECORD;
 	bool record_changed, state_changed, progress_changed, publish, version_changed = false;
-	bool version_known = false;
-	char version[OTA_VERSION_STRING_BYTES + 1] = "";
 	u32 len = 0, state, detail, new_stages, generation = 0;
 	struct ota_shm_info info;
 	const char *complaint;
@@ -165,33 +174,23 @@ void otattest_refresh(struct otattest_device *od)
 	if (rec_st != OTA_OK)
 		len = 0;
 
-	/* Only a refresh changes the snapshot's record: still true below. */
 	mutex_lock(&od->state_lock);
 	record_changed = len != od->snap.record_len ||
 			 memcmp(&od->scratch, &od->snap.record, len);
-	mutex_unlock(&od->state_lock);
-	if (record_changed)
-		od->version_stale = true;
-	/* Before the snapshot shows the new record or the ready state. */
-	if (od->version_stale && info_st == OTA_OK && info.device_state == OTA_DEV_READY &&
-	    !otattest_mbox_unresponsive(od)) {
-		version_known = otattest_ask_runtime_version(od, version);
-		od->version_stale = !version_known;
-	}
-
-	mutex_lock(&od->state_lock);
 	progress_changed = info_st == OTA_OK &&
 			   (info.progress_done != od->snap.info.progress_done ||
 			    info.progress_total != od->snap.info.progress_total);
 	if (record_changed) {
+		/* Other images booted (or none): what runs is unknown until it says. */
+		if (!otattest_same_stages(&od->scratch, len, &od->snap.record, od->snap.record_len)) {
+			version_changed = od->snap.runtime_version[0] != '\0';
+			od->snap.runtime_version[0] = '\0';
+			od->version_stale = true;
+			od->version_epoch++;
+		}
 		memset(&od->snap.record, 0, sizeof(od->snap.record));
 		memcpy(&od->snap.record, &od->scratch, len);
 		od->snap.record_len = len;
-	}
-	/* Another boot, maybe other code: what it said, or unknown until it says. */
-	if (version_known || record_changed) {
-		version_changed = strcmp(version, od->snap.runtime_version) != 0;
-		memcpy(od->snap.runtime_version, version, sizeof(version));
 	}
 	if (info_st == OTA_OK)
 		od->snap.info = info;
@@ -219,6 +218,9 @@ void otattest_refresh(struct otattest_device *od)
 	else if (state_changed && publish)
 		dev_dbg(&od->dev, "state %s, detail %#010x\n", otattest_state_name(state), detail);
 
+	/* Ask the runtime once it can answer; the work publishes what it says. */
+	if (od->version_stale && state == OTA_DEV_READY)
+		queue_work(system_wq, &od->version_work);
 	if (!publish)
 		goto out;
 	if (new_stages != od->stages_shown) {
@@ -227,8 +229,10 @@ void otattest_refresh(struct otattest_device *od)
 	}
 	if (record_changed || state_changed)
 		otattest_uevent(od, record_changed && len, state_changed);
-	if (version_changed)
+	if (version_changed) {
 		sysfs_notify(&od->dev.kobj, NULL, "runtime_version");
+		otattest_genl_notify_runtime(od, "", generation);
+	}
 	if (record_changed && len) {
 		sysfs_notify(&od->dev.kobj, NULL, "generation");
 		otattest_genl_notify_record(od, generation);
@@ -240,6 +244,47 @@ void otattest_refresh(struct otattest_device *od)
 	if (progress_changed && state == OTA_DEV_ROTATING)
 		otattest_genl_notify_progress(od, info.progress_done, info.progress_total);
 out:
+	mutex_unlock(&od->refresh_lock);
+}
+
+/*
+ * The version work: ask the running BL0 its version (a request like any
+ * other, which may wait up to timeout_ms) and, unless other images booted
+ * meanwhile (version_epoch moved) or the device went away, store and
+ * publish the answer. A failure on this side leaves the version stale: the
+ * next refresh that finds the device ready queues the work again.
+ */
+void otattest_version_work(struct work_struct *work)
+{
+	struct otattest_device *od = container_of(work, struct otattest_device, version_work);
+	char version[OTA_VERSION_STRING_BYTES + 1];
+	bool known, changed = false;
+	u32 epoch, generation = 0;
+
+	mutex_lock(&od->refresh_lock);
+	epoch = od->version_epoch;
+	if (READ_ONCE(od->gone) || !od->version_stale) {
+		mutex_unlock(&od->refresh_lock);
+		return;
+	}
+	mutex_unlock(&od->refresh_lock);
+
+	known = otattest_ask_runtime_version(od, version);
+
+	mutex_lock(&od->refresh_lock);
+	if (known && !READ_ONCE(od->gone) && epoch == od->version_epoch) {
+		od->version_stale = false;
+		mutex_lock(&od->state_lock);
+		changed = strcmp(version, od->snap.runtime_version) != 0;
+		memcpy(od->snap.runtime_version, version, sizeof(version));
+		if (od->snap.record_len)
+			generation = od->snap.record.hdr.generation;
+		mutex_unlock(&od->state_lock);
+	}
+	if (changed && od->registered) {
+		sysfs_notify(&od->dev.kobj, NULL, "runtime_version");
+		otattest_genl_notify_runtime(od, version, generation);
+	}
 	mutex_unlock(&od->refresh_lock);
 }
 

@@ -14,11 +14,14 @@
  * changes that arrive meanwhile ask for one more, of the larger kind,
  * instead of piling up requests.
  *
- * The runtime's version (RuntimeVersion) comes in both replies. The
- * kernel asks the device for it when a new record shows a boot, before it
- * announces the record, so the record's fetch brings it; when the device
- * was not ready then, the kernel asks once it is, so a device that
- * becomes ready has its record (and the version) fetched again.
+ * The runtime's version (RuntimeVersion) comes in both replies and in
+ * the runtime-changed event: the kernel forgets it when other images
+ * boot (the record that shows them comes without it) and announces it
+ * once the runtime has said it. Events and replies come on two sockets,
+ * so a reply built before an event may be read after it: each carries
+ * the record generation, events are taken in order, and a reply only when
+ * it is of a newer record, or brings the version an event of its record
+ * has not yet (apply_runtime_version).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -137,19 +140,26 @@ static void drop_record(struct device *d)
 	d->generation = 0;
 	d->have_record = false;
 	d->runtime_version[0] = '\0';
+	d->have_runtime_gen = false;
 }
 
 /*
- * The runtime version a reply carries ("" without one: unknown, or an
- * older kernel). The bounds (genl-bounds.h) held it to
- * OTA_VERSION_STRING_BYTES characters; the device's own rule (printable
- * ASCII) is checked again here. True when it changed.
+ * The runtime version an event (from_event) or a reply carries ("" without
+ * one: unknown, or an older kernel), with the generation of the record it
+ * goes with (tb's GENERATION; none: no record). An event is always newer
+ * than what came before it; a reply only when its record is newer than the
+ * one the version was last set for, or, of that same record, when it
+ * brings a version where there was none. The bounds (genl-bounds.h) held
+ * it to OTA_VERSION_STRING_BYTES characters; the device's own rule
+ * (printable ASCII) is checked again here. True when it changed.
  */
-static bool apply_runtime_version(struct device *d, const struct nlattr *attr)
+static bool apply_runtime_version(struct device *d, const struct nlattr *const *tb, bool from_event)
 {
+	const struct nlattr *attr = tb[OTATTEST_A_RUNTIME_VERSION];
 	char v[OTA_VERSION_STRING_BYTES + 1] = "";
 	const char *s = attr ? mnl_attr_get_str(attr) : "";
 	size_t i, n = strnlen(s, OTA_VERSION_STRING_BYTES + 1);
+	uint32_t gen = tb[OTATTEST_A_GENERATION] ? mnl_attr_get_u32(tb[OTATTEST_A_GENERATION]) : 0;
 
 	for (i = 0; i < n && s[i] >= 0x20 && s[i] <= 0x7e; i++)
 		;
@@ -157,6 +167,12 @@ static bool apply_runtime_version(struct device *d, const struct nlattr *attr)
 		memcpy(v, s, n);
 	else
 		log_warning("%s: kernel reports a runtime version that is not printable ASCII", d->name);
+	if (!from_event && d->have_runtime_gen &&
+	    !((int32_t)(gen - d->runtime_gen) > 0 ||
+	      (gen == d->runtime_gen && !*d->runtime_version && *v)))
+		return false;
+	d->have_runtime_gen = true;
+	d->runtime_gen = gen;
 	if (!strcmp(v, d->runtime_version))
 		return false;
 	memcpy(d->runtime_version, v, sizeof(v));
@@ -220,7 +236,6 @@ static void finish_observed_rotation(struct device *d)
 static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 {
 	bool changed = !d->have_state || d->state != state || d->state_detail != detail;
-	bool now_ready = state == OTA_DEV_READY && (!d->have_state || d->state != OTA_DEV_READY);
 
 	if (state > OTA_DEV_STATE_MAX && !otattest_driver_state_name(state)) {
 		/* A newer driver's state: shown as unknown, not trusted. */
@@ -241,9 +256,6 @@ static void apply_state(struct device *d, uint32_t state, uint32_t detail)
 	 * (the new key version), which on_record reports once fetched.
 	 */
 	if (d->rotating && state != OTA_DEV_ROTATING && !d->rotation_ours)
-		device_fetch_record(d);
-	/* The kernel asks the runtime's version once the device is ready: fetch it. */
-	else if (now_ready && d->have_record && !*d->runtime_version)
 		device_fetch_record(d);
 }
 
@@ -299,10 +311,10 @@ static void on_record(void *userdata, const struct genl_result *res)
 				  ota_status_name(rec.hdr.boot_status) ? ota_status_name(rec.hdr.boot_status)
 									 : "unknown",
 				  rec.hdr.tag_key_version);
-			apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION]);
+			apply_runtime_version(d, res->tb, false);
 			bus_emit_properties_changed(d);
 			bus_emit_record_changed(d);
-		} else if (apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION])) {
+		} else if (apply_runtime_version(d, res->tb, false)) {
 			bus_emit_properties_changed(d);
 		}
 	}
@@ -324,15 +336,13 @@ static void on_device_info(void *userdata, const struct genl_result *res)
 	struct device *d = userdata;
 	int r;
 
-	if (res->ok && res->tb[OTATTEST_A_STATE]) {
-		/* The record's reply that follows carries the version too: no announcement of its own. */
-		if (d->have_record)
-			apply_runtime_version(d, res->tb[OTATTEST_A_RUNTIME_VERSION]);
+	/* The version: from the record's reply that follows. */
+	if (res->ok && res->tb[OTATTEST_A_STATE])
 		apply_state(d, mnl_attr_get_u32(res->tb[OTATTEST_A_STATE]),
 			    res->tb[OTATTEST_A_STATE_DETAIL]
 				    ? mnl_attr_get_u32(res->tb[OTATTEST_A_STATE_DETAIL])
 				    : 0);
-	} else if (!res->ok && res->err.cls == OTA_CLASS_NOT_FOUND) {
+	else if (!res->ok && res->err.cls == OTA_CLASS_NOT_FOUND) {
 		/* The kernel does not know it (any more): absent. */
 		d->refreshing = false;
 		device_set_present(d, false);
@@ -428,6 +438,11 @@ void device_on_event(struct manager *m, uint32_t event, const struct nlattr *con
 				    tb[OTATTEST_A_STATE_DETAIL] ? mnl_attr_get_u32(tb[OTATTEST_A_STATE_DETAIL]) : 0);
 		else
 			device_refresh(d);
+		break;
+	case OTATTEST_EVENT_RUNTIME_CHANGED:
+		/* The version as the runtime said it (absent: unknown again). */
+		if (apply_runtime_version(d, tb, true))
+			bus_emit_properties_changed(d);
 		break;
 	case OTATTEST_EVENT_ROTATE_PROGRESS:
 		if (tb[OTATTEST_A_PROGRESS_DONE] && tb[OTATTEST_A_PROGRESS_TOTAL]) {

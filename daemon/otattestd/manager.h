@@ -53,6 +53,9 @@ struct device {
 	 * "" while unknown. Comes with GET_DEVICE and GET_RECORD.
 	 */
 	char runtime_version[OTA_VERSION_STRING_BYTES + 1];
+	/* The record generation runtime_version goes with (have_runtime_gen: known). */
+	bool have_runtime_gen;
+	uint32_t runtime_gen;
 	uint64_t tag_mismatches; /* attempts whose tag did not match, seen by this instance */
 	uint64_t trial_reverts;  /* update trials the device reverted, seen by this instance */
 

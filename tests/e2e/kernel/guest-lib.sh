@@ -118,6 +118,14 @@ kt_wait_state() {
 		grep -qx "$1" "$KT_SYS/state"
 }
 
+# kt_wait_runtime [SECONDS]: until the driver knows the runtime's version
+# (sysfs runtime_version reads): after a boot of other images it asks
+# GET_INFO once the device is ready, so a scenario that counts the
+# device's requests waits for that one first.
+kt_wait_runtime() {
+	e2e_wait_for "${1:-10}" "runtime_version known" cat "$KT_SYS/runtime_version"
+}
+
 # kt_detail_name: the status name of state_detail, as status.h spells it;
 # the guest has no status table, so this compares numbers.
 kt_assert_detail() {

@@ -138,6 +138,7 @@ static const char *event_name(uint32_t ev)
 	case OTATTEST_EVENT_ROTATE_PROGRESS: return "rotate_progress";
 	case OTATTEST_EVENT_DEVICE_ADDED: return "device_added";
 	case OTATTEST_EVENT_DEVICE_REMOVED: return "device_removed";
+	case OTATTEST_EVENT_RUNTIME_CHANGED: return "runtime_changed";
 	}
 	return "unknown";
 }

@@ -26,6 +26,7 @@ guest_main() {
 
 	kt_insmod
 	kt_wait_state ready
+	kt_wait_runtime # the driver's own GET_INFO, before requests are counted
 	nonce=$(kt_hex 32 11)
 	msg=$(kt_hex 40 5)
 	min=$(cat "$KT_SYS/min_svn")

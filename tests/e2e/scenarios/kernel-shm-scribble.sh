@@ -21,10 +21,12 @@ E2E_MODULES=(build/kernel/otattest.ko)
 E2E_BINARIES=(build/tests/e2e/kernel/otattest-nltest)
 E2E_FILES=("tests/e2e/kernel/guest-lib.sh:/e2e/kernel/guest-lib.sh")
 
-# kt_restore: the device rewrites its shared memory; wait until ready.
+# kt_restore: the device rewrites its shared memory; wait until ready, and
+# until the driver asked the runtime its version (requests are counted).
 kt_restore() {
 	kt_model power-cycle
 	kt_wait_state ready 20
+	kt_wait_runtime
 }
 
 # kt_attest_rings_the_device WHAT: an attestation the device itself answers.
@@ -47,6 +49,7 @@ guest_main() {
 	kt_host scribble 0x10 07000000 >/dev/null || e2e_fail "scribble failed"
 	kt_insmod timeout_ms=2000 poll_ms=200
 	kt_wait_state ready
+	kt_wait_runtime
 	kt_attest_rings_the_device "ATTEST with peer 7 in the info block at bind"
 	kt_host scribble 0x10 09000000 >/dev/null || e2e_fail "scribble failed"
 	kt_attest_rings_the_device "ATTEST with peer 9 in the info block while bound"

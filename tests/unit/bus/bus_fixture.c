@@ -183,6 +183,11 @@ static void fake_event(uint32_t event, uint32_t a, uint32_t b)
 	}
 	if (event == OTATTEST_EVENT_RECORD_CHANGED)
 		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, a);
+	if (event == OTATTEST_EVENT_RUNTIME_CHANGED) {
+		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);
+		if (fake.runtime_version[0])
+			mnl_attr_put_strz(nlh, OTATTEST_A_RUNTIME_VERSION, fake.runtime_version);
+	}
 	ck_assert_int_eq(genl_parse_attrs(nlh, &res), 0);
 	device_on_event(fake.m, event, res.tb);
 }
@@ -192,6 +197,15 @@ static int on_progress_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	uintptr_t step = (uintptr_t)userdata;
 
 	fake_event(OTATTEST_EVENT_ROTATE_PROGRESS, (uint32_t)step, 2);
+	return 0;
+}
+
+/* The runtime has said its version (after the boot whose record came without it). */
+static int on_runtime_said(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	snprintf(fake.runtime_version, sizeof(fake.runtime_version), "%s",
+		 cfg.update_reset_runtime_version);
+	fake_event(OTATTEST_EVENT_RUNTIME_CHANGED, 0, 0);
 	return 0;
 }
 
@@ -307,11 +321,18 @@ static int on_fire(sd_event_source *s, uint64_t usec, void *userdata)
 	}
 	case OTATTEST_CMD_UPDATE_RESET:
 		if (cfg.update_reset_runtime_version) {
-			/* A new boot into other code: a new record, and the runtime says its version. */
+			/*
+			 * A boot of other images, as otattest.ko shows it: the new
+			 * record without a version, then, once the runtime said it,
+			 * the runtime-changed event.
+			 */
 			build_record(&fake.record, &fake.record_len, fake.record.hdr.generation + 1,
 				     fake.record.hdr.tag_key_version);
-			snprintf(fake.runtime_version, sizeof(fake.runtime_version), "%s",
-				 cfg.update_reset_runtime_version);
+			fake.record.stage[1].measurement[0] ^= 0xff;
+			fake.runtime_version[0] = '\0';
+			fake_event(OTATTEST_EVENT_RUNTIME_CHANGED, 0, 0);
+			sd_event_add_time_relative(fake.event, NULL, CLOCK_MONOTONIC, 20000, 1,
+						   on_runtime_said, NULL);
 		}
 		mnl_attr_put_u32(nlh, OTATTEST_A_BOOT_STATUS, OTA_OK);
 		mnl_attr_put_u32(nlh, OTATTEST_A_GENERATION, fake.record.hdr.generation);

@@ -53,8 +53,10 @@ struct fake_cfg {
 	uint32_t update_reset_booted_plus1;
 	/*
 	 * Non-NULL: UpdateReset boots other code, whose GET_INFO says this
-	 * (the fake device starts on "1.0.0"): a new record, its event
-	 * before the reply, and this runtime version in the replies.
+	 * (the fake device starts on "1.0.0"), as otattest.ko reports it:
+	 * the version unknown (runtime-changed without one) and a new record
+	 * (its event before the reply), then 20 ms later runtime-changed
+	 * with this version, which the replies carry from then on.
 	 */
 	const char *update_reset_runtime_version;
 };

@@ -652,7 +652,7 @@ check "evidence_tool made the device's alias certificates" test -s ev/alias.pem 
 rc "inspect an alias certificate" 0 inspect --json --key-names /dev/null ev/alias.pem
 cp out.txt alias.json
 jqt "alias: the device state ROM_EXT certified" \
-	'.role == "alias" and .certifies_results == true and .device_state == {"lifecycle": "prod", "epoch": 1, "min_svn": 5, "floor_rom_ext": 1, "floor_bl0": 4, "chain_max_svn": 128, "tag_key_version": 3, "rom_identity": .device_state.rom_identity, "dice_flags": "0x00000001"} and (.device_state.rom_identity | test("^[0-9a-f]{64}$"))' alias.json
+	'.role == "alias" and .certifies_results == true and .device_state == {"lifecycle": "prod", "epoch": 1, "min_svn": 5, "floor_rom_ext": 1, "floor_bl0": 4, "chain_max_svn": 128, "tag_key_version": 3, "rom_identity": .device_state.rom_identity, "dice_flags": "0x00000001", "reset_reason": "cold", "update_state": "committed", "primary_slot": "a", "booted_slot": "a", "revocation_sequence": 0, "revocation_sequence_device": 0, "trial_boots": 0, "revert_reason": "none", "refused_attempts": 1, "refused_slots": "bl0-b"} and (.device_state.rom_identity | test("^[0-9a-f]{64}$"))' alias.json
 jqt "alias: ROM_EXT on the tag path, ECDSA, no DEBUG, its root key as short hex" \
 	'.tcb[0] | .stage == "rom_ext" and .svn == 2 and .path == "tag" and .path_reason == "none" and .scheme == "ecdsa-p256" and .delegation_depth == 0 and .tag_key_version == 3 and .usage_flags == "tag-boot" and .debug == false and .key_ids == ["'"$(printf 'c1%.0s' $(seq 32))"'"] and .keys == ["c1c1c1c1c1c1c1c1"]' alias.json
 jqt "alias: the fixture's BL0 signature-retagged, hybrid, depth 1, not DEBUG" \

@@ -112,6 +112,35 @@ static bool cn_device_id(const char *cn, const char *prefix, uint8_t id[OTA_DEVI
 	       oti_parse_hex(cn + plen, id, OTA_DEVICE_ID_BYTES) == OTA_OK;
 }
 
+/*
+ * The update state DeviceState version 2 certifies (issue 28): as the
+ * record's inspect names it; refused_slots lists each refused attempt's
+ * stage and slot ("bl0-b"), or "none".
+ */
+static void print_update_state(struct oti_out *o, const struct ota_update_claims *u)
+{
+	char slots[64] = "";
+	uint32_t bit;
+
+	for (bit = 0; bit < OTA_STAGE_COUNT * OTA_SLOT_COUNT; bit++)
+		if (u->refused_slots & (1u << bit))
+			snprintf(slots + strlen(slots), sizeof(slots) - strlen(slots), "%s%s-%c",
+				 slots[0] ? "," : "", ota_stage_name(bit / OTA_SLOT_COUNT + 1u),
+				 'a' + (int)(bit % OTA_SLOT_COUNT));
+	oti_out_str(o, "reset_reason", ota_reset_reason_name(u->reset_reason));
+	oti_out_str(o, "update_state", u->state == OTA_UPDATE_CLAIM_TRIAL ? "trial" : "committed");
+	oti_out_str(o, "primary_slot", u->primary_slot ? "b" : "a");
+	oti_out_str(o, "booted_slot", u->booted_slot ? "b" : "a");
+	oti_out_u64(o, "revocation_sequence", u->revocation_seq);
+	oti_out_u64(o, "revocation_sequence_device", u->revocation_seq_device);
+	oti_out_u64(o, "trial_boots", u->trial_boots);
+	oti_out_str(o, "revert_reason", ota_revert_reason_name(u->revert_reason));
+	if (u->revert_reason)
+		oti_out_str(o, "reverted_slot", u->reverted_slot ? "b" : "a");
+	oti_out_u64(o, "refused_attempts", u->refused_count);
+	oti_out_str(o, "refused_slots", slots[0] ? slots : "none");
+}
+
 /* The device state the ROM's entry certifies (DeviceState, docs/evidence.md). */
 static void print_device_state(struct oti_out *o, const struct ota_cert_device *dev)
 {
@@ -125,6 +154,7 @@ static void print_device_state(struct oti_out *o, const struct ota_cert_device *
 	oti_out_u64(o, "tag_key_version", dev->tag_key_version);
 	oti_out_hex(o, "rom_identity", dev->rom_identity, sizeof(dev->rom_identity));
 	oti_out_hexnum(o, "dice_flags", dev->flags);
+	print_update_state(o, &dev->update);
 	oti_out_end(o);
 }
 

@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,8 +65,9 @@ static const char usage_text[] =
 	"  flood [-t SECONDS] [-i MS] COMMAND [ARGS]\n"
 	"                          send COMMAND (one of the above) again and again\n"
 	"                          on one socket for SECONDS (default 10), MS ms\n"
-	"                          apart (default 0), then print sent=N and how\n"
-	"                          many ended how (ok=N, EPERM=N, EBUSY=N, ...)\n"
+	"                          apart (default 0), or until SIGTERM or SIGINT,\n"
+	"                          then print sent=N and how many ended how\n"
+	"                          (ok=N, EPERM=N, EBUSY=N, ...)\n"
 	"  raw CMD [-a TYPE=KIND:VALUE]...\n"
 	"                          send command number CMD with exactly these\n"
 	"                          attributes (KIND u8, u32, str, bin (hex), flag);\n"
@@ -797,16 +799,29 @@ static int quiet_cb(const struct nlmsghdr *nlh, void *data)
  * the kernel's handler, while the driver queues it), until secs have
  * passed; how each ended is counted by errno.
  */
+static volatile sig_atomic_t flood_stop;
+
+static void flood_stop_on(int sig)
+{
+	(void)sig;
+	flood_stop = 1;
+}
+
 static int flood(struct nl *nl, const struct nlmsghdr *proto, int secs, int pause_ms)
 {
 	static char req[4096];
 	static unsigned long count[4096];
 	unsigned long sent = 0;
 	double end = now_ms() + secs * 1000.0;
+	/* SA_RESTART: a request in flight ends as it would; the loop stops after it. */
+	struct sigaction sa = { .sa_handler = flood_stop_on, .sa_flags = SA_RESTART };
 	int e;
 
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTERM, &sa, NULL) < 0 || sigaction(SIGINT, &sa, NULL) < 0)
+		return 1;
 	memcpy(req, proto, proto->nlmsg_len);
-	while (now_ms() < end) {
+	while (!flood_stop && now_ms() < end) {
 		struct nlmsghdr *nlh = (struct nlmsghdr *)req;
 		struct reply r = {};
 

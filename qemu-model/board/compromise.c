@@ -88,6 +88,17 @@ static ota_status_t edit(struct ota_boot_state *bs, bool valid, const char *what
 	else if (strcmp(what, "lifecycle") == 0 &&
 		 name_to(value, ota_lifecycle_name, OTA_LC_RMA, &v))
 		r->hdr.lifecycle = v;
+	/* The update section (issue 28): revocations not applied, a revert hidden or made up. */
+	else if (strcmp(what, "revocation-sequence") == 0 && (r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION) &&
+		 otu_parse_u32(value, OTU_DEC_OR_HEX, 0, OTA_REVOCATION_SEQ_MAX, &v) == 0)
+		((struct ota_record_update *)ota_record_update_of(r))->revocation_sequence = v;
+	else if (strcmp(what, "revert-reason") == 0 && (r->hdr.flags & OTA_RECORD_F_UPDATE_SECTION) &&
+		 name_to(value, ota_revert_reason_name, OTA_REVERT_REASON_MAX, &v)) {
+		struct ota_record_update *u = (struct ota_record_update *)ota_record_update_of(r);
+
+		u->revert_reason = v; /* a consistent lie: a revert names slot B, none no slot */
+		u->reverted_slot = v != OTA_REVERT_NONE ? OTA_SLOT_B : 0u;
+	}
 	else
 		return OTA_HOST_BAD_ARGUMENT;
 	return OTA_OK;

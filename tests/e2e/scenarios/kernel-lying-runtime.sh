@@ -39,6 +39,8 @@ LIES=(
 	"epoch 9 VERIFY_STATE_MISMATCH"
 	"floor-bl0 9 VERIFY_STATE_MISMATCH"
 	"lifecycle prod VERIFY_STATE_MISMATCH"
+	"revocation-sequence 9 VERIFY_STATE_MISMATCH"
+	"revert-reason watchdog VERIFY_STATE_MISMATCH"
 )
 
 # With E2E_CORE=rv32 the lies are the hostile BL0's: one knock a lie, in

@@ -745,6 +745,15 @@ static void knock(void)
 		bs->record.hdr.floor_bl0 = x;
 	} else if (word_is(f, fn, "lifecycle") && word_name(v, vn, ota_lifecycle_name, OTA_LC_RMA, &x)) {
 		bs->record.hdr.lifecycle = x;
+	} else if ((bs->record.hdr.flags & OTA_RECORD_F_UPDATE_SECTION) &&
+		   word_is(f, fn, "revocation-sequence") && word_num(v, vn, OTA_REVOCATION_SEQ_MAX, &x)) {
+		((struct ota_record_update *)ota_record_update_of(&bs->record))->revocation_sequence = x;
+	} else if ((bs->record.hdr.flags & OTA_RECORD_F_UPDATE_SECTION) && word_is(f, fn, "revert-reason") &&
+		   word_name(v, vn, ota_revert_reason_name, OTA_REVERT_REASON_MAX, &x)) {
+		struct ota_record_update *u = (struct ota_record_update *)ota_record_update_of(&bs->record);
+
+		u->revert_reason = x; /* a consistent lie: a revert names slot B, none no slot */
+		u->reverted_slot = x != OTA_REVERT_NONE ? OTA_SLOT_B : 0u;
 	}
 }
 

@@ -72,9 +72,10 @@ static const char usage_text[] =
 	"                          send command number CMD with exactly these\n"
 	"                          attributes (KIND u8, u32, str, bin (hex), flag);\n"
 	"                          no selector is added\n"
-	"  monitor [-c COUNT] [-u WORD] [-t SECONDS]\n"
+	"  monitor [-c COUNT] [-u WORD] [-x WORD] [-t SECONDS]\n"
 	"                          join the \"events\" group, print each event as a\n"
-	"                          line; prints \"listening\" once joined\n"
+	"                          line; prints \"listening\" once joined; -x: an\n"
+	"                          event holding WORD is printed, not counted\n"
 	"  pollsysfs FILE [-t SECONDS]\n"
 	"                          read a sysfs attribute, print \"listening\", wait\n"
 	"                          until poll(2) reports it changed (sysfs_notify),\n"
@@ -545,7 +546,8 @@ static bool has_word(const char *line, const char *word)
 	return false;
 }
 
-static int listen_loop(struct nl *nl, int count, const char *until, int secs, bool uevents)
+static int listen_loop(struct nl *nl, int count, const char *until, const char *skip, int secs,
+		       bool uevents)
 {
 	struct pollfd pfd = { .fd = mnl_socket_get_fd(nl->sk), .events = POLLIN };
 	double deadline = now_ms() + secs * 1000.0;
@@ -593,6 +595,10 @@ static int listen_loop(struct nl *nl, int count, const char *until, int secs, bo
 			while (mnl_nlmsg_ok(nlh, rest)) {
 				if (nlh->nlmsg_type >= NLMSG_MIN_TYPE) {
 					data_cb(nlh, &r);
+					if (skip && has_word(r.line, skip)) {
+						nlh = mnl_nlmsg_next(nlh, &rest);
+						continue;
+					}
 					seen++;
 					if (until && has_word(r.line, until))
 						found = true;
@@ -617,6 +623,7 @@ struct args {
 	int n_attrs;
 	int count, secs, pause_ms;
 	const char *until;
+	const char *skip; /* -x: printed, never counted */
 	const char *pos[4];
 	int n_pos;
 };
@@ -637,7 +644,7 @@ static void parse_args(int argc, char **argv, struct args *a)
 		const char *s = argv[i];
 
 		if ((!strcmp(s, "-o") || !strcmp(s, "-a") || !strcmp(s, "-c") || !strcmp(s, "-t") ||
-		     !strcmp(s, "-u") || !strcmp(s, "-i")) &&
+		     !strcmp(s, "-u") || !strcmp(s, "-i") || !strcmp(s, "-x")) &&
 		    i + 1 < argc) {
 			const char *v = argv[++i];
 
@@ -647,6 +654,8 @@ static void parse_args(int argc, char **argv, struct args *a)
 				a->out = v;
 			else if (s[1] == 'u')
 				a->until = v;
+			else if (s[1] == 'x')
+				a->skip = v;
 			else if (s[1] == 'c')
 				a->count = count_arg(v);
 			else if (s[1] == 't')
@@ -885,7 +894,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "uevents")) {
 		nl_open(&nl, NETLINK_KOBJECT_UEVENT, 1);
-		return listen_loop(&nl, a.count, a.until, a.secs, true);
+		return listen_loop(&nl, a.count, a.until, a.skip, a.secs, true);
 	}
 	nl_open(&nl, NETLINK_GENERIC, 0);
 	if (!strcmp(cmd, "monitor")) {
@@ -896,7 +905,7 @@ int main(int argc, char **argv)
 		if (mnl_socket_setsockopt(nl.sk, NETLINK_ADD_MEMBERSHIP, &nl.mcgrp_events,
 					  sizeof(nl.mcgrp_events)) < 0)
 			die_local("joining the events group");
-		return listen_loop(&nl, a.count, a.until, a.secs, false);
+		return listen_loop(&nl, a.count, a.until, a.skip, a.secs, false);
 	}
 
 	t0 = now_ms();

@@ -60,6 +60,7 @@ SK_SEEN_GEN=0
 SK_REV_NEXT=1
 SK_CYCLE=0
 SK_FAULTS_ON=1
+SK_CALM_FROM=        # SECONDS from which no fault strikes (sk_agent)
 SK_LAST_EVIDENCE=
 SK_LAST_TRUNC_T=-1
 SK_PLANTED=
@@ -294,9 +295,18 @@ sk_judge_history() {
 
 # ---- faults ----
 
+# sk_faults_allowed: whether a fault may strike now. Asked before each one,
+# not once per cycle: a cycle takes 30 s or more, and one that began just
+# before the calm window struck its faults inside it (make test's soak
+# then had no otattestd that lived long enough for its memory to be
+# judged, and failed).
+sk_faults_allowed() {
+	[ "$SK_FAULTS_ON" = 1 ] && { [ -z "$SK_CALM_FROM" ] || [ "$SECONDS" -lt "$SK_CALM_FROM" ]; }
+}
+
 # sk_in_op_fault OP: pick the fault to strike inside this step (or none).
 sk_in_op_fault() {
-	[ "$SK_FAULTS_ON" = 1 ] || { echo none; return; }
+	sk_faults_allowed || { echo none; return; }
 	# Every 5th cycle's install, the first one's included, has its warm
 	# reset, so every run has some: make test's 2-minute run on a loaded
 	# machine may get through one cycle only (it then failed "no fault was
@@ -400,9 +410,10 @@ sk_step() {
 # Between cycles: every other cycle one of the three in turn (so that a
 # 10-minute run has each more than once), at a random moment.
 sk_between_faults() {
-	[ "$SK_FAULTS_ON" = 1 ] && [ $((SK_CYCLE % 2)) = 1 ] || return 0
+	[ $((SK_CYCLE % 2)) = 1 ] || return 0
 	local size
 	sleep "$(sk_rand 3).$(sk_rand 10)"
+	sk_faults_allowed || return 0
 	case $((SK_CYCLE / 2 % 3)) in
 	0)
 		if rmmod otattest 2>"$SK_DIR/rmmod.err"; then
@@ -672,8 +683,9 @@ sk_cycle() {
 	fi
 }
 
-# sk_agent UNTIL CALM_FROM: cycles until SECONDS reaches UNTIL; no faults
-# from CALM_FROM on.
+# sk_agent UNTIL CALM_FROM: cycles until SECONDS reaches UNTIL; no fault
+# strikes from CALM_FROM on (one that struck before may still be
+# recovering then).
 sk_agent() {
 	local until=$1 calm_from=$2 read_slot
 	mkdir -p "$SK_DIR"
@@ -688,11 +700,11 @@ sk_agent() {
 	SK_SEEN_GEN=$((SK_SEEN_GEN - 1))
 	SK_FLOOR=$SK_D_FLOOR
 	SK_REVSEQ=$SK_D_SEQ
+	SK_CALM_FROM=$calm_from
 	sk_checkpoint start
 	# A cycle takes 30 s or more in a TCG guest: none starts after the
 	# readers would be gone.
 	while [ "$SECONDS" -lt $((until - 30)) ]; do
-		[ "$SECONDS" -lt "$calm_from" ] || SK_FAULTS_ON=0
 		sk_cycle
 		sk_between_faults
 	done

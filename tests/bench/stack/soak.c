@@ -403,14 +403,21 @@ int lg_soak_run(const struct lg_soak_args *a)
 			otu_json_add_i64(o, "growth_kib", judge ? growth : 0);
 			if (judge) {
 				judged++;
-				if (growth > (int64_t)a->rss_growth_max_kib)
+				if (growth > (int64_t)a->rss_growth_max_kib) {
+					fprintf(stderr, "  memory: otattestd %u grew %lld KiB in %llu s (bound %llu KiB)\n",
+						in->pid, (long long)growth, (unsigned long long)life_s,
+						(unsigned long long)a->rss_growth_max_kib);
 					pass = false;
+				}
 			}
 		}
 		otu_json_add_u64(doc, "rss_instances_judged", judged);
 		/* No instance lived long enough to judge: the run shows nothing. */
-		if (!judged)
+		if (!judged) {
+			fprintf(stderr, "  memory: no otattestd of the %u seen lived %d s to be judged\n",
+				rss.n, RSS_MIN_LIFE_S);
 			pass = false;
+		}
 	}
 	otu_json_add_bool(doc, "pass", pass);
 	otu_json_emit(out, doc);

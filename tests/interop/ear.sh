@@ -7,7 +7,8 @@
 # for an accepted device and for each refusal the evidence suite provokes:
 # a wrong nonce, another CA, each policy rule (the fleet rules too: a dev
 # or RMA device under a production policy, a debug image, a denied delegate, a revoked
-# identity certificate in a CRL made by `openssl ca`), claims a runtime
+# identity certificate in a CRL made by `openssl ca`; the update state's
+# rules on a trial and a reverted update), claims a runtime
 # changed, reference values (a CoRIM) that do not list a booted stage's
 # measurement, flipped bytes of each part of the evidence. Each case names the
 # ear.status and AR4SI tier it expects by hand; ear_check.py also holds the
@@ -138,6 +139,29 @@ mkdir "$work/debug" && "$tool" --debug-image "$work/debug" >/dev/null
 ok $? "evidence_tool --debug-image: a BL0 image with the DEBUG usage flag booted"
 rule_case "a debug image under a policy that refuses them" "debug_images_allowed = false" \
 	bl0=contraindicated:configuration=96 rom_ext=affirming:$affirmed -- "$work/debug"
+# The update state's rules (issue 28; ROM_EXT certified the state): an
+# update on trial and a reverted one, honest, each refused by the rule
+# that names it and passed without; a fleet-wide revocation sequence (3
+# in both) under the policy's minimum is the device's, both submods.
+for state in trial reverted; do
+	mkdir "$work/update-$state" && "$tool" --update "$state" "$work/update-$state" >/dev/null
+	ok $? "evidence_tool --update $state: a device whose update is $state"
+	ear_case "an update $state, no update rule" 0 "$(cat "$work/update-$state/nonce.hex")" \
+		rom_ext=affirming bl0=affirming -- --ca "$work/update-$state/ca.pem" \
+		--nonce "$(cat "$work/update-$state/nonce.hex")" "$work/update-$state/evidence.cose"
+	rule_case "revocation sequence 3 under min_revocation_sequence = 4 ($state)" \
+		"min_revocation_sequence = 4" rom_ext=warning:executables=32 bl0=warning:executables=32 -- \
+		"$work/update-$state"
+done
+rule_case "an update on trial under require_committed" "require_committed = true" \
+	bl0=warning:configuration=32 rom_ext=affirming -- "$work/update-trial"
+rule_case "a reverted update under require_committed" "require_committed = true" \
+	bl0=warning:configuration=32 rom_ext=affirming -- "$work/update-reverted"
+printf 'require_committed = true\nallow_reverted = true\nmin_revocation_sequence = 3\n' >"$work/reverted.policy"
+ear_case "a reverted update, require_committed with allow_reverted" 0 \
+	"$(cat "$work/update-reverted/nonce.hex")" rom_ext=affirming bl0=affirming -- \
+	--ca "$work/update-reverted/ca.pem" --nonce "$(cat "$work/update-reverted/nonce.hex")" \
+	--policy "$work/reverted.policy" "$work/update-reverted/evidence.cose"
 printf '%b\n' "$production" >"$work/prod.policy"
 ear_case "a prod device under a production policy" 0 "$nonce" rom_ext=affirming bl0=affirming -- \
 	"${base[@]}" --policy "$work/prod.policy" "$work/evidence.cose"

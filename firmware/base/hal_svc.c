@@ -75,6 +75,16 @@ ota_status_t hal_keymgr_advance(uint32_t state, const struct hal_keymgr_binding 
 	return svc(HAL_SVC_KEYMGR_ADVANCE, state, P(binding), 0);
 }
 
+ota_status_t hal_keymgr_set_predecessor(const uint8_t attest[OTA_SHA256_BYTES])
+{
+	return svc(HAL_SVC_KEYMGR_SET_PREDECESSOR, P(attest), 0, 0);
+}
+
+ota_status_t hal_keymgr_handover(struct ota_identity_handover *out)
+{
+	return svc(HAL_SVC_KEYMGR_HANDOVER, P(out), 0, 0);
+}
+
 uint32_t hal_keymgr_state(void)
 {
 	return svc(HAL_SVC_KEYMGR_STATE, 0, 0, 0);

@@ -15,12 +15,14 @@
 #include "rom_ext.h"
 
 static ota_status_t derive_p256(hal_key_t root, const char *label, const uint8_t *ctx,
-				uint32_t ctx_len, hal_key_t *key, uint8_t pub[OTA_P256_PUBKEY_BYTES])
+				uint32_t ctx_len, uint32_t version, hal_key_t *key,
+				uint8_t pub[OTA_P256_PUBKEY_BYTES])
 {
 	ota_status_t st;
 
 	*key = HAL_KEY_INVALID;
-	st = hal_keymgr_derive(root, label, ctx, ctx_len, 0, 0, HAL_KEY_PURPOSE_SIGN, key);
+	st = hal_keymgr_derive(root, label, ctx, ctx_len, version, version, HAL_KEY_PURPOSE_SIGN,
+			       key);
 	if (st != OTA_OK)
 		return st;
 	st = hal_ecdsa_pubkey(*key, pub);
@@ -76,7 +78,9 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 	if (root == HAL_KEY_INVALID)
 		return OTA_HAL_BAD_HANDLE;
 
-	st = derive_p256(root, OTA_IDENTITY_LABEL, NULL, 0, &identity, rt->identity_pubkey);
+	/* At the identity version OTP holds: the key manager derives it at no other (handover.h). */
+	st = derive_p256(root, OTA_IDENTITY_LABEL, NULL, 0, bs->otp.identity_version, &identity,
+			 rt->identity_pubkey);
 	if (st != OTA_OK)
 		return st;
 	/* In manufacturing, the identity key's certificate request (identity_csr.c). */
@@ -84,7 +88,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 
 	memcpy(ctx, bs->rom_ext_measurement, OTA_SHA256_BYTES);
 	memcpy(ctx + OTA_SHA256_BYTES, bs->bl0_measurement, OTA_SHA256_BYTES);
-	st = derive_p256(root, OTA_ALIAS_LABEL, ctx, sizeof(ctx), &alias, rt->alias_pubkey);
+	st = derive_p256(root, OTA_ALIAS_LABEL, ctx, sizeof(ctx), 0, &alias, rt->alias_pubkey);
 	if (st != OTA_OK) {
 		hal_key_destroy(identity);
 		return st;

@@ -13,6 +13,10 @@
  */
 #include <string.h>
 
+#include <otattest/evidence.h>
+#include <otattest/handover.h>
+#include <otattest/otp.h>
+
 #include "swhal_priv.h"
 
 #define GEN_MASK 0xffffffu
@@ -112,6 +116,9 @@ void swhal_keys_reset(bool cold)
 	(void)cold; /* the vault is part of retention RAM: power_on clears it */
 	for (i = 0; i < SWHAL_WORKING_KEYS; i++)
 		wipe(&swhal_dev.keys[i]);
+	wipe(&swhal_dev.pred_cdi);
+	swhal_dev.pred_binding_set = false;
+	memset(swhal_dev.pred_binding, 0, sizeof(swhal_dev.pred_binding));
 	swhal_dev.keymgr_state = HAL_KEYMGR_ROM;
 }
 
@@ -163,6 +170,33 @@ static bool rom_secrets_load(void)
 	return true;
 }
 
+/*
+ * The predecessor's ATTEST CDI in ROM_EXT's state: what cdi_advance makes
+ * for ATTEST with the predecessor binding in place of this stage's. From
+ * the device root, so only at the advance out of ROM.
+ */
+static ota_status_t pred_cdi_make(void)
+{
+	struct swhal_key *root = &swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST];
+	uint8_t clear[SWHAL_KEY_BYTES], derived[SWHAL_KEY_BYTES];
+	uint8_t ctx[4 + OTA_SHA256_BYTES];
+	ota_status_t st;
+
+	ctx[0] = (uint8_t)HAL_KEYMGR_ROM_EXT;
+	ctx[1] = ctx[2] = ctx[3] = 0;
+	memcpy(ctx + 4, swhal_dev.pred_binding, OTA_SHA256_BYTES);
+	reveal(root, clear);
+	st = swhal_kdf(clear, "otattest-keymgr-attest", ctx, sizeof(ctx), 0, HAL_KEY_PURPOSE_KDF,
+		       derived);
+	swhal_wipe(clear, sizeof(clear));
+	if (st == OTA_OK) {
+		bump(&swhal_dev.pred_cdi);
+		store(&swhal_dev.pred_cdi, HAL_KEY_PURPOSE_KDF, derived);
+	}
+	swhal_wipe(derived, sizeof(derived));
+	return st;
+}
+
 /* One CDI of the next state: KDF(current, label, next state || binding parts). */
 static ota_status_t cdi_advance(uint32_t which, uint32_t next, const struct hal_keymgr_binding *b)
 {
@@ -205,12 +239,21 @@ ota_status_t hal_keymgr_advance(uint32_t state, const struct hal_keymgr_binding 
 		return OTA_HAL_BAD_ARGUMENT;
 	if (state != HAL_KEYMGR_DISABLED && (state != cur + 1u || !binding))
 		return state <= cur ? OTA_HAL_KEYMGR_STATE : OTA_HAL_BAD_ARGUMENT;
+	/* A predecessor lives for ROM_EXT's state alone. */
+	wipe(&swhal_dev.pred_cdi);
 	if (state != HAL_KEYMGR_DISABLED) {
 		have = cur == HAL_KEYMGR_ROM ? rom_secrets_load()
 					     : swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST].purpose != 0;
+		/* From the root, before the root is replaced. */
+		if (have && cur == HAL_KEYMGR_ROM && swhal_dev.pred_binding_set)
+			st = pred_cdi_make();
 		for (i = 0; have && i < SWHAL_CDI_SLOTS && st == OTA_OK; i++)
 			st = cdi_advance(i, state, binding);
 	}
+	swhal_dev.pred_binding_set = false;
+	memset(swhal_dev.pred_binding, 0, sizeof(swhal_dev.pred_binding));
+	if (!have || st != OTA_OK)
+		wipe(&swhal_dev.pred_cdi);
 	if (!have || st != OTA_OK)
 		for (i = 0; i < SWHAL_CDI_SLOTS; i++)
 			wipe(&swhal_dev.keys[i]);
@@ -242,6 +285,82 @@ hal_key_t hal_keymgr_cdi(uint32_t cdi)
 	return handle_of(cdi);
 }
 
+/* The identity version OTP holds now (the key manager reads it itself); false when corrupt. */
+static bool identity_version(uint32_t *v)
+{
+	return ota_thermometer_decode(swhal_dev.otp.identity_version,
+				      sizeof(swhal_dev.otp.identity_version), v) == OTA_OK;
+}
+
+ota_status_t hal_keymgr_set_predecessor(const uint8_t attest[OTA_SHA256_BYTES])
+{
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!attest)
+		return OTA_HAL_BAD_ARGUMENT;
+	if (swhal_dev.keymgr_state != HAL_KEYMGR_ROM)
+		return OTA_HAL_KEYMGR_STATE;
+	memcpy(swhal_dev.pred_binding, attest, OTA_SHA256_BYTES);
+	swhal_dev.pred_binding_set = true;
+	return OTA_OK;
+}
+
+/* An identity key (SIGN) from a clear ATTEST CDI at a version: scalar and public key. */
+static ota_status_t identity_at(struct swhal_key *cdi, uint32_t version,
+				uint8_t scalar[SWHAL_KEY_BYTES], uint8_t pub[OTA_P256_PUBKEY_BYTES])
+{
+	uint8_t clear[SWHAL_KEY_BYTES];
+	ota_status_t st;
+
+	reveal(cdi, clear);
+	st = swhal_kdf(clear, OTA_IDENTITY_LABEL, NULL, 0, version, HAL_KEY_PURPOSE_SIGN, scalar);
+	swhal_wipe(clear, sizeof(clear));
+	if (st == OTA_OK)
+		st = swhal_p256_pubkey(scalar, pub);
+	return st;
+}
+
+ota_status_t hal_keymgr_handover(struct ota_identity_handover *out)
+{
+	uint8_t old_key[SWHAL_KEY_BYTES], new_key[SWHAL_KEY_BYTES], digest[OTA_SHA256_BYTES];
+	struct ota_identity_handover h;
+	uint32_t v;
+	ota_status_t st;
+
+	if (!swhal_powered())
+		return OTA_HAL_POWER_LOST;
+	if (!out)
+		return OTA_HAL_BAD_ARGUMENT;
+	if (swhal_dev.keymgr_state != HAL_KEYMGR_ROM_EXT ||
+	    !swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST].purpose)
+		return OTA_HAL_KEYMGR_STATE;
+	if (!swhal_dev.pred_cdi.purpose)
+		return OTA_HAL_KEYMGR_NO_PREDECESSOR;
+	/* From the version in force to the next; none left past the thermometer. */
+	if (!identity_version(&v) || v >= OTA_OTP_IDENTITY_VERSION_BITS)
+		return OTA_HAL_KEYMGR_VERSION;
+	memset(&h, 0, sizeof(h));
+	h.magic = OTA_HANDOVER_MAGIC;
+	h.version = OTA_HANDOVER_VERSION;
+	h.size = sizeof(h);
+	h.from_version = v;
+	h.to_version = v + 1u;
+	memcpy(h.device_id, swhal_dev.otp.device_id, OTA_DEVICE_ID_BYTES);
+	st = identity_at(&swhal_dev.pred_cdi, v, old_key, h.from_pubkey);
+	if (st == OTA_OK)
+		st = identity_at(&swhal_dev.keys[HAL_KEYMGR_CDI_ATTEST], v + 1u, new_key,
+				 h.to_pubkey);
+	if (st == OTA_OK) {
+		ota_handover_digest(&h, digest);
+		st = swhal_p256_sign(old_key, digest, h.signature);
+	}
+	swhal_wipe(old_key, sizeof(old_key));
+	swhal_wipe(new_key, sizeof(new_key));
+	if (st == OTA_OK)
+		*out = h;
+	return st;
+}
+
 ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 			       const uint8_t *context, uint32_t context_len,
 			       uint32_t key_version, uint32_t max_key_version,
@@ -264,6 +383,17 @@ ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 	    (purpose != HAL_KEY_PURPOSE_KDF && purpose != HAL_KEY_PURPOSE_SIGN &&
 	     purpose != HAL_KEY_PURPOSE_MAC))
 		return OTA_HAL_BAD_ARGUMENT;
+	/*
+	 * The identity exists at the version OTP holds and no other: once a
+	 * hand-over raised it, the old identity is out of everyone's reach.
+	 */
+	if (label_len == sizeof(OTA_IDENTITY_LABEL) - 1u &&
+	    !memcmp(label, OTA_IDENTITY_LABEL, label_len)) {
+		uint32_t v;
+
+		if (!identity_version(&v) || key_version != v)
+			return OTA_HAL_KEYMGR_VERSION;
+	}
 	st = swhal_key_use(parent, HAL_KEY_PURPOSE_KDF, clear);
 	if (st != OTA_OK)
 		return st;

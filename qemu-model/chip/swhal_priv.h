@@ -53,6 +53,16 @@ struct swhal_device {
 
 	uint32_t keymgr_state;
 	struct swhal_key keys[SWHAL_WORKING_KEYS];
+	/*
+	 * The identity hand-over (handover.h): the attest binding ROM named
+	 * as the identity's predecessor (ROM state only), and the ATTEST CDI
+	 * ROM_EXT's state would have had under it - made at the advance into
+	 * ROM_EXT, never reachable by a handle, used only by
+	 * hal_keymgr_handover, wiped at the next advance or reset.
+	 */
+	bool pred_binding_set;
+	uint8_t pred_binding[OTA_SHA256_BYTES];
+	struct swhal_key pred_cdi;
 
 	/* engines */
 	bool sha_active;

@@ -247,6 +247,17 @@ bool core_svc(uc_engine *uc, uint32_t nr, uint32_t *bad)
 		if (f.ok)
 			r = hal_keymgr_advance(a[0], (const struct hal_keymgr_binding *)p);
 		break;
+	case HAL_SVC_KEYMGR_SET_PREDECESSOR:
+		p = in(&f, a[0], OTA_SHA256_BYTES);
+		if (f.ok)
+			r = hal_keymgr_set_predecessor(p);
+		break;
+	case HAL_SVC_KEYMGR_HANDOVER:
+		p = out(&f, a[0], sizeof(struct ota_identity_handover));
+		if (f.ok)
+			r = hal_keymgr_handover((struct ota_identity_handover *)p);
+		outputs = 1;
+		break;
 	case HAL_SVC_KEYMGR_STATE:
 		r = hal_keymgr_state();
 		break;

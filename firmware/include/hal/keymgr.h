@@ -8,6 +8,7 @@
 #ifndef OTATTEST_HAL_KEYMGR_H
 #define OTATTEST_HAL_KEYMGR_H
 
+#include <otattest/handover.h>
 #include <otattest/record.h>
 #include <otattest/status.h>
 
@@ -88,6 +89,29 @@ ota_status_t hal_keymgr_derive(hal_key_t parent, const char *label,
 			       const uint8_t *context, uint32_t context_len,
 			       uint32_t key_version, uint32_t max_key_version,
 			       uint32_t purpose, hal_key_t *out);
+
+/*
+ * The identity hand-over (handover.h, docs/keychain.md). The identity key
+ * is hal_keymgr_derive(ATTEST, OTA_IDENTITY_LABEL, no context, key version
+ * = the identity version OTP holds): the key manager reads that version
+ * itself and refuses the label at any other (HAL_KEYMGR_VERSION), so once
+ * the version rose the old identity is gone.
+ *
+ * hal_keymgr_set_predecessor (ROM state only, else HAL_KEYMGR_STATE):
+ * the attest binding of the stage that held the identity before - the
+ * ROM_EXT of the previous creator key. At the advance into ROM_EXT the key
+ * manager also makes the ATTEST CDI that binding would have given, held
+ * where no handle reaches it, gone at the next advance.
+ *
+ * hal_keymgr_handover (ROM_EXT state, with a predecessor, else
+ * HAL_KEYMGR_STATE / HAL_KEYMGR_NO_PREDECESSOR): the key manager derives
+ * the predecessor's identity at version v (OTP's) and this state's at
+ * v + 1, fills `out` and signs it with the old key. The caller keeps it
+ * and then programs OTP's identity version to v + 1. HAL_KEYMGR_VERSION
+ * when the thermometer is full. No key and no handle leaves the call.
+ */
+ota_status_t hal_keymgr_set_predecessor(const uint8_t attest[OTA_SHA256_BYTES]);
+ota_status_t hal_keymgr_handover(struct ota_identity_handover *out);
 
 void hal_key_destroy(hal_key_t key);
 

@@ -66,6 +66,9 @@ enum hal_svc {
 	 * when it posts the next request (qemu-model/core, core_resume).
 	 */
 	HAL_SVC_WFI,
+	/* keymgr, the identity hand-over (appended: earlier numbers stay) */
+	HAL_SVC_KEYMGR_SET_PREDECESSOR,
+	HAL_SVC_KEYMGR_HANDOVER,
 	HAL_SVC_COUNT
 };
 

@@ -61,6 +61,8 @@
 #define OTA_CHAIN_DEFAULT_MAX_SVN 128u
 /* Field revocation commands a device can apply in its lifetime, per series. */
 #define OTA_OTP_REVOCATION_SEQ_BITS 256u
+/* The identity version: one bit per identity hand-over (handover.h). */
+#define OTA_OTP_IDENTITY_VERSION_BITS 32u
 
 /* 1024 bytes. */
 struct ota_otp {
@@ -104,7 +106,13 @@ struct ota_otp {
 	 * lower it.
 	 */
 	uint8_t tag_key_version[OTA_OTP_TAG_KEY_VERSION_BITS / 8]; /* 980 */
-	uint8_t reserved[12];                        /* 1012: zero */
+	/*
+	 * Thermometer: the identity version (handover.h). The key manager
+	 * derives the identity key at this version only; a hand-over raises
+	 * it, and the old identity can never be derived again.
+	 */
+	uint8_t identity_version[OTA_OTP_IDENTITY_VERSION_BITS / 8]; /* 1012 */
+	uint8_t reserved[8];                         /* 1016: zero */
 };
 OTA_STATIC_ASSERT(sizeof(struct ota_otp) == 1024, "ota_otp layout");
 
@@ -137,6 +145,7 @@ struct ota_otp_info {
 	struct ota_root_key creator_keys[OTA_OTP_CREATOR_KEYS];
 	bool creator_key_revoked[OTA_OTP_CREATOR_KEYS];
 	bool owner_key_revoked[4];
+	uint32_t identity_version; /* the version the key manager derives the identity at (handover.h) */
 };
 
 /*

@@ -250,6 +250,7 @@ enum ota_status_class {
 	X(HAL_OTP_COUNTERS_LOCKED, PERMISSION, HAL, 19, "OTP counters are locked until the next reset (only the boot stages program them)") \
 	X(HAL_BUS_ERROR, INTERNAL, HAL, 20, "a register access outside every block, register and window, or not one aligned word") \
 	X(HAL_WDOG_LOCKED, PERMISSION, HAL, 21, "the watchdog's configuration is locked until the next reset") \
+	X(HAL_KEYMGR_NO_PREDECESSOR, NOT_FOUND, HAL, 22, "no predecessor binding was set before the key manager entered ROM_EXT: no old identity to hand over from") \
 	/* SVN key chain */                                                                        \
 	X(CHAIN_SVN_ABOVE_MIN, POLICY, CHAIN, 1, "key for an SVN above min-SVN-since-cold-boot is refused") \
 	X(CHAIN_SVN_ABOVE_MAX, INVALID_ARGUMENT, CHAIN, 2, "SVN is above the key chain's maximum") \
@@ -331,6 +332,10 @@ enum ota_status_class {
 	X(VERIFY_NOT_COMMITTED, POLICY, VERIFY, 25, "BL0 runs an update on trial, not the committed primary slot, and the policy requires committed") \
 	X(VERIFY_TRIAL_REVERTED, POLICY, VERIFY, 26, "a trial was reverted since the last cold boot or update reset, which the policy does not allow") \
 	X(VERIFY_REVOCATION_BELOW_POLICY, POLICY, VERIFY, 27, "the device has not applied the fleet-wide revocations the policy requires") \
+	X(VERIFY_HANDOVER_MALFORMED, MALFORMED, VERIFY, 28, "an identity hand-over is malformed (magic, size, reserved bytes, or its version step is not one up)") \
+	X(VERIFY_HANDOVER_GAP, VERIFICATION, VERIFY, 29, "the identity hand-overs do not lead from the certified identity to the key that issued the alias certificate") \
+	X(VERIFY_HANDOVER_FORGED, VERIFICATION, VERIFY, 30, "an identity hand-over is not signed by the identity key it hands over from") \
+	X(VERIFY_HANDOVER_OUT_OF_ORDER, VERIFICATION, VERIFY, 31, "identity hand-overs are replayed or out of order: each must start at the version the one before ended") \
 	/* reference values as CoRIM (corim.h): a CoRIM file the verifier cannot use */         \
 	X(CORIM_MALFORMED, MALFORMED, CORIM, 1, "the CoRIM is malformed or outside otattest's CoRIM profile") \
 	X(CORIM_SIG_INVALID, VERIFICATION, CORIM, 2, "the CoRIM's signature does not verify with the key named for it") \

@@ -82,6 +82,29 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
 				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);
 
+/* ---- identity hand-overs (handover.h) ------------------------------------ */
+
+/*
+ * Walk `count` hand-overs (`blobs`, each `lens[i]` bytes, oldest first)
+ * from `certified` - the identity key the CA certified - to `issuer`, the
+ * key that issued the alias certificate, for device `device_id`. Each
+ * must be a well-formed record of this device (VERIFY_HANDOVER_MALFORMED,
+ * VERIFY_IDENTITY_MISMATCH), start at the version the previous one ended
+ * (VERIFY_HANDOVER_OUT_OF_ORDER: a replayed or reordered step), hand over
+ * from the key the walk has reached (VERIFY_HANDOVER_GAP) and be signed by
+ * it (VERIFY_HANDOVER_FORGED); the last must end at `issuer`
+ * (VERIFY_HANDOVER_GAP). No hand-over: `certified` must be `issuer`.
+ * `why` (may be NULL) gets one line naming the step. On OTA_OK,
+ * `*version` (may be NULL) is the identity version reached, 0 with no
+ * hand-over.
+ */
+ota_status_t ota_handover_chain_check(const uint8_t certified[OTA_P256_PUBKEY_BYTES],
+				      const uint8_t issuer[OTA_P256_PUBKEY_BYTES],
+				      const uint8_t device_id[OTA_DEVICE_ID_BYTES],
+				      const uint8_t *const blobs[], const size_t lens[],
+				      uint32_t count, uint32_t *version, char *why,
+				      size_t why_len);
+
 /* ---- trust anchors ----------------------------------------------------- */
 
 struct ota_trust; /* opaque: an X509_STORE of CA certificates */

@@ -145,6 +145,8 @@ ota_status_t ota_otp_decode(const struct ota_otp *otp, struct ota_otp_info *out)
 	OTA_TRY(ota_thermometer_decode(otp->revocation_seq_owner_device,
 				       sizeof(otp->revocation_seq_owner_device),
 				       &info.revocation_seq_owner_device));
+	OTA_TRY(ota_thermometer_decode(otp->identity_version, sizeof(otp->identity_version),
+				       &info.identity_version));
 
 	info.features = otp->features;
 	info.chain_max_svn = otp->chain_max_svn;

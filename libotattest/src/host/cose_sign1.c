@@ -146,8 +146,7 @@ EVP_PKEY *ota_p256_public_key(const uint8_t pubkey[OTA_P256_PUBKEY_BYTES])
 	return pkey;
 }
 
-/* Raw r || s to the DER ECDSA-Sig-Value EVP expects. */
-static int sig_to_der(const uint8_t *raw, uint8_t **der)
+int ota_p256_sig_to_der(const uint8_t *raw, uint8_t **der)
 {
 	ECDSA_SIG *sig = ECDSA_SIG_new();
 	BIGNUM *r = BN_bin2bn(raw, 32, NULL), *s = BN_bin2bn(raw + 32, 32, NULL);
@@ -179,7 +178,7 @@ ota_status_t ota_cose_sign1_verify_pkey(const struct ota_cose_sign1 *m, EVP_PKEY
 				  (uint32_t)m->payload_len, prefix, sizeof(prefix), &prefix_len);
 	if (st != OTA_OK)
 		return st;
-	der_len = sig_to_der(m->signature, &der);
+	der_len = ota_p256_sig_to_der(m->signature, &der);
 	md = EVP_MD_CTX_new();
 	if (der_len > 0 && md && EVP_DigestVerifyInit(md, NULL, EVP_sha256(), NULL, pkey) == 1 &&
 	    EVP_DigestVerifyUpdate(md, prefix, prefix_len) == 1 &&

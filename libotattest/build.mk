@@ -44,13 +44,28 @@ $(LIBOTA_HOST_A): $(LIBOTA_HOST_OBJS)
 # json-c: the EAR (ear_claims.c) is a JSON document.
 # libotattest.sym names what it exports (the installed headers' API, in
 # the version node OTATTEST_1); everything else is local.
+# LIBOTA_SOVERSION: the SONAME's number, libotattest.so.N, and the runtime
+# package's, libotattestN (debian/). It goes up with every incompatible
+# change to the public ABI (a struct's layout, a function's signature, a
+# removed function); libotattest/abi/libotattest.so.N.abi is that ABI as
+# abidw describes it, and tests/tools/lib-abi.sh holds the library to it
+# (docs/packaging.md, "The library's ABI"). `make abi-baseline` rewrites it.
+LIBOTA_SOVERSION := 2
+LIBOTA_SONAME := libotattest.so.$(LIBOTA_SOVERSION)
 LIBOTA_SYM := libotattest/libotattest.sym
-$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(LIBOTA_SYM)
-	$(CC) -shared -Wl,-soname,libotattest.so.1 -Wl,--exclude-libs,libotattest-util.a \
+$(LIBOTA_SO): $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(LIBOTA_SYM) libotattest/build.mk
+	$(CC) -shared -Wl,-soname,$(LIBOTA_SONAME) -Wl,--exclude-libs,libotattest-util.a \
 		-Wl,--version-script=$(LIBOTA_SYM) -Wl,--no-undefined $(LDFLAGS) \
 		-o $@ $(LIBOTA_HOST_OBJS) $(LIBOTA_CORE_OBJS) $(UTIL_A) $(PKG_OPENSSL) $(PKG_JSONC)
 
 ALL_TARGETS += $(LIBOTA_CORE_A) $(LIBOTA_HOST_A) $(LIBOTA_SO)
+
+# The ABI baseline (abidw's description of $(LIBOTA_SONAME)'s public
+# types and functions): rewritten from the build after a deliberate change.
+# scripts/lib-abi.sh refuses an incompatible change under the same SONAME.
+.PHONY: abi-baseline
+abi-baseline: $(LIBOTA_SO)
+	scripts/lib-abi.sh update $(LIBOTA_SO)
 # *_x86.c are the x86-64 backends (SHA-256 with the CPU's SHA extensions and
 # multi-buffer lanes, sha256_backend.h): the device build carries the
 # portable code alone.

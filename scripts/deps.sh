@@ -22,6 +22,7 @@ packages=(
 	libsystemd-dev systemd dbus         # sd-bus/sd-event/sd-device/sd-journal; guest init and bus
 	dbus-broker                         # the other system bus the e2e daemon scenarios run on (E2E_BUS)
 	debhelper dh-dkms dkms lintian      # make deb: the Debian packages (debian/), judged by lintian
+	abigail-tools                       # abidw/abidiff: libotattest.so's ABI against libotattest/abi/ (tests/tools/lib-abi.sh, make abi-baseline)
 	debootstrap                         # tests/tools/deps-chroot.sh: this script on a minimal Debian 12
 	bash-completion                     # tests/tools/completion.sh loads the completion as bash does
 	libmnl-dev                          # generic netlink client

@@ -74,12 +74,13 @@ install-systemd: $(SYSTEMD_UNIT) $(METRICS_UNIT)
 		install -D -m 0644 $(or $(KEY_NAMES),systemd/key-names) \
 			$(DESTDIR)$(SYSCONFDIR)/otattest/key-names; fi
 
-# The library as other projects link it: libotattest.so.1 with the usual
-# symlinks, the public headers and otattest.pc (from libotattest/build.mk).
+# The library as other projects link it: libotattest.so.N (its SONAME,
+# libotattest/build.mk) with the usual symlinks, the public headers and
+# otattest.pc (from libotattest/build.mk).
 install-lib: $(LIBOTA_SO) $(OTA_PC) $(OTA_VERIFY) $(B)/man/otattest-verify.1
-	install -D -m 0755 $(LIBOTA_SO) $(DESTDIR)$(LIBDIR)/libotattest.so.1.0
-	ln -sf libotattest.so.1.0 $(DESTDIR)$(LIBDIR)/libotattest.so.1
-	ln -sf libotattest.so.1 $(DESTDIR)$(LIBDIR)/libotattest.so
+	install -D -m 0755 $(LIBOTA_SO) $(DESTDIR)$(LIBDIR)/$(LIBOTA_SONAME).0
+	ln -sf $(LIBOTA_SONAME).0 $(DESTDIR)$(LIBDIR)/$(LIBOTA_SONAME)
+	ln -sf $(LIBOTA_SONAME) $(DESTDIR)$(LIBDIR)/libotattest.so
 	install -D -m 0644 $(OTA_PC) $(DESTDIR)$(LIBDIR)/pkgconfig/otattest.pc
 	install -d $(DESTDIR)$(INCLUDEDIR)/otattest
 	install -m 0644 libotattest/include/otattest/*.h $(DESTDIR)$(INCLUDEDIR)/otattest/

@@ -24,7 +24,10 @@
 #  deps-chroot.sh  scripts/deps.sh on a minimal Debian 12 (debootstrap,
 #               cached in /var/cache/otattest/deps-chroot/): its messages.
 #  lib-symbols.sh  libotattest.so exports its public headers' API alone,
-#               in version node OTATTEST_1, as debian/libotattest1.symbols lists.
+#               in version node OTATTEST_1, as debian/libotattest2.symbols lists.
+#  lib-abi.sh   libotattest.so's ABI (struct layouts, signatures) is its
+#               committed libabigail baseline, libotattest/abi/ (make
+#               abi-baseline), and the SONAME and package name go with it.
 # `make $(TEST_SUITES)` builds what each suite runs.
 tests/tools/otimage.sh: $(OTIMAGE) $(EVIDENCE_TOOL)
 
@@ -46,6 +49,8 @@ tests/tools/version.sh: $(OTATTESTCTL) $(OTATTESTD) $(OTA_VERIFY) $(OTIMAGE) $(O
 TEST_SUITES += tests/tools/version.sh
 tests/tools/lib-symbols.sh: $(LIBOTA_SO) $(LIBOTA_HOST_A) $(LIBOTA_CORE_A)
 TEST_SUITES += tests/tools/lib-symbols.sh
+tests/tools/lib-abi.sh: $(LIBOTA_SO)
+TEST_SUITES += tests/tools/lib-abi.sh
 tests/tools/completion.sh: $(OTATTESTCTL) $(OTIMAGE) $(OTA_VERIFY)
 TEST_SUITES += tests/tools/completion.sh
 TEST_SUITES += tests/tools/deb.sh

@@ -3,7 +3,7 @@
 # The Debian packages (issue 30): `make deb` builds them with debhelper
 # (dpkg-buildpackage -b, unsigned) and lintian passes them (no error or
 # warning without a written override); each package holds what it should;
-# dpkg-gensymbols holds libotattest1 to debian/libotattest1.symbols (and
+# dpkg-gensymbols holds libotattest2 to debian/libotattest2.symbols (and
 # fails on a symbols file that lists one symbol too few); the maintainer
 # scripts are debhelper's alone. Prints "N passed, N failed".
 # The packages come from scripts/deb-build.sh --cached --upgrade (what
@@ -35,7 +35,7 @@ cp "$out/lintian.txt" "$work/lintian.txt"
 ok 0 "dpkg-buildpackage built the packages, lintian ran"
 
 ver=$(dpkg-parsechangelog -l debian/changelog -S Version)
-for p in otattestd otattest-tools libotattest1 libotattest-dev; do
+for p in otattestd otattest-tools libotattest2 libotattest-dev; do
 	ls "$out/${p}_${ver}_"*.deb >/dev/null 2>&1
 	ok $? "$p $ver built"
 done
@@ -76,7 +76,18 @@ contents otattest-tools /usr/bin/otattestctl /usr/bin/otattest-verify /usr/bin/o
 	/usr/share/man/man1/otimage.1.gz /usr/share/man/man1/otattest-veraison.1.gz \
 	/usr/share/bash-completion/completions/otattestctl /usr/share/bash-completion/completions/otimage \
 	/usr/share/bash-completion/completions/otattest-verify
-contents libotattest1 "/usr/lib/$ma/libotattest.so.1" "/usr/lib/$ma/libotattest.so.1.0"
+contents libotattest2 "/usr/lib/$ma/libotattest.so.2" "/usr/lib/$ma/libotattest.so.2.0"
+# The SONAME transition (libotattest.so.1 -> .so.2) as Debian policy 8.1
+# has it: libotattest2 holds no file of libotattest1, so it neither
+# conflicts with, breaks nor replaces it and the two install side by side
+# (programs built against .so.1 keep libotattest1); libotattest-dev,
+# which keeps its name, moves to libotattest2.
+dpkg-deb -c "$out/libotattest2_${ver}_"*.deb | awk '{print $6}' | grep -E 'libotattest\.so\.1|/libotattest1(/|$)' >"$work/d"
+rel=$(dpkg-deb -f "$out/libotattest2_${ver}_"*.deb Conflicts Breaks Replaces Provides)
+[ ! -s "$work/d" ] && [ -z "$rel" ]
+ok $? "libotattest2 shares no path with libotattest1 and declares no Conflicts, Breaks, Replaces or Provides $rel $(head -3 "$work/d" | tr '\n' ' ')"
+dpkg-deb -f "$out/libotattest-dev_${ver}_"*.deb Depends | grep -q "libotattest2 (= $ver)"
+ok $? "libotattest-dev depends on libotattest2 (= $ver)"
 contents libotattest-dev "/usr/lib/$ma/libotattest.so" "/usr/lib/$ma/pkgconfig/otattest.pc" \
 	/usr/include/otattest/verify.h
 upv=${ver%-*}
@@ -89,14 +100,14 @@ ok $? "dkms.conf names version $upv"
 # The symbols file, as dpkg-gensymbols holds the library to it (level 4:
 # any difference fails): passes as shipped, fails with a symbol left out.
 mkdir -p "$work/lib/DEBIAN" "$work/x"
-dpkg-deb -x "$out/libotattest1_${ver}_"*.deb "$work/x"
+dpkg-deb -x "$out/libotattest2_${ver}_"*.deb "$work/x"
 sp() { # SYMBOLS-FILE
-	(cd "$work" && dpkg-gensymbols -q -c4 -plibotattest1 -v"$ver" -P"$work/x" -O/dev/null \
-		-e"$work/x/usr/lib/$ma/libotattest.so.1.0" -I"$1" 2>&1)
+	(cd "$work" && dpkg-gensymbols -q -c4 -plibotattest2 -v"$ver" -P"$work/x" -O/dev/null \
+		-e"$work/x/usr/lib/$ma/libotattest.so.2.0" -I"$1" 2>&1)
 }
-sp "$PWD/debian/libotattest1.symbols" >"$work/d"
-ok $? "dpkg-gensymbols -c4: the library matches debian/libotattest1.symbols $(head -3 "$work/d" | tr '\n' ' ')"
-sed '3d' debian/libotattest1.symbols >"$work/short.symbols"
+sp "$PWD/debian/libotattest2.symbols" >"$work/d"
+ok $? "dpkg-gensymbols -c4: the library matches debian/libotattest2.symbols $(head -3 "$work/d" | tr '\n' ' ')"
+sed '3d' debian/libotattest2.symbols >"$work/short.symbols"
 sp "$work/short.symbols" >/dev/null
 ok $((! $?)) "dpkg-gensymbols -c4 fails when the symbols file lacks one symbol"
 

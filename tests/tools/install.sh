@@ -27,7 +27,7 @@ check() { # check WHAT COMMAND...
 # What a package ships, relative to PREFIX.
 expected=(
 	bin/otattest-verify bin/otattestctl libexec/otattestd
-	lib/libotattest.so lib/libotattest.so.1 lib/libotattest.so.1.0 lib/pkgconfig/otattest.pc
+	lib/libotattest.so lib/libotattest.so.2 lib/libotattest.so.2.0 lib/pkgconfig/otattest.pc
 	lib/systemd/system/otattestd.service lib/systemd/system/otattestd.socket lib/sysusers.d/otattest.conf
 	lib/systemd/system/otattest-metrics.service lib/systemd/system/otattest-metrics.timer
 	lib/systemd/catalog/otattest.catalog share/otattest/prometheus/otattest-alerts.yml
@@ -88,9 +88,9 @@ for prefix in /usr /opt/otattest; do
 		grep -q "^ExecStart=$prefix/bin/otattestctl --quiet metrics --output " \
 		"$dest$prefix/lib/systemd/system/otattest-metrics.service"
 	check "PREFIX=$prefix: otattest.pc says prefix=$prefix" grep -qx "prefix=$prefix" "$dest$prefix/lib/pkgconfig/otattest.pc"
-	check "PREFIX=$prefix: libotattest.so -> .so.1 -> .so.1.0" \
-		test "$(readlink "$dest$prefix/lib/libotattest.so")" = libotattest.so.1 -a \
-		"$(readlink "$dest$prefix/lib/libotattest.so.1")" = libotattest.so.1.0
+	check "PREFIX=$prefix: libotattest.so -> .so.2 -> .so.2.0" \
+		test "$(readlink "$dest$prefix/lib/libotattest.so")" = libotattest.so.2 -a \
+		"$(readlink "$dest$prefix/lib/libotattest.so.2")" = libotattest.so.2.0
 	# pkg-config finds the staged copy the way a package build's sysroot does.
 	flags=$(PKG_CONFIG_PATH="$dest$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$dest" \
 		pkg-config --cflags --libs otattest 2>"$work/pc.err")

@@ -4,7 +4,7 @@
 # it exports is one its installed headers (libotattest/include/otattest)
 # declare, every such function the library defines is exported, all in
 # the version node OTATTEST_1, no internal symbol (slh_*, otu_*, the
-# verifier's caches) is, and debian/libotattest1.symbols (which
+# verifier's caches) is, and debian/libotattest2.symbols (which
 # dpkg-gensymbols holds the package to) lists the same names.
 # Prints "N passed, N failed".   B= for the build directory.
 set -uo pipefail
@@ -37,9 +37,8 @@ grep -E '^(slh_|otu_|ota_fast_|ota_chain_cache_)' "$work/names" >"$work/d"
 ok $([ ! -s "$work/d" ] && echo 0 || echo 1) "no internal symbol exported $(head -5 "$work/d" | tr '\n' ' ')"
 grep -v '@OTATTEST_1$' "$work/exported" >"$work/d"
 ok $([ ! -s "$work/d" ] && echo 0 || echo 1) "every exported symbol is in version node OTATTEST_1 $(head -5 "$work/d" | tr '\n' ' ')"
-[ "$(objdump -p "$so" | awk '$1 == "SONAME" {print $2}')" = libotattest.so.1 ]
-ok $? "SONAME libotattest.so.1"
-sed -n 's/^ \([^@ ]*\)@.*/\1/p' debian/libotattest1.symbols | grep -vx OTATTEST_1 | sort -u >"$work/deb"
+# (The SONAME and the package's name: tests/tools/lib-abi.sh.)
+sed -n 's/^ \([^@ ]*\)@.*/\1/p' debian/libotattest2.symbols | grep -vx OTATTEST_1 | sort -u >"$work/deb"
 diff "$work/names" "$work/deb" >"$work/d"
-ok $? "debian/libotattest1.symbols lists exactly the exported names $(head -5 "$work/d" | tr '\n' ' ')"
+ok $? "debian/libotattest2.symbols lists exactly the exported names $(head -5 "$work/d" | tr '\n' ' ')"
 finish

@@ -29,7 +29,7 @@ E2E_REQUIRES=(debian/control kernel/netlink.c daemon/otattestd/main.c qemu-model
 # default for the daemon scenarios).
 E2E_DEBS=()
 
-PKGS=(otattestd otattest-tools libotattest1 libotattest-dev otattest-dkms)
+PKGS=(otattestd otattest-tools libotattest2 libotattest-dev otattest-dkms)
 # What sysusers.d adds and a purge leaves, as Debian leaves system
 # accounts (debian/otattestd.postrm says why).
 ACCOUNT_FILES=(passwd group shadow gshadow passwd- group- shadow- gshadow-)

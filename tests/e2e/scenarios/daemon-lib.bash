@@ -21,7 +21,7 @@
 if [ "${E2E_MODE:-fast}" = systemd ] && [ "${E2E_DAEMON_FROM:-tree}" = packages ]; then
 	DAEMON_FROM=packages
 	E2E_ROOT_WRITABLE=1
-	E2E_DEBS=(libotattest1 otattest-tools otattestd)
+	E2E_DEBS=(libotattest2 otattest-tools otattestd)
 	DAEMON_BIN=/usr/bin
 	DAEMON_EXE=/usr/libexec/otattestd
 	DAEMON_UNIT=/usr/lib/systemd/system/otattestd.service
@@ -125,7 +125,7 @@ daemon_guest_setup() {
 		# package's sysusers file (dh_installsysusers' step) and the unit
 		# enabled with the alias the D-Bus activation file names
 		# (deb-systemd-helper enable). systemd and the bus do not run yet:
-		# nothing to reload or start. libotattest1's ldconfig trigger is
+		# nothing to reload or start. libotattest2's ldconfig trigger is
 		# not needed: the library's directory is one the dynamic linker
 		# searches anyway.
 		local t0=${EPOCHREALTIME/./}

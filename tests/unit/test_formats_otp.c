@@ -469,7 +469,7 @@ START_TEST(test_program_check)
 	b.floor_bl0[0] &= 0xfe;
 	EXPECT(oti_otp_program_check(&a, &b), OTA_OTP_CLEARS_BITS);
 	b = otp_ref;
-	b.reserved[10] = 1; /* setting bits is fine for OTP, even if decode refuses it */
+	b.reserved[6] = 1; /* setting bits is fine for OTP, even if decode refuses it */
 	EXPECT(oti_otp_program_check(&a, &b), OTA_OK);
 }
 END_TEST

@@ -238,6 +238,22 @@ ota_status_t boot_anchors_bl0(const struct boot_ctx *b, struct ota_owner_config 
  */
 void boot_binding(uint32_t stage, const struct boot_stage_outcome *o,
 		  struct hal_keymgr_binding *out);
+/*
+ * The identity hand-over log (identity_log.c, handover.h).
+ * boot_identity_holder: who holds the identity at `version` (the header
+ * or the last intact entry reaching it); false when the log does not say.
+ * boot_identity_log_start: the header, once, when the region is erased.
+ * boot_identity_log_append: one entry into the first erased slot, unless
+ * the last one written is already this step (a power cut took the commit).
+ */
+bool boot_identity_holder(const struct boot_ctx *b, uint32_t version,
+			  uint8_t holder[OTA_SHA256_BYTES]);
+ota_status_t boot_identity_log_start(const struct boot_ctx *b, uint32_t version,
+				     const uint8_t holder[OTA_SHA256_BYTES]);
+ota_status_t boot_identity_log_append(const struct boot_ctx *b,
+				      const struct ota_identity_handover *h,
+				      const uint8_t holder[OTA_SHA256_BYTES]);
+
 /* The attest half alone, for a stage admitted by the root key `root_key_id`. */
 void boot_binding_attest(uint32_t stage, const uint8_t root_key_id[OTA_KEY_ID_BYTES],
 			 uint8_t out[OTA_SHA256_BYTES]);

@@ -78,9 +78,18 @@ ota_status_t ota_rom_main(uint32_t reset_reason)
 	}
 	if (st == OTA_OK) {
 		struct hal_keymgr_binding bind;
+		uint8_t holder[OTA_SHA256_BYTES];
 
-		/* From here the device root and ROM's tag keys are out of reach. */
 		boot_binding(OTA_STAGE_ROM_EXT, &b->rom_ext_out, &bind);
+		/*
+		 * Another creator key admitted this ROM_EXT than the one holding
+		 * the identity: name the holder, so ROM_EXT can have the key
+		 * manager hand the identity over (keychain.md).
+		 */
+		if (boot_identity_holder(b, b->otp.identity_version, holder) &&
+		    memcmp(holder, bind.attest, sizeof(holder)) != 0)
+			(void)hal_keymgr_set_predecessor(holder);
+		/* From here the device root and ROM's tag keys are out of reach. */
 		st = hal_keymgr_advance(HAL_KEYMGR_ROM_EXT, &bind);
 	}
 	if (st == OTA_OK)

@@ -220,8 +220,8 @@ void rom_ext_boot_services(struct boot_ctx *b)
 
 ota_status_t rom_ext_lockdown(const struct boot_ctx *b)
 {
-	struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 3];
-	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 2], n = 0, i, count;
+	struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 4];
+	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 3], n = 0, i, count;
 
 	OTA_STATIC_ASSERT(HAL_FLASH_PROTECT_REGIONS == OTA_FLASH_PROTECT_RANGES,
 			  "the layout check counts the flash controller's ranges");
@@ -232,6 +232,7 @@ ota_status_t rom_ext_lockdown(const struct boot_ctx *b)
 			continue;
 		types[n++] = ota_flash_locked_regions[i];
 	}
+	types[n++] = OTA_FLASH_LOCKED_OPTIONAL; /* the identity log, when there is one */
 	types[n++] = ota_region_for_slot(OTA_STAGE_ROM_EXT, b->rom_ext_out.slot);
 	types[n++] = ota_region_for_slot(OTA_STAGE_BL0, b->bl0_out.slot);
 	count = ota_flash_lock_ranges(&b->layout, types, n, r);

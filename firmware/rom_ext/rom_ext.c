@@ -81,6 +81,8 @@ ota_status_t ota_rom_ext_main(void)
 		b->ret_next.running_bl0_slot = b->bl0_out.slot;
 		/* What the runtime asked for, once what runs is known; its outcome is recorded. */
 		rom_ext_boot_services(b);
+		/* Across a creator key change: the old identity hands over to this one. */
+		rom_ext_identity_handover(b);
 	}
 	rom_ext_trial_end(b);
 	boot_requests_end(b, st);

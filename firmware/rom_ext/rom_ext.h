@@ -127,4 +127,12 @@ void rom_ext_boot_services(struct boot_ctx *b);
  */
 ota_status_t rom_ext_lockdown(const struct boot_ctx *b);
 
+/*
+ * The identity hand-over (identity_handover.c): when ROM named a
+ * predecessor, the key manager's hand-over appended to the identity log
+ * and the OTP identity version raised (b->otp follows); otherwise, on a
+ * blank log, its header naming this ROM_EXT. Before ota_runtime_prepare.
+ */
+void rom_ext_identity_handover(struct boot_ctx *b);
+
 #endif /* OTATTEST_FW_ROM_EXT_H */

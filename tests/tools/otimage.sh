@@ -431,7 +431,7 @@ absent x.cfg
 rc "pack" 0 pack --rom-ext-a re.img --bl0-a chain.img --bl0-b hy.img --owner-config owner.cfg --out flash.bin --json
 cp out.txt flash.json
 check "flash is 1 MiB" test "$(stat -c %s flash.bin)" = 1048576
-jqt "flash layout" '.format == "flash" and (.regions | length) == 11 and .boot_data_in_use == 1 and .tag_table_in_use == 1' flash.json
+jqt "flash layout" '.format == "flash" and (.regions | length) == 12 and .boot_data_in_use == 1 and .tag_table_in_use == 1' flash.json
 jqt "slots as packed" '[.regions[] | select(.name == "rom_ext_a" or .name == "bl0_a" or .name == "bl0_b") | .state] == ["OK", "OK", "OK"] and ([.regions[] | select(.name == "rom_ext_b")][0].state == "erased")' flash.json
 jqt "owner config in flash" '[.regions[] | select(.name == "owner_config")][0].digest == "'"$(jq -r .digest owner.json)"'"' flash.json
 check "the slot holds the image bytes" cmp -s re.img <(dd if=flash.bin bs=1 skip=65536 count=$(stat -c %s re.img) status=none)

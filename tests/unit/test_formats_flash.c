@@ -113,13 +113,17 @@ START_TEST(test_layout_header_fields)
 	LAYOUT(l.flash_size += 1, OTA_LAYOUT_BAD_FLASH_SIZE);
 	LAYOUT(l.flash_size += OTA_FLASH_PAGE_SIZE, OTA_LAYOUT_BAD_FLASH_SIZE); /* > device */
 	LAYOUT(l.region_count = 9, OTA_LAYOUT_REGION_MISSING);
-	LAYOUT(l.region_count = 12, OTA_LAYOUT_REGION_MISSING);
+	LAYOUT(l.region_count = 13, OTA_LAYOUT_REGION_MISSING);
 	LAYOUT(l.region_count = 0xffffffffu, OTA_LAYOUT_REGION_MISSING);
-	/* Without the optional staging region (the last): a layout as before it. */
-	LAYOUT((l.region_count = 10, memset(&l.region[10], 0, sizeof(l.region[10]))), OTA_OK);
-	LAYOUT(l.region_count = 10, OTA_LAYOUT_RESERVED_NONZERO);
-	LAYOUT(l.region[11].size = 1, OTA_LAYOUT_RESERVED_NONZERO);
-	LAYOUT(l.region[11].reserved = 1, OTA_LAYOUT_RESERVED_NONZERO);
+	/* Without the optional regions (the last two): a layout as before them. */
+	LAYOUT((l.region_count = 10, memset(&l.region[10], 0, 2 * sizeof(l.region[10]))), OTA_OK);
+	/* Without the identity log alone: one that never hands over (keychain.md). */
+	LAYOUT((l.region_count = 11, memset(&l.region[11], 0, sizeof(l.region[11]))), OTA_OK);
+	LAYOUT(l.region_count = 11, OTA_LAYOUT_RESERVED_NONZERO);
+	LAYOUT((l.region_count = 10, memset(&l.region[11], 0, sizeof(l.region[11]))),
+	       OTA_LAYOUT_RESERVED_NONZERO);
+	/* An identity log too small for its header and every entry. */
+	LAYOUT(l.region[11].size = OTA_FLASH_PAGE_SIZE, OTA_LAYOUT_REGION_OUT_OF_RANGE);
 #undef LAYOUT
 }
 END_TEST
@@ -139,7 +143,7 @@ START_TEST(test_layout_regions)
 	REGION(l.region[3].type = OTA_REGION_REVOCATION, OTA_LAYOUT_REGION_MISSING); /* repeated */
 	/* Ten regions, the optional one in place of a required one. */
 	REGION((l.region[3] = l.region[10], l.region_count = 10,
-		memset(&l.region[10], 0, sizeof(l.region[10]))),
+		memset(&l.region[10], 0, 2 * sizeof(l.region[10]))),
 	       OTA_LAYOUT_REGION_MISSING);
 	REGION(l.region[3].type = l.region[2].type, OTA_LAYOUT_REGION_MISSING); /* repeated */
 	REGION(l.region[3].offset += 1, OTA_LAYOUT_REGION_MISALIGNED);
@@ -166,15 +170,19 @@ START_TEST(test_layout_lock_ranges)
 {
 	struct ota_flash_range r[OTA_FLASH_MAX_REGIONS + 1];
 	struct ota_flash_layout l = default_layout();
-	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 2], i, n;
+	uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 3], locked[OTA_FLASH_LOCKED_REGION_COUNT + 1];
+	uint32_t i, n;
 
-	/* The default layout: pages 0 to 6 in one range, each slot in its own. */
-	n = ota_flash_lock_ranges(&l, ota_flash_locked_regions, OTA_FLASH_LOCKED_REGION_COUNT, r);
+	/* The default layout: pages 0 to 8 (the identity log last) in one range, each slot in its own. */
+	for (i = 0; i < OTA_FLASH_LOCKED_REGION_COUNT; i++)
+		locked[i] = ota_flash_locked_regions[i];
+	locked[i] = OTA_FLASH_LOCKED_OPTIONAL;
+	n = ota_flash_lock_ranges(&l, locked, OTA_FLASH_LOCKED_REGION_COUNT + 1, r);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_uint_eq(r[0].offset, 0);
-	ck_assert_uint_eq(r[0].size, 7 * OTA_FLASH_PAGE_SIZE);
-	for (i = 0; i < OTA_FLASH_LOCKED_REGION_COUNT; i++)
-		types[i] = ota_flash_locked_regions[i];
+	ck_assert_uint_eq(r[0].size, 9 * OTA_FLASH_PAGE_SIZE);
+	for (i = 0; i <= OTA_FLASH_LOCKED_REGION_COUNT; i++)
+		types[i] = locked[i];
 	types[i++] = OTA_REGION_BL0_B;
 	types[i++] = OTA_REGION_ROM_EXT_A;
 	n = ota_flash_lock_ranges(&l, types, i, r);
@@ -185,24 +193,26 @@ START_TEST(test_layout_lock_ranges)
 
 	/* One region apart from the others costs one range: still fine. */
 	for (i = 0; i < l.region_count; i++)
-		if (l.region[i].type == OTA_REGION_IDENTITY_CERT)
+		if (l.region[i].type == OTA_REGION_IDENTITY_LOG)
 			l.region[i].offset = 20 * OTA_FLASH_PAGE_SIZE;
 	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_OK);
-	ck_assert_uint_eq(ota_flash_lock_ranges(&l, ota_flash_locked_regions,
-						OTA_FLASH_LOCKED_REGION_COUNT, r),
-			  2);
+	ck_assert_uint_eq(ota_flash_lock_ranges(&l, locked, OTA_FLASH_LOCKED_REGION_COUNT + 1, r), 2);
 
-	/* Every small region on a page of its own, gaps between: 7 ranges, 6 allowed. */
+	/* Every locked region apart, gaps between: 8 ranges with the layout page, 6 allowed. */
 	n = 0;
 	for (i = 0; i < l.region_count; i++)
-		if (l.region[i].size == OTA_FLASH_PAGE_SIZE)
-			l.region[i].offset = (8 + 2 * n++) * OTA_FLASH_PAGE_SIZE;
-	ck_assert_uint_eq(n, OTA_FLASH_LOCKED_REGION_COUNT);
+		if (l.region[i].size == OTA_FLASH_PAGE_SIZE ||
+		    l.region[i].type == OTA_REGION_IDENTITY_LOG)
+			l.region[i].offset = (8 + 3 * n++) * OTA_FLASH_PAGE_SIZE;
+	ck_assert_uint_eq(n, OTA_FLASH_LOCKED_REGION_COUNT + 1);
 	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_LAYOUT_LOCKS_SCATTERED);
-	/* Two of them touching again: 6 ranges, it fits. */
-	for (i = 0; i < l.region_count; i++)
+	/* Two of them touching the layout page again: 6 ranges, it fits. */
+	for (i = 0; i < l.region_count; i++) {
 		if (l.region[i].type == OTA_REGION_IDENTITY_CERT)
-			l.region[i].offset = 7 * OTA_FLASH_PAGE_SIZE;
+			l.region[i].offset = 1 * OTA_FLASH_PAGE_SIZE;
+		if (l.region[i].type == OTA_REGION_OWNER_CONFIG)
+			l.region[i].offset = 2 * OTA_FLASH_PAGE_SIZE;
+	}
 	EXPECT(ota_flash_layout_check(&l, OTI_FLASH_DEFAULT_SIZE), OTA_OK);
 }
 END_TEST

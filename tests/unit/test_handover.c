@@ -14,14 +14,18 @@
  * their attest bindings (the key manager sees nothing else of them).
  */
 #include <check.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <otattest/handover.h>
 #include <otattest/verify.h>
 
+#include "fw_run.h"
 #include "hal.h"
+#include "handoff.h"
 #include "swhal.h"
 #include "testutil.h"
+#include "tu_device.h"
 #include "tu_main.h"
 
 static const uint8_t secret[32] = {
@@ -87,6 +91,9 @@ static void teardown(void)
 	tu_hal_close();
 }
 
+/* The device the chains below are judged for (the boot test's own). */
+static const uint8_t *chain_device = device_id;
+
 static ota_status_t chain(const uint8_t *certified, const uint8_t *issuer,
 			  const struct ota_identity_handover *const h[], uint32_t n,
 			  uint32_t *version)
@@ -100,8 +107,8 @@ static ota_status_t chain(const uint8_t *certified, const uint8_t *issuer,
 		blobs[i] = (const uint8_t *)h[i];
 		lens[i] = sizeof(*h[i]);
 	}
-	return ota_handover_chain_check(certified, issuer, device_id, blobs, lens, n, version, why,
-					sizeof(why));
+	return ota_handover_chain_check(certified, issuer, chain_device, blobs, lens, n, version,
+					why, sizeof(why));
 }
 
 START_TEST(test_the_old_identity_hands_over_and_is_gone)
@@ -287,6 +294,105 @@ START_TEST(test_verifier_walks_the_chain_and_names_each_fault)
 }
 END_TEST
 
+/* ---- the boot: ROM names the holder, ROM_EXT hands over and commits --------- */
+
+static uint32_t otp_identity_version(void)
+{
+	uint8_t bits[OTA_OTP_IDENTITY_VERSION_BITS / 8];
+	uint32_t v = 99;
+
+	ck_assert_uint_eq(hal_otp_read(offsetof(struct ota_otp, identity_version), bits, sizeof(bits)),
+			  OTA_OK);
+	ck_assert_uint_eq(ota_thermometer_decode(bits, sizeof(bits), &v), OTA_OK);
+	return v;
+}
+
+/* Entry i of the device's identity log (false: erased or torn). */
+static bool log_entry(uint32_t i, struct ota_identity_log_entry *e)
+{
+	const struct ota_flash_region *r = tu_region(OTA_REGION_IDENTITY_LOG);
+
+	ck_assert_uint_eq(hal_flash_read(r->offset + OTA_IDLOG_ENTRY_OFFSET(i), e, sizeof(*e)), OTA_OK);
+	return ota_identity_log_entry_check(e);
+}
+
+/* ROM_EXT A replaced by one signed by creator key `k` (SVN 1, as the default). */
+static void rom_ext_signed_by(enum tu_key_id k)
+{
+	struct tu_image_spec s;
+	struct tu_blob img;
+
+	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
+	s.signer = k;
+	img = tu_image(&s);
+	tu_device_write_slot(OTI_ROM_EXT_A, &img);
+	tu_blob_free(&img);
+}
+
+static void cold_boot(void)
+{
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+}
+
+START_TEST(test_a_creator_key_change_hands_the_identity_over)
+{
+	struct ota_identity_log_entry e, e2;
+	struct tu_device dev;
+	struct ota_trust *trust;
+	uint8_t certified[64], attest0[32], attest1[32];
+	uint32_t v = 99;
+
+	tu_device_boot_default(&dev); /* ROM_EXT signed by CREATOR0 */
+	chain_device = dev.device_id;
+	tu_rom_ext_attest(attest0);
+	trust = tu_identity_provision(&dev);
+	cold_boot();
+	memcpy(certified, ota_rt.identity_pubkey, 64);
+	ck_assert_uint_eq(otp_identity_version(), 0);
+	ck_assert(!log_entry(0, &e)); /* the header names the holder; no hand-over yet */
+
+	/* An update to a ROM_EXT signed by the other creator key. */
+	rom_ext_signed_by(TU_CREATOR1);
+	cold_boot();
+	tu_rom_ext_attest(attest1);
+	ck_assert_mem_ne(attest0, attest1, 32);
+	ck_assert_uint_eq(otp_identity_version(), 1);
+	ck_assert(log_entry(0, &e));
+	ck_assert_mem_eq(e.holder, attest1, 32);
+	ck_assert_mem_eq(e.handover.from_pubkey, certified, 64);
+	ck_assert_mem_eq(e.handover.to_pubkey, ota_rt.identity_pubkey, 64);
+	ck_assert_mem_ne(ota_rt.identity_pubkey, certified, 64);
+	ck_assert_uint_eq(chain(certified, ota_rt.identity_pubkey,
+				(const struct ota_identity_handover *[]){ &e.handover }, 1, &v),
+			  OTA_OK);
+	ck_assert_uint_eq(v, 1);
+	/* The identity the alias certificate now names is reached through the hand-over only. */
+	ck_assert_uint_eq(chain(certified, ota_rt.identity_pubkey, NULL, 0, NULL),
+			  OTA_VERIFY_HANDOVER_GAP);
+
+	/* Boots after it hand over nothing more: the log has one entry, the version stays. */
+	cold_boot();
+	ck_assert_uint_eq(otp_identity_version(), 1);
+	ck_assert(!log_entry(1, &e2));
+	ck_assert_mem_eq(ota_rt.identity_pubkey, e.handover.to_pubkey, 64);
+
+	/* Back to a ROM_EXT of the first creator key: it cannot be the certified key again. */
+	rom_ext_signed_by(TU_CREATOR0);
+	cold_boot();
+	ck_assert_uint_eq(otp_identity_version(), 2);
+	ck_assert_mem_ne(ota_rt.identity_pubkey, certified, 64);
+	ck_assert(log_entry(1, &e2));
+	ck_assert_uint_eq(chain(certified, ota_rt.identity_pubkey,
+				(const struct ota_identity_handover *[]){ &e.handover, &e2.handover },
+				2, &v),
+			  OTA_OK);
+	ck_assert_uint_eq(v, 2);
+	ota_trust_free(trust);
+	tu_device_close(&dev);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("handover");
@@ -297,6 +403,9 @@ static Suite *suite(void)
 	tcase_add_test(t, test_predecessor_only_from_rom_for_rom_ext);
 	tcase_add_test(t, test_no_handover_past_the_thermometer);
 	tcase_add_test(t, test_verifier_walks_the_chain_and_names_each_fault);
+	suite_add_tcase(s, t);
+	t = tcase_create("boot");
+	tcase_add_test(t, test_a_creator_key_change_hands_the_identity_over);
 	suite_add_tcase(s, t);
 	return s;
 }

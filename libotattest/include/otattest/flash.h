@@ -44,9 +44,15 @@ enum ota_flash_region_type {
 	 * (REVOKE_NO_STAGING).
 	 */
 	OTA_REGION_REVOCATION = 11,
+	/*
+	 * Optional: the log of identity hand-overs (handover.h), at least
+	 * OTA_IDLOG_BYTES. Locked by ROM_EXT. A layout without it never hands
+	 * over: a new creator key gives a new, uncertified identity.
+	 */
+	OTA_REGION_IDENTITY_LOG = 12,
 };
 #define OTA_REGION_TYPE_MAX 10u /* every type 1..MAX appears exactly once */
-#define OTA_REGION_OPTIONAL_MAX 11u /* every type above TYPE_MAX up to this at most once */
+#define OTA_REGION_OPTIONAL_MAX 12u /* every type above TYPE_MAX up to this at most once */
 
 struct ota_flash_region {
 	uint32_t type;   /* enum ota_flash_region_type */
@@ -96,6 +102,11 @@ ota_flash_layout_region(const struct ota_flash_layout *l, uint32_t type);
 #define OTA_FLASH_LOCKED_RANGES_MAX (OTA_FLASH_PROTECT_RANGES - 2u)
 #define OTA_FLASH_LOCKED_REGION_COUNT 6u
 extern const uint32_t ota_flash_locked_regions[OTA_FLASH_LOCKED_REGION_COUNT];
+/*
+ * Locked with them when the layout has one (optional regions; not in the
+ * array above, whose size is part of libotattest's ABI).
+ */
+#define OTA_FLASH_LOCKED_OPTIONAL OTA_REGION_IDENTITY_LOG
 
 struct ota_flash_range {
 	uint32_t offset;

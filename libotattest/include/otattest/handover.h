@@ -51,6 +51,54 @@ OTA_STATIC_ASSERT(sizeof(struct ota_identity_handover) == 240, "ota_identity_han
 #define OTA_HANDOVER_SIGNED_BYTES 176u
 
 /*
+ * The device's log of hand-overs, in flash (OTA_REGION_IDENTITY_LOG,
+ * flash.h): a header naming who held the identity at `base_version`,
+ * then entries appended one per hand-over, never rewritten. ROM reads it
+ * to name the predecessor (the holder at the version OTP holds); ROM_EXT
+ * appends; the runtime serves the entries that lead to the identity in
+ * force. Nothing in it needs trust: a holder that is not the real one
+ * only yields a hand-over from a key nobody certified, which no verifier
+ * follows; a torn or erased entry is skipped. ROM_EXT locks it for the
+ * runtime (boot_svc.c). The holder is the attest binding of the ROM_EXT
+ * that holds the identity (hal/keymgr.h, boot_binding_attest).
+ */
+#define OTA_IDLOG_MAGIC OTA_FOURCC('O', 'T', 'I', 'L')
+#define OTA_IDLOG_VERSION 1u
+
+/* At offset 0 of the region. 96 bytes. */
+struct ota_identity_log {
+	uint32_t magic;        /* 0: OTA_IDLOG_MAGIC */
+	uint16_t version;      /* 4: OTA_IDLOG_VERSION */
+	uint16_t size;         /* 6: sizeof(struct ota_identity_log) */
+	uint32_t base_version; /* 8: the identity version the log starts at */
+	uint32_t reserved;     /* 12: zero */
+	uint8_t holder[OTA_SHA256_BYTES];  /* 16: who held the identity at base_version */
+	uint8_t reserved2[16];             /* 48: zero */
+	uint8_t digest[OTA_SHA256_BYTES];  /* 64: SHA-256 of [0, 64) */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_identity_log) == 96, "ota_identity_log layout");
+
+/* Entry i at OTA_IDLOG_ENTRY_OFFSET(i). 304 bytes. */
+struct ota_identity_log_entry {
+	struct ota_identity_handover handover;  /* 0 */
+	uint8_t holder[OTA_SHA256_BYTES];      /* 240: who holds the identity at handover.to_version */
+	uint8_t digest[OTA_SHA256_BYTES];      /* 272: SHA-256 of [0, 272) */
+};
+OTA_STATIC_ASSERT(sizeof(struct ota_identity_log_entry) == 304, "ota_identity_log_entry layout");
+#define OTA_IDLOG_ENTRY_OFFSET(i) ((uint32_t)sizeof(struct ota_identity_log) + \
+				   (uint32_t)(i) * (uint32_t)sizeof(struct ota_identity_log_entry))
+/* Region bytes the log needs: two flash pages hold 13 entries. */
+#define OTA_IDLOG_ENTRIES 13u
+#define OTA_IDLOG_BYTES OTA_IDLOG_ENTRY_OFFSET(OTA_IDLOG_ENTRIES)
+
+/* Whether a header or an entry is intact (digest, fields); false for erased or torn ones. */
+bool ota_identity_log_check(const struct ota_identity_log *l);
+bool ota_identity_log_entry_check(const struct ota_identity_log_entry *e);
+/* Fill the digests before writing. */
+void ota_identity_log_seal(struct ota_identity_log *l);
+void ota_identity_log_entry_seal(struct ota_identity_log_entry *e);
+
+/*
  * The fields a hand-over must have before any signature is looked at:
  * magic, version, size, zero reserved bytes, to_version = from_version + 1
  * below the thermometer's end. OTA_OK or VERIFY_HANDOVER_MALFORMED.

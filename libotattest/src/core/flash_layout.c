@@ -5,6 +5,7 @@
  * inside the device's flash, page aligned and overlapping nothing.
  */
 #include "otattest/flash.h"
+#include "otattest/handover.h"
 
 const uint32_t ota_flash_locked_regions[OTA_FLASH_LOCKED_REGION_COUNT] = {
 	OTA_REGION_BOOT_DATA_0,  OTA_REGION_BOOT_DATA_1, OTA_REGION_TAG_TABLE_0,
@@ -28,6 +29,9 @@ static ota_status_t region_check(const struct ota_flash_layout *l,
 	if (r->offset % l->page_size != 0 || r->size % l->page_size != 0)
 		return OTA_LAYOUT_REGION_MISALIGNED;
 	if (r->size == 0 || !ota_range_ok(r->offset, r->size, l->flash_size))
+		return OTA_LAYOUT_REGION_OUT_OF_RANGE;
+	/* The identity log holds its header and every entry (handover.h). */
+	if (r->type == OTA_REGION_IDENTITY_LOG && r->size < OTA_IDLOG_BYTES)
 		return OTA_LAYOUT_REGION_OUT_OF_RANGE;
 	/* Page 0 holds the layout itself: erasing a region must never erase it. */
 	if (r->offset < l->page_size)
@@ -68,10 +72,13 @@ ota_status_t ota_flash_layout_check(const struct ota_flash_layout *l, uint32_t d
 			if (regions_overlap(&l->region[i], &l->region[j]))
 				return OTA_LAYOUT_REGION_OVERLAP;
 	{
-		struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 1];
+		struct ota_flash_range r[OTA_FLASH_LOCKED_REGION_COUNT + 2];
+		uint32_t types[OTA_FLASH_LOCKED_REGION_COUNT + 1];
 
-		if (ota_flash_lock_ranges(l, ota_flash_locked_regions,
-					  OTA_FLASH_LOCKED_REGION_COUNT, r) > OTA_FLASH_LOCKED_RANGES_MAX)
+		for (i = 0; i < OTA_FLASH_LOCKED_REGION_COUNT; i++)
+			types[i] = ota_flash_locked_regions[i];
+		types[i++] = OTA_FLASH_LOCKED_OPTIONAL;
+		if (ota_flash_lock_ranges(l, types, i, r) > OTA_FLASH_LOCKED_RANGES_MAX)
 			return OTA_LAYOUT_LOCKS_SCATTERED;
 	}
 	return OTA_OK;

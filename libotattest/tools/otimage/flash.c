@@ -9,6 +9,7 @@
 
 #include "otimage.h"
 #include "otimage_internal.h"
+#include <otattest/handover.h>
 
 /* The small regions, one page each, right after the layout page. */
 static const uint32_t small_regions[] = {
@@ -28,6 +29,10 @@ static const char *const slot_names[OTI_SLOTS] = { "rom_ext_a", "rom_ext_b", "bl
 	((((uint32_t)sizeof(struct ota_revocation_hybrid) + OTA_FLASH_PAGE_SIZE - 1u) /        \
 	  OTA_FLASH_PAGE_SIZE) *                                                                \
 	 OTA_FLASH_PAGE_SIZE)
+
+/* The identity log (handover.h) in whole pages. */
+#define OTI_IDLOG_REGION_SIZE                                                                 \
+	(((OTA_IDLOG_BYTES + OTA_FLASH_PAGE_SIZE - 1u) / OTA_FLASH_PAGE_SIZE) * OTA_FLASH_PAGE_SIZE)
 
 ota_status_t oti_flash_layout_default(uint32_t flash_size, uint32_t rom_ext_slot_size,
 				      uint32_t bl0_slot_size, struct ota_flash_layout *out,
@@ -68,6 +73,19 @@ ota_status_t oti_flash_layout_default(uint32_t flash_size, uint32_t rom_ext_slot
 	out->region[n++] = (struct ota_flash_region){ OTA_REGION_REVOCATION,
 						      OTI_FIRST_SLOT_OFFSET - OTI_REVOCATION_REGION_SIZE,
 						      OTI_REVOCATION_REGION_SIZE, 0 };
+	/*
+	 * The identity hand-over log (handover.h), locked like the small
+	 * regions and right after them, so their locks stay one range.
+	 */
+	OTA_STATIC_ASSERT((sizeof(small_regions) / sizeof(small_regions[0]) + 1u) * OTA_FLASH_PAGE_SIZE +
+				  OTI_IDLOG_REGION_SIZE <=
+			  OTI_FIRST_SLOT_OFFSET - OTI_REVOCATION_REGION_SIZE,
+			  "the identity log fits between the small regions and the staging region");
+	out->region[n++] = (struct ota_flash_region){
+		OTA_REGION_IDENTITY_LOG,
+		(uint32_t)(sizeof(small_regions) / sizeof(small_regions[0]) + 1u) * OTA_FLASH_PAGE_SIZE,
+		OTI_IDLOG_REGION_SIZE, 0
+	};
 	out->region_count = n;
 	if (off > flash_size)
 		return oti_diag_set(d, OTA_TOOL_TOO_LARGE, NULL, "--flash-size",

@@ -218,6 +218,7 @@ static const char *region_name(uint32_t type)
 		[OTA_REGION_OWNER_CONFIG] = "owner_config",
 		[OTA_REGION_IDENTITY_CERT] = "identity_cert",
 		[OTA_REGION_REVOCATION] = "revocation",
+		[OTA_REGION_IDENTITY_LOG] = "identity_log",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) && names[type] ? names[type] : "unknown";

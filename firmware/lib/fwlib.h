@@ -253,6 +253,14 @@ ota_status_t boot_identity_log_start(const struct boot_ctx *b, uint32_t version,
 ota_status_t boot_identity_log_append(const struct boot_ctx *b,
 				      const struct ota_identity_handover *h,
 				      const uint8_t holder[OTA_SHA256_BYTES]);
+/*
+ * The hand-overs that lead to `pubkey`, the identity at `version`: the
+ * log's entries walked backwards from it, returned oldest first; 0 when
+ * the log has none (or the layout no log).
+ */
+uint32_t boot_identity_chain(const struct ota_flash_layout *layout,
+			     const uint8_t pubkey[OTA_P256_PUBKEY_BYTES], uint32_t version,
+			     struct ota_identity_handover out[OTA_IDLOG_ENTRIES]);
 
 /* The attest half alone, for a stage admitted by the root key `root_key_id`. */
 void boot_binding_attest(uint32_t stage, const uint8_t root_key_id[OTA_KEY_ID_BYTES],

@@ -173,6 +173,12 @@ struct ota_runtime {
 	uint8_t identity_cert[OTA_IDCERT_MAX_DER];
 	ota_status_t identity_cert_status; /* why it is absent */
 	/*
+	 * The identity hand-overs from the identity the certificate certifies
+	 * to identity_pubkey (keychain.md), oldest first; 0 when none.
+	 */
+	uint32_t handover_count;
+	struct ota_identity_handover handover[OTA_IDLOG_ENTRIES];
+	/*
 	 * The identity key's PKCS#10 request, made in the manufacturing
 	 * lifecycle state only (rom_ext/identity_csr.c); 0 otherwise.
 	 */

@@ -131,3 +131,40 @@ ota_status_t boot_identity_log_append(const struct boot_ctx *b,
 	ota_identity_log_entry_seal(&e);
 	return program(r->offset + OTA_IDLOG_ENTRY_OFFSET(next), &e, sizeof(e));
 }
+
+uint32_t boot_identity_chain(const struct ota_flash_layout *layout,
+			     const uint8_t pubkey[OTA_P256_PUBKEY_BYTES], uint32_t version,
+			     struct ota_identity_handover out[OTA_IDLOG_ENTRIES])
+{
+	const struct ota_flash_region *r = ota_flash_layout_region(layout, OTA_REGION_IDENTITY_LOG);
+	struct ota_identity_log_entry e;
+	const uint8_t *want = pubkey;
+	uint32_t n = 0, i, k;
+	bool found = true;
+
+	if (r == NULL || r->size < OTA_IDLOG_BYTES)
+		return 0;
+	/* Backwards from the identity in force: the step that reached it, then the one before. */
+	while (found && n < OTA_IDLOG_ENTRIES && version > 0) {
+		found = false;
+		for (i = OTA_IDLOG_ENTRIES; i-- > 0;) {
+			if (hal_flash_read(r->offset + OTA_IDLOG_ENTRY_OFFSET(i), &e, sizeof(e)) != OTA_OK ||
+			    !ota_identity_log_entry_check(&e) || e.handover.to_version != version ||
+			    memcmp(e.handover.to_pubkey, want, OTA_P256_PUBKEY_BYTES))
+				continue;
+			out[n++] = e.handover;
+			want = out[n - 1].from_pubkey;
+			version = e.handover.from_version;
+			found = true;
+			break;
+		}
+	}
+	/* Oldest first. */
+	for (i = 0, k = n; i + 1 < k; i++, k--) {
+		struct ota_identity_handover t = out[i];
+
+		out[i] = out[k - 1];
+		out[k - 1] = t;
+	}
+	return n;
+}

@@ -58,6 +58,40 @@ static const struct ota_stage_record *booted_attempt(const struct ota_record *r,
 	return found;
 }
 
+/*
+ * The identity certificate and the hand-overs that lead from the identity
+ * it certifies to this boot's (keychain.md): the log's chain to the
+ * identity in force, cut where the certificate in flash certifies a key of
+ * it (the CA may have certified a later identity too). No chain: the
+ * certificate must certify this identity, as before hand-overs existed.
+ */
+static void identity_chain_load(const struct ota_boot_state *bs, struct ota_runtime *rt)
+{
+	struct ota_flash_layout layout;
+	uint32_t n = 0, k;
+
+	if (hal_flash_read(0, &layout, sizeof(layout)) == OTA_OK &&
+	    ota_flash_layout_check(&layout, hal_flash_size()) == OTA_OK)
+		n = boot_identity_chain(&layout, rt->identity_pubkey, bs->otp.identity_version,
+					rt->handover);
+	for (k = 0; k <= n; k++) {
+		const uint8_t *key = k < n ? rt->handover[k].from_pubkey : rt->identity_pubkey;
+
+		rt->identity_cert_status = ota_identity_cert_load(key, rt->identity_cert,
+								  sizeof(rt->identity_cert),
+								  &rt->identity_cert_len);
+		if (rt->identity_cert_status != OTA_RUNTIME_IDCERT_MISMATCH)
+			break;
+	}
+	if (rt->identity_cert_status != OTA_OK || k > n) {
+		rt->identity_cert_len = 0;
+		rt->handover_count = 0;
+		return;
+	}
+	memmove(rt->handover, rt->handover + k, (n - k) * sizeof(rt->handover[0]));
+	rt->handover_count = n - k;
+}
+
 ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 {
 	struct ota_runtime *rt = &ota_rt;
@@ -122,11 +156,7 @@ ota_status_t ota_runtime_prepare(const struct ota_boot_state *bs)
 		return st;
 	}
 
-	rt->identity_cert_status = ota_identity_cert_load(rt->identity_pubkey, rt->identity_cert,
-							  sizeof(rt->identity_cert),
-							  &rt->identity_cert_len);
-	if (rt->identity_cert_status != OTA_OK)
-		rt->identity_cert_len = 0;
+	identity_chain_load(bs, rt);
 
 	memcpy(rt->rom_ext_measurement, bs->rom_ext_measurement, OTA_SHA256_BYTES);
 	memcpy(rt->bl0_measurement, bs->bl0_measurement, OTA_SHA256_BYTES);

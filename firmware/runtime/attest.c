@@ -87,12 +87,15 @@ ota_status_t ota_rt_attest(const struct ota_boot_state *bs, const struct ota_run
 		ncerts = 2;
 	}
 	/* Measure first: a response that does not fit leaves the region untouched. */
-	st = ota_evidence_encode_sign1(claims_buf, claims_len, certs, cert_lens, ncerts, sig, NULL,
-				       0, &need);
+	/* The hand-overs lead from the identity certificate to the alias certificate's issuer. */
+	st = ota_evidence_encode_sign1_handovers(claims_buf, claims_len, certs, cert_lens, ncerts,
+						 rt->handover, ncerts > 1 ? rt->handover_count : 0,
+						 sig, NULL, 0, &need);
 	if (st != OTA_OK)
 		return st;
 	if (need > resp_cap)
 		return OTA_MBOX_RESPONSE_TOO_LARGE;
-	return ota_evidence_encode_sign1(claims_buf, claims_len, certs, cert_lens, ncerts, sig, resp,
-					 resp_cap, resp_len);
+	return ota_evidence_encode_sign1_handovers(claims_buf, claims_len, certs, cert_lens, ncerts,
+						   rt->handover, ncerts > 1 ? rt->handover_count : 0,
+						   sig, resp, resp_cap, resp_len);
 }

@@ -16,7 +16,7 @@ TEST_SUITES += tests/interop/slhdsa.sh
 # Evidence: the runtime's evidence on the software HAL (evidence_tool),
 # checked with python3-cbor2/python3-cryptography and `openssl verify`.
 EVIDENCE_TOOL := $(B)/tests/interop/evidence_tool
-$(B)/tests/interop/evidence_tool.o: EXTRA_CFLAGS_tests_interop_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib
+$(B)/tests/interop/evidence_tool.o: EXTRA_CFLAGS_tests_interop_ += -Ifirmware/lib -Ifirmware/rom_ext -Ifirmware/runtime -Iqemu-model/chip -Iqemu-model/board -Itests/unit/lib -Ilibotattest/tools/otimage
 $(EVIDENCE_TOOL): $(B)/tests/interop/evidence_tool.o $(UNIT_LINK)
 	$(CC) $(LDFLAGS) -o $@ $< $(UNIT_LINK) $(PKG_OPENSSL) $(PKG_JSONC) $(PKG_CHECK)
 tests/interop/evidence.sh: $(EVIDENCE_TOOL) $(OTA_VERIFY) $(OTIMAGE)

@@ -43,6 +43,13 @@
  * min_revocation_sequence = 4 too); the update lies (revocation-sequence,
  * revert-reason, reset-reason, trial-boots) start from the reverted one.
  *
+ * --handover boots the device the unit tests build (tu_device), has the
+ * CA certify its identity (ROM_EXT signed by creator key 0), updates
+ * ROM_EXT to one signed by creator key 1 and boots it: the identity hands
+ * over (docs/keychain.md). evidence.cose carries the hand-over;
+ * evidence-nohandover.cose is the same without it, evidence-forged.cose
+ * with a byte of its signature flipped (ca.pem, nonce.hex as usual).
+ *
  * --fleet N writes a fleet instead (make bench-fleet, fleet-agree.sh): N
  * devices, each with its own OTP secret, device id, identity key and
  * certificate (one CA for all) and alias certificate, each attesting to
@@ -55,6 +62,7 @@
  */
 #include <check.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -64,6 +72,7 @@
 #include <otu/hex.h>
 
 #include "../unit/test_evidence_fixture.h"
+#include "tu_device.h"
 
 static const char *outdir;
 static bool rom_ext_hybrid;
@@ -73,6 +82,7 @@ static bool debug_image;
 static bool tag_mismatch;
 static int inconsistent = -1;
 static long fleet = -1;
+static bool handover;
 /* --update STATE: the update section of a trial or of a reverted trial (issue 28). */
 static const char *const update_names[] = { "trial", "reverted" };
 static int update = -1;
@@ -295,6 +305,56 @@ START_TEST(make_fleet)
 }
 END_TEST
 
+START_TEST(make_handover)
+{
+	static uint8_t ev[8192], out[8192];
+	const uint8_t *ho[OTA_HANDOVER_MAX], *certs[2];
+	size_t ho_lens[OTA_HANDOVER_MAX];
+	uint32_t len = 0, n = 0, clens[2], olen = 0;
+	struct ota_cose_sign1 m;
+	struct tu_device dev;
+	struct ota_trust *trust;
+	uint8_t nonce[32];
+	char hex[2 * sizeof(nonce) + 2], *ca_pem;
+	size_t ca_len;
+
+	tu_device_boot_default(&dev);
+	trust = tu_identity_provision_pem(&dev, &ca_pem, &ca_len);
+	tu_rom_ext_signed_by(TU_CREATOR1);
+	ck_assert_int_eq(swhal_power_on(), 0);
+	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+	ck_assert_uint_eq(hal_trng_fill(nonce, sizeof(nonce)), OTA_OK);
+	ck_assert_uint_eq(ota_rt_attest(ota_boot_state(), &ota_rt, nonce, sizeof(nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	write_file("evidence.cose", ev, len);
+	ck_assert_uint_eq(ota_cose_sign1_handovers(ev, len, ho, ho_lens, &n), OTA_OK);
+	ck_assert_uint_eq(n, 1);
+	/* Without the hand-over: the same signed parts, framed again. */
+	ck_assert_uint_eq(ota_cose_sign1_decode(ev, len, &m), OTA_OK);
+	ck_assert_uint_eq(m.cert_count, 2);
+	for (uint32_t i = 0; i < 2; i++) {
+		certs[i] = m.certs[i];
+		clens[i] = (uint32_t)m.cert_lens[i];
+	}
+	ck_assert_uint_eq(ota_evidence_encode_sign1(m.payload, (uint32_t)m.payload_len, certs, clens,
+						    2, m.signature, out, sizeof(out), &olen),
+			  OTA_OK);
+	write_file("evidence-nohandover.cose", out, olen);
+	/* A byte of the hand-over's signature flipped. */
+	memcpy(out, ev, len);
+	out[(ho[0] - ev) + offsetof(struct ota_identity_handover, signature) + 9] ^= 0x40;
+	write_file("evidence-forged.cose", out, len);
+	write_file("ca.pem", ca_pem, ca_len);
+	otu_hex_encode(hex, nonce, sizeof(nonce));
+	hex[2 * sizeof(nonce)] = '\n';
+	write_file("nonce.hex", hex, 2 * sizeof(nonce) + 1);
+	free(ca_pem);
+	ota_trust_free(trust);
+	tu_device_close(&dev);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
 	Suite *s = suite_create("evidence_tool");
@@ -306,6 +366,8 @@ int main(int argc, char **argv)
 		rom_ext_hybrid = true;
 	else if (argc == 3 && !strcmp(argv[1], "--debug-image"))
 		debug_image = true;
+	else if (argc == 3 && !strcmp(argv[1], "--handover"))
+		handover = true;
 	else if (argc == 3 && !strcmp(argv[1], "--debug-tag-mismatch"))
 		debug_image = tag_mismatch = true;
 	else if (argc == 4 && !strcmp(argv[1], "--lifecycle")) {
@@ -332,14 +394,15 @@ int main(int argc, char **argv)
 				lie = (int)i;
 	}
 	if (argc != 2 && !rom_ext_hybrid && lie < 0 && lifecycle < 0 && !debug_image &&
-	    inconsistent < 0 && fleet < 0 && update < 0) {
+	    inconsistent < 0 && fleet < 0 && update < 0 && !handover) {
 		fprintf(stderr, "usage: evidence_tool [--rom-ext-hybrid | --lie CLAIM | "
 				"--lifecycle STATE | --debug-image | --debug-tag-mismatch | "
-				"--inconsistent RULE | --fleet N | --update trial|reverted] OUTDIR\n");
+				"--inconsistent RULE | --fleet N | --update trial|reverted | "
+				"--handover] OUTDIR\n");
 		return 2;
 	}
 	outdir = argv[argc - 1];
-	tcase_add_test(tc, fleet > 0 ? make_fleet : make_evidence);
+	tcase_add_test(tc, handover ? make_handover : fleet > 0 ? make_fleet : make_evidence);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_set_fork_status(sr, CK_NOFORK);

@@ -92,6 +92,14 @@ agree "no nonce checked" "$work/good/evidence.cose" "$work/good/ca.pem" --no-non
 agree "a wrong nonce" "$work/good/evidence.cose" "$work/good/ca.pem" \
 	--nonce "$(printf %02x $((0x${nonce:0:2} ^ 1)))${nonce:2}"
 agree "another CA" "$work/good/evidence.cose" "$work/other.pem" --nonce "$nonce"
+# A creator key change (evidence_tool --handover, docs/keychain.md): the
+# identity handed over, the hand-over left out, the hand-over forged.
+make_ev handover --handover
+ho_nonce=$(cat "$work/handover/nonce.hex")
+agree "an identity handed over" "$work/handover/evidence.cose" "$work/handover/ca.pem" --nonce "$ho_nonce"
+agree "a hand-over left out" "$work/handover/evidence-nohandover.cose" "$work/handover/ca.pem" \
+	--nonce "$ho_nonce"
+agree "a forged hand-over" "$work/handover/evidence-forged.cose" "$work/handover/ca.pem" --nonce "$ho_nonce"
 # Reference values: the CoRIM of the release the device booted
 # (corim_tool, as tests/interop/corim.sh makes it) and that of a record
 # whose BL0 names another root key.

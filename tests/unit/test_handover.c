@@ -21,6 +21,7 @@
 #include <otattest/verify.h>
 
 #include "fw_run.h"
+#include "runtime.h"
 #include "hal.h"
 #include "handoff.h"
 #include "swhal.h"
@@ -316,23 +317,53 @@ static bool log_entry(uint32_t i, struct ota_identity_log_entry *e)
 	return ota_identity_log_entry_check(e);
 }
 
-/* ROM_EXT A replaced by one signed by creator key `k` (SVN 1, as the default). */
-static void rom_ext_signed_by(enum tu_key_id k)
-{
-	struct tu_image_spec s;
-	struct tu_blob img;
-
-	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
-	s.signer = k;
-	img = tu_image(&s);
-	tu_device_write_slot(OTI_ROM_EXT_A, &img);
-	tu_blob_free(&img);
-}
-
 static void cold_boot(void)
 {
 	ck_assert_int_eq(swhal_power_on(), 0);
 	ck_assert_uint_eq(ota_fw_boot(OTA_RESET_COLD), OTA_OK);
+}
+
+static uint8_t ev[8192];
+static uint32_t ev_len;
+static const uint8_t ev_nonce[32] = { 1 };
+
+static struct ota_verdict verdict;
+
+static ota_status_t verify(const struct ota_trust *trust, const uint8_t *e, uint32_t len)
+{
+	return ota_verify_evidence(e, len, trust, ev_nonce, sizeof(ev_nonce), NULL, NULL, 0,
+				   &verdict);
+}
+
+/* Whether the last verdict names `st` among its failures. */
+static bool verdict_names(ota_status_t st)
+{
+	for (uint32_t i = 0; i < verdict.failure_count; i++)
+		if (verdict.failures[i].status == st)
+			return true;
+	return false;
+}
+
+/* ATTEST's evidence now: its x5chain has both certificates and these hand-overs. */
+static void evidence_carries(const struct ota_identity_handover *h, uint32_t n)
+{
+	const uint8_t *ho[OTA_HANDOVER_MAX];
+	size_t lens[OTA_HANDOVER_MAX];
+	struct ota_cose_sign1 m;
+	uint32_t len = 0, count = 99, i;
+
+	ck_assert_uint_eq(ota_rt_attest(ota_boot_state(), &ota_rt, ev_nonce, sizeof(ev_nonce), ev,
+					sizeof(ev), &len),
+			  OTA_OK);
+	ev_len = len;
+	ck_assert_uint_eq(ota_cose_sign1_decode(ev, len, &m), OTA_OK);
+	ck_assert_uint_eq(m.cert_count, 2);
+	ck_assert_uint_eq(ota_cose_sign1_handovers(ev, len, ho, lens, &count), OTA_OK);
+	ck_assert_uint_eq(count, n);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(lens[i], sizeof(h[i]));
+		ck_assert_mem_eq(ho[i], &h[i], sizeof(h[i]));
+	}
 }
 
 START_TEST(test_a_creator_key_change_hands_the_identity_over)
@@ -351,9 +382,12 @@ START_TEST(test_a_creator_key_change_hands_the_identity_over)
 	memcpy(certified, ota_rt.identity_pubkey, 64);
 	ck_assert_uint_eq(otp_identity_version(), 0);
 	ck_assert(!log_entry(0, &e)); /* the header names the holder; no hand-over yet */
+	ck_assert_uint_eq(ota_rt.handover_count, 0);
+	evidence_carries(NULL, 0);
+	ck_assert_uint_eq(verify(trust, ev, ev_len), OTA_OK);
 
 	/* An update to a ROM_EXT signed by the other creator key. */
-	rom_ext_signed_by(TU_CREATOR1);
+	tu_rom_ext_signed_by(TU_CREATOR1);
 	cold_boot();
 	tu_rom_ext_attest(attest1);
 	ck_assert_mem_ne(attest0, attest1, 32);
@@ -370,6 +404,48 @@ START_TEST(test_a_creator_key_change_hands_the_identity_over)
 	/* The identity the alias certificate now names is reached through the hand-over only. */
 	ck_assert_uint_eq(chain(certified, ota_rt.identity_pubkey, NULL, 0, NULL),
 			  OTA_VERIFY_HANDOVER_GAP);
+	/* The runtime serves the certified identity's certificate and the hand-over... */
+	ck_assert_uint_eq(ota_rt.identity_cert_status, OTA_OK);
+	ck_assert_uint_gt(ota_rt.identity_cert_len, 0);
+	ck_assert_uint_eq(ota_rt.handover_count, 1);
+	ck_assert_mem_eq(&ota_rt.handover[0], &e.handover, sizeof(e.handover));
+	/* ...and its evidence carries it beside the x5chain. */
+	evidence_carries(&e.handover, 1);
+	/* The verifier accepts it through the hand-over... */
+	ck_assert_uint_eq(verify(trust, ev, ev_len), OTA_OK);
+	/* ...refuses it with the hand-over left out... */
+	{
+		static uint8_t stripped[8192];
+		const uint8_t *certs[2];
+		uint32_t clens[2], slen = 0;
+		struct ota_cose_sign1 m;
+
+		ck_assert_uint_eq(ota_cose_sign1_decode(ev, ev_len, &m), OTA_OK);
+		certs[0] = m.certs[0];
+		certs[1] = m.certs[1];
+		clens[0] = (uint32_t)m.cert_lens[0];
+		clens[1] = (uint32_t)m.cert_lens[1];
+		ck_assert_uint_eq(ota_evidence_encode_sign1(m.payload, (uint32_t)m.payload_len, certs,
+							    clens, 2, m.signature, stripped,
+							    sizeof(stripped), &slen),
+				  OTA_OK);
+		/* The chain is untrusted, and the verdict says why: a hand-over is missing. */
+		ck_assert_uint_eq(verify(trust, stripped, slen), OTA_VERIFY_CHAIN_UNTRUSTED);
+		ck_assert(verdict_names(OTA_VERIFY_HANDOVER_GAP));
+	}
+	/* ...and with it forged: a byte of its signature, or of the new key it names. */
+	{
+		static uint8_t forged[8192];
+		uint8_t *p = memmem(ev, ev_len, &e.handover, sizeof(e.handover));
+
+		ck_assert_ptr_nonnull(p);
+		memcpy(forged, ev, ev_len);
+		forged[(p - ev) + offsetof(struct ota_identity_handover, signature) + 7] ^= 1;
+		ck_assert_uint_eq(verify(trust, forged, ev_len), OTA_VERIFY_HANDOVER_FORGED);
+		memcpy(forged, ev, ev_len);
+		forged[(p - ev) + offsetof(struct ota_identity_handover, to_pubkey) + 3] ^= 1;
+		ck_assert_uint_ne(verify(trust, forged, ev_len), OTA_OK);
+	}
 
 	/* Boots after it hand over nothing more: the log has one entry, the version stays. */
 	cold_boot();
@@ -378,7 +454,7 @@ START_TEST(test_a_creator_key_change_hands_the_identity_over)
 	ck_assert_mem_eq(ota_rt.identity_pubkey, e.handover.to_pubkey, 64);
 
 	/* Back to a ROM_EXT of the first creator key: it cannot be the certified key again. */
-	rom_ext_signed_by(TU_CREATOR0);
+	tu_rom_ext_signed_by(TU_CREATOR0);
 	cold_boot();
 	ck_assert_uint_eq(otp_identity_version(), 2);
 	ck_assert_mem_ne(ota_rt.identity_pubkey, certified, 64);
@@ -388,6 +464,13 @@ START_TEST(test_a_creator_key_change_hands_the_identity_over)
 				2, &v),
 			  OTA_OK);
 	ck_assert_uint_eq(v, 2);
+	ck_assert_uint_eq(ota_rt.handover_count, 2);
+	{
+		struct ota_identity_handover both[2] = { e.handover, e2.handover };
+
+		evidence_carries(both, 2);
+		ck_assert_uint_eq(verify(trust, ev, ev_len), OTA_OK);
+	}
 	ota_trust_free(trust);
 	tu_device_close(&dev);
 }

@@ -102,6 +102,14 @@ ota_status_t ota_cbor_skip(struct ota_cbor_dec *d);
 #define OTA_COSE_SIGN1_TAG 18u
 #define OTA_COSE_HDR_ALG 1
 #define OTA_COSE_HDR_X5CHAIN 33 /* RFC 9360 */
+/*
+ * Private use (RFC 9052: below -65536): the device's identity hand-overs
+ * (handover.h), an array of 1..OTA_HANDOVER_MAX bstr of 240 bytes, oldest
+ * first, leading from the identity the x5chain's identity certificate
+ * certifies to the key that issued its alias certificate. Absent when the
+ * identity never changed hands.
+ */
+#define OTA_COSE_HDR_HANDOVERS (-65537)
 #define OTA_COSE_ALG_ES256 (-7)
 #define OTA_COSE_SIG1_CONTEXT "Signature1"
 

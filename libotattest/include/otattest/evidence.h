@@ -404,5 +404,18 @@ ota_status_t ota_evidence_encode_sign1(const uint8_t *payload, uint32_t payload_
 				       uint32_t cert_count,
 				       const uint8_t signature[OTA_P256_SIG_BYTES],
 				       uint8_t *out, uint32_t cap, uint32_t *out_len);
+/*
+ * The same with the identity hand-overs (handover.h) in the unprotected
+ * header after the x5chain (OTA_COSE_HDR_HANDOVERS); handover_count 0 is
+ * ota_evidence_encode_sign1.
+ */
+struct ota_identity_handover;
+ota_status_t ota_evidence_encode_sign1_handovers(const uint8_t *payload, uint32_t payload_len,
+						 const uint8_t *const certs[],
+						 const uint32_t cert_lens[], uint32_t cert_count,
+						 const struct ota_identity_handover *handovers,
+						 uint32_t handover_count,
+						 const uint8_t signature[OTA_P256_SIG_BYTES],
+						 uint8_t *out, uint32_t cap, uint32_t *out_len);
 
 #endif /* OTATTEST_EVIDENCE_H */

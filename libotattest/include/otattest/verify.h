@@ -17,6 +17,7 @@
 #define OTATTEST_VERIFY_H
 
 #include "evidence.h"
+#include "handover.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,14 @@ struct ota_cose_sign1 {
 
 /* Strictly decode tagged COSE_Sign1 evidence (no crypto yet). */
 ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_cose_sign1 *out);
+/*
+ * The identity hand-overs the evidence carries (OTA_COSE_HDR_HANDOVERS,
+ * cbor.h): pointers into buf, oldest first, *count 0 when there are none.
+ * Decodes as ota_cose_sign1_decode does and fails as it does.
+ */
+ota_status_t ota_cose_sign1_handovers(const uint8_t *buf, size_t len,
+				      const uint8_t *handovers[OTA_HANDOVER_MAX],
+				      size_t lens[OTA_HANDOVER_MAX], uint32_t *count);
 /* ES256 check of the signature with an uncompressed P-256 point X || Y. */
 ota_status_t ota_cose_sign1_verify(const struct ota_cose_sign1 *m,
 				   const uint8_t pubkey[OTA_P256_PUBKEY_BYTES]);

@@ -75,6 +75,29 @@ ota_status_t ota_chain_verify_cached(const struct ota_trust *t, const uint8_t *c
 				     const size_t lens[], uint32_t count,
 				     struct ota_chain_facts *facts, char *why, size_t why_len);
 
+/*
+ * Evidence whose identity changed hands (handover.h): the identity
+ * certificate (certs[1]) verified to the trust store on its own, the
+ * alias certificate (certs[0]) an end entity in its name, the hand-overs
+ * walked from the identity it certifies (ota_handover_chain_check, whose
+ * statuses come back as they are), and the alias certificate signed by
+ * the key the last one leads to. The facts on OTA_OK (not cached);
+ * *version the identity version reached.
+ */
+ota_status_t ota_chain_verify_handovers(const struct ota_trust *t, const uint8_t *const certs[],
+					const size_t lens[], uint32_t count,
+					const uint8_t *const ho[], const size_t ho_lens[],
+					uint32_t ho_count, struct ota_chain_facts *facts,
+					uint32_t *version, char *why, size_t why_len);
+/*
+ * An x5chain that failed path validation because a hand-over is missing:
+ * the identity certificate verifies to the store on its own and the alias
+ * certificate is in its name, but names another issuer key (authority key
+ * id) and the identity's key did not sign it.
+ */
+bool ota_chain_handover_missing(const struct ota_trust *t, const uint8_t *const certs[],
+				const size_t lens[], uint32_t count);
+
 /* The trust store's cache's lookups answered and not (trust.c). */
 void ota_trust_cache_stats(const struct ota_trust *t, uint64_t *hits, uint64_t *misses);
 

@@ -18,6 +18,7 @@
 
 #include "otattest/cbor.h"
 #include "otattest/corim.h"
+#include "otattest/handover.h"
 #include "otattest/verify.h"
 
 #include "cose_key.h"
@@ -54,16 +55,42 @@ static ota_status_t judge_protected(const uint8_t *p, size_t n)
 	return OTA_COSE_BAD_HEADER; /* ES256, but with something else beside it */
 }
 
-ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_cose_sign1 *out)
+/* The hand-overs' array (OTA_COSE_HDR_HANDOVERS): 1..OTA_HANDOVER_MAX bstr of 240 bytes. */
+static ota_status_t handovers_get(struct ota_cbor_dec *d, const uint8_t *ho[], size_t ho_lens[],
+				  uint32_t *ho_count)
+{
+	const uint8_t *p;
+	size_t l;
+	uint64_t n, i;
+
+	if (ota_cbor_get_array(d, &n) != OTA_OK || n < 1 || n > OTA_HANDOVER_MAX)
+		return OTA_COSE_BAD_HEADER;
+	for (i = 0; i < n; i++) {
+		if (ota_cbor_get_bytes(d, &p, &l) != OTA_OK ||
+		    l != sizeof(struct ota_identity_handover))
+			return OTA_COSE_BAD_HEADER;
+		if (ho != NULL) {
+			ho[i] = p;
+			ho_lens[i] = l;
+		}
+	}
+	*ho_count = (uint32_t)n;
+	return OTA_OK;
+}
+
+/* ho may be NULL (hand-overs checked, not returned); otherwise OTA_HANDOVER_MAX entries. */
+static ota_status_t decode(const uint8_t *buf, size_t len, struct ota_cose_sign1 *out,
+			   const uint8_t *ho[], size_t ho_lens[], uint32_t *ho_count)
 {
 	static const uint8_t prot[] = OTA_COSE_PROTECTED_ES256;
 	struct ota_cbor_dec d;
-	uint64_t v, n, i;
+	uint64_t v, n, i, hdrs;
 	int64_t key;
 	uint32_t major;
 	ota_status_t st;
 
 	memset(out, 0, sizeof(*out));
+	*ho_count = 0;
 	st = ota_cbor_check(buf, len, &evidence_limits);
 	if (st != OTA_OK)
 		return st;
@@ -78,7 +105,8 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 	    memcmp(out->protected_hdr, prot, sizeof(prot)) != 0)
 		return judge_protected(out->protected_hdr, out->protected_len);
 
-	if (ota_cbor_get_map(&d, &n) != OTA_OK || n != 1)
+	/* x5chain, then (canonical order) the hand-overs when there are any. */
+	if (ota_cbor_get_map(&d, &hdrs) != OTA_OK || hdrs < 1 || hdrs > 2)
 		return OTA_COSE_BAD_HEADER;
 	if (ota_cbor_get_int(&d, &key) != OTA_OK || key != OTA_COSE_HDR_X5CHAIN)
 		return OTA_COSE_BAD_HEADER;
@@ -97,6 +125,9 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 				return OTA_COSE_BAD_HEADER;
 		out->cert_count = (uint32_t)n;
 	}
+	if (hdrs == 2 && (ota_cbor_get_int(&d, &key) != OTA_OK || key != OTA_COSE_HDR_HANDOVERS ||
+			  handovers_get(&d, ho, ho_lens, ho_count) != OTA_OK))
+		return OTA_COSE_BAD_HEADER;
 	if (ota_cbor_get_bytes(&d, &out->payload, &out->payload_len) != OTA_OK)
 		return OTA_COSE_BAD_HEADER; /* detached payloads are not used */
 	if (ota_cbor_get_bytes(&d, &out->signature, &out->signature_len) != OTA_OK)
@@ -104,6 +135,22 @@ ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_co
 	if (out->signature_len != OTA_P256_SIG_BYTES)
 		return OTA_COSE_SIG_INVALID;
 	return OTA_OK;
+}
+
+ota_status_t ota_cose_sign1_decode(const uint8_t *buf, size_t len, struct ota_cose_sign1 *out)
+{
+	uint32_t n;
+
+	return decode(buf, len, out, NULL, NULL, &n);
+}
+
+ota_status_t ota_cose_sign1_handovers(const uint8_t *buf, size_t len,
+				      const uint8_t *handovers[OTA_HANDOVER_MAX],
+				      size_t lens[OTA_HANDOVER_MAX], uint32_t *count)
+{
+	struct ota_cose_sign1 m;
+
+	return decode(buf, len, &m, handovers, lens, count);
 }
 
 /*

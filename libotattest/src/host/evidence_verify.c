@@ -229,9 +229,12 @@ static ota_status_t verify_evidence(const uint8_t *evidence, size_t len,
 				    const uint8_t *record, size_t record_len, struct ota_verdict *v)
 {
 	uint8_t digest[OTA_SHA256_BYTES];
+	const uint8_t *ho[OTA_HANDOVER_MAX];
+	size_t ho_lens[OTA_HANDOVER_MAX];
 	struct ota_chain_facts facts;
 	struct ota_cose_sign1 m;
 	bool chain_ok = false, sig_ok = false;
+	uint32_t ho_count = 0, id_version = 0;
 	char why[160];
 	ota_status_t st;
 
@@ -248,25 +251,51 @@ static ota_status_t verify_evidence(const uint8_t *evidence, size_t len,
 	 * key and what its certificates say (chain_cache.h): a device's second
 	 * evidence costs its own signature and not the chain's three.
 	 */
-	st = ota_chain_verify_cached(anchors, m.certs, m.cert_lens, m.cert_count, &facts, why,
-				     sizeof(why));
+	if (ota_cose_sign1_handovers(evidence, len, ho, ho_lens, &ho_count) != OTA_OK)
+		ho_count = 0; /* decoded above: cannot fail here */
+	/*
+	 * An identity that changed hands (keychain.md): the identity
+	 * certificate to the CA, then the hand-overs to the alias certificate's
+	 * issuer; not remembered in the chain cache.
+	 */
+	if (ho_count)
+		st = ota_chain_verify_handovers(anchors, m.certs, m.cert_lens, m.cert_count, ho,
+						ho_lens, ho_count, &facts, &id_version, why,
+						sizeof(why));
+	else
+		st = ota_chain_verify_cached(anchors, m.certs, m.cert_lens, m.cert_count, &facts,
+					     why, sizeof(why));
 	if (st == OTA_OK && policy != NULL && policy->crl_count && !ota_trust_crl_count(anchors)) {
 		/* A caller that forgot ota_trust_add_policy_crls gets no unchecked pass. */
 		st = OTA_VERIFY_CHAIN_UNTRUSTED;
 		snprintf(why, sizeof(why), "the policy names CRLs the trust store has not loaded");
 	}
-	if (st == OTA_OK)
+	if (st == OTA_OK) {
 		chain_ok = true;
-	else if (st == OTA_VERIFY_IDENTITY_REVOKED)
+	} else if (st == OTA_VERIFY_IDENTITY_REVOKED || st == OTA_VERIFY_HANDOVER_GAP ||
+		   st == OTA_VERIFY_HANDOVER_FORGED || st == OTA_VERIFY_HANDOVER_OUT_OF_ORDER ||
+		   st == OTA_VERIFY_HANDOVER_MALFORMED || st == OTA_VERIFY_IDENTITY_MISMATCH) {
 		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE, "%s", why);
-	else
-		ota_verdict_add(v, OTA_VERIFY_CHAIN_UNTRUSTED, OTA_VERDICT_NO_STAGE,
+	} else {
+		st = OTA_VERIFY_CHAIN_UNTRUSTED;
+		ota_verdict_add(v, st, OTA_VERDICT_NO_STAGE,
 				"certificate chain does not lead to the trusted CA: %s", why);
+		/* Why, when the device's identity changed hands and the evidence omits how. */
+		if (ho_count == 0 &&
+		    ota_chain_handover_missing(anchors, m.certs, m.cert_lens, m.cert_count))
+			ota_verdict_add(v, OTA_VERIFY_HANDOVER_GAP, OTA_VERDICT_NO_STAGE,
+					"the alias certificate was issued by another identity of this "
+					"device than the one the CA certified, and the evidence "
+					"carries no hand-over");
+	}
 	if (st != OTA_OK)
 		ota_chain_facts_read(m.certs, m.cert_lens, m.cert_count, &facts);
 
 	/* The leaf key is checked even when the chain is not: report both. */
-	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED || st == OTA_VERIFY_IDENTITY_REVOKED) {
+	if (st == OTA_OK || st == OTA_VERIFY_CHAIN_UNTRUSTED || st == OTA_VERIFY_IDENTITY_REVOKED ||
+	    st == OTA_VERIFY_HANDOVER_GAP || st == OTA_VERIFY_HANDOVER_FORGED ||
+	    st == OTA_VERIFY_HANDOVER_OUT_OF_ORDER || st == OTA_VERIFY_HANDOVER_MALFORMED ||
+	    st == OTA_VERIFY_IDENTITY_MISMATCH) {
 		if ((facts.leaf ? ota_cose_sign1_verify_pkey(&m, facts.leaf)
 				: ota_cose_sign1_verify(&m, facts.leaf_pubkey)) == OTA_OK)
 			sig_ok = true;

@@ -54,8 +54,8 @@ ota_status_t ota_handover_chain_check(const uint8_t certified[OTA_P256_PUBKEY_BY
 				      uint32_t count, uint32_t *version, char *why,
 				      size_t why_len)
 {
-	const uint8_t *reached = certified;
-	uint8_t digest[OTA_SHA256_BYTES];
+	uint8_t reached[OTA_P256_PUBKEY_BYTES], digest[OTA_SHA256_BYTES];
+	struct ota_identity_handover copy;
 	uint32_t i, at = 0;
 
 	if (version != NULL)
@@ -63,11 +63,16 @@ ota_status_t ota_handover_chain_check(const uint8_t certified[OTA_P256_PUBKEY_BY
 	if (count > OTA_HANDOVER_MAX)
 		return fail(OTA_VERIFY_HANDOVER_MALFORMED, why, why_len,
 			    "%u identity hand-overs, at most %u", count, OTA_HANDOVER_MAX);
+	memcpy(reached, certified, sizeof(reached));
 	for (i = 0; i < count; i++) {
-		const struct ota_identity_handover *h = (const void *)blobs[i];
+		const struct ota_identity_handover *h = &copy;
 
-		if (lens[i] != sizeof(*h) || ((uintptr_t)blobs[i] & 3u) ||
-		    ota_handover_check_fields(h) != OTA_OK)
+		/* Copied: the blobs sit anywhere in the evidence, unaligned. */
+		if (lens[i] != sizeof(copy))
+			return fail(OTA_VERIFY_HANDOVER_MALFORMED, why, why_len,
+				    "identity hand-over %u is malformed", i + 1);
+		memcpy(&copy, blobs[i], sizeof(copy));
+		if (ota_handover_check_fields(h) != OTA_OK)
 			return fail(OTA_VERIFY_HANDOVER_MALFORMED, why, why_len,
 				    "identity hand-over %u is malformed", i + 1);
 		if (memcmp(h->device_id, device_id, OTA_DEVICE_ID_BYTES))
@@ -88,7 +93,7 @@ ota_status_t ota_handover_chain_check(const uint8_t certified[OTA_P256_PUBKEY_BY
 				    "identity hand-over %u (version %u to %u) is not signed by "
 				    "the key it hands over from", i + 1, h->from_version,
 				    h->to_version);
-		reached = h->to_pubkey;
+		memcpy(reached, h->to_pubkey, sizeof(reached));
 		at = h->to_version;
 	}
 	if (memcmp(reached, issuer, OTA_P256_PUBKEY_BYTES) && count)

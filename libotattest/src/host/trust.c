@@ -26,6 +26,7 @@
 #include "cert_read.h"
 #include "chain_cache.h"
 #include "chain_fast.h"
+#include "cose_key.h"
 #include "fileio.h"
 
 struct ota_trust {
@@ -418,6 +419,151 @@ out:
 	sk_X509_pop_free(untrusted, X509_free);
 	X509_free(leaf);
 	return st;
+}
+
+/*
+ * The identity certificate (certs[1]) verified to the trust store as a
+ * certificate of its own (the CA's issue, not revoked when CRLs are
+ * loaded), and the alias certificate (certs[0]) an end entity in its name
+ * that is valid now. *id and *alias on OTA_OK (the caller frees them).
+ */
+static ota_status_t identity_alone(const struct ota_trust *t, const uint8_t *const certs[],
+				   const size_t lens[], uint32_t count, X509 **id, X509 **alias,
+				   char *why, size_t why_len)
+{
+	X509_STORE_CTX *ctx = NULL;
+	ota_status_t st = OTA_VERIFY_CHAIN_UNTRUSTED;
+
+	*id = *alias = NULL;
+	snprintf(why, why_len, "an alias and an identity certificate are needed");
+	if (t == NULL || count != 2)
+		return st;
+	*alias = ota_cert_from_der(certs[0], lens[0]);
+	*id = ota_cert_from_der(certs[1], lens[1]);
+	if (*alias == NULL || *id == NULL) {
+		snprintf(why, why_len, "a certificate is not valid DER X.509");
+		st = OTA_X509_MALFORMED;
+		goto out;
+	}
+	ctx = X509_STORE_CTX_new();
+	if (ctx == NULL || X509_STORE_CTX_init(ctx, t->store, *id, NULL) != 1)
+		goto out;
+	X509_STORE_CTX_set_flags(ctx, X509_V_FLAG_X509_STRICT);
+	if (X509_verify_cert(ctx) != 1) {
+		snprintf(why, why_len, "identity certificate: %s",
+			 X509_verify_cert_error_string(X509_STORE_CTX_get_error(ctx)));
+		goto out;
+	}
+	if (t->crl_count) {
+		st = not_revoked(t, ctx, why, why_len);
+		if (st != OTA_OK)
+			goto out;
+		st = OTA_VERIFY_CHAIN_UNTRUSTED;
+	}
+	if (X509_check_ca(*id) == 0 ||
+	    X509_NAME_cmp(X509_get_issuer_name(*alias), X509_get_subject_name(*id)) != 0) {
+		snprintf(why, why_len, "the alias certificate is not in the identity certificate's name");
+		goto out;
+	}
+	if ((X509_get_extension_flags(*alias) & EXFLAG_CA) || X509_check_ca(*alias) != 0 ||
+	    !(X509_get_key_usage(*alias) & KU_DIGITAL_SIGNATURE) ||
+	    X509_cmp_current_time(X509_get0_notBefore(*alias)) >= 0 ||
+	    X509_cmp_current_time(X509_get0_notAfter(*alias)) <= 0) {
+		snprintf(why, why_len, "leaf is not an end-entity signing certificate valid now");
+		goto out;
+	}
+	st = OTA_OK;
+out:
+	X509_STORE_CTX_free(ctx);
+	if (st != OTA_OK) {
+		X509_free(*id);
+		X509_free(*alias);
+		*id = *alias = NULL;
+	}
+	ERR_clear_error();
+	return st;
+}
+
+ota_status_t ota_chain_verify_handovers(const struct ota_trust *t, const uint8_t *const certs[],
+					const size_t lens[], uint32_t count,
+					const uint8_t *const ho[], const size_t ho_lens[],
+					uint32_t ho_count, struct ota_chain_facts *facts,
+					uint32_t *version, char *why, size_t why_len)
+{
+	uint8_t certified[OTA_P256_PUBKEY_BYTES];
+	struct ota_identity_handover last;
+	EVP_PKEY *issuer = NULL;
+	X509 *id, *alias;
+	ota_status_t st;
+
+	memset(facts, 0, sizeof(*facts));
+	*version = 0;
+	st = identity_alone(t, certs, lens, count, &id, &alias, why, why_len);
+	if (st != OTA_OK)
+		return st;
+	st = OTA_VERIFY_CHAIN_UNTRUSTED;
+	facts->alias_st = ota_alias_cert_info_x509(alias, &facts->alias);
+	if (!leaf_p256_key(alias, facts->leaf_pubkey) || !leaf_p256_key(id, certified) ||
+	    ho_count == 0 || lens[0] == 0 || !facts->alias.has_device_id) {
+		snprintf(why, why_len, "the certificates' keys or names are not the device's");
+		goto out;
+	}
+	/* From the certified identity through every hand-over to the key that signed the alias. */
+	if (ho_lens[ho_count - 1] != sizeof(last)) {
+		st = OTA_VERIFY_HANDOVER_MALFORMED;
+		snprintf(why, why_len, "identity hand-over %u is malformed", ho_count);
+		goto out;
+	}
+	memcpy(&last, ho[ho_count - 1], sizeof(last)); /* unaligned in the evidence */
+	st = ota_handover_chain_check(certified, last.to_pubkey, facts->alias.device_id, ho,
+				      ho_lens, ho_count, version, why, why_len);
+	if (st != OTA_OK)
+		goto out;
+	issuer = ota_p256_public_key(last.to_pubkey);
+	if (issuer == NULL || X509_verify(alias, issuer) != 1) {
+		st = OTA_VERIFY_HANDOVER_GAP;
+		snprintf(why, why_len, "the alias certificate is not signed by the identity the "
+				       "hand-overs lead to");
+		goto out;
+	}
+	/* The identity, through its hand-overs, issued the alias certificate. */
+	facts->identity_st = ota_identity_cert_info_x509(id, alias, true, &facts->identity);
+	facts->identity.issued_alias = facts->identity_st == OTA_OK && facts->identity.has_device_id;
+	facts->leaf = X509_get_pubkey(alias);
+	st = facts->leaf != NULL ? OTA_OK : OTA_VERIFY_CHAIN_UNTRUSTED;
+	if (st == OTA_OK)
+		snprintf(why, why_len, "ok");
+out:
+	EVP_PKEY_free(issuer);
+	X509_free(id);
+	X509_free(alias);
+	ERR_clear_error();
+	return st;
+}
+
+bool ota_chain_handover_missing(const struct ota_trust *t, const uint8_t *const certs[],
+				const size_t lens[], uint32_t count)
+{
+	char why[160];
+	X509 *id, *alias;
+	bool missing;
+
+	if (identity_alone(t, certs, lens, count, &id, &alias, why, sizeof(why)) != OTA_OK)
+		return false;
+	/*
+	 * In the identity's name, from the CA, but naming another key as its
+	 * issuer (the authority key id is not the identity's subject key id)
+	 * and not signed by the identity's key: another identity of the
+	 * device signed it. A certificate merely tampered with keeps the key id.
+	 */
+	missing = X509_get0_authority_key_id(alias) != NULL && X509_get0_subject_key_id(id) != NULL &&
+		  ASN1_OCTET_STRING_cmp(X509_get0_authority_key_id(alias),
+					X509_get0_subject_key_id(id)) != 0 &&
+		  X509_verify(alias, X509_get0_pubkey(id)) != 1;
+	X509_free(id);
+	X509_free(alias);
+	ERR_clear_error();
+	return missing;
 }
 
 ota_status_t ota_chain_verify(const struct ota_trust *t, const uint8_t *const certs[],

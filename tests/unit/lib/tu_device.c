@@ -537,3 +537,15 @@ ota_status_t tu_verify(const uint8_t *img, size_t len, const struct ota_root_key
 	dev.has_root = true;
 	return oti_device_check(&dev, img, len, 0, &v, NULL);
 }
+
+void tu_rom_ext_signed_by(enum tu_key_id k)
+{
+	struct tu_image_spec s;
+	struct tu_blob img;
+
+	tu_image_spec_init(&s, OTA_STAGE_ROM_EXT, 1);
+	s.signer = k;
+	img = tu_image(&s);
+	tu_device_write_slot(OTI_ROM_EXT_A, &img);
+	tu_blob_free(&img);
+}

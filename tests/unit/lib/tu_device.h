@@ -197,6 +197,11 @@ const struct ota_stage_record *tu_attempt(uint32_t stage, uint32_t slot);
  */
 struct ota_trust;
 struct ota_trust *tu_identity_provision(const struct tu_device *d);
+/* The same, and the CA certificate as PEM (malloc'd, *ca_pem_len bytes) when ca_pem is not NULL. */
+struct ota_trust *tu_identity_provision_pem(const struct tu_device *d, char **ca_pem,
+					    size_t *ca_pem_len);
+/* ROM_EXT A replaced by one signed by creator key k (SVN 1, as tu_image_spec_init signs it). */
+void tu_rom_ext_signed_by(enum tu_key_id k);
 /* The attempt that booted for a stage (NULL: none). */
 const struct ota_stage_record *tu_booted(uint32_t stage);
 

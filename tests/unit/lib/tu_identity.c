@@ -17,6 +17,12 @@
 
 struct ota_trust *tu_identity_provision(const struct tu_device *d)
 {
+	return tu_identity_provision_pem(d, NULL, NULL);
+}
+
+struct ota_trust *tu_identity_provision_pem(const struct tu_device *d, char **ca_pem,
+					    size_t *ca_pem_len)
+{
 	struct ota_identity_cert_blob blob;
 	const struct ota_flash_region *reg;
 	uint8_t rom[32], attest[32], pub[64], *bytes;
@@ -46,6 +52,12 @@ struct ota_trust *tu_identity_provision(const struct tu_device *d)
 	ck_assert_int_eq(PEM_write_bio_X509(bio, ca), 1);
 	n = BIO_get_mem_data(bio, &pem);
 	ck_assert_uint_eq(ota_trust_load_pem(pem, (size_t)n, &trust), OTA_OK);
+	if (ca_pem != NULL) {
+		*ca_pem = malloc((size_t)n);
+		ck_assert_ptr_nonnull(*ca_pem);
+		memcpy(*ca_pem, pem, (size_t)n);
+		*ca_pem_len = (size_t)n;
+	}
 	BIO_free(bio);
 	X509_free(id);
 	X509_free(ca);

@@ -7,9 +7,12 @@
  * while they change. make veraison-tools compiles and runs it before
  * every Go build.
  */
+#include <stddef.h>
 #include <stdio.h>
 
+#include <otattest/cbor.h>
 #include <otattest/evidence.h>
+#include <otattest/handover.h>
 #include <otattest/record.h>
 #include <otattest/refusal.h>
 
@@ -58,6 +61,30 @@ int main(void)
 	printf("\tRevocationSeqMax = %u // OTA_REVOCATION_SEQ_MAX\n", (unsigned)OTA_REVOCATION_SEQ_MAX);
 	printf("\tUpdateCommitted  = %u // OTA_UPDATE_CLAIM_COMMITTED\n", (unsigned)OTA_UPDATE_CLAIM_COMMITTED);
 	printf("\tUpdateTrial      = %u // OTA_UPDATE_CLAIM_TRIAL\n", (unsigned)OTA_UPDATE_CLAIM_TRIAL);
+	/* The identity hand-over (handover.h) and where evidence carries it (cbor.h). */
+	printf("\tHandoverMagic       = 0x%x // OTA_HANDOVER_MAGIC\n", (unsigned)OTA_HANDOVER_MAGIC);
+	printf("\tHandoverVersion     = %u // OTA_HANDOVER_VERSION\n", (unsigned)OTA_HANDOVER_VERSION);
+	printf("\tHandoverBytes       = %u // sizeof(struct ota_identity_handover)\n",
+	       (unsigned)sizeof(struct ota_identity_handover));
+	printf("\tHandoverSignedBytes = %u // OTA_HANDOVER_SIGNED_BYTES\n", (unsigned)OTA_HANDOVER_SIGNED_BYTES);
+	printf("\tHandoverMax         = %u // OTA_HANDOVER_MAX\n", (unsigned)OTA_HANDOVER_MAX);
+	printf("\tCOSEHdrHandovers    = %d // OTA_COSE_HDR_HANDOVERS\n", (int)OTA_COSE_HDR_HANDOVERS);
+	printf(")\n\n");
+	/* Field offsets of struct ota_identity_handover. */
+	printf("// Offsets of struct ota_identity_handover's fields.\nconst (\n");
+#define OFF(go, field)                                                                  \
+	printf("\t%s = %u // offsetof(struct ota_identity_handover, " #field ")\n", go, \
+	       (unsigned)offsetof(struct ota_identity_handover, field))
+	OFF("handoverOffVersion", version);
+	OFF("handoverOffSize", size);
+	OFF("handoverOffFrom", from_version);
+	OFF("handoverOffTo", to_version);
+	OFF("handoverOffDevice", device_id);
+	OFF("handoverOffFromKey", from_pubkey);
+	OFF("handoverOffToKey", to_pubkey);
+	OFF("handoverOffReserved", reserved);
+	OFF("handoverOffSignature", signature);
+#undef OFF
 	printf(")\n\n");
 	printf("// The refusal table (refusal.h, OTA_REFUSAL_LIST): status, claim, value.\n");
 	printf("var refusalRows = map[string]Refusal{\n");

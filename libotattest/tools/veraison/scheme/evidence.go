@@ -31,8 +31,9 @@ const EvidenceMaxBytes = 8192
 
 // Sign1 is the decoded COSE_Sign1.
 type Sign1 struct {
-	Certs   [][]byte // x5chain: alias, then identity
-	Payload []byte
+	Certs     [][]byte // x5chain: alias, then identity
+	Handovers [][]byte // identity hand-overs (COSEHdrHandovers), oldest first; nil: none
+	Payload   []byte
 	msg     *cose.Sign1Message
 }
 
@@ -70,10 +71,23 @@ func DecodeSign1(evidence []byte) (*Sign1, error) {
 		return nil, coseFail("COSE_BAD_HEADER", "protected header is not {1: -7}")
 	}
 	unprot, ok := intMap(arr[1])
-	if !ok || len(unprot) != 1 {
+	if !ok || len(unprot) < 1 || len(unprot) > 2 {
 		return nil, coseFail("COSE_BAD_HEADER", "unprotected header is not {33: x5chain}")
 	}
 	s := &Sign1{}
+	if len(unprot) == 2 {
+		hs, ok := unprot[COSEHdrHandovers].([]any)
+		if !ok || len(hs) < 1 || len(hs) > HandoverMax {
+			return nil, coseFail("COSE_BAD_HEADER", "unprotected header is not {33: x5chain, -65537: hand-overs}")
+		}
+		for _, h := range hs {
+			b, ok := h.([]byte)
+			if !ok || len(b) != HandoverBytes {
+				return nil, coseFail("COSE_BAD_HEADER", "an identity hand-over is not a byte string of its size")
+			}
+			s.Handovers = append(s.Handovers, b)
+		}
+	}
 	switch x := unprot[33].(type) {
 	case []byte:
 		s.Certs = [][]byte{x}

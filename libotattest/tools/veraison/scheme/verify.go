@@ -10,6 +10,8 @@ package scheme
 
 import (
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/sha256"
 	"crypto/subtle"
 	"crypto/x509"
@@ -163,10 +165,23 @@ func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
 		v.add(status, NoStage, "evidence is not a valid COSE_Sign1: %v", err)
 		return v
 	}
-	f, chainErr := chainOf(t, s.Certs)
-	if chainErr != nil {
+	var f *chainFacts
+	var chainErr error
+	if len(s.Handovers) > 0 {
+		f, chainErr = handoverChain(t, s.Certs, s.Handovers)
+	} else {
+		f, chainErr = chainOf(t, s.Certs)
+	}
+	var hf *handoverFail
+	if errors.As(chainErr, &hf) {
+		v.add(hf.status, NoStage, "%s", hf.msg)
+	} else if chainErr != nil {
 		v.add("VERIFY_CHAIN_UNTRUSTED", NoStage,
 			"certificate chain does not lead to the trusted CA: %v", chainErr)
+		if len(s.Handovers) == 0 && handoverMissing(t, s.Certs) {
+			v.add("VERIFY_HANDOVER_GAP", NoStage,
+				"the alias certificate was issued by another identity of this device than the one the CA certified, and the evidence carries no hand-over")
+		}
 	}
 	sigOK := false
 	if !f.usable {
@@ -193,4 +208,84 @@ func Verify(evidence []byte, t *Trust, nonce []byte) *Verdict {
 			"evidence nonce (%d bytes) is not the expected nonce (%d bytes)", len(c.Nonce), len(nonce))
 	}
 	return v
+}
+
+// identityAlone verifies the identity certificate to the trust store on
+// its own and the alias certificate as an end entity in its name.
+func identityAlone(t *Trust, certs [][]byte) (alias, id *x509.Certificate, chain []*x509.Certificate, err error) {
+	if len(certs) != 2 {
+		return nil, nil, nil, errors.New("an alias and an identity certificate are needed")
+	}
+	if alias, err = x509.ParseCertificate(certs[0]); err != nil {
+		return nil, nil, nil, err
+	}
+	if id, err = x509.ParseCertificate(certs[1]); err != nil {
+		return nil, nil, nil, err
+	}
+	chains, err := id.Verify(x509.VerifyOptions{Roots: t.Roots, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("identity certificate: %w", err)
+	}
+	if !id.IsCA || !bytes.Equal(alias.RawIssuer, id.RawSubject) {
+		return nil, nil, nil, errors.New("the alias certificate is not in the identity certificate's name")
+	}
+	if alias.IsCA || alias.KeyUsage&x509.KeyUsageDigitalSignature == 0 {
+		return nil, nil, nil, errors.New("the alias certificate is not an end entity with digitalSignature")
+	}
+	return alias, id, chains[0], nil
+}
+
+// rawP256 is a certificate's P-256 key as x || y.
+func rawP256(c *x509.Certificate) []byte {
+	k, ok := c.PublicKey.(*ecdsa.PublicKey)
+	if !ok || k.Curve != elliptic.P256() {
+		return nil
+	}
+	out := make([]byte, 64)
+	k.X.FillBytes(out[:32])
+	k.Y.FillBytes(out[32:])
+	return out
+}
+
+// handoverChain is ota_chain_verify_handovers: the identity certificate to
+// the CA, the hand-overs from its key, the alias certificate signed by the
+// key the last one leads to.
+func handoverChain(t *Trust, certs [][]byte, hs [][]byte) (*chainFacts, error) {
+	f := readFacts(certs)
+	if !f.usable || f.identity == nil {
+		return f, errors.New("a certificate is not valid DER X.509 or the leaf key is not P-256")
+	}
+	alias, id, chain, err := identityAlone(t, certs)
+	if err != nil {
+		return f, err
+	}
+	certified := rawP256(id)
+	last := hs[len(hs)-1]
+	issuer := last[handoverOffToKey:handoverOffReserved]
+	if certified == nil || f.aliasDevice == nil {
+		return f, errors.New("the certificates' keys or names are not the device's")
+	}
+	if _, err := walkHandovers(certified, issuer, f.aliasDevice, hs); err != nil {
+		return f, err
+	}
+	pub := p256Key(issuer)
+	digest := sha256.Sum256(alias.RawTBSCertificate)
+	if pub == nil || !ecdsa.VerifyASN1(pub, digest[:], alias.Signature) {
+		return f, &handoverFail{"VERIFY_HANDOVER_GAP", "the alias certificate is not signed by the identity the hand-overs lead to"}
+	}
+	f.issuedAlias = true
+	f.root, f.revocable = chain[len(chain)-1], id
+	return f, nil
+}
+
+// handoverMissing: the identity certificate verifies on its own, the alias
+// certificate is in its name but names another issuer key and is not
+// signed by the identity's key (ota_chain_handover_missing).
+func handoverMissing(t *Trust, certs [][]byte) bool {
+	alias, id, _, err := identityAlone(t, certs)
+	if err != nil || len(alias.AuthorityKeyId) == 0 || len(id.SubjectKeyId) == 0 ||
+		bytes.Equal(alias.AuthorityKeyId, id.SubjectKeyId) {
+		return false
+	}
+	return alias.CheckSignatureFrom(id) != nil
 }

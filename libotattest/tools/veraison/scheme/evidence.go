@@ -34,7 +34,7 @@ type Sign1 struct {
 	Certs     [][]byte // x5chain: alias, then identity
 	Handovers [][]byte // identity hand-overs (COSEHdrHandovers), oldest first; nil: none
 	Payload   []byte
-	msg     *cose.Sign1Message
+	msg       *cose.Sign1Message
 }
 
 func coseFail(status, msg string) error { return &decodeError{status, errors.New(msg)} }

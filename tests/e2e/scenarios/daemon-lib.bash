@@ -78,7 +78,9 @@ daemon_provision() {
 	# DAEMON_OWNER_KEY2: a second owner root key (a hybrid one, for update-hybrid).
 	oi owner-config --key "$p/owner.pub" ${DAEMON_OWNER_KEY2:+--key "$DAEMON_OWNER_KEY2"} \
 		--out "$p/owner.cfg" || return 1
-	oi provision --out "$p/otp.img" --creator-key "$p/creator.pub" --owner-config "$p/owner.cfg" \
+	# DAEMON_CREATOR_KEY2: a second creator key in OTP (update-creator-key).
+	oi provision --out "$p/otp.img" --creator-key "$p/creator.pub" \
+		${DAEMON_CREATOR_KEY2:+--creator-key "$DAEMON_CREATOR_KEY2"} --owner-config "$p/owner.cfg" \
 		--lifecycle test_unlocked --tag-boot on || return 1
 	# Personalization firmware: the same keys, other code (lib/personalize.sh: why).
 	e2e_payload rom_ext 4096 >"$p/rom_ext-perso.code"
